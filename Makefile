@@ -1,0 +1,38 @@
+# cardtable — every target sets itself up: a fresh clone needs only `make run` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+BVENV  := .venv-bench
+BPY    := $(BVENV)/bin/python
+BSTAMP := $(BVENV)/.installed
+ARGS   ?=
+
+.PHONY: run test bench setup clean
+
+run: $(STAMP)
+	$(VENV)/bin/cardtable play abluxxen $(ARGS)
+
+test: $(STAMP)
+	$(PY) -m pytest $(ARGS)
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Benchmark: cardtable vs RLCard UNO, in a separate environment so RLCard never enters the app's.
+bench: $(BSTAMP)
+	$(BPY) bench/bench_engine.py $(ARGS)
+
+$(BSTAMP): pyproject.toml
+	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)
+	$(BPY) -m pip install --quiet --upgrade pip
+	$(BPY) -m pip install --quiet -e . rlcard
+	touch $(BSTAMP)
+
+clean:
+	rm -rf $(VENV) $(BVENV) .pytest_cache .hypothesis

@@ -1,0 +1,50 @@
+"""Abluxxen (Linko!): the AMIGO 2022 rules (basic, advanced, expert, duel) and the Ravensburger
+classic edition. See `state.py` for the rules engine and RULES.md for the clauses."""
+
+from __future__ import annotations
+
+from cardtable.abluxxen.rules import DEFAULT_PLAYERS, VARIANTS, Rules, make_rules
+from cardtable.abluxxen.state import AbluxxenState
+from cardtable.core.errors import ConfigError, RecordError
+
+__all__ = ["AbluxxenState", "Rules", "VARIANTS", "new_game", "from_record"]
+
+
+def _int(value, what: str, error=ConfigError) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise error(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def new_game(variant: str = "basic", players: int | None = None, seed: int = 0,
+             start: int = 0, deal: dict | None = None, options: dict | None = None,
+             **extra) -> AbluxxenState:
+    """A new game. `deal` fixes cards (NOTATION.md, may be partial); `options` overrides rule
+    options of the variant (see rules.OPTION_NAMES)."""
+    if extra:
+        raise ConfigError(f"unknown setting {sorted(extra)[0]!r} for Abluxxen")
+    rules = make_rules(variant, options)
+    if players is None:
+        players = DEFAULT_PLAYERS[variant]
+    players = _int(players, "players")
+    if not rules.min_players <= players <= rules.max_players:               # AB-2, CL-1
+        span = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                else f"{rules.min_players}-{rules.max_players}")
+        raise ConfigError(f"Abluxxen {variant} is for {span} players, not {players}")
+    seed = _int(seed, "seed")
+    start = _int(start, "start seat")
+    if not 0 <= start < players:
+        raise ConfigError(f"start seat {start} does not exist (seats 0..{players - 1})")
+    return AbluxxenState(players, variant, rules, seed, start, deal)
+
+
+def from_record(rec: dict) -> AbluxxenState:
+    """The initial state of a record (its actions are applied by core.load_record)."""
+    variant = rec.get("variant", "basic")
+    players = rec.get("players")
+    try:
+        return new_game(variant=variant, players=players, seed=rec.get("seed", 0),
+                        start=rec.get("start", 0), deal=rec.get("deal"),
+                        options=rec.get("options"))
+    except ConfigError as e:
+        raise RecordError(str(e)) from None

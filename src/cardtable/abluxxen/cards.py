@@ -1,0 +1,139 @@
+"""Cards and decision notation for Abluxxen (NOTATION.md).
+
+Internally a card is an int: 1..13 for numbers, 14 (`JOKER`) for a joker; in JSON and text a
+joker is "X". A set of jokers played alone has the value 14 (AB-5). Decisions are interned:
+every distinct decision exists once as a `Decision`, so legal-move lists cost no allocation.
+
+Structured arguments (`Decision.args`):
+  play:   (value, numbers, jokers)  value 14 with numbers 0 for jokers alone
+  shadow: (number,)
+  draw:   ("deck",) or ("pool", item)  item = tuple of cards, bottom first
+  take, leave, keep, discard, pass: ()
+"""
+
+from __future__ import annotations
+
+from cardtable.core.errors import IllegalDecision, RecordError
+from cardtable.core.game import Decision
+
+JOKER = 14
+ALL_CARDS = [v for v in range(1, 14) for _ in range(8)] + [JOKER] * 5  # AB-1: 109 cards
+COPIES = [0] + [8] * 13 + [5]  # how many of each card (index = card)
+
+
+def card_text(c: int) -> str:
+    return "X" if c == JOKER else str(c)
+
+
+def card_json(c: int):
+    return "X" if c == JOKER else c
+
+
+def card_from_json(x, where: str) -> int:
+    if x == "X" and isinstance(x, str):
+        return JOKER
+    if isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 13:
+        return x
+    raise RecordError(f"{where}: {x!r} is not an Abluxxen card (1..13 or \"X\")")
+
+
+def sort_cards(cards) -> list[int]:
+    return sorted(cards)  # jokers (14) last
+
+
+def cards_json(cards) -> list:
+    return [card_json(c) for c in sorted(cards)]
+
+
+# -- interned decisions -----------------------------------------------------------------------
+TAKE = Decision("take", (), "take")
+LEAVE = Decision("leave", (), "leave")
+KEEP = Decision("keep", (), "keep")
+DISCARD = Decision("discard", (), "discard")
+PASS = Decision("pass", (), "pass")
+DRAW_DECK = Decision("draw", ("deck",), "draw deck")
+
+_TEXT: dict[str, Decision] = {d.text: d for d in (TAKE, LEAVE, KEEP, DISCARD, PASS, DRAW_DECK)}
+
+#: PLAY[v][k][j]: v 1..13 with k numbers and j jokers; PLAY[14][0][j]: j jokers alone.
+PLAY: list[list[list[Decision | None]]] = [[[None] * 6 for _ in range(9)] for _ in range(15)]
+for _v in range(1, 15):
+    for _k in (range(1, 9) if _v < JOKER else (0,)):
+        for _j in range(0, 6):
+            if _k + _j == 0:
+                continue
+            _text = "play " + " ".join([str(_v)] * _k + ["X"] * _j)
+            _d = Decision("play", (_v, _k, _j), _text)
+            PLAY[_v][_k][_j] = _d
+            _TEXT[_text] = _d
+
+SHADOW = [None] + [Decision("shadow", (v,), f"shadow {v}") for v in range(1, 14)]
+for _d in SHADOW[1:]:
+    _TEXT[_d.text] = _d
+
+_POOL: dict[tuple, Decision] = {}
+
+
+def draw_pool(item: tuple) -> Decision:
+    d = _POOL.get(item)
+    if d is None:
+        d = Decision("draw", ("pool", item), "draw pool " + "+".join(card_text(c) for c in item))
+        _POOL[item] = d
+    return d
+
+
+def _card_token(tok: str, text: str) -> int:
+    if tok in ("X", "x"):
+        return JOKER
+    if tok.isdigit() and 1 <= int(tok) <= 13:
+        return int(tok)
+    raise IllegalDecision(text, f"{tok!r} is not a card (1..13 or X)")
+
+
+def parse(text) -> Decision:
+    """Notation text -> Decision (syntax only; legality is the state's business)."""
+    if isinstance(text, Decision):
+        return text
+    if not isinstance(text, str):
+        raise IllegalDecision(str(text), "a decision must be text")
+    norm = " ".join(text.split())
+    d = _TEXT.get(norm)
+    if d is not None:
+        return d
+    words = norm.split(" ")
+    head = words[0].lower() if words and words[0] else ""
+    if not norm:
+        raise IllegalDecision(text, "empty decision")
+    if head == "play":
+        if len(words) == 1:
+            raise IllegalDecision(text, "play which cards? e.g. 'play 7 7 X'")
+        cards = [_card_token(t, text) for t in words[1:]]
+        numbers = {c for c in cards if c != JOKER}
+        if len(numbers) > 1:
+            raise IllegalDecision(
+                text, "a set is cards of one number (plus jokers); these have "
+                      + ", ".join(str(n) for n in sorted(numbers)))
+        j = cards.count(JOKER)
+        k = len(cards) - j
+        v = numbers.pop() if numbers else JOKER
+        if k > 8 or j > 5:
+            raise IllegalDecision(text, "there are only 8 of each number and 5 jokers")
+        return PLAY[v][k][j]
+    if head == "shadow":
+        if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= 12:
+            raise IllegalDecision(text, "write 'shadow N' with the number of a shadow stack")
+        return SHADOW[int(words[1])]
+    if head == "draw":
+        if len(words) == 2 and words[1].lower() == "deck":
+            return DRAW_DECK
+        if len(words) == 3 and words[1].lower() == "pool":
+            item = tuple(_card_token(t, text) for t in words[2].split("+"))
+            return draw_pool(item)
+        raise IllegalDecision(text, "write 'draw deck' or 'draw pool N' (a group: 'draw pool 3+13+X')")
+    if head in _TEXT and len(words) > 1:
+        raise IllegalDecision(text, f"'{head}' takes no arguments")
+    if norm.lower() in _TEXT:
+        return _TEXT[norm.lower()]
+    raise IllegalDecision(
+        text, "unknown decision; Abluxxen decisions are play, shadow, take, leave, keep, "
+              "discard, draw deck, draw pool N, pass")

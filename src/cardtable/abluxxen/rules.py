@@ -1,0 +1,67 @@
+"""Rule options and the five Abluxxen rule sets (variants) as bundles of them.
+
+A variant is never a copy of the game: it is a `Rules` value read by the one engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from cardtable.core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Rules:
+    min_players: int = 3
+    max_players: int = 5
+    #: AB-15: a player who abluxxed nobody may draw one card (off in AB-19, CL-2).
+    optional_draw: bool = True
+    #: AB-20: a set of 1s abluxxes a top layer of 13s or of lone jokers of the same size.
+    ones_beat_top: bool = False
+    #: DU-1..DU-7: duel set-up, shadow display, pool groups.
+    duel: bool = False
+    #: DU-4 interpretation, as an option: a larger shadow stack may be taken in part.
+    shadow_partial: bool = False
+    #: AB-18: ties go to fewer hand cards (off in CL-4: all tied players win).
+    tiebreak_fewer_hand: bool = True
+
+
+VARIANTS: dict[str, Rules] = {
+    "basic": Rules(),                                                  # AB-1..AB-18
+    "advanced": Rules(optional_draw=False),                            # AB-19
+    "expert": Rules(optional_draw=False, ones_beat_top=True),          # AB-20
+    "duel": Rules(min_players=2, max_players=2, duel=True),            # DU-1..DU-7
+    "classic": Rules(min_players=2, max_players=5, optional_draw=False,
+                     tiebreak_fewer_hand=False),                       # CL-1..CL-4
+}
+
+#: Options a user may set on top of a variant.
+OPTION_NAMES = ("optional_draw", "ones_beat_top", "shadow_partial", "tiebreak_fewer_hand")
+
+DEFAULT_PLAYERS = {"basic": 4, "advanced": 4, "expert": 4, "duel": 2, "classic": 4}
+
+
+def make_rules(variant: str = "basic", options: dict | None = None) -> Rules:
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ConfigError(
+            f"unknown Abluxxen variant {variant!r} (known: {', '.join(VARIANTS)})")
+    rules = VARIANTS[variant]
+    if options:
+        if not isinstance(options, dict):
+            raise ConfigError('"options" must be an object of rule options')
+        for key, value in options.items():
+            if key not in OPTION_NAMES:
+                raise ConfigError(
+                    f"unknown rule option {key!r} (known: {', '.join(OPTION_NAMES)})")
+            if not isinstance(value, bool):
+                raise ConfigError(f"rule option {key!r} must be true or false")
+            if key == "shadow_partial" and not rules.duel:
+                raise ConfigError("rule option 'shadow_partial' applies to the duel only")
+        rules = replace(rules, **options)
+    return rules
+
+
+def non_default_options(variant: str, rules: Rules) -> dict:
+    base = VARIANTS[variant]
+    return {f.name: getattr(rules, f.name) for f in fields(Rules)
+            if f.name in OPTION_NAMES and getattr(rules, f.name) != getattr(base, f.name)}

@@ -1,0 +1,143 @@
+"""The protocol every game implements.
+
+A game is a `GameState`: a sequence of decision points, each with exactly one deciding seat
+(`to_move`). Chance (shuffles, tie draws) is resolved inside the state by its own seeded `Rng`,
+so a state plus a decision determines the next state. Simultaneous decisions (Kombio's snap
+window) are asked of one seat after another; a seat's view never shows what the others chose
+until the window closes.
+
+Decisions exist in two forms: notation text (NOTATION.md, e.g. ``play 7 7 X``) and structured
+`Decision` objects (kind + arguments + text). `apply` takes either.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from typing import Any, Iterable
+
+from cardtable.core.errors import IllegalDecision
+
+
+class Decision:
+    """One decision: `kind` (the notation's first word), `args` (game-specific structured
+    arguments) and `text` (canonical notation). Equal and hashed by text."""
+
+    __slots__ = ("kind", "args", "text")
+
+    def __init__(self, kind: str, args: tuple, text: str):
+        self.kind = kind
+        self.args = args
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Decision):
+            return self.text == other.text
+        if isinstance(other, str):
+            return self.text == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"Decision({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class GameState(ABC):
+    """Abstract game state. Subclasses: `AbluxxenState`, `KombioState`."""
+
+    game: str = ""
+    players: int
+
+    # -- whose decision -------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat that decides now; None when the game is over."""
+
+    @property
+    @abstractmethod
+    def awaiting(self) -> str | None:
+        """The kind of decision awaited (game-specific words, NOTATION.md); None when over."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True once the game has ended."""
+
+    # -- decisions ------------------------------------------------------------------------
+    @abstractmethod
+    def legal_decisions(self) -> list[Decision]:
+        """The legal decisions of `to_move`, as structured objects (deterministic order)."""
+
+    def legal(self) -> list[str]:
+        """The legal decisions as notation texts, sorted."""
+        return sorted(d.text for d in self.legal_decisions())
+
+    @abstractmethod
+    def parse(self, text: str) -> Decision:
+        """Read notation text into a Decision (syntax only). Raises IllegalDecision."""
+
+    @abstractmethod
+    def apply(self, decision: Decision | str) -> None:
+        """Apply a decision of `to_move`. An illegal one raises IllegalDecision with the reason
+        and leaves the state unchanged."""
+
+    def is_legal(self, decision: Decision | str) -> bool:
+        text = decision.text if isinstance(decision, Decision) else " ".join(str(decision).split())
+        return any(d.text == text for d in self.legal_decisions())
+
+    def _refuse(self, decision: Decision | str, reason: str) -> IllegalDecision:
+        text = decision.text if isinstance(decision, Decision) else str(decision)
+        return IllegalDecision(text, reason)
+
+    # -- information ----------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The state as JSON-ready dict (NOTATION.md): seat None = full state, else only what
+        that seat may know."""
+
+    def to_json(self, seat: int | None = None, **kw) -> str:
+        return json.dumps(self.view(seat), **kw)
+
+    @abstractmethod
+    def copy(self) -> "GameState":
+        """An independent copy (cheap: for search)."""
+
+    @abstractmethod
+    def determinize(self, seat: int, seed: int | None = None) -> "GameState":
+        """A full state consistent with everything `seat` has seen: hidden cards are re-dealt
+        at random (from `seed`) among the places `seat` cannot see."""
+
+    # -- outcome --------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[int] | None:
+        """Final scores per seat (None until over)."""
+
+    @abstractmethod
+    def winners(self) -> list[int] | None:
+        """Winning seats (None until over)."""
+
+    # -- records --------------------------------------------------------------------------
+    @abstractmethod
+    def record(self) -> dict[str, Any]:
+        """The game record (NOTATION.md) that reproduces this state."""
+
+    @property
+    @abstractmethod
+    def history(self) -> list[str]:
+        """Texts of the decisions taken so far."""
+
+    @abstractmethod
+    def check_invariants(self) -> None:
+        """Raise AssertionError if an invariant (card conservation, ...) is broken."""
+
+    # -- helpers --------------------------------------------------------------------------
+    def apply_all(self, decisions: Iterable[Decision | str]) -> "GameState":
+        for d in decisions:
+            self.apply(d)
+        return self

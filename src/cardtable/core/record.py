@@ -1,0 +1,96 @@
+"""Game records (NOTATION.md): load, validate, replay; the registry of games."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
+from cardtable.core.game import GameState
+
+#: game name -> module implementing `new_game(**options)` and `from_record(record)`.
+GAMES = {"abluxxen": "cardtable.abluxxen", "kombio": "cardtable.kombio"}
+
+
+def game_module(name: str):
+    if name not in GAMES:
+        raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+    try:
+        return importlib.import_module(GAMES[name])
+    except ModuleNotFoundError as e:  # a game not built yet
+        raise ConfigError(f"game {name!r} is not available in this version") from e
+
+
+def new_game(game: str, **options) -> GameState:
+    """Create a game: `new_game("abluxxen", variant="duel", players=2, seed=7)`."""
+    return game_module(game).new_game(**options)
+
+
+class ReplayError(CardtableError):
+    """An action of a record is illegal where it stands."""
+
+    def __init__(self, index: int, action: Any, reason: str):
+        self.index = index
+        self.action = action
+        self.reason = reason
+        super().__init__(f"action {index} ({action!r}) is illegal: {reason}")
+
+
+def read_record(source: str | Path | dict) -> dict:
+    """Parse a record from a dict, a JSON string or a file path; check its outer shape."""
+    if isinstance(source, dict):
+        rec = source
+    else:
+        text = None
+        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+            try:
+                text = Path(source).read_text(encoding="utf-8")
+            except OSError as e:
+                raise RecordError(f"cannot read record file {str(source)!r}: {e.strerror}") from None
+            except UnicodeDecodeError:
+                raise RecordError(f"record file {str(source)!r} is not UTF-8 text") from None
+        else:
+            text = source
+        try:
+            rec = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"bad JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    if not isinstance(rec, dict):
+        raise RecordError("a record must be a JSON object")
+    game = rec.get("game")
+    if not isinstance(game, str):
+        raise RecordError('the record has no "game" (abluxxen or kombio)')
+    if game not in GAMES:
+        raise RecordError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    actions = rec.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError('"actions" must be a list of decision texts')
+    return rec
+
+
+def load_record(source: str | Path | dict, upto: int | None = None) -> GameState:
+    """Build the state a record describes (its deal, then its actions, or the first `upto`).
+
+    Raises RecordError for a malformed record and ReplayError for an illegal action."""
+    rec = read_record(source)
+    try:
+        state = game_module(rec["game"]).from_record(rec)
+    except ConfigError as e:
+        raise RecordError(str(e)) from None
+    actions = rec.get("actions", [])
+    if upto is not None:
+        actions = actions[:upto]
+    for i, action in enumerate(actions):
+        if state.over:
+            raise ReplayError(i, action, "the game is already over")
+        try:
+            state.apply(action)
+        except IllegalDecision as e:
+            raise ReplayError(i, action, e.reason) from None
+    return state
+
+
+def save_record(state: GameState, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(state.record(), indent=1) + "\n", encoding="utf-8")
