@@ -1,0 +1,61 @@
+"""CL-5: a classic match — several games in a row, the start seat moving one seat clockwise
+each game, scores summed, the highest total winning (ties: all tied players win, CL-4).
+By default the match has as many games as players, so that everybody starts once."""
+
+from __future__ import annotations
+
+from cardtable.abluxxen import new_game
+from cardtable.abluxxen.state import AbluxxenState
+from cardtable.core.errors import ConfigError
+
+
+class Match:
+    def __init__(self, players: int, rounds: int | None = None, seed: int = 0, start: int = 0,
+                 variant: str = "classic", options: dict | None = None):
+        if rounds is None:
+            rounds = players
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+            raise ConfigError(f"a match needs at least one game, not {rounds!r}")
+        self.players = players
+        self.rounds = rounds
+        self.seed = seed
+        self.start = start
+        self.variant = variant
+        self.options = options
+        self.games: list[AbluxxenState] = []
+        self.next_game()
+
+    @property
+    def current(self) -> AbluxxenState:
+        return self.games[-1]
+
+    def next_game(self) -> AbluxxenState:
+        """Start the next game (after the current one is over)."""
+        if self.games and not self.current.over:
+            raise ConfigError("the current game is not over yet")
+        if len(self.games) >= self.rounds:
+            raise ConfigError("the match is over")
+        n = len(self.games)
+        game = new_game(self.variant, players=self.players, seed=self.seed + n,
+                        start=(self.start + n) % self.players, options=self.options)
+        self.games.append(game)
+        return game
+
+    @property
+    def totals(self) -> list[int]:
+        """Summed scores of the finished games."""
+        return [sum(col) for col in zip(*self.score_table())] or [0] * self.players
+
+    @property
+    def over(self) -> bool:
+        return len(self.games) == self.rounds and self.current.over
+
+    def winners(self) -> list[int] | None:
+        if not self.over:
+            return None
+        best = max(self.totals)
+        return [s for s in range(self.players) if self.totals[s] == best]
+
+    def score_table(self) -> list[list[int]]:
+        """One row per finished game, per-seat scores."""
+        return [g.scores() for g in self.games if g.over]

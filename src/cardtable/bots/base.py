@@ -1,0 +1,68 @@
+"""The bot protocol: a bot chooses a legal decision for the seat to move, from a state that
+holds only that seat's knowledge (a determinization)."""
+
+from __future__ import annotations
+
+import importlib
+
+from cardtable.core.errors import ConfigError
+from cardtable.core.game import Decision, GameState
+from cardtable.core.rng import Rng
+
+
+class Bot:
+    """Base class. Subclasses implement `choose(state)`; `state` is a determinization for
+    `state.to_move` (so its hidden parts are guesses, not the truth)."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = Rng(seed)
+
+    def choose(self, state: GameState) -> Decision:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal decisions."""
+
+    name = "random"
+
+    def choose(self, state: GameState) -> Decision:
+        legal = state.legal_decisions()
+        return legal[self.rng.below(len(legal))]
+
+
+class GreedyBot(Bot):
+    """The game's own simple heuristics (`<game>.heuristics.greedy`), documented there."""
+
+    name = "greedy"
+
+    def choose(self, state: GameState) -> Decision:
+        mod = importlib.import_module(f"cardtable.{state.game}.heuristics")
+        return mod.greedy(state, self.rng)
+
+
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def bot_names() -> list[str]:
+    return list(BOTS)
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ConfigError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
+    return cls(seed)
+
+
+def act(bot: Bot, state: GameState) -> Decision:
+    """Ask `bot` for the decision of `state.to_move`, showing it only that seat's knowledge."""
+    seat = state.to_move
+    if seat is None:
+        raise ValueError("the game is over: nobody is to move")
+    obs = state.determinize(seat, seed=bot.rng.below(2**62))
+    return bot.choose(obs)

@@ -1,0 +1,110 @@
+"""The generic property checker every game is run through (tests/test_properties.py).
+
+`playout(make, seed, ...)` plays one seeded random game through the public protocol only and
+checks, step by step:
+- the game's invariants (card conservation, ...) via `check_invariants()`;
+- `legal()` is the sorted text of `legal_decisions()`, and each text parses to its decision;
+- every listed decision applies (on a copy); decisions that are not listed are refused with
+  IllegalDecision and leave the state unchanged;
+- a copy evolves exactly like the original and is independent of it;
+- information: for a seat, a determinization looks the same from that seat
+  (view(determinize(s), s) == view(s)), so the seat's view cannot depend on anything hidden;
+  the hidden parts are really re-dealt (checked over the game), and the game's own `no_leak`
+  hook inspects the view's shape;
+- at the end: the game's `check_result` hook (scores and winners by the rules), and the record
+  replays (after a JSON round trip) to the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Callable
+
+from cardtable.core.errors import IllegalDecision
+from cardtable.core.game import GameState
+from cardtable.core.record import load_record
+
+GARBAGE = ["", "   ", "play", "draw", "draw pool", "fly away", "play 0", "play 99", "swap 9.9",
+           "snap", "give", "play 1 2", "draw pool 14", "replace 0", "take 99", "peek 7.1",
+           "shadow 13", "\x00", "play X X X X X X", "draw pool 1+1"]
+
+
+class Stats:
+    def __init__(self):
+        self.games = 0
+        self.decisions = 0
+        self.refusals = 0
+        self.determinizations = 0
+        self.hidden_changed = 0
+
+
+def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
+            no_leak: Callable[[GameState, dict, int], None],
+            check_result: Callable[[GameState], None],
+            seen_texts: set[str], deep_every: int = 7, max_steps: int = 100_000) -> GameState:
+    rnd = random.Random(seed)
+    state = make(seed)
+    twin = state.copy()
+    steps = 0
+    while not state.over:
+        steps += 1
+        assert steps <= max_steps, "the game does not end"
+        state.check_invariants()
+        legal = state.legal_decisions()
+        assert legal, f"no legal decision while {state.awaiting}"
+        texts = state.legal()
+        assert texts == sorted(d.text for d in legal)
+        assert len(set(texts)) == len(texts), "a decision is listed twice"
+        seat = state.to_move
+        assert seat is not None and 0 <= seat < state.players
+        deep = steps % deep_every == 1
+        if deep:
+            before = state.view(None)
+            for d in legal:
+                assert state.parse(d.text) == d
+                c = state.copy()
+                c.apply(d)
+                c.check_invariants()
+            assert state.view(None) == before, "applying to a copy changed the original"
+            # refusals: texts legal elsewhere, and garbage
+            pool = rnd.sample(sorted(seen_texts), min(12, len(seen_texts))) + rnd.sample(GARBAGE, 4)
+            legal_set = set(texts)
+            for text in pool:
+                if " ".join(text.split()) in legal_set:
+                    continue
+                try:
+                    state.apply(text)
+                except IllegalDecision as e:
+                    assert e.reason, "an IllegalDecision without a reason"
+                    stats.refusals += 1
+                else:
+                    raise AssertionError(f"{text!r} was applied but is not legal: {texts}")
+                assert state.view(None) == before, f"refused {text!r} changed the state"
+            # information
+            for s in {seat, rnd.randrange(state.players)}:
+                mine = state.view(s)
+                no_leak(state, mine, s)
+                det = state.determinize(s, seed=rnd.randrange(2**32))
+                det.check_invariants()
+                assert det.view(s) == mine, f"seat {s}'s view depends on hidden cards"
+                stats.determinizations += 1
+                if det.view(None) != before:
+                    stats.hidden_changed += 1
+        seen_texts.update(texts)
+        d = legal[rnd.randrange(len(legal))]
+        if rnd.random() < 0.5:
+            d = d.text  # exercise the text path too
+        state.apply(d)
+        twin.apply(d)
+        stats.decisions += 1
+        if deep:
+            assert twin.view(None) == state.view(None), "a copy diverged"
+    state.check_invariants()
+    assert state.legal_decisions() == [] and state.to_move is None and state.awaiting is None
+    check_result(state)
+    rec = json.loads(json.dumps(state.record()))
+    again = load_record(rec)
+    assert again.view(None) == state.view(None), "the record does not replay to the same state"
+    stats.games += 1
+    return state
