@@ -8,8 +8,9 @@ greedy:
   it wins or ties; the best score is played (ties broken at random).
 - take: take the cards if at least one of them matches a number in hand (or is a joker) and
   the supply (deck + pool) is not nearly used up; otherwise leave them.
-- keep/discard: keep two or more cards, or one that matches the hand; otherwise discard and
-  draw fresh.
+- keep/discard: keep two or more cards, or one that matches the hand, three times in four;
+  otherwise discard and draw fresh. (Always keeping can make a table cycle for ever: a kept
+  layer returns no card to the supply. Past 400 decisions greedy always discards.)
 - draw: the pool card (or duel group) that best completes a set in hand (jokers best), else
   the deck; the AB-15 optional draw is taken only when the pool offers such a match.
 - shadow: the stack with the highest number.
@@ -23,6 +24,7 @@ from cardtable.core.game import Decision
 from cardtable.core.rng import Rng
 
 ENDGAME_SUPPLY = 8
+LONG_GAME = 400
 
 
 def _supply(state) -> int:
@@ -84,7 +86,11 @@ def greedy(state, rng: Rng) -> Decision:
         return C.TAKE if useful and _supply(state) > ENDGAME_SUPPLY else C.LEAVE
     if phase == "keep":
         cards = state.pending[1]
-        if len(cards) >= 2 or any(c == JOKER or hand[c] for c in cards):
+        wanted = len(cards) >= 2 or any(c == JOKER or hand[c] for c in cards)
+        # Keeping moves no card to the supply, so tables that always keep can cycle for ever
+        # (without AB-15 nothing else shrinks the supply): keep only 3 times in 4, and never
+        # in a game that has already run long.
+        if wanted and rng.below(4) and len(state.history) < LONG_GAME:
             return C.KEEP
         return C.DISCARD
     if phase == "draw":

@@ -136,6 +136,9 @@ def deal(players: int, rules: Rules, rng: Rng, spec: dict | None) -> Layout:
     # DU-1: a duel hand gets its 2 jokers first.
     if rules.duel:
         for s, h in enumerate(hands):
+            if len(h) < HAND and len(h) + max(0, DUEL_JOKERS - h.count(JOKER)) > HAND:
+                raise RecordError(f"impossible deal: hand {s} has no room for its "
+                                  f"{DUEL_JOKERS} jokers (DU-1)")
             while h.count(JOKER) < DUEL_JOKERS and len(h) < HAND:
                 if used[JOKER] >= COPIES[JOKER]:
                     raise RecordError(f"impossible deal: no joker left to give hand {s} its "

@@ -44,7 +44,7 @@ def read_record(source: str | Path | dict) -> dict:
         rec = source
     else:
         text = None
-        if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+        if isinstance(source, Path) or (isinstance(source, str) and source.lstrip()[:1] not in ("{", "[")):
             try:
                 text = Path(source).read_text(encoding="utf-8")
             except OSError as e:

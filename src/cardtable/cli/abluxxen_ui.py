@@ -1,0 +1,393 @@
+"""Abluxxen in the terminal: the table picture, the "why" line, log lines and the end screen.
+
+Implements the UI module interface documented in `cardtable.cli.games`. Everything here reads
+only views (`AbluxxenState.view(seat)`, NOTATION.md "The state as JSON"), so what a line says
+can never go beyond what its viewer may see.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich import box
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardtable.abluxxen import new_game
+from cardtable.abluxxen.match import Match
+from cardtable.abluxxen.rules import DEFAULT_PLAYERS, make_rules
+from cardtable.cli.games import SingleGame
+from cardtable.cli.i18n import t
+from cardtable.core.errors import ConfigError
+
+GAME = "abluxxen"
+JOKER = "X"
+
+# -- sessions -------------------------------------------------------------------------------------
+class MatchSession:
+    """CL-5: a classic match (abluxxen.match.Match) as a session of several games."""
+
+    def __init__(self, match: Match):
+        self.match = match
+        self.players = match.players
+        self.rounds = match.rounds
+
+    @property
+    def index(self) -> int:
+        return len(self.match.games) - 1
+
+    @property
+    def state(self):
+        return self.match.current
+
+    def next_game(self):
+        if len(self.match.games) >= self.match.rounds:
+            return None
+        return self.match.next_game()
+
+    def table(self, names, lang):
+        tab = Table(title=t(lang, "ab.match.title"), box=box.SIMPLE_HEAVY)
+        tab.add_column("")
+        for s in range(self.players):
+            tab.add_column(names[s], justify="right")
+        for i, row in enumerate(self.match.score_table()):
+            tab.add_row(t(lang, "ab.match.game", i=i + 1), *(str(x) for x in row))
+        tab.add_row(Text(t(lang, "ab.match.total"), style="bold"),
+                    *(Text(str(x), style="bold") for x in self.match.totals))
+        return tab
+
+    def result(self, names, lang):
+        winners = self.match.winners()
+        if winners is None:
+            return None
+        key = "ab.match.winners.1" if len(winners) == 1 else "ab.match.winners.n"
+        text = t(lang, key, names=_join([names[s] for s in winners], lang))
+        return Text(t(lang, "ab.match.result", n=len(self.match.score_table()), winners=text),
+                    style="bold")
+
+
+def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en"):
+    """One game, or for `classic` a CL-5 match of `rounds` games (default: one per player)."""
+    variant = variant or "basic"
+    make_rules(variant)                                    # ConfigError: unknown variant
+    if start is None:
+        start = 0
+    if variant != "classic":
+        if rounds is not None:
+            raise ConfigError(t(lang, "ab.err_rounds"))
+        return SingleGame(new_game(variant, players=players, seed=seed, start=start))
+    if players is None:
+        players = DEFAULT_PLAYERS[variant]
+    new_game(variant, players=players, seed=seed, start=start)   # validates players and start
+    return MatchSession(Match(players, rounds=rounds, seed=seed, start=start, variant=variant))
+
+
+# -- formatting helpers ---------------------------------------------------------------------------
+def card(c) -> str:
+    return JOKER if c == JOKER else str(c)
+
+
+def _sorted(cards) -> list:
+    return sorted(cards, key=lambda c: 14 if c == JOKER else c)
+
+
+def fmt_set(cards) -> str:
+    """A played set in words: '2×12', '3×12 (12 12 X)', '2×X', a single card as itself."""
+    cards = _sorted(cards)
+    if len(cards) == 1:
+        return card(cards[0])
+    nums = [c for c in cards if c != JOKER]
+    if not nums:
+        return f"{len(cards)}×X"
+    if len(nums) == len(cards):
+        return f"{len(cards)}×{nums[0]}"
+    return f"{len(cards)}×{nums[0]} ({' '.join(card(c) for c in cards)})"
+
+
+def fmt_item(item) -> str:
+    """A pool item as in the notation: '8', or a duel group bottom first: '3+13+X'."""
+    return "+".join(card(c) for c in item)
+
+
+def fmt_stack(stack) -> str:
+    """A shadow stack: count × number."""
+    return f"{len(stack)}×{stack[0]}"
+
+
+def set_value(cards) -> int:
+    nums = [c for c in cards if c != JOKER]
+    return nums[0] if nums else 14
+
+
+def _join(items: list[str], lang: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + t(lang, "ab.list_and") + items[-1]
+
+
+def hand_count(view, s: int) -> int:
+    counts = view.get("hand_counts")
+    if counts is not None:
+        return counts[s]
+    h = view["hands"][s]
+    return h if isinstance(h, int) else len(h)
+
+
+def hand_text(cards, lang: str) -> Text:
+    """A hand grouped by number, jokers apart: '2 2   5 5 5   7  |  jokers: X X'."""
+    text = Text()
+    if not cards:
+        text.append(t(lang, "ab.no_cards"), style="dim")
+        return text
+    groups = Counter(c for c in cards if c != JOKER)
+    first = True
+    for v in sorted(groups):
+        if not first:
+            text.append("   ")
+        text.append(" ".join([str(v)] * groups[v]), style="bold")
+        first = False
+    jokers = sum(1 for c in cards if c == JOKER)
+    if jokers:
+        if not first:
+            text.append("   |   ")
+        text.append(f"{t(lang, 'ab.jokers')}: ")
+        text.append(" ".join([JOKER] * jokers), style="bold magenta")
+    return text
+
+
+def display_text(layers, lang: str) -> Text:
+    """Layers bottom to top; the exposed top layer marked »…«."""
+    text = Text()
+    if not layers:
+        text.append(t(lang, "ab.empty"), style="dim")
+        return text
+    for i, layer in enumerate(layers):
+        body = " ".join(card(c) for c in layer)
+        if i:
+            text.append("  ")
+        if i == len(layers) - 1:
+            text.append(f"»{body}«", style="bold reverse")
+        else:
+            text.append(f"[{body}]", style="dim")
+    return text
+
+
+def _you(key: str, actor, viewer) -> str:
+    return key + ".you" if viewer is not None and actor == viewer else key
+
+
+def _whose(cards, victim, viewer, names, lang) -> str:
+    if viewer is not None and victim == viewer:
+        return t(lang, "ab.whose.you", set=fmt_set(cards))
+    return t(lang, "ab.whose", name=names[victim], set=fmt_set(cards))
+
+
+def _top(view, s):
+    d = view["displays"][s]
+    return d[-1] if d else []
+
+
+# -- the UI module interface ----------------------------------------------------------------------
+def render(view, seat, names, lang):
+    """The table as `seat` sees it (None: every hand shown)."""
+    n = view["players"]
+    to_move = view.get("to_move")
+    active = view.get("active")
+    tab = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+    tab.add_column("", width=1)
+    tab.add_column(t(lang, "ab.col.player"))
+    tab.add_column(t(lang, "ab.col.hand"), justify="right")
+    tab.add_column(t(lang, "ab.col.display"))
+    for s in range(n):
+        mark = "▶" if s == to_move else ("•" if s == active else "")
+        who = Text(names[s], style="bold" if s == seat else "")
+        tab.add_row(mark, who, str(hand_count(view, s)), display_text(view["displays"][s], lang))
+    parts = [tab]
+    pool = Text()
+    pool.append(f"{t(lang, 'ab.pool')}: ", style="bold")
+    if view["pool"]:
+        pool.append("   ".join(fmt_item(item) for item in view["pool"]))
+    else:
+        pool.append(t(lang, "ab.empty"), style="dim")
+    parts.append(pool)
+    if view.get("shadow") is not None:
+        sh = Text()
+        sh.append(f"{t(lang, 'ab.shadow')}: ", style="bold")
+        sh.append("   ".join(fmt_stack(st) for st in view["shadow"]) or t(lang, "ab.empty"))
+        parts.append(sh)
+    parts.append(Text(t(lang, "ab.supply", deck=view["deck"], discard=view["discard"])))
+    for s in range(n):
+        h = view["hands"][s]
+        if isinstance(h, list) and (seat is None or s == seat):
+            label = t(lang, "ab.your_hand") if s == seat else t(lang, "ab.hand_of", name=names[s])
+            line = Text()
+            line.append(f"{label}: ", style="bold")
+            line.append_text(hand_text(h, lang))
+            parts.append(line)
+    variant = t(lang, f"ab.variant.{view['variant']}")
+    return Panel(Group(*parts), title=t(lang, "ab.title", variant=variant), title_align="left")
+
+
+def why(view, seat, names, lang) -> str:
+    """Whose decision it is and why, in words, for the viewer `seat`."""
+    if view.get("over") or view.get("to_move") is None:
+        return t(lang, "ab.why.over")
+    tm = view["to_move"]
+    aw = view["awaiting"]
+    me = seat is not None and tm == seat
+    name = names[tm]
+    active = view["active"]
+    played = _top(view, active)
+    pending = view.get("pending")
+    if aw == "play":
+        return t(lang, "ab.why.play.you") if me else t(lang, "ab.why.play", name=name)
+    if aw == "shadow":
+        if me:
+            return t(lang, "ab.why.shadow.you", set=fmt_set(played), size=len(played),
+                     value=set_value(played))
+        return t(lang, "ab.why.shadow", name=name, set=fmt_set(played))
+    if aw == "take" and pending:
+        victim = pending["victim"]
+        kw = dict(name=name, victim=names[victim], set=fmt_set(played),
+                  vset=fmt_set(pending["cards"]), n=len(pending["cards"]))
+        if me:
+            return t(lang, "ab.why.take.you", **kw)
+        if seat is not None and victim == seat:
+            return t(lang, "ab.why.take.victim", **kw)
+        return t(lang, "ab.why.take", **kw)
+    if aw == "keep" and pending:
+        kw = dict(name=names[active], victim=names[tm], vset=fmt_set(pending["cards"]),
+                  n=len(pending["cards"]))
+        return t(lang, "ab.why.keep.you" if me else "ab.why.keep", **kw)
+    if aw == "draw":
+        owed = view.get("owed") or 1
+        key = "ab.why.draw" + (".you" if me else "") + (".1" if owed == 1 else ".n")
+        text = t(lang, key, name=name, n=owed)
+        if view["deck"] == 0:
+            text += t(lang, "ab.why.deck_empty")
+        return text
+    if aw == "optional_draw":
+        text = t(lang, "ab.why.optional.you") if me else t(lang, "ab.why.optional", name=name)
+        if view["deck"] == 0:
+            text += t(lang, "ab.why.deck_empty")
+        return text
+    return t(lang, "ab.why.play", name=name)
+
+
+def describe(before, decision, after, actor, viewer, names, lang) -> str:
+    """One log line for `decision` of `actor`, from the viewer's views before and after it."""
+    words = decision.split()
+    kind = words[0] if words else ""
+    name = names[actor]
+    if kind == "play":
+        cards = [JOKER if w.upper() == JOKER else int(w) for w in words[1:]]
+        line = t(lang, _you("ab.log.play", actor, viewer), name=name, set=fmt_set(cards))
+        if hand_count(after, actor) == 0:
+            line += t(lang, _you("ab.log.hand_empty", actor, viewer))
+        return line
+    if kind == "shadow":
+        v = int(words[1])
+        stack = next((st for st in before.get("shadow") or [] if st and st[0] == v), [v])
+        return t(lang, _you("ab.log.shadow", actor, viewer), name=name, set=fmt_stack(stack))
+    pending = before.get("pending")
+    if kind in ("take", "leave") and pending:
+        victim = pending["victim"]
+        return t(lang, _you(f"ab.log.{kind}", actor, viewer), name=name,
+                 whose=_whose(pending["cards"], victim, viewer, names, lang),
+                 victim=t(lang, "ab.to_you") if victim == viewer else names[victim],
+                 n=len(pending["cards"]))
+    if kind in ("keep", "discard") and pending:
+        return t(lang, _you(f"ab.log.{kind}", actor, viewer), name=name,
+                 set=fmt_set(pending["cards"]), n=len(pending["cards"]))
+    if kind == "draw" and len(words) == 3 and words[1] == "pool":
+        return t(lang, _you("ab.log.draw_pool", actor, viewer), name=name, item=words[2])
+    if kind == "draw":
+        hb, ha = before["hands"][actor], after["hands"][actor]
+        if (viewer is None or viewer == actor) and isinstance(hb, list) and isinstance(ha, list):
+            new = Counter(ha) - Counter(hb)
+            if sum(new.values()) == 1:
+                c = next(iter(new))
+                return t(lang, _you("ab.log.draw_deck_seen", actor, viewer), name=name,
+                         card=card(c))
+        return t(lang, _you("ab.log.draw_deck", actor, viewer), name=name)
+    if kind == "pass":
+        return t(lang, _you("ab.log.pass", actor, viewer), name=name)
+    return t(lang, "ab.log.other", name=name, decision=decision)
+
+
+def end_reason(view) -> tuple[str, int | None]:
+    """('hand', seat) for AB-7 / CL-3 (a hand emptied), ('supply', None) for AB-14 / CL-3."""
+    n = view["players"]
+    if view.get("ended_by") == "supply":
+        return "supply", None
+    empty = [s for s in range(n) if hand_count(view, s) == 0]
+    if empty:
+        return "hand", empty[0]
+    return "supply", None
+
+
+def tie_break(view) -> str | None:
+    """None (one top score), 'fewer_hand' (AB-18), 'still' (AB-18, still tied) or 'shared'
+    (CL-4: ties not broken)."""
+    scores, winners = view.get("scores"), view.get("winners")
+    if not scores or winners is None:
+        return None
+    best = max(scores)
+    tied = [s for s in range(len(scores)) if scores[s] == best]
+    if len(tied) == 1:
+        return None
+    if len(winners) < len(tied):
+        return "fewer_hand"
+    counts = {hand_count(view, s) for s in tied}
+    if len(counts) > 1 or view.get("variant") == "classic":
+        return "shared"
+    return "still"
+
+
+def summary(view, names, lang):
+    """Scores (+1 per display card, -1 per hand card, AB-17), winners, tie-break, end reason."""
+    n = view["players"]
+    scores = view.get("scores") or [0] * n
+    winners = view.get("winners") or []
+    tab = Table(title=t(lang, "ab.sum.title"), box=box.SIMPLE_HEAVY)
+    tab.add_column(t(lang, "ab.col.player"))
+    tab.add_column(t(lang, "ab.sum.display"), justify="right")
+    tab.add_column(t(lang, "ab.sum.hand"), justify="right")
+    tab.add_column(t(lang, "ab.sum.score"), justify="right")
+    tab.add_column("")
+    for s in range(n):
+        disp = sum(len(layer) for layer in view["displays"][s])
+        won = s in winners
+        tab.add_row(Text(names[s], style="bold" if won else ""), str(disp),
+                    str(hand_count(view, s)), Text(str(scores[s]), style="bold" if won else ""),
+                    Text(f"★ {t(lang, 'ab.sum.winner')}" if won else "", style="bold green"))
+    classic = view.get("variant") == "classic"
+    why_end, seat = end_reason(view)
+    if why_end == "hand":
+        clause = "CL-3" if classic else "AB-7"
+        key = "ab.sum.end_hand.you" if names[seat] == t(lang, "cli.you") else "ab.sum.end_hand"
+        end_line = t(lang, key, name=names[seat], clause=clause)
+    else:
+        end_line = t(lang, "ab.sum.end_supply", clause="CL-3" if classic else "AB-14")
+    lines = [tab, Text(end_line)]
+    tb = tie_break(view)
+    if tb:
+        best = max(scores)
+        seats = [s for s in range(n) if scores[s] == best]
+        if tb == "fewer_hand":
+            tied = _join([t(lang, "ab.sum.with_hand", name=names[s], n=hand_count(view, s))
+                          for s in seats], lang)
+        else:
+            tied = _join([names[s] for s in seats], lang)
+        key = {"fewer_hand": "ab.sum.tie_fewer", "still": "ab.sum.tie_still",
+               "shared": "ab.sum.tie_shared"}[tb]
+        lines.append(Text(t(lang, key, score=best, tied=tied)))
+    key = "ab.sum.winners.1" if len(winners) == 1 else "ab.sum.winners.n"
+    lines.append(Text(t(lang, key, names=_join([names[s] for s in winners], lang)), style="bold"))
+    return Group(*lines)
+
+
+def help_text(lang) -> str:
+    return t(lang, "ab.help")

@@ -1,0 +1,96 @@
+"""The registry of games the terminal front end can play, and the interface of a UI module.
+
+`main.py` knows nothing about any game: it drives the `GameState` protocol (core.game) and
+leaves every game-specific text and picture to the game's UI module, found here by name.
+
+A UI module (e.g. `cardtable.cli.abluxxen_ui`) provides:
+
+    GAME: str
+        The game name (as in records, core.record.GAMES).
+
+    new_session(*, variant, players, seed, start, rounds, lang) -> Session
+        The games to play for `cardtable play GAME`: one game, or a series (a CL-5 match).
+        Arguments are the command-line values, None when not given. Raises
+        core.errors.ConfigError for bad values (unknown variant, player count out of range...).
+
+    render(view, seat, names, lang) -> rich renderable
+        The table as `seat` sees it (`view` = state.view(seat); seat None = everything).
+
+    why(view, seat, names, lang) -> str
+        Whose decision it is and why, in words, for the viewer `seat`
+        (e.g. "Ben abluxxes you: Ben's 2×12 beat your 2×9 ...").
+
+    describe(before_view, decision_text, after_view, actor_seat, viewer_seat, names, lang) -> str
+        One log line in words for a decision just applied. Built only from the viewer's views
+        before and after it (viewer_seat None = full information), so it never reveals what
+        the viewer may not see (a deck card drawn by somebody else).
+
+    summary(final_full_view, names, lang) -> rich renderable
+        The end of a game: scores, winners, the tie-break applied and why the game ended.
+
+    help_text(lang) -> str
+        The game's decisions, for the `help` command.
+
+`names` is a list with one display name per seat; `lang` is "en" or "de" (i18n.py).
+
+A Session (see `SingleGame` for the plain case) has:
+    players: int        rounds: int (games in all)        index: int (0-based, current game)
+    state: GameState    the game being played
+    next_game() -> GameState | None   start the next game once the current one is over;
+                                      None when the session is over
+    table(names, lang) -> renderable | None    the running score table (None: one game)
+    result(names, lang) -> renderable | None   the final result of a series (None: one game)
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from cardtable.core.errors import ConfigError
+from cardtable.core.game import GameState
+
+#: game name -> (UI module, engine module the UI needs)
+UI_MODULES: dict[str, tuple[str, str]] = {
+    "abluxxen": ("cardtable.cli.abluxxen_ui", "cardtable.abluxxen"),
+    "kombio": ("cardtable.cli.kombio_ui", "cardtable.kombio"),
+}
+
+
+def ui_module(game: str) -> ModuleType:
+    """The UI module of `game`. ConfigError (exit 2) for an unknown or not yet built game."""
+    from cardtable.cli.i18n import default_lang, t
+
+    lang = default_lang()
+    if game not in UI_MODULES:
+        raise ConfigError(t(lang, "cli.err_unknown_game", game=game,
+                            known=", ".join(sorted(UI_MODULES))))
+    ui_name, engine_name = UI_MODULES[game]
+    for name in (engine_name, ui_name):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name and (name == e.name or name.startswith(e.name + ".")):
+                raise ConfigError(t(lang, "cli.err_unavailable", game=game, module=name)) from None
+            raise
+    return importlib.import_module(ui_name)
+
+
+class SingleGame:
+    """A session of exactly one game."""
+
+    rounds = 1
+    index = 0
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.players = state.players
+
+    def next_game(self) -> GameState | None:
+        return None
+
+    def table(self, names, lang):
+        return None
+
+    def result(self, names, lang):
+        return None

@@ -1,0 +1,393 @@
+"""The `cardtable` command: `play` (a game against bots in the terminal) and `replay`.
+
+The loop here drives the `GameState` protocol only (core.game); everything game-specific —
+the table picture, the "why" line, log lines, the end screen — comes from the game's UI module
+(games.py documents the interface). `main()` turns every CardtableError and usage error into a
+one-line message and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.columns import Columns
+from rich.console import Console
+from rich.text import Text
+
+from cardtable import __version__
+from cardtable.bots import act, make_bot
+from cardtable.cli.games import ui_module
+from cardtable.cli.i18n import check_lang, default_lang, t
+from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
+from cardtable.core.game import GameState
+from cardtable.core.record import load_record, read_record, save_record
+
+#: names of the bots, given to the other seats in seat order
+BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
+QUIT_WORDS = {"quit", "exit", "q", "ende"}
+HELP_WORDS = {"help", "?", "h", "hilfe"}
+
+_L = default_lang()   # language of the --help texts
+
+app = typer.Typer(add_completion=False, help=t(_L, "cli.app"), pretty_exceptions_enable=False)
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _say(console: Console, text: str, style: str = "") -> None:
+    """One message line; never broken by rich (the terminal wraps it), so logs stay greppable."""
+    console.print(Text(text, style=style), soft_wrap=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(t(_L, "cli.version", version=__version__))
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", help=t(_L, "help.version"),
+                                       is_eager=True, callback=_version)) -> None:
+    pass
+
+
+# -- input --------------------------------------------------------------------------------------
+class Prompter:
+    """Reads one line: prompt_toolkit with tab completion on a terminal, else plain input()
+    (so input can be piped). Raises EOFError at the end of input."""
+
+    def __init__(self, tty: bool | None = None):
+        self.tty = sys.stdin.isatty() and sys.stdout.isatty() if tty is None else tty
+        self._session = None
+
+    def ask(self, prompt: str, words: list[str] | None = None) -> str:
+        if self.tty:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.completion import WordCompleter
+
+            if self._session is None:
+                self._session = PromptSession()
+            completer = WordCompleter(words, sentence=True, ignore_case=True) if words else None
+            try:
+                return self._session.prompt(prompt, completer=completer)
+            except KeyboardInterrupt:
+                raise EOFError from None
+        try:
+            line = input(prompt)
+        except EOFError:
+            sys.stdout.write("\n")
+            raise
+        if not sys.stdin.isatty():
+            sys.stdout.write(line + "\n")    # echo: a piped session reads like a typed one
+        return line
+
+
+# -- play ---------------------------------------------------------------------------------------
+def _bots_for(spec: str, seat: int, players: int, seed: int, lang: str) -> dict:
+    kinds = [b.strip().lower() for b in spec.split(",") if b.strip()]
+    others = [s for s in range(players) if s != seat]
+    if len(kinds) == 1:
+        kinds = kinds * len(others)
+    if len(kinds) != len(others):
+        raise ConfigError(t(lang, "cli.err_bots_count", n=len(others), k=len(kinds)))
+    return {s: make_bot(kind, seed=seed * 100 + s + 1) for s, kind in zip(others, kinds)}
+
+
+def _reason(state: GameState, text: str) -> str | None:
+    """None if `text` is legal now, else the one-line reason it is not."""
+    try:
+        d = state.parse(text)
+    except IllegalDecision as e:
+        return e.reason
+    if state.is_legal(d):
+        return None
+    try:
+        state.copy().apply(d)
+    except IllegalDecision as e:
+        return e.reason
+    return None
+
+
+class Game:
+    """One player at `seat` against bots; prints the table, log lines, and asks for decisions."""
+
+    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto):
+        self.ui, self.seat, self.bots, self.names = ui, seat, bots, names
+        self.lang, self.console, self.prompter, self.auto = lang, console, prompter, auto
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style), soft_wrap=True)
+
+    def menu(self, legal: list[str]) -> None:
+        self.say(t(self.lang, "cli.menu"), "bold")
+        self.console.print(Columns([Text(f"{i}) {d}") for i, d in enumerate(legal, 1)],
+                                   padding=(0, 3)))
+
+    def ask(self, state: GameState) -> str | None:
+        """The human's decision (legal notation text), or None to quit."""
+        lang, ui = self.lang, self.ui
+        view = state.view(self.seat)
+        legal = state.legal()
+        why = ui.why(view, self.seat, self.names, lang)
+        if self.auto and len(legal) == 1:                                # AB-21
+            self.say(why, "bold")
+            self.say(t(lang, "cli.forced", decision=legal[0]), "dim")
+            return legal[0]
+        self.console.print(ui.render(view, self.seat, self.names, lang))
+        self.say(why, "bold")
+        self.menu(legal)
+        while True:
+            try:
+                line = self.prompter.ask(t(lang, "cli.prompt"), legal + ["help", "quit"])
+            except EOFError:
+                return None
+            line = " ".join(line.split())
+            low = line.lower()
+            if not line:
+                self.say(t(lang, "cli.empty_input"))
+                continue
+            if low in QUIT_WORDS:
+                return None
+            if low in HELP_WORDS:
+                self.say(t(lang, "cli.help", game_help=ui.help_text(lang)))
+                self.menu(legal)
+                continue
+            if line.isdigit():
+                i = int(line)
+                if 1 <= i <= len(legal):
+                    return legal[i - 1]
+                self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
+                continue
+            reason = _reason(state, line)
+            if reason is None:
+                return state.parse(line).text
+            self.say(t(lang, "cli.illegal", reason=reason), "red")
+
+    def run(self, state: GameState) -> bool:
+        """Play `state` to its end. False if the human quit."""
+        while not state.over:
+            s = state.to_move
+            before = state.view(self.seat)
+            if s == self.seat:
+                text = self.ask(state)
+                if text is None:
+                    return False
+            else:
+                text = act(self.bots[s], state).text
+            state.apply(text)                       # also forced decisions: the record holds them
+            after = state.view(self.seat)
+            self.say(self.ui.describe(before, text, after, s, self.seat, self.names, self.lang),
+                     "bold" if s == self.seat else "")
+        return True
+
+
+def _save_path(save: Path, session) -> Path:
+    if session.rounds > 1:
+        return save.with_name(f"{save.stem}-{session.index + 1}{save.suffix}")
+    return save
+
+
+def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
+             auto=True, console: Console | None = None, prompter: Prompter | None = None) -> int:
+    lang = check_lang(lang)
+    console = console or _console()
+    ui = ui_module(game)
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    session = ui.new_session(variant=variant, players=players, seed=seed, start=start,
+                             rounds=rounds, lang=lang)
+    n = session.players
+    if not 0 <= seat < n:
+        raise ConfigError(t(lang, "cli.err_seat", seat=seat, max=n - 1))
+    bot_map = _bots_for(bots, seat, n, seed, lang)
+    names, labels = [], []
+    others = iter(BOT_NAMES)
+    for s in range(n):
+        if s == seat:
+            names.append(t(lang, "cli.you"))
+            labels.append(t(lang, "cli.player_seat", name=names[-1], seat=s))
+        else:
+            names.append(next(others))
+            labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
+                            kind=bot_map[s].name))
+    prompter = prompter or Prompter()
+    _say(console, t(lang, "cli.seed", seed=seed), "bold")
+    _say(console, t(lang, "cli.players", players=", ".join(labels)))
+    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto)
+
+    def save_current() -> None:
+        if save is not None:
+            path = _save_path(Path(save), session)
+            save_record(session.state, path)
+            _say(console, t(lang, "cli.saved", path=str(path)), "dim")
+
+    while True:
+        state = session.state
+        if session.rounds > 1:
+            starter = state.view(None).get("to_move")
+            console.rule(t(lang, "cli.game_of", i=session.index + 1, n=session.rounds,
+                           name=names[starter] if starter is not None else "?"))
+        if not g.run(state):
+            save_current()
+            _say(console, t(lang, "cli.quit"))
+            return 0
+        console.print(ui.render(state.view(None), seat, names, lang))
+        console.print(ui.summary(state.view(None), names, lang))
+        save_current()
+        table = session.table(names, lang)
+        if table is not None:
+            console.print(table)
+        if session.index + 1 >= session.rounds:
+            break
+        if prompter.tty:
+            try:
+                answer = prompter.ask(t(lang, "cli.continue"))
+            except EOFError:
+                answer = "quit"
+            if answer.strip().lower() in QUIT_WORDS:
+                _say(console, t(lang, "cli.quit"))
+                return 0
+        session.next_game()
+    result = session.result(names, lang)
+    if result is not None:
+        console.print(result)
+    return 0
+
+
+@app.command("play", help=t(_L, "help.play"))
+def play_cmd(
+    game: str = typer.Argument(..., help=t(_L, "help.game")),
+    variant: Optional[str] = typer.Option(None, "--variant", help=t(_L, "help.variant")),
+    players: Optional[int] = typer.Option(None, "--players", help=t(_L, "help.players")),
+    seat: int = typer.Option(0, "--seat", help=t(_L, "help.seat")),
+    bots: str = typer.Option("greedy", "--bots", help=t(_L, "help.bots")),
+    seed: Optional[int] = typer.Option(None, "--seed", help=t(_L, "help.seed")),
+    lang: Optional[str] = typer.Option(None, "--lang", help=t(_L, "help.lang")),
+    save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", help=t(_L, "help.save")),
+    rounds: Optional[int] = typer.Option(None, "--rounds", help=t(_L, "help.rounds")),
+    start: int = typer.Option(0, "--start", help=t(_L, "help.start")),
+    auto: bool = typer.Option(True, "--auto-forced/--confirm-forced", help=t(_L, "help.auto")),
+) -> None:
+    raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
+                              start, auto))
+
+
+# -- replay -------------------------------------------------------------------------------------
+def _load(source, lang: str, upto: int | None = None) -> GameState:
+    """core.load_record, with any unforeseen failure of a malformed record as a RecordError."""
+    try:
+        return load_record(source, upto=upto)
+    except CardtableError:
+        raise
+    except Exception as e:  # a record the engine did not foresee: still one line, exit 2
+        raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
+
+
+def _check_seat(seat: int | None, state: GameState, lang: str) -> None:
+    if seat is not None and not 0 <= seat < state.players:
+        raise ConfigError(t(lang, "cli.err_as", seat=seat, players=state.players,
+                            max=state.players - 1))
+
+
+def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, lang) -> int:
+    lang = check_lang(lang)
+    source = Path(file)
+    if as_json:
+        state = _load(source, lang)
+        _check_seat(seat, state, lang)
+        sys.stdout.write(json.dumps(state.view(seat)) + "\n")
+        return 0
+    try:
+        rec = read_record(source)
+    except CardtableError:
+        raise
+    except Exception as e:
+        raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
+    _load(rec, lang)                           # the whole record first: errors before any output
+    ui = ui_module(rec["game"])
+    state = _load(rec, lang, upto=0)
+    _check_seat(seat, state, lang)
+    console = _console()
+    names = [t(lang, "cli.seat_name", n=s) for s in range(state.players)]
+    if seat is not None:
+        names[seat] = t(lang, "cli.you")
+    actions = rec.get("actions", [])
+    variant = state.view(None).get("variant") or ""
+    _say(console, t(lang, "cli.replay_head", game=f"{rec['game']} {variant}".strip(),
+                    players=state.players, seed=rec.get("seed", 0), n=len(actions)), "bold")
+    if seat is not None:
+        _say(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
+    if pause is None:
+        pause = sys.stdout.isatty() and sys.stdin.isatty()
+    for i, action in enumerate(actions):
+        before = state.view(seat)
+        actor = state.to_move
+        state.apply(action)
+        text = state.history[-1]
+        line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
+        _say(console, t(lang, "cli.replay_step", i=i, line=line))
+        if pause and i + 1 < len(actions):
+            try:
+                input(t(lang, "cli.replay_pause"))
+            except EOFError:
+                pause = False
+    console.rule(t(lang, "cli.replay_final"))
+    console.print(ui.render(state.view(seat), seat, names, lang))
+    if state.over:
+        console.print(ui.summary(state.view(None), names, lang))
+    else:
+        _say(console, ui.why(state.view(seat), seat, names, lang), "bold")
+        _say(console, t(lang, "cli.replay_unfinished"), "dim")
+    return 0
+
+
+@app.command("replay", help=t(_L, "help.replay"))
+def replay_cmd(
+    file: str = typer.Argument(..., metavar="FILE", help=t(_L, "help.file")),
+    as_json: bool = typer.Option(False, "--json", help=t(_L, "help.json")),
+    seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT", help=t(_L, "help.as")),
+    pause: Optional[bool] = typer.Option(None, "--pause/--no-pause", help=t(_L, "help.pause")),
+    lang: Optional[str] = typer.Option(None, "--lang", help=t(_L, "help.lang")),
+) -> None:
+    raise typer.Exit(run_replay(file, as_json, seat, pause, lang))
+
+
+# -- entry point --------------------------------------------------------------------------------
+def _error(msg: str) -> None:
+    line = " ".join(str(msg).split())
+    sys.stderr.write(t(default_lang(), "cli.error", msg=line) + "\n")
+    sys.stderr.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the app; CardtableError and usage errors: one line on stderr, exit status 2."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        args = ["--help"]
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=args, prog_name="cardtable", standalone_mode=False)
+    except CardtableError as e:
+        _error(str(e))
+        return 2
+    except typer.Exit as e:
+        return e.exit_code
+    except typer.Abort:
+        return 130
+    except KeyboardInterrupt:
+        return 130
+    except typer.TyperException as e:         # click usage errors: bad option values, ...
+        _error(e.format_message())
+        return 2
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""`cardtable play abluxxen`: whole games with piped input, errors, saving, languages."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+
+import pytest
+
+from cardtable.core import load_record
+
+ONES = "1\n" * 4000          # always the first menu entry: enough for any game
+NAMES = ["You", "Ben", "Caro", "Lisa", "Niko"]
+
+
+def _summary_rows(out: str, names) -> dict:
+    """name -> (display cards, hand cards, score) from the end screen's table."""
+    tail = out[out.rindex("Result"):] if "Result" in out else out[out.rindex("Ergebnis"):]
+    rows = {}
+    for line in tail.splitlines():
+        m = re.match(r"\s*(\S+)\s+(\d+)\s+(\d+)\s+(-?\d+)", line)
+        if m and m.group(1) in names:
+            rows[m.group(1)] = tuple(int(m.group(i)) for i in (2, 3, 4))
+    return rows
+
+
+def test_whole_game_piped_console_script(cli, tmp_path):
+    """The real console script, fed '1' (first menu entry) until the game ends."""
+    save = tmp_path / "game.json"
+    proc = cli("play", "abluxxen", "--seed", "3", "--bots", "random", "--save", save, input=ONES)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    out = proc.stdout
+    assert out.startswith("Seed 3 (play this deal again with --seed 3)")
+    assert "Your decision> 1" in out
+    assert "Legal decisions" in out and "Your hand:" in out and "Pool:" in out
+    assert "Result" in out and re.search(r"^Winners?: ", out, re.M)
+    assert re.search(r"The game ended because .*\((AB-7|AB-14)\)", " ".join(out.split()))
+    # --save: the record replays to the same final state as the end screen shows
+    state = load_record(save)
+    assert state.over
+    view = state.view(None)
+    rows = _summary_rows(out, NAMES[:4])
+    assert len(rows) == 4
+    for s, name in enumerate(NAMES[:4]):
+        disp = sum(len(layer) for layer in view["displays"][s])
+        assert rows[name] == (disp, len(view["hands"][s]), view["scores"][s])
+    winners = " and ".join(", ".join(NAMES[s] for s in view["winners"]).rsplit(", ", 1))
+    assert re.search(rf"^Winners?: {winners}$", out, re.M)
+    replay = cli("replay", save, "--json")
+    assert json.loads(replay.stdout) == view
+
+
+def test_log_lines_in_words(run):
+    proc = run("play", "abluxxen", "--seed", "3", "--bots", "random", input=ONES)
+    out = proc.stdout
+    assert re.search(r"^(Ben|Caro|Lisa) plays \S+", out, re.M)
+    assert re.search(r"^You play \S+", out, re.M)
+    # the human's own deck draws show the card, the bots' never do
+    assert re.search(r"^You draw (\d+|X) from the deck$", out, re.M)
+    assert not re.search(r"^(Ben|Caro|Lisa) draws (\d+|X) from the deck", out, re.M)
+    assert re.search(r"^(Ben|Caro|Lisa) draws from the deck$", out, re.M)
+    assert re.search(r"^Players: You \(seat 0\), Ben \(seat 1, random bot\)", out, re.M)
+
+
+def test_illegal_input_gives_reason_and_asks_again(run, tmp_path):
+    save = tmp_path / "quit.json"
+    answers = ["play 7 8", "take", "draw pool 99", "0", "9999", "nonsense", "", "help", "quit"]
+    proc = run("play", "abluxxen", "--seed", "3", "--bots", "random", "--save", save,
+               input="\n".join(answers) + "\n")
+    assert proc.returncode == 0
+    out = proc.stdout
+    assert out.count("Your decision> ") == len(answers)
+    assert "Not allowed: a set is cards of one number (plus jokers); these have 7, 8" in out
+    assert len(re.findall(r"^Not allowed: ", out, re.M)) == 4
+    assert "There is no choice 0 (choose 1.." in out
+    assert "There is no choice 9999" in out
+    assert "Abluxxen decisions: play 7 7 X" in out            # help
+    assert "Game ended by you." in out
+    assert load_record(save).history == []                   # nothing illegal was applied
+
+
+def test_quit_saves_a_replayable_record(run, tmp_path):
+    save = tmp_path / "partial.json"
+    proc = run("play", "abluxxen", "--seed", "8", "--bots", "greedy", "--save", save,
+               input="1\n1\n1\n1\nquit\n")
+    assert proc.returncode == 0
+    assert f"Record saved to {save}" in proc.stdout
+    rec = json.loads(save.read_text())
+    assert rec["game"] == "abluxxen" and rec["seed"] == 8 and rec["players"] == 4
+    state = load_record(save)
+    assert not state.over and len(state.history) >= 4
+    assert state.to_move == 0                                # waiting for the human again
+
+
+def test_eof_quits_cleanly(run):
+    proc = run("play", "abluxxen", "--seed", "2", input="")
+    assert proc.returncode == 0
+    assert "Game ended by you." in proc.stdout
+
+
+def test_seed_is_printed_when_not_given(run):
+    proc = run("play", "abluxxen", input="quit\n")
+    m = re.search(r"^Seed (\d+) \(play this deal again with --seed \1\)", proc.stdout, re.M)
+    assert m and proc.returncode == 0
+
+
+# AB-4
+def test_start_seat(run):
+    proc = run("play", "abluxxen", "--seed", "2", "--start", "2", "--bots", "random",
+               input="quit\n")
+    first = re.search(r"^(You|Ben|Caro|Lisa) (plays?|draws?|pass) ", proc.stdout, re.M)
+    assert first and first.group(1) == "Caro"
+
+
+def test_german(run):
+    proc = run("play", "abluxxen", "--seed", "3", "--bots", "random", "--lang", "de", input=ONES)
+    out = proc.stdout
+    assert proc.returncode == 0
+    assert "Startwert 3" in out and "Deine Entscheidung> " in out and "Deine Hand:" in out
+    assert "Erlaubte Entscheidungen" in out and "Vorrat:" in out and "Ergebnis" in out
+    assert re.search(r"^Es gewinnt|^Es gewinnen", out, re.M)
+    assert "Your decision" not in out and "Result" not in out
+
+
+def test_german_from_locale(run):
+    proc = run("play", "abluxxen", "--seed", "3", input="quit\n", lang="de_DE.UTF-8")
+    assert "Du (Platz 0)" in proc.stdout and "Partie von dir beendet." in proc.stdout
+    proc = run("play", "abluxxen", "--seed", "3", "--lang", "en", input="quit\n",
+               lang="de_DE.UTF-8")
+    assert "You (seat 0)" in proc.stdout
+
+
+# DU-1, DU-2, DU-4, AB-21
+def test_duel_plays_to_the_end_and_forced_decisions_are_recorded(run, tmp_path):
+    forced_seen = False
+    for seed in (4, 1, 2, 3, 5, 6, 7, 8):
+        save = tmp_path / f"duel{seed}.json"
+        proc = run("play", "abluxxen", "--variant", "duel", "--seed", seed, "--save", save,
+                   input=ONES)
+        out = proc.stdout
+        assert proc.returncode == 0
+        assert "Abluxxen · duel" in out and "Shadow display:" in out
+        assert "Result" in out and "Ben (seat 1, greedy bot)" in out
+        state = load_record(save)
+        assert state.over and state.players == 2
+        forced = re.findall(r"^Only one choice: (.+) \(confirmed automatically, AB-21\)$", out,
+                            re.M)
+        for decision in forced:                    # auto-confirmed, yet in the record
+            assert decision in state.history
+        if forced:
+            forced_seen = True
+            break
+    assert forced_seen
+
+
+# CL-5, CL-3
+def test_classic_match_two_rounds(run, tmp_path):
+    save = tmp_path / "match.json"
+    proc = run("play", "abluxxen", "--variant", "classic", "--players", "3", "--rounds", "2",
+               "--seed", "4", "--bots", "random,greedy", "--save", save, input=ONES)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Game 1 of 2, start player: You" in out
+    assert "Game 2 of 2, start player: Ben" in out          # the start moves clockwise
+    assert out.count("Match (CL-5): running scores") == 2
+    assert re.search(r"Match over after 2 games\. Match winners?( \(tie, CL-4\))?: ", out)
+    g1, g2 = (load_record(tmp_path / f"match-{i}.json") for i in (1, 2))
+    assert g1.over and g2.over and g2.start == 1
+    totals = [a + b for a, b in zip(g1.scores(), g2.scores())]
+    total_line = next(ln for ln in out.splitlines()[::-1] if ln.strip().startswith("Total"))
+    assert [int(x) for x in total_line.split()[1:]] == totals
+    assert "(CL-3)" in out
+
+
+def test_classic_match_default_rounds_is_player_count(run):          # CL-5
+    proc = run("play", "abluxxen", "--variant", "classic", "--players", "2", "--seed", "1",
+               "--bots", "random", input=ONES)
+    assert "Game 2 of 2" in proc.stdout and "Game 3 of" not in proc.stdout
+
+
+BAD_ARGS = [
+    ["--variant", "turbo"],
+    ["--players", "9"],
+    ["--players", "2"],                      # AB-2: basic is 3-5
+    ["--players", "x"],
+    ["--variant", "duel", "--players", "3"],
+    ["--bots", "clever"],
+    ["--bots", "random,greedy"],             # 4 players: 1 or 3 names
+    ["--seat", "4"],
+    ["--seat", "-1"],
+    ["--lang", "fr"],
+    ["--rounds", "2"],                       # only classic
+    ["--variant", "classic", "--rounds", "0"],
+    ["--start", "7"],
+    ["--variant", "classic", "--start", "5"],
+    ["--frobnicate"],
+]
+
+
+@pytest.mark.parametrize("args", BAD_ARGS, ids=lambda a: " ".join(a))
+def test_bad_arguments_exit_2(run, usage_error, args):
+    usage_error(run("play", "abluxxen", *args, input="quit\n"))
+
+
+def test_bad_arguments_console_script(cli, usage_error):
+    usage_error(cli("play", "abluxxen", "--variant", "turbo"))
+    usage_error(cli("play", "abluxxen", "--players", "9"))
+    usage_error(cli("play", "chess"))
+    usage_error(cli("play"))
+    usage_error(cli("frobnicate"))
+
+
+def test_kombio_not_available_yet(run, usage_error):
+    available = all(importlib.util.find_spec(m) is not None
+                    for m in ("cardtable.kombio", "cardtable.cli.kombio_ui"))
+    if available:
+        pytest.skip("Kombio's terminal UI exists now")
+    proc = run("play", "kombio", input="quit\n")
+    usage_error(proc)
+    assert "kombio" in proc.stderr
+
+
+def test_version_and_help(cli):
+    proc = cli("--version")
+    assert proc.returncode == 0 and re.match(r"cardtable \d+\.\d+", proc.stdout)
+    proc = cli("--help")
+    assert proc.returncode == 0 and "play" in proc.stdout and "replay" in proc.stdout
