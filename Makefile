@@ -14,7 +14,7 @@ run: $(STAMP)
 	$(VENV)/bin/cardtable play abluxxen $(ARGS)
 
 test: $(STAMP)
-	$(PY) -m pytest $(ARGS)
+	$(PY) -m pytest -n 2 $(ARGS)
 
 setup: $(STAMP)
 

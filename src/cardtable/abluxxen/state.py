@@ -513,6 +513,7 @@ class AbluxxenState(GameState):
             "over": self._over,
             "scores": self.scores(),
             "winners": self.winners(),
+            "ended_by": self._ended_by,
         }
 
     # -- records ----------------------------------------------------------------------------

@@ -134,7 +134,7 @@ class Game:
         """The human's decision (legal notation text), or None to quit."""
         lang, ui = self.lang, self.ui
         view = state.view(self.seat)
-        legal = state.legal()
+        legal = [d.text for d in state.legal_decisions()]  # the game's natural order
         why = ui.why(view, self.seat, self.names, lang)
         if self.auto and len(legal) == 1:                                # AB-21
             self.say(why, "bold")
