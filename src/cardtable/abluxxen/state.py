@@ -140,14 +140,12 @@ class AbluxxenState(GameState):
 
     def _draws(self) -> list[Decision]:
         """AB-12: any pool item (equal items are one decision) or the deck's top card."""
-        out = []
+        out = [C.DRAW_DECK] if self.deck else []
         seen = set()
         for item in self.pool:
             if item not in seen:
                 seen.add(item)
                 out.append(draw_pool(item))
-        if self.deck:
-            out.append(C.DRAW_DECK)
         return out
 
     def _shadow_options(self) -> list[int]:
