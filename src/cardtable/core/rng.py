@@ -42,6 +42,6 @@ class Rng:
 
     def copy(self) -> "Rng":
         new = Rng.__new__(Rng)
-        new._r = random.Random()
+        new._r = random.Random.__new__(random.Random)  # no OS seeding: the state is set next
         new._r.setstate(self._r.getstate())
         return new

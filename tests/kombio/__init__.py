@@ -1,0 +1,1 @@
+"""Kombio tests (a package, so test module names cannot clash with other games' tests)."""
