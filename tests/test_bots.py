@@ -8,7 +8,8 @@ from cardtable import new_game
 from cardtable.bots import act, make_bot
 from cardtable.core import ConfigError
 
-CONFIGS = [("abluxxen", {"variant": v}) for v in ("basic", "advanced", "expert", "duel", "classic")]
+CONFIGS = [("abluxxen", {"variant": v}) for v in ("basic", "advanced", "expert", "duel", "classic")] \
+    + [("kombio", {"players": n}) for n in (2, 4, 6)]
 
 
 def play(game, opts, names, seed):
@@ -54,6 +55,14 @@ def test_greedy_beats_random_abluxxen():
         g = play("abluxxen", {"players": 4}, ["greedy", "random", "random", "random"], seed)
         wins += 0 in g.winners()
     assert wins >= 25  # fair share would be 10 of 40
+
+
+def test_greedy_beats_random_kombio():  # lower total is better (KO-16)
+    wins = 0
+    for seed in range(30):
+        g = play("kombio", {"players": 4}, ["greedy", "random", "random", "random"], seed)
+        wins += 0 in g.winners()
+    assert wins >= 18  # fair share would be 7.5 of 30
 
 
 def test_unknown_bot():

@@ -61,3 +61,79 @@ def test_abluxxen_random_playouts(variant, players):  # AB-1..AB-21, DU-1..DU-7,
     assert stats.refusals > 100
     # the determinizations really re-dealt hidden cards (else the view check proves nothing)
     assert stats.hidden_changed > 0.5 * stats.determinizations
+
+
+# -- Kombio hooks ----------------------------------------------------------------------------
+
+
+def kombio_no_leak(state, view, seat):
+    full = state.view(None)
+    for p, grid in enumerate(view["grids"]):
+        assert len(grid) == len(full["grids"][p])
+        for i, value in enumerate(grid):
+            truth = full["grids"][p][i]
+            if truth is None:
+                assert value is None
+            elif value != "?":
+                # a value is shown only when the seat has seen that card (KO-2, KO-6, KO-11)
+                assert value == truth and state.card_seen(seat, p, i + 1) == truth
+            else:
+                assert state.card_seen(seat, p, i + 1) is None
+    if full["round"] and state.to_move == full["round_start"] and full["awaiting"] == "turn" \
+            and full["deck"] + full["discard"] == 70 - 4 * state.players and full["discard"] == 0:
+        # first decision of a round: a seat knows exactly its own slots 3 and 4 (KO-2)
+        shown = {(p, i + 1) for p, g in enumerate(view["grids"]) for i, v in enumerate(g)
+                 if v not in ("?", None)}
+        assert shown == {(seat, 3), (seat, 4)}
+    if seat != full["to_move"]:
+        assert view["legal"] == []
+    if full["drawn"] is not None and seat != full["to_move"]:
+        assert view["drawn"] is None
+    assert isinstance(view["deck"], int)
+
+
+def kombio_round_scores(sums, counts, caller):  # KO-15
+    n = len(sums)
+    if caller is None:
+        return list(sums)
+    if all(sums[caller] < sums[s] for s in range(n) if s != caller):
+        return [sums[s] if s == caller or counts[s] == 0 else sums[s] + 10 for s in range(n)]
+    return [sums[s] + 15 if s == caller else sums[s] for s in range(n)]
+
+
+def kombio_result(state):  # KO-15, KO-16
+    v = state.view(None)
+    n = state.players
+    totals = [sum(r[s] for r in v["round_scores"]) for s in range(n)]
+    assert v["totals"] == totals
+    assert max(totals) >= v["target"]
+    assert all(max(sum(r[s] for r in v["round_scores"][:k]) for s in range(n)) < v["target"]
+               for k in range(1, len(v["round_scores"])))  # earlier rounds did not end it
+    sums = [sum(x for x in g if x is not None) for g in v["grids"]]
+    counts = [sum(x is not None for x in g) for g in v["grids"]]
+    assert v["round_scores"][-1] == kombio_round_scores(sums, counts, v["caller"])
+    low = min(totals)
+    tied = [s for s in range(n) if totals[s] == low]
+    last = v["round_scores"][-1]
+    best_last = min(last[s] for s in tied)
+    assert v["winners"] == [s for s in tied if last[s] == best_last]
+
+
+KOMBIO = [(n, target) for n in range(2, 7) for target in (40, 100)]
+
+
+@pytest.mark.parametrize("players,target", KOMBIO)
+def test_kombio_random_playouts(players, target):  # KO-1..KO-16
+    stats = Stats()
+    seen: set[str] = set()
+
+    def make(seed):
+        return new_game("kombio", players=players, seed=seed, start=seed % players,
+                        target=target)
+
+    games = 250  # 10 configurations -> 2500 games
+    for g in range(games):
+        playout(make, 7000 * players + target + g, stats=stats, no_leak=kombio_no_leak,
+                check_result=kombio_result, seen_texts=seen)
+    assert stats.games == games and stats.refusals > 100
+    assert stats.hidden_changed > 0.5 * stats.determinizations
