@@ -8,6 +8,6 @@ the state for its seat (hidden cards re-dealt at random), never the real state.
 
 from __future__ import annotations
 
-from cardtable.bots.base import BOTS, Bot, act, bot_names, make_bot
+from cardtable.bots.base import BOTS, LEVELS, Bot, act, bot_names, make_bot
 
-__all__ = ["BOTS", "Bot", "act", "bot_names", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "act", "bot_names", "make_bot"]

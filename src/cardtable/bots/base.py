@@ -44,19 +44,61 @@ class GreedyBot(Bot):
         return mod.greedy(state, self.rng)
 
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+class HeuristicBot(Bot):
+    """The game's stronger rule-based bot (`<game>.heuristics.heuristic`), documented there."""
+
+    name = "heuristic"
+
+    def choose(self, state: GameState) -> Decision:
+        mod = importlib.import_module(f"cardtable.{state.game}.heuristics")
+        return mod.heuristic(state, self.rng)
+
+
+#: bot name -> class, or "module:Class" for bots imported on first use.
+BOTS: dict[str, type[Bot] | str] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "heuristic": HeuristicBot,
+    "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
+}
+
+
+#: Difficulty levels for the terminal and the browser: a bot and its budget (docs/bots.md).
+LEVELS: dict[str, tuple[str, dict]] = {
+    "easy": ("greedy", {}),
+    "medium": ("heuristic", {}),
+    "hard": ("ismcts", {"seconds": 0.25}),
+    "expert": ("ismcts", {"seconds": 1.0}),
+}
 
 
 def bot_names() -> list[str]:
-    return list(BOTS)
+    return list(BOTS) + list(LEVELS)
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+def bot_class(name: str) -> type[Bot]:
     try:
         cls = BOTS[name]
     except KeyError:
-        raise ConfigError(f"unknown bot {name!r} (known: {', '.join(BOTS)})") from None
-    return cls(seed)
+        raise ConfigError(f"unknown bot {name!r} (known: {', '.join(bot_names())})") from None
+    if isinstance(cls, str):
+        module, _, attr = cls.partition(":")
+        cls = getattr(importlib.import_module(module), attr)
+        BOTS[name] = cls
+    return cls
+
+
+def make_bot(name: str, seed: int = 0, **params) -> Bot:
+    """A bot by name or difficulty level; `params` go to its constructor (e.g. ismcts:
+    iterations, seconds) and override a level's budget."""
+    if name in LEVELS:
+        name, preset = LEVELS[name]
+        params = {**preset, **params}
+    cls = bot_class(name)
+    try:
+        return cls(seed, **params)
+    except TypeError as e:
+        raise ConfigError(f"bad settings for bot {name!r}: {e}") from None
 
 
 def act(bot: Bot, state: GameState) -> Decision:
