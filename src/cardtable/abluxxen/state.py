@@ -87,19 +87,7 @@ class AbluxxenState(GameState):
         self._winners = None
         self._ended_by = None
 
-    # -- protocol: whose decision -----------------------------------------------------------
-    @property
-    def to_move(self):
-        return self._to_move
-
-    @property
-    def awaiting(self):
-        return self.phase
-
-    @property
-    def over(self):
-        return self._over
-
+    # -- protocol: history (to_move, awaiting, over: core.GameState) -----------------------
     @property
     def history(self):
         return self.history_

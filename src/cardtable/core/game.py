@@ -54,20 +54,25 @@ class GameState(ABC):
     players: int
 
     # -- whose decision -------------------------------------------------------------------
+    # Subclasses keep these in the attributes `_to_move`, `phase` and `_over`.
+    _to_move: int | None
+    phase: str | None
+    _over: bool
+
     @property
-    @abstractmethod
     def to_move(self) -> int | None:
         """The seat that decides now; None when the game is over."""
+        return self._to_move
 
     @property
-    @abstractmethod
     def awaiting(self) -> str | None:
         """The kind of decision awaited (game-specific words, NOTATION.md); None when over."""
+        return self.phase
 
     @property
-    @abstractmethod
     def over(self) -> bool:
         """True once the game has ended."""
+        return self._over
 
     # -- decisions ------------------------------------------------------------------------
     @abstractmethod

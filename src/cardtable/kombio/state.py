@@ -180,19 +180,7 @@ class KombioState(GameState):
             self._rng_shared = False
         return self._rng
 
-    # -- protocol: whose decision --------------------------------------------------------------
-    @property
-    def to_move(self):
-        return self._to_move
-
-    @property
-    def awaiting(self):
-        return self.phase
-
-    @property
-    def over(self):
-        return self._over
-
+    # -- protocol: history (to_move, awaiting, over: core.GameState) --------------------------
     @property
     def history(self) -> list[str]:
         out = []
