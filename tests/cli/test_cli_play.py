@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 
@@ -210,16 +209,6 @@ def test_bad_arguments_console_script(cli, usage_error):
     usage_error(cli("play", "chess"))
     usage_error(cli("play"))
     usage_error(cli("frobnicate"))
-
-
-def test_kombio_not_available_yet(run, usage_error):
-    available = all(importlib.util.find_spec(m) is not None
-                    for m in ("cardtable.kombio", "cardtable.cli.kombio_ui"))
-    if available:
-        pytest.skip("Kombio's terminal UI exists now")
-    proc = run("play", "kombio", input="quit\n")
-    usage_error(proc)
-    assert "kombio" in proc.stderr
 
 
 def test_version_and_help(cli):

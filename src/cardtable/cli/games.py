@@ -12,6 +12,9 @@ A UI module (e.g. `cardtable.cli.abluxxen_ui`) provides:
         The games to play for `cardtable play GAME`: one game, or a series (a CL-5 match).
         Arguments are the command-line values, None when not given. Raises
         core.errors.ConfigError for bad values (unknown variant, player count out of range...).
+        Options of one game only (Kombio: target, memory, memory_seconds, snap_seconds) are
+        passed as further keywords when given; main.py refuses them for a game whose
+        new_session does not take them.
 
     render(view, seat, names, lang) -> rich renderable
         The table as `seat` sees it (`view` = state.view(seat); seat None = everything).
@@ -40,12 +43,26 @@ A Session (see `SingleGame` for the plain case) has:
                                       None when the session is over
     table(names, lang) -> renderable | None    the running score table (None: one game)
     result(names, lang) -> renderable | None   the final result of a series (None: one game)
+
+Optional, used by main.py when a session has them (Kombio):
+    timed(view, seat) -> Timed | None
+        A decision of the human with a time limit (Kombio's snap window): read with that
+        timeout; no answer in time, or an empty line, is `Timed.default`.
+    present(view, seat, prompt) -> view
+        The view to show the human instead of `view` (Kombio's --memory hides cards seen a
+        while ago); `prompt` is True when it is shown at a decision prompt.
+    observe(before, decision_text, after, actor, seat) -> None
+        Told every decision applied (views of the human's seat), e.g. to follow moved cards.
+
+A UI module may also set FORCED_KEY: the i18n key of the note for an automatically confirmed
+single choice (default "cli.forced").
 """
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import NamedTuple
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import GameState
@@ -74,6 +91,15 @@ def ui_module(game: str) -> ModuleType:
                 raise ConfigError(t(lang, "cli.err_unavailable", game=game, module=name)) from None
             raise
     return importlib.import_module(ui_name)
+
+
+class Timed(NamedTuple):
+    """A timed decision (see `timed` above)."""
+
+    seconds: float          # the time limit
+    default: str            # the decision taken on timeout or an empty line
+    prompt: str             # the prompt text
+    timeout_note: str       # said when the time ran out
 
 
 class SingleGame:

@@ -3,7 +3,8 @@
     t(lang, key, **kw)  ->  TEXTS[lang][key].format(**kw)
 
 Both languages hold exactly the same keys (a test checks it). Keys are grouped by prefix:
-`cli.*` the generic front end (main.py), `help.*` option help, `ab.*` Abluxxen (abluxxen_ui.py).
+`cli.*` the generic front end (main.py), `help.*` option help, `ab.*` Abluxxen (abluxxen_ui.py),
+`ko.*` Kombio (kombio_ui.py, and the Kombio options and texts of main.py).
 Messages of the engine itself (IllegalDecision.reason, ConfigError) stay in English.
 """
 
@@ -341,6 +342,429 @@ DE: dict[str, str] = {
                 "Ausspielen: Karten einer Zahl plus beliebig viele Joker oder nur Joker (AB-5). "
                 "Sie abluxxen eine oberste Lage gleicher Größe mit kleinerer Zahl (AB-8)."),
 }
+
+# -- Kombio (kombio_ui.py; the Kombio options of main.py) ---------------------------------------
+KO_EN: dict[str, str] = {
+    "ko.app": "Rule-exact card games in the terminal: Abluxxen (Linko!) and Kombio.",
+    "ko.help.game": "The game: abluxxen or kombio.",
+    "ko.opt.target": ("Kombio: the game ends after the round in which a total reaches this "
+                      "(default 100, KO-16)."),
+    "ko.opt.memory": ("Kombio: as at a real table, a card you saw is shown only for a few "
+                      "seconds, then hidden again as ? (you have to remember it)."),
+    "ko.opt.memory_seconds": ("Kombio: how long a card you saw stays visible with --memory "
+                              "(default 5 s; implies --memory)."),
+    "ko.opt.snap_seconds": "Kombio: seconds you have to snap in each snap window (default 2).",
+    "ko.err_not_for": "{option} is an option of Kombio, not of {game}",
+    "ko.err_players": "Kombio is for 2 to 6 players, not {n}",
+    "ko.err_target": "--target must be at least 1, not {n}",
+    "ko.err_seconds": "{option} must be more than 0 and at most 600 seconds, not {n}",
+    "ko.err_variant": "Kombio has no variant {variant!r}",
+    "ko.err_rounds": ("--rounds is not for Kombio: a game runs over rounds until a total reaches "
+                      "--target (KO-4, KO-16)"),
+    "ko.forced": "Only one choice: {decision} (confirmed automatically)",
+    # the table
+    "ko.title": "Kombio · round {round} · target {target}",
+    "ko.title.over": "Kombio · final grids of round {round} · target {target}",
+    "ko.head": "{name} · seat {seat} · {cards} · total {total}",
+    "ko.head.plain": "{name} · {cards} · total {total}",
+    "ko.cards.1": "1 card",
+    "ko.cards.n": "{n} cards",
+    "ko.head.called": " · called Kombio",
+    "ko.head.taboo": " · called Kombio: taboo (KO-12)",
+    "ko.pile": "Discard pile: top card {top} ({cards})",
+    "ko.pile.empty": "Discard pile: empty",
+    "ko.pile.snapped": " — put there by a snap: it cannot be taken or snapped (KO-9)",
+    "ko.deck": "Deck: {cards}",
+    "ko.drawn.you": "Your drawn card: {card}",
+    "ko.drawn.of": "Drawn card of {name}: {card}",
+    "ko.known.own": "Your cards: you know {k} of {n}",
+    "ko.known.list": " — {cards}; known sum {sum}",
+    "ko.known.others": "What you know of the others' cards: {cards}",
+    "ko.known.nothing": "nothing",
+    "ko.turns_left.1": "{name} called Kombio: 1 more turn, then the round ends (KO-12).",
+    "ko.turns_left.n": "{name} called Kombio: {n} more turns, then the round ends (KO-12).",
+    "ko.turns_left.you.1": "You called Kombio: 1 more turn, then the round ends (KO-12).",
+    "ko.turns_left.you.n": "You called Kombio: {n} more turns, then the round ends (KO-12).",
+    "ko.memory_note": ("Memory mode: a card you saw is shown for {secs} s (at least at the "
+                       "decision where it first appears), then hidden again as ?."),
+    "ko.totals": "Totals: {list} (target {target})",
+    "ko.window": "Snap window on the {top}: {k} of {n} answered",
+    # why
+    "ko.why.over": "The game is over.",
+    "ko.why.turn.you": "Your turn: {options} (KO-5).",
+    "ko.why.turn": "{name}'s turn: draw, take the top discard card or call Kombio (KO-5).",
+    "ko.opt_draw": "draw",
+    "ko.opt_take": "take the {top} from the discard pile into a slot",
+    "ko.opt_kombio": "call Kombio",
+    "ko.or": " or ",
+    "ko.why.drawn.you": ("You drew {acard}: put it into one of your slots (replace S; that card "
+                         "goes onto the discard pile) or discard it{action} (KO-5.1)."),
+    "ko.why.drawn.action": " and use its action: {what}",
+    "ko.why.drawn": "{name} drew a card and looks at it.",
+    "ko.act.peek_own": "look at one of your own cards",
+    "ko.act.peek_other": "look at a card of another player",
+    "ko.act.swap": "swap any two cards on the table without looking",
+    "ko.act.13": "look at any card, then swap it with any other card if you want",
+    "ko.act.14": "look at any two cards, then swap them if you want",
+    "ko.act.short.peek_own": "peek at an own card",
+    "ko.act.short.peek_other": "peek at another's card",
+    "ko.act.short.swap": "swap two cards",
+    "ko.act.short.13": "peek, then maybe swap",
+    "ko.act.short.14": "peek at two, then maybe swap",
+    "ko.why.action.you": "Use the {act}: {what} (`{how}`), or skip it (KO-6).",
+    "ko.why.action": "{name} may use the {act} (action: {what}) (KO-6).",
+    "ko.why.swap13.you": ("You looked at {card}: swap it with any other card (`swap P.S`) or "
+                          "keep things as they are (KO-6)."),
+    "ko.why.swap14.you": ("You looked at {c1} and {c2}: swap them (`swap`) or keep things as "
+                          "they are (KO-6)."),
+    "ko.why.swap": "{name} looked at {cards} and may swap (KO-6).",
+    "ko.why.snap.you": ("Snap window on the {top}: if you think a card on the table is {atop}, "
+                        "snap it; otherwise pass (KO-8..KO-10)."),
+    "ko.why.snap": "Snap window on the {top}: {name} decides ({k} of {n} answered, KO-10).",
+    "ko.why.give.you": ("Your snap of {card} was right: give one of your cards into the empty "
+                        "slot {pos} (`give S`, KO-8)."),
+    "ko.why.give": ("{name} snapped {card} right and gives one of their cards into the empty "
+                    "slot {pos} (KO-8)."),
+    "ko.why.hand_over.you": ("{snapper} snapped your {pos} wrongly (it is {avalue}, not {atop}): "
+                             "hand the card over to {snapper} (`hand-over`) or {snapper} takes a "
+                             "penalty card (`penalty`) (KO-8)."),
+    "ko.why.hand_over": ("{snapper} snapped {card} wrongly (it is {avalue}, not {atop}): {name} "
+                         "hands the card over or gives {snapper_obj} a penalty card (KO-8)."),
+    "ko.timed.prompt": "{secs} s to snap: `{example}` or Enter to pass> ",
+    "ko.timed.timeout": "No snap in time: pass.",
+    # cards in words
+    "ko.a": "a {card}",
+    "ko.an": "an {card}",
+    "ko.card.yours": "your {pos}",
+    "ko.card.own": "their own {pos}",
+    "ko.card.of": "{name}'s {pos}",
+    "ko.you_obj": "you",
+    "ko.list_and": " and ",
+    # log lines
+    "ko.log.draw.you": "You draw {acard}",
+    "ko.log.draw.seen": "{name} draws {acard}",
+    "ko.log.draw": "{name} draws a card and looks at it",
+    "ko.log.replace.you": "You put the {card} into your slot {pos} and discard the {old} from there",
+    "ko.log.replace.seen": "{name} puts the {card} into slot {pos} and discards the {old} from there",
+    "ko.log.replace": "{name} puts the drawn card into slot {pos} and discards the {old} from there",
+    "ko.log.discard.you": "You discard the drawn {card}",
+    "ko.log.discard": "{name} discards the drawn {card}",
+    "ko.log.action": " (action: {what})",
+    "ko.log.take.you": ("You take the {card} from the discard pile into your slot {pos} and "
+                        "discard the {old} from there"),
+    "ko.log.take": ("{name} takes the {card} from the discard pile into slot {pos} and discards "
+                    "the {old} from there"),
+    "ko.log.kombio.you": "You call Kombio! Every other player has one more turn (KO-12)",
+    "ko.log.kombio": "{name} calls Kombio! Every other player has one more turn (KO-12)",
+    "ko.log.taboo.you": "; your cards are taboo now",
+    "ko.log.taboo": "; {name}'s cards are taboo now",
+    "ko.log.peek.you": "You peek at {card}: {avalue}",
+    "ko.log.peek.you_memory": "You peek at {card} (it shows in the grid for a moment: remember it)",
+    "ko.log.peek.seen": "{name} peeks at {card}: {avalue}",
+    "ko.log.peek": "{name} peeks at {card}",
+    "ko.log.peek2.you": "You peek at {c1} ({v1}) and {c2} ({v2})",
+    "ko.log.peek2.you_memory": ("You peek at {c1} and {c2} (they show in the grid for a moment: "
+                                "remember them)"),
+    "ko.log.peek2.seen": "{name} peeks at {c1} ({v1}) and {c2} ({v2})",
+    "ko.log.peek2": "{name} peeks at {c1} and {c2}",
+    "ko.log.swap.you": "You swap {c1} and {c2}",
+    "ko.log.swap": "{name} swaps {c1} and {c2}",
+    "ko.log.keep.you": "You leave the cards where they are",
+    "ko.log.keep": "{name} leaves the cards where they are",
+    "ko.log.skip.you": "You do not use the {act}",
+    "ko.log.skip": "{name} does not use the {act}",
+    "ko.log.pass.you": "You pass",
+    "ko.log.pass": "{name} passes",
+    "ko.log.snap.you": "You snap {card}",
+    "ko.log.snap": "{name} snaps {card}",
+    "ko.log.nobody": "Nobody snaps the {top}",
+    "ko.log.right.you": "You snap {card}: right, {avalue}",
+    "ko.log.right": "{name} snaps {card}: right, {avalue}",
+    "ko.log.wrong.you": "You snap {card}: wrong, {avalue}, not {atop}",
+    "ko.log.wrong": "{name} snaps {card}: wrong, {avalue}, not {atop}",
+    "ko.log.first": " (also snapped: {others}; {name} was first, KO-10)",
+    "ko.log.right_own": "; it goes onto the discard pile (KO-8)",
+    "ko.log.right_other.you": "; it goes onto the discard pile and you give one of your cards into {pos} (KO-8)",
+    "ko.log.right_other": "; it goes onto the discard pile and {name} gives one of their cards into {pos} (KO-8)",
+    "ko.log.penalty_own.you": "; you take a penalty card into {pos} (KO-8)",
+    "ko.log.penalty_own": "; {name} takes a penalty card into {pos} (KO-8)",
+    "ko.log.no_penalty": "; no penalty card: the deck and the discard pile are used up (KO-14)",
+    "ko.log.wrong_other.you": ("; you choose: hand the card over to {name_obj} or a penalty card "
+                               "for {name_obj} (KO-8)"),
+    "ko.log.wrong_other": ("; {owner} chooses: hand the card over to {name_obj} or a penalty "
+                           "card for {name_obj} (KO-8)"),
+    "ko.log.give.you": "You give your {card} into the empty slot {pos}",
+    "ko.log.give": "{name} gives {card} into the empty slot {pos}",
+    "ko.log.hand_over.you": "You hand your {card} over to {snapper_obj}{into}",
+    "ko.log.hand_over": "{name} hands {card} over to {snapper_obj}{into}",
+    "ko.log.penalty.you": "You let {snapper_obj} take a penalty card{into}",
+    "ko.log.penalty": "{name} lets {snapper_obj} take a penalty card{into}",
+    "ko.log.into": " (into {pos})",
+    # the end of a round
+    "ko.round.over": "Round {round} is over: {reason}.",
+    "ko.round.reason_call": "every other player had one more turn after the Kombio call (KO-12)",
+    "ko.round.reason_empty": "a grid is empty (KO-13)",
+    "ko.round.row": "  {name}: sum {sum}{extra} = {score} (total {total})",
+    "ko.round.none": "Nobody called Kombio: everybody scores the sum of their cards (KO-15).",
+    "ko.round.alone.you": ("You called Kombio and alone had the lowest sum ({sum}): you score "
+                           "{sum}, everybody else adds +10 (KO-15)."),
+    "ko.round.alone": ("{name} called Kombio and alone had the lowest sum ({sum}): {name} scores "
+                       "{sum}, everybody else adds +10 (KO-15)."),
+    "ko.round.not_alone.you": ("You called Kombio but did not alone have the lowest sum ({sum}; "
+                               "lowest of the others: {low}): you add +15, the others score "
+                               "their sums (KO-15)."),
+    "ko.round.not_alone": ("{name} called Kombio but did not alone have the lowest sum ({sum}; "
+                           "lowest of the others: {low}): {name} adds +15, the others score "
+                           "their sums (KO-15)."),
+    "ko.round.empty_zero": " A player with no cards scores 0.",
+    "ko.round.next.you": "Round {round}: you start (KO-4).",
+    "ko.round.next": "Round {round}: {name} starts (KO-4).",
+    "ko.round.target": "The target {target} is reached by {names}: the game is over (KO-16).",
+    # the end of the game
+    "ko.sum.title": "Result",
+    "ko.sum.player": "Player",
+    "ko.sum.round": "R{i}",
+    "ko.sum.total": "Total",
+    "ko.sum.winner": "winner",
+    "ko.sum.reached": "The target {target} is reached by {names} (KO-16): the lowest total wins.",
+    "ko.sum.tie_last": "Tie at {total} ({tied}): the lowest score in the last round decides (KO-16).",
+    "ko.sum.with_last": "{name} with {score} in the last round",
+    "ko.sum.tie_still": ("Tie at {total} ({tied}), also in the last round ({score}): all of them "
+                         "win (KO-16)."),
+    "ko.sum.winners.1": "Winner: {names}",
+    "ko.sum.winners.n": "Winners: {names}",
+    "ko.help": (
+        "Kombio decisions (a card on the table is P.S: seat P, slot S, e.g. 2.4):\n"
+        "  your turn: draw | take S (the top discard card into your slot S) | kombio\n"
+        "  after draw: replace S | discard (a discarded 7..14 gives its action)\n"
+        "  actions: peek P.S (7/8 own card, 9/10 another's, 13 any) | peek P.S P.S (14) | "
+        "swap P.S P.S (11/12) | then swap P.S (13) / swap (14) / keep | skip\n"
+        "  snap window: snap P.S (that card is the same value as the top discard card) | pass "
+        "(Enter) — you have --snap-seconds to answer, then it is a pass\n"
+        "  after snaps: give S (right snap on another's card) | hand-over | penalty (wrong snap "
+        "on your card)\n"
+        "The grid shows ? for a card you have not seen. With --memory a card you saw is shown "
+        "only for a few seconds (--memory-seconds, default 5; at least at the decision where it "
+        "first appears), then it is ? again: remember it, as at a real table."),
+}
+
+KO_DE: dict[str, str] = {
+    "ko.app": "Regelgenaue Kartenspiele im Terminal: Abluxxen (Linko!) und Kombio.",
+    "ko.help.game": "Das Spiel: abluxxen oder kombio.",
+    "ko.opt.target": ("Kombio: die Partie endet nach der Runde, in der eine Summe diesen Wert "
+                      "erreicht (Standard 100, KO-16)."),
+    "ko.opt.memory": ("Kombio: wie am echten Tisch wird eine gesehene Karte nur ein paar "
+                      "Sekunden gezeigt und dann wieder als ? verdeckt (merk sie dir)."),
+    "ko.opt.memory_seconds": ("Kombio: wie lange eine gesehene Karte mit --memory sichtbar "
+                              "bleibt (Standard 5 s; schaltet --memory ein)."),
+    "ko.opt.snap_seconds": "Kombio: Sekunden zum Schnappen in jedem Schnappfenster (Standard 2).",
+    "ko.err_not_for": "{option} ist eine Option von Kombio, nicht von {game}",
+    "ko.err_players": "Kombio ist für 2 bis 6 Spieler, nicht für {n}",
+    "ko.err_target": "--target muss mindestens 1 sein, nicht {n}",
+    "ko.err_seconds": "{option} muss größer als 0 und höchstens 600 Sekunden sein, nicht {n}",
+    "ko.err_variant": "Kombio hat keine Variante {variant!r}",
+    "ko.err_rounds": ("--rounds gibt es bei Kombio nicht: eine Partie läuft über Runden, bis eine "
+                      "Summe --target erreicht (KO-4, KO-16)"),
+    "ko.forced": "Nur eine Möglichkeit: {decision} (automatisch bestätigt)",
+    # the table
+    "ko.title": "Kombio · Runde {round} · Ziel {target}",
+    "ko.title.over": "Kombio · Karten am Ende von Runde {round} · Ziel {target}",
+    "ko.head": "{name} · Platz {seat} · {cards} · Summe {total}",
+    "ko.head.plain": "{name} · {cards} · Summe {total}",
+    "ko.cards.1": "1 Karte",
+    "ko.cards.n": "{n} Karten",
+    "ko.head.called": " · hat Kombio gerufen",
+    "ko.head.taboo": " · hat Kombio gerufen: tabu (KO-12)",
+    "ko.pile": "Ablagestapel: oben {top} ({cards})",
+    "ko.pile.empty": "Ablagestapel: leer",
+    "ko.pile.snapped": " — durch Schnappen abgelegt: darf nicht genommen oder beschnappt werden (KO-9)",
+    "ko.deck": "Nachziehstapel: {cards}",
+    "ko.drawn.you": "Deine gezogene Karte: {card}",
+    "ko.drawn.of": "Gezogene Karte von {name}: {card}",
+    "ko.known.own": "Deine Karten: du kennst {k} von {n}",
+    "ko.known.list": " — {cards}; bekannte Summe {sum}",
+    "ko.known.others": "Was du von den Karten der anderen kennst: {cards}",
+    "ko.known.nothing": "nichts",
+    "ko.turns_left.1": "{name} hat Kombio gerufen: noch 1 Zug, dann endet die Runde (KO-12).",
+    "ko.turns_left.n": "{name} hat Kombio gerufen: noch {n} Züge, dann endet die Runde (KO-12).",
+    "ko.turns_left.you.1": "Du hast Kombio gerufen: noch 1 Zug, dann endet die Runde (KO-12).",
+    "ko.turns_left.you.n": "Du hast Kombio gerufen: noch {n} Züge, dann endet die Runde (KO-12).",
+    "ko.memory_note": ("Gedächtnis-Modus: eine gesehene Karte wird {secs} s gezeigt (mindestens "
+                       "bei der Entscheidung, bei der sie zuerst erscheint), dann wieder als ? "
+                       "verdeckt."),
+    "ko.totals": "Summen: {list} (Ziel {target})",
+    "ko.window": "Schnappfenster auf die {top}: {k} von {n} haben geantwortet",
+    # why
+    "ko.why.over": "Die Partie ist vorbei.",
+    "ko.why.turn.you": "Du bist am Zug: {options} (KO-5).",
+    "ko.why.turn": ("{name} ist am Zug: ziehen, die oberste Karte des Ablagestapels nehmen oder "
+                    "Kombio rufen (KO-5)."),
+    "ko.opt_draw": "ziehe eine Karte",
+    "ko.opt_take": "nimm die {top} vom Ablagestapel an einen Platz",
+    "ko.opt_kombio": "rufe Kombio",
+    "ko.or": " oder ",
+    "ko.why.drawn.you": ("Du hast {acard} gezogen: lege sie an einen deiner Plätze (replace S; "
+                         "die Karte dort kommt auf den Ablagestapel) oder lege sie ab{action} "
+                         "(KO-5.1)."),
+    "ko.why.drawn.action": " und nutze ihre Aktion: {what}",
+    "ko.why.drawn": "{name} hat eine Karte gezogen und schaut sie an.",
+    "ko.act.peek_own": "eine eigene Karte ansehen",
+    "ko.act.peek_other": "eine Karte eines anderen Spielers ansehen",
+    "ko.act.swap": "zwei beliebige Karten auf dem Tisch ungesehen tauschen",
+    "ko.act.13": "eine beliebige Karte ansehen und sie dann, wenn du willst, mit einer anderen tauschen",
+    "ko.act.14": "zwei beliebige Karten ansehen und sie dann, wenn du willst, tauschen",
+    "ko.act.short.peek_own": "eigene Karte ansehen",
+    "ko.act.short.peek_other": "fremde Karte ansehen",
+    "ko.act.short.swap": "zwei Karten tauschen",
+    "ko.act.short.13": "ansehen, dann vielleicht tauschen",
+    "ko.act.short.14": "zwei ansehen, dann vielleicht tauschen",
+    "ko.why.action.you": "Nutze die {act}: {what} (`{how}`), oder verzichte (skip) (KO-6).",
+    "ko.why.action": "{name} darf die {act} nutzen (Aktion: {what}) (KO-6).",
+    "ko.why.swap13.you": ("Du hast {card} angesehen: tausche sie mit einer beliebigen anderen "
+                          "Karte (`swap P.S`) oder lass alles, wie es ist (keep) (KO-6)."),
+    "ko.why.swap14.you": ("Du hast {c1} und {c2} angesehen: tausche sie (`swap`) oder lass "
+                          "alles, wie es ist (keep) (KO-6)."),
+    "ko.why.swap": "{name} hat {cards} angesehen und darf tauschen (KO-6).",
+    "ko.why.snap.you": ("Schnappfenster auf die {top}: wenn du glaubst, dass eine Karte auf dem "
+                        "Tisch {atop} ist, schnapp sie; sonst passe (KO-8..KO-10)."),
+    "ko.why.snap": ("Schnappfenster auf die {top}: {name} entscheidet ({k} von {n} haben "
+                    "geantwortet, KO-10)."),
+    "ko.why.give.you": ("Du hast {card} richtig geschnappt: gib eine deiner Karten in den leeren "
+                        "Platz {pos} (`give S`, KO-8)."),
+    "ko.why.give": ("{name} hat {card} richtig geschnappt und gibt eine eigene Karte in den "
+                    "leeren Platz {pos} (KO-8)."),
+    "ko.why.hand_over.you": ("{snapper} hat deine Karte {pos} falsch geschnappt (sie ist {avalue}, "
+                             "nicht {atop}): gib die Karte an {snapper} ab (`hand-over`) oder "
+                             "{snapper} bekommt eine Strafkarte (`penalty`) (KO-8)."),
+    "ko.why.hand_over": ("{snapper} hat {card} falsch geschnappt (sie ist {avalue}, nicht {atop}): "
+                         "{name} gibt die Karte ab oder gibt {snapper_obj} eine Strafkarte (KO-8)."),
+    "ko.timed.prompt": "{secs} s zum Schnappen: `{example}` oder Enter zum Passen> ",
+    "ko.timed.timeout": "Nicht rechtzeitig geschnappt: passe.",
+    # cards in words
+    "ko.a": "eine {card}",
+    "ko.an": "eine {card}",
+    "ko.card.yours": "deine Karte {pos}",
+    "ko.card.own": "die eigene Karte {pos}",
+    "ko.card.of": "die Karte {pos} von {name}",
+    "ko.you_obj": "dich",
+    "ko.list_and": " und ",
+    # log lines
+    "ko.log.draw.you": "Du ziehst {acard}",
+    "ko.log.draw.seen": "{name} zieht {acard}",
+    "ko.log.draw": "{name} zieht eine Karte und schaut sie an",
+    "ko.log.replace.you": "Du legst die {card} an deinen Platz {pos} und wirfst die {old} von dort ab",
+    "ko.log.replace.seen": "{name} legt die {card} an Platz {pos} und wirft die {old} von dort ab",
+    "ko.log.replace": "{name} legt die gezogene Karte an Platz {pos} und wirft die {old} von dort ab",
+    "ko.log.discard.you": "Du legst die gezogene {card} ab",
+    "ko.log.discard": "{name} legt die gezogene {card} ab",
+    "ko.log.action": " (Aktion: {what})",
+    "ko.log.take.you": ("Du nimmst die {card} vom Ablagestapel an deinen Platz {pos} und wirfst "
+                        "die {old} von dort ab"),
+    "ko.log.take": ("{name} nimmt die {card} vom Ablagestapel an Platz {pos} und wirft die {old} "
+                    "von dort ab"),
+    "ko.log.kombio.you": "Du rufst Kombio! Alle anderen haben noch einen Zug (KO-12)",
+    "ko.log.kombio": "{name} ruft Kombio! Alle anderen haben noch einen Zug (KO-12)",
+    "ko.log.taboo.you": "; deine Karten sind jetzt tabu",
+    "ko.log.taboo": "; die Karten von {name} sind jetzt tabu",
+    "ko.log.peek.you": "Du siehst dir {card} an: {avalue}",
+    "ko.log.peek.you_memory": ("Du siehst dir {card} an (sie steht kurz im Raster: merk sie dir)"),
+    "ko.log.peek.seen": "{name} sieht sich {card} an: {avalue}",
+    "ko.log.peek": "{name} sieht sich {card} an",
+    "ko.log.peek2.you": "Du siehst dir {c1} ({v1}) und {c2} ({v2}) an",
+    "ko.log.peek2.you_memory": ("Du siehst dir {c1} und {c2} an (sie stehen kurz im Raster: merk "
+                                "sie dir)"),
+    "ko.log.peek2.seen": "{name} sieht sich {c1} ({v1}) und {c2} ({v2}) an",
+    "ko.log.peek2": "{name} sieht sich {c1} und {c2} an",
+    "ko.log.swap.you": "Du vertauschst {c1} und {c2}",
+    "ko.log.swap": "{name} vertauscht {c1} und {c2}",
+    "ko.log.keep.you": "Du lässt die Karten, wo sie sind",
+    "ko.log.keep": "{name} lässt die Karten, wo sie sind",
+    "ko.log.skip.you": "Du nutzt die {act} nicht",
+    "ko.log.skip": "{name} nutzt die {act} nicht",
+    "ko.log.pass.you": "Du passt",
+    "ko.log.pass": "{name} passt",
+    "ko.log.snap.you": "Du schnappst {card}",
+    "ko.log.snap": "{name} schnappt {card}",
+    "ko.log.nobody": "Niemand schnappt auf die {top}",
+    "ko.log.right.you": "Du schnappst {card}: richtig, {avalue}",
+    "ko.log.right": "{name} schnappt {card}: richtig, {avalue}",
+    "ko.log.wrong.you": "Du schnappst {card}: falsch, {avalue}, nicht {atop}",
+    "ko.log.wrong": "{name} schnappt {card}: falsch, {avalue}, nicht {atop}",
+    "ko.log.first": " (auch geschnappt: {others}; {name} war zuerst, KO-10)",
+    "ko.log.right_own": "; sie kommt auf den Ablagestapel (KO-8)",
+    "ko.log.right_other.you": ("; sie kommt auf den Ablagestapel und du gibst eine deiner Karten "
+                               "in {pos} (KO-8)"),
+    "ko.log.right_other": ("; sie kommt auf den Ablagestapel und {name} gibt eine eigene Karte "
+                           "in {pos} (KO-8)"),
+    "ko.log.penalty_own.you": "; du bekommst eine Strafkarte an {pos} (KO-8)",
+    "ko.log.penalty_own": "; {name} bekommt eine Strafkarte an {pos} (KO-8)",
+    "ko.log.no_penalty": ("; keine Strafkarte: Nachzieh- und Ablagestapel sind aufgebraucht "
+                          "(KO-14)"),
+    "ko.log.wrong_other.you": ("; du wählst: die Karte an {name_obj} abgeben oder eine "
+                               "Strafkarte für {name_obj} (KO-8)"),
+    "ko.log.wrong_other": ("; {owner} wählt: die Karte an {name_obj} abgeben oder eine "
+                           "Strafkarte für {name_obj} (KO-8)"),
+    "ko.log.give.you": "Du gibst deine Karte {card} in den leeren Platz {pos}",
+    "ko.log.give": "{name} gibt {card} in den leeren Platz {pos}",
+    "ko.log.hand_over.you": "Du gibst {card} an {snapper_obj} ab{into}",
+    "ko.log.hand_over": "{name} gibt {card} an {snapper_obj} ab{into}",
+    "ko.log.penalty.you": "Du lässt {snapper_obj} eine Strafkarte nehmen{into}",
+    "ko.log.penalty": "{name} lässt {snapper_obj} eine Strafkarte nehmen{into}",
+    "ko.log.into": " (an {pos})",
+    # the end of a round
+    "ko.round.over": "Runde {round} ist vorbei: {reason}.",
+    "ko.round.reason_call": "nach dem Kombio-Ruf hatten alle anderen noch einen Zug (KO-12)",
+    "ko.round.reason_empty": "ein Raster ist leer (KO-13)",
+    "ko.round.row": "  {name}: Summe {sum}{extra} = {score} (gesamt {total})",
+    "ko.round.none": ("Niemand hat Kombio gerufen: alle bekommen die Summe ihrer Karten "
+                      "(KO-15)."),
+    "ko.round.alone.you": ("Du hast Kombio gerufen und allein die niedrigste Summe ({sum}): du "
+                           "bekommst {sum}, alle anderen +10 dazu (KO-15)."),
+    "ko.round.alone": ("{name} hat Kombio gerufen und allein die niedrigste Summe ({sum}): "
+                       "{name} bekommt {sum}, alle anderen +10 dazu (KO-15)."),
+    "ko.round.not_alone.you": ("Du hast Kombio gerufen, aber nicht allein die niedrigste Summe "
+                               "({sum}; niedrigste der anderen: {low}): du bekommst +15 dazu, die "
+                               "anderen ihre Summen (KO-15)."),
+    "ko.round.not_alone": ("{name} hat Kombio gerufen, aber nicht allein die niedrigste Summe "
+                           "({sum}; niedrigste der anderen: {low}): {name} bekommt +15 dazu, die "
+                           "anderen ihre Summen (KO-15)."),
+    "ko.round.empty_zero": " Wer keine Karten hat, bekommt 0.",
+    "ko.round.next.you": "Runde {round}: du beginnst (KO-4).",
+    "ko.round.next": "Runde {round}: {name} beginnt (KO-4).",
+    "ko.round.target": "Das Ziel {target} erreicht: {names}. Die Partie ist vorbei (KO-16).",
+    # the end of the game
+    "ko.sum.title": "Ergebnis",
+    "ko.sum.player": "Spieler",
+    "ko.sum.round": "R{i}",
+    "ko.sum.total": "Summe",
+    "ko.sum.winner": "gewinnt",
+    "ko.sum.reached": ("Das Ziel {target} erreicht: {names} (KO-16). Die niedrigste Summe "
+                       "gewinnt."),
+    "ko.sum.tie_last": ("Gleichstand mit {total} ({tied}): es entscheidet die niedrigste "
+                        "Punktzahl der letzten Runde (KO-16)."),
+    "ko.sum.with_last": "{name} mit {score} in der letzten Runde",
+    "ko.sum.tie_still": ("Gleichstand mit {total} ({tied}), auch in der letzten Runde ({score}): "
+                         "alle gewinnen (KO-16)."),
+    "ko.sum.winners.1": "Es gewinnt: {names}",
+    "ko.sum.winners.n": "Es gewinnen: {names}",
+    "ko.help": (
+        "Kombio-Entscheidungen (eine Karte auf dem Tisch heißt P.S: Platz P, Feld S, z. B. 2.4):\n"
+        "  dein Zug: draw (ziehen) | take S (oberste Ablagekarte an dein Feld S) | kombio\n"
+        "  nach draw: replace S | discard (eine abgelegte 7..14 gibt ihre Aktion)\n"
+        "  Aktionen: peek P.S (7/8 eigene Karte, 9/10 fremde, 13 beliebige) | peek P.S P.S (14) | "
+        "swap P.S P.S (11/12) | dann swap P.S (13) / swap (14) / keep | skip\n"
+        "  Schnappfenster: snap P.S (diese Karte hat denselben Wert wie die oberste Ablagekarte) "
+        "| pass (Enter) — du hast --snap-seconds Zeit, danach gilt pass\n"
+        "  nach dem Schnappen: give S (richtig auf eine fremde Karte) | hand-over | penalty "
+        "(falsch auf deine Karte)\n"
+        "Das Raster zeigt ? für eine Karte, die du nicht gesehen hast. Mit --memory wird eine "
+        "gesehene Karte nur ein paar Sekunden gezeigt (--memory-seconds, Standard 5; mindestens "
+        "bei der Entscheidung, bei der sie zuerst erscheint), danach ist sie wieder ?: merk sie "
+        "dir, wie am echten Tisch."),
+}
+
+EN.update(KO_EN)
+DE.update(KO_DE)
 
 TEXTS: dict[str, dict[str, str]] = {"en": EN, "de": DE}
 

@@ -8,9 +8,13 @@ one-line message and exit status 2.
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
 import secrets
+import select
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
@@ -34,7 +38,7 @@ HELP_WORDS = {"help", "?", "h", "hilfe"}
 
 _L = default_lang()   # language of the --help texts
 
-app = typer.Typer(add_completion=False, help=t(_L, "cli.app"), pretty_exceptions_enable=False)
+app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_enable=False)
 
 
 def _console() -> Console:
@@ -59,13 +63,98 @@ def _root(version: bool = typer.Option(False, "--version", help=t(_L, "help.vers
 
 
 # -- input --------------------------------------------------------------------------------------
+class LineReader:
+    """Lines from a file descriptor with an optional timeout (select(); works on terminals and
+    pipes). Reads the descriptor itself, so no line waits unseen in a Python buffer while
+    select() waits for more."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buf = b""
+        self.eof = False
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        """The next line without its newline; None when `timeout` seconds pass first.
+        Raises EOFError at the end of input."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.buf and not self.eof:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                    return None
+            chunk = os.read(self.fd, 4096)
+            if chunk:
+                self.buf += chunk
+            else:
+                self.eof = True
+        if b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+        elif self.buf:
+            line, self.buf = self.buf, b""
+        else:
+            raise EOFError
+        return line.decode("utf-8", errors="replace").rstrip("\r")
+
+
+def _stdin_fd() -> int | None:
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):    # e.g. a StringIO in tests
+        return None
+
+
 class Prompter:
-    """Reads one line: prompt_toolkit with tab completion on a terminal, else plain input()
-    (so input can be piped). Raises EOFError at the end of input."""
+    """Reads one line: prompt_toolkit with tab completion on a terminal, else a plain line
+    (so input can be piped). `ask_timed` reads with a time limit (Kombio's snap window).
+    Raises EOFError at the end of input."""
 
     def __init__(self, tty: bool | None = None):
         self.tty = sys.stdin.isatty() and sys.stdout.isatty() if tty is None else tty
         self._session = None
+        self._reader: LineReader | None = None
+        self._reader_fd: int | None = None
+
+    def _line_reader(self) -> LineReader | None:
+        fd = _stdin_fd()
+        if fd is None:
+            return None
+        if self._reader is None or self._reader_fd != fd:
+            self._reader, self._reader_fd = LineReader(fd), fd
+        return self._reader
+
+    def _plain(self, prompt: str, timeout: float | None = None) -> str | None:
+        reader = self._line_reader()
+        if reader is None:                        # no descriptor: no timeout possible
+            try:
+                return input(prompt)
+            except EOFError:
+                sys.stdout.write("\n")
+                raise
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        try:
+            line = reader.readline(timeout)
+        except EOFError:
+            sys.stdout.write("\n")
+            raise
+        if line is None:                          # timeout
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            if os.isatty(reader.fd):
+                try:
+                    import termios
+
+                    termios.tcflush(reader.fd, termios.TCIFLUSH)   # drop a half-typed line
+                except (ImportError, OSError):
+                    pass
+        return line
+
+    def ask_timed(self, prompt: str, seconds: float) -> str | None:
+        """One line, or None if none came within `seconds`."""
+        line = self._plain(prompt, max(seconds, 0.0))
+        if line is not None and not sys.stdin.isatty():
+            sys.stdout.write(line + "\n")
+        return line
 
     def ask(self, prompt: str, words: list[str] | None = None) -> str:
         if self.tty:
@@ -79,11 +168,7 @@ class Prompter:
                 return self._session.prompt(prompt, completer=completer)
             except KeyboardInterrupt:
                 raise EOFError from None
-        try:
-            line = input(prompt)
-        except EOFError:
-            sys.stdout.write("\n")
-            raise
+        line = self._plain(prompt)
         if not sys.stdin.isatty():
             sys.stdout.write(line + "\n")    # echo: a piped session reads like a typed one
         return line
@@ -116,11 +201,19 @@ def _reason(state: GameState, text: str) -> str | None:
 
 
 class Game:
-    """One player at `seat` against bots; prints the table, log lines, and asks for decisions."""
+    """One player at `seat` against bots; prints the table, log lines, and asks for decisions.
+    `session` may provide the optional hooks `timed`, `present` and `observe` (games.py)."""
 
-    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto):
+    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto, session=None):
         self.ui, self.seat, self.bots, self.names = ui, seat, bots, names
         self.lang, self.console, self.prompter, self.auto = lang, console, prompter, auto
+        self.timed = getattr(session, "timed", None)
+        self._present = getattr(session, "present", None)
+        self.observe = getattr(session, "observe", None)
+        self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
+
+    def present(self, view, prompt: bool):
+        return self._present(view, self.seat, prompt) if self._present else view
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style), soft_wrap=True)
@@ -133,19 +226,30 @@ class Game:
     def ask(self, state: GameState) -> str | None:
         """The human's decision (legal notation text), or None to quit."""
         lang, ui = self.lang, self.ui
-        view = state.view(self.seat)
+        raw = state.view(self.seat)
+        view = self.present(raw, True)
         legal = [d.text for d in state.legal_decisions()]  # the game's natural order
         why = ui.why(view, self.seat, self.names, lang)
         if self.auto and len(legal) == 1:                                # AB-21
             self.say(why, "bold")
-            self.say(t(lang, "cli.forced", decision=legal[0]), "dim")
+            self.say(t(lang, self.forced_key, decision=legal[0]), "dim")
             return legal[0]
+        timed = self.timed(raw, self.seat) if self.timed else None
         self.console.print(ui.render(view, self.seat, self.names, lang))
         self.say(why, "bold")
         self.menu(legal)
+        deadline = time.monotonic() + timed.seconds if timed else None
         while True:
             try:
-                line = self.prompter.ask(t(lang, "cli.prompt"), legal + ["help", "quit"])
+                if timed:                             # e.g. Kombio's snap window (KO-10)
+                    line = self.prompter.ask_timed(timed.prompt, deadline - time.monotonic())
+                    if line is None:
+                        self.say(timed.timeout_note, "dim")
+                        return timed.default
+                    if not line.strip():
+                        return timed.default
+                else:
+                    line = self.prompter.ask(t(lang, "cli.prompt"), legal + ["help", "quit"])
             except EOFError:
                 return None
             line = " ".join(line.split())
@@ -174,17 +278,22 @@ class Game:
         """Play `state` to its end. False if the human quit."""
         while not state.over:
             s = state.to_move
-            before = state.view(self.seat)
             if s == self.seat:
                 text = self.ask(state)
                 if text is None:
                     return False
             else:
                 text = act(self.bots[s], state).text
+            before = state.view(self.seat)
+            shown_before = self.present(before, False)
             state.apply(text)                       # also forced decisions: the record holds them
             after = state.view(self.seat)
-            self.say(self.ui.describe(before, text, after, s, self.seat, self.names, self.lang),
-                     "bold" if s == self.seat else "")
+            if self.observe:
+                self.observe(before, text, after, s, self.seat)
+            line = self.ui.describe(shown_before, text, self.present(after, False),
+                                    s, self.seat, self.names, self.lang)
+            if line:                                # empty: nothing the viewer may see yet
+                self.say(line, "bold" if s == self.seat else "")
         return True
 
 
@@ -195,14 +304,21 @@ def _save_path(save: Path, session) -> Path:
 
 
 def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
-             auto=True, console: Console | None = None, prompter: Prompter | None = None) -> int:
+             auto=True, console: Console | None = None, prompter: Prompter | None = None,
+             **game_options) -> int:
     lang = check_lang(lang)
     console = console or _console()
     ui = ui_module(game)
+    extra = {k: v for k, v in game_options.items() if v is not None and v is not False}
+    accepted = inspect.signature(ui.new_session).parameters
+    for key in extra:
+        if key not in accepted:
+            raise ConfigError(t(lang, "ko.err_not_for", option="--" + key.replace("_", "-"),
+                                game=game))
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     session = ui.new_session(variant=variant, players=players, seed=seed, start=start,
-                             rounds=rounds, lang=lang)
+                             rounds=rounds, lang=lang, **extra)
     n = session.players
     if not 0 <= seat < n:
         raise ConfigError(t(lang, "cli.err_seat", seat=seat, max=n - 1))
@@ -220,7 +336,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     prompter = prompter or Prompter()
     _say(console, t(lang, "cli.seed", seed=seed), "bold")
     _say(console, t(lang, "cli.players", players=", ".join(labels)))
-    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto)
+    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session)
 
     def save_current() -> None:
         if save is not None:
@@ -263,7 +379,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
 
 @app.command("play", help=t(_L, "help.play"))
 def play_cmd(
-    game: str = typer.Argument(..., help=t(_L, "help.game")),
+    game: str = typer.Argument(..., help=t(_L, "ko.help.game")),
     variant: Optional[str] = typer.Option(None, "--variant", help=t(_L, "help.variant")),
     players: Optional[int] = typer.Option(None, "--players", help=t(_L, "help.players")),
     seat: int = typer.Option(0, "--seat", help=t(_L, "help.seat")),
@@ -274,9 +390,16 @@ def play_cmd(
     rounds: Optional[int] = typer.Option(None, "--rounds", help=t(_L, "help.rounds")),
     start: int = typer.Option(0, "--start", help=t(_L, "help.start")),
     auto: bool = typer.Option(True, "--auto-forced/--confirm-forced", help=t(_L, "help.auto")),
+    target: Optional[int] = typer.Option(None, "--target", help=t(_L, "ko.opt.target")),
+    memory: bool = typer.Option(False, "--memory", help=t(_L, "ko.opt.memory")),
+    memory_seconds: Optional[float] = typer.Option(None, "--memory-seconds", metavar="S",
+                                                   help=t(_L, "ko.opt.memory_seconds")),
+    snap_seconds: Optional[float] = typer.Option(None, "--snap-seconds", metavar="S",
+                                                 help=t(_L, "ko.opt.snap_seconds")),
 ) -> None:
     raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
-                              start, auto))
+                              start, auto, target=target, memory=memory,
+                              memory_seconds=memory_seconds, snap_seconds=snap_seconds))
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -332,7 +455,9 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         state.apply(action)
         text = state.history[-1]
         line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
-        _say(console, t(lang, "cli.replay_step", i=i, line=line))
+        if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
+            line = line.replace("\n", "\n     ")        # further lines under the first one
+            _say(console, t(lang, "cli.replay_step", i=i, line=line))
         if pause and i + 1 < len(actions):
             try:
                 input(t(lang, "cli.replay_pause"))

@@ -1,0 +1,673 @@
+"""Kombio in the terminal: the table picture, the "why" line, log lines and the end screens.
+
+Implements the UI module interface documented in `cardtable.cli.games`, plus the optional
+session hooks (`timed`, `present`, `observe`) that main.py uses for the snap window's time limit
+and for `--memory`. Everything here reads only views (`KombioState.view(seat)`, NOTATION.md "The
+state as JSON", and the extra keys listed in the state.py docstring), so what a line or picture
+says never goes beyond what its viewer may see: a card a seat has not seen is `"?"` in its view.
+
+Cards on the table are named `P.S` (seat P, slot S), exactly as in the notation (KO-2, KO-3).
+
+The end of a round: the engine deals the next round at once (KO-4), so the view after the
+decision that ended a round shows the new round. The round's line in words is built from
+`round_scores` (the new row) and the caller seen before: a player's sum is their score minus the
+KO-15 extra, and the extra follows from the scores alone: the caller failed (+15) exactly when
+another player scores at least 15 less than the caller (see `_round_sums`).
+
+`--memory`: as at a real table, a card you saw is shown for a few seconds only. `Memory` tracks,
+per slot, when each card value of the viewer's view was first shown at a decision prompt;
+after `seconds` it is shown as `?` again (it stays visible at least at the prompt where it first
+appeared). Cards that move (swaps, gives, hand-overs) keep their timer; looking at a card again
+(`peek`) starts it anew.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardtable.cli.games import SingleGame, Timed
+from cardtable.cli.i18n import t
+from cardtable.core.errors import ConfigError
+from cardtable.kombio import MAX_PLAYERS, MIN_PLAYERS, new_game
+
+GAME = "kombio"
+FORCED_KEY = "ko.forced"
+SNAP_SECONDS = 2.0
+MEMORY_SECONDS = 5.0
+MAX_SECONDS = 600
+
+
+# -- small helpers --------------------------------------------------------------------------------
+def _known(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _secs(x: float) -> str:
+    return f"{x:g}"
+
+
+def _acard(lang: str, v) -> str:
+    """'a 7', 'an 8', 'an 11' (German: 'eine 7')."""
+    return t(lang, "ko.an" if v in (8, 11, 18) else "ko.a", card=v)
+
+
+def _cards(n: int, lang: str) -> str:
+    return t(lang, "ko.cards.1") if n == 1 else t(lang, "ko.cards.n", n=n)
+
+
+def _join(items: list[str], lang: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + t(lang, "ko.list_and") + items[-1]
+
+
+def _pos(text: str) -> tuple[int, int]:
+    p, s = text.split(".")
+    return int(p), int(s)
+
+
+def _grid_value(view, p: int, s: int):
+    grids = view["grids"]
+    if 0 <= p < len(grids) and 1 <= s <= len(grids[p]):
+        return grids[p][s - 1]
+    return None
+
+
+def _you(key: str, actor, viewer) -> str:
+    return key + ".you" if viewer is not None and actor == viewer else key
+
+
+def card_words(p: int, s: int, actor, viewer, names, lang) -> str:
+    """A card in words: 'your 0.3', 'their own 1.2', "Caro's 2.1"."""
+    pos = f"{p}.{s}"
+    if viewer is not None and p == viewer:
+        return t(lang, "ko.card.yours", pos=pos)
+    if p == actor:
+        return t(lang, "ko.card.own", pos=pos)
+    return t(lang, "ko.card.of", pos=pos, name=names[p])
+
+
+def _obj(seat, viewer, names, lang) -> str:
+    """A seat as an object ('to you' / 'an dich', else the name)."""
+    if viewer is not None and seat == viewer:
+        return t(lang, "ko.you_obj")
+    return names[seat]
+
+
+def action_what(act: int, lang: str, short: bool = False) -> str:
+    key = ("peek_own" if act <= 8 else "peek_other" if act <= 10 else "swap" if act <= 12
+           else str(act))
+    return t(lang, ("ko.act.short." if short else "ko.act.") + key)
+
+
+def action_how(act: int) -> str:
+    return ("peek P.S" if act <= 10 or act == 13 else "swap P.S P.S" if act <= 12
+            else "peek P.S P.S")
+
+
+# -- sessions -------------------------------------------------------------------------------------
+class Memory:
+    """`--memory`: which card values of the viewer's view may still be shown (module docstring).
+
+    `clock` is injectable for tests."""
+
+    def __init__(self, seconds: float, clock=time.monotonic):
+        self.seconds = seconds
+        self.clock = clock
+        self.round = None
+        self.prompt_no = 0
+        self.entries: dict[tuple[int, int], list] = {}   # (p, s) -> [value, time, prompt no]
+
+    def _sync(self, view) -> None:
+        if view["round"] != self.round:
+            self.entries.clear()
+            self.round = view["round"]
+        present = set()
+        for p, g in enumerate(view["grids"]):
+            for s, v in enumerate(g, 1):
+                if not _known(v):
+                    continue
+                present.add((p, s))
+                e = self.entries.get((p, s))
+                if e is None or e[0] != v:
+                    self.entries[(p, s)] = [v, None, None]
+        for key in [k for k in self.entries if k not in present]:
+            del self.entries[key]
+
+    def present(self, view, prompt: bool):
+        """A copy of `view` with the cards hidden that were shown more than `seconds` ago.
+        `prompt`: the view is about to be shown at a decision prompt (starts the timers)."""
+        self._sync(view)
+        now = self.clock()
+        if prompt:
+            self.prompt_no += 1
+        out = dict(view)
+        grids = [list(g) for g in view["grids"]]
+        for (p, s), e in self.entries.items():
+            if e[1] is None:
+                if prompt:
+                    e[1], e[2] = now, self.prompt_no
+                continue
+            if now - e[1] >= self.seconds and not (prompt and e[2] == self.prompt_no):
+                grids[p][s - 1] = "?"
+        out["grids"] = grids
+        out["memory"] = self.seconds
+        return out
+
+    def _move(self, a, b) -> None:
+        ea, eb = self.entries.pop(a, None), self.entries.pop(b, None)
+        if ea is not None:
+            self.entries[b] = ea
+        if eb is not None:
+            self.entries[a] = eb
+
+    def observe(self, before, text, after, actor, seat) -> None:
+        """Follow the cards the viewer knows as they move; a new look restarts a timer."""
+        if after["round"] != before["round"] or after["over"]:
+            self.entries.clear()
+            return
+        words = text.split()
+        kind, args = words[0], words[1:]
+        if kind == "peek" and actor == seat:
+            for a in args:
+                self.entries.pop(_pos(a), None)
+        elif kind in ("replace", "take") and actor == seat:
+            self.entries.pop((seat, int(args[0])), None)
+        elif kind == "swap":
+            if len(args) == 2:
+                self._move(_pos(args[0]), _pos(args[1]))
+            elif len(args) == 1 and before.get("peeked"):
+                self._move(_pos(before["peeked"][0]), _pos(args[0]))
+            elif not args and len(before.get("peeked") or []) == 2:
+                self._move(_pos(before["peeked"][0]), _pos(before["peeked"][1]))
+        elif kind == "give" and before.get("snap"):
+            self._move((actor, int(args[0])), _pos(before["snap"]["card"]))
+        elif kind == "hand-over" and before.get("snap"):
+            w = before["snap"]["seat"]
+            self._move(_pos(before["snap"]["card"]), (w, len(after["grids"][w])))
+
+
+class KombioSession(SingleGame):
+    """One game of Kombio (its rounds run inside the game, KO-4), with the terminal's timing:
+    the snap window's time limit and `--memory`."""
+
+    def __init__(self, state, lang: str, snap_seconds: float, memory_seconds: float | None):
+        super().__init__(state)
+        self.lang = lang
+        self.snap_seconds = snap_seconds
+        self.memory = Memory(memory_seconds) if memory_seconds else None
+
+    def timed(self, view, seat):
+        """The snap window is timed: no answer within `snap_seconds` is a pass (KO-10)."""
+        if view.get("awaiting") != "snap" or view.get("to_move") != seat:
+            return None
+        snaps = [d for d in view.get("legal", []) if d.startswith("snap ")]
+        example = snaps[0] if snaps else "snap P.S"
+        return Timed(self.snap_seconds, "pass",
+                     t(self.lang, "ko.timed.prompt", secs=_secs(self.snap_seconds),
+                       example=example),
+                     t(self.lang, "ko.timed.timeout"))
+
+    def present(self, view, seat, prompt: bool):
+        if self.memory is None or seat is None:
+            return view
+        return self.memory.present(view, prompt)
+
+    def observe(self, before, text, after, actor, seat) -> None:
+        if self.memory is not None and seat is not None:
+            self.memory.observe(before, text, after, actor, seat)
+
+
+def _seconds(value, option: str, lang: str) -> float:
+    if not 0 < value <= MAX_SECONDS:
+        raise ConfigError(t(lang, "ko.err_seconds", option=option, n=_secs(value)))
+    return float(value)
+
+
+def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en",
+                target=None, memory=False, memory_seconds=None, snap_seconds=None):
+    """One game of Kombio: rounds until a total reaches `target` (KO-4, KO-16)."""
+    if variant not in (None, "basic"):
+        raise ConfigError(t(lang, "ko.err_variant", variant=variant))
+    if rounds is not None:
+        raise ConfigError(t(lang, "ko.err_rounds"))
+    players = 4 if players is None else players
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ConfigError(t(lang, "ko.err_players", n=players))
+    target = 100 if target is None else target
+    if target < 1:
+        raise ConfigError(t(lang, "ko.err_target", n=target))
+    snap = SNAP_SECONDS if snap_seconds is None else _seconds(snap_seconds, "--snap-seconds",
+                                                              lang)
+    mem = None
+    if memory_seconds is not None:
+        mem = _seconds(memory_seconds, "--memory-seconds", lang)
+    elif memory:
+        mem = MEMORY_SECONDS
+    state = new_game(players=players, seed=seed, start=start or 0, target=target)
+    return KombioSession(state, lang, snap, mem)
+
+
+# -- the table ------------------------------------------------------------------------------------
+def _cell(p: int, s: int, v, seat) -> Text:
+    text = Text(f"{p}.{s} ", style="dim")
+    if v is None:
+        text.append(" —", style="dim")
+    elif v == "?":
+        text.append(" ?", style="yellow")
+    else:
+        text.append(f"{v:>2}", style="bold green" if seat is not None and p == seat else "bold")
+    return text
+
+
+def grid_text(view, p: int, seat) -> Text:
+    """A grid by slot, two slots a row (KO-2: 1 2 / 3 4; added slots 5, 6, ... below)."""
+    g = view["grids"][p]
+    text = Text()
+    for i in range(0, len(g), 2):
+        if i:
+            text.append("\n")
+        text.append_text(_cell(p, i + 1, g[i], seat))
+        if i + 1 < len(g):
+            text.append("   ")
+            text.append_text(_cell(p, i + 2, g[i + 1], seat))
+    return text
+
+
+def render(view, seat, names, lang):
+    """The table as `seat` sees it (seat None: every card shown)."""
+    n = view["players"]
+    to_move, active = view.get("to_move"), view.get("active")
+    caller = view.get("caller")
+    panels = []
+    for p in range(n):
+        mark = "▶ " if p == to_move else ("• " if p == active else "")
+        key = "ko.head.plain" if names[p] == t(lang, "cli.seat_name", n=p) else "ko.head"
+        head = Text(mark + t(lang, key, name=names[p], seat=p,
+                             cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
+                    style="bold" if p == seat else "")
+        if caller == p and not view.get("over"):
+            head.append(t(lang, "ko.head.taboo" if n > 2 else "ko.head.called"), style="magenta")
+        panels.append(Panel(Group(head, grid_text(view, p, seat)), expand=False,
+                            box=box.ROUNDED, border_style="bold" if p == seat else "dim"))
+    parts = [Columns(panels, padding=(0, 1))]
+    if view["top"] is None:
+        pile = Text(t(lang, "ko.pile.empty"))
+    else:
+        pile = Text(t(lang, "ko.pile", top=view["top"], cards=_cards(view["discard"], lang)))
+        if view.get("top_snapped"):
+            pile.append(t(lang, "ko.pile.snapped"), style="dim")
+    pile.append("   ·   " + t(lang, "ko.deck", cards=_cards(view["deck"], lang)))
+    parts.append(pile)
+    if view.get("drawn") is not None and active is not None:
+        key = "ko.drawn.you" if seat is not None and active == seat else "ko.drawn.of"
+        parts.append(Text(t(lang, key, card=view["drawn"], name=names[active]), style="bold"))
+    if seat is not None:
+        parts.extend(_knowledge(view, seat, lang))
+    if caller is not None and view.get("turns_left") is not None and not view.get("over"):
+        k = view["turns_left"]
+        key = _you("ko.turns_left", caller, seat) + (".1" if k == 1 else ".n")
+        parts.append(Text(t(lang, key, name=names[caller], n=k), style="magenta"))
+    if view.get("window") and view.get("top") is not None:
+        w = view["window"]
+        parts.append(Text(t(lang, "ko.window", top=view["top"], k=w["answered"],
+                            n=len(w["order"])), style="dim"))
+    totals = " · ".join(f"{names[p]} {view['totals'][p]}" for p in range(n))
+    parts.append(Text(t(lang, "ko.totals", list=totals, target=view["target"])))
+    if view.get("memory"):
+        parts.append(Text(t(lang, "ko.memory_note", secs=_secs(view["memory"])), style="dim"))
+    title = t(lang, "ko.title.over" if view.get("over") else "ko.title", round=view["round"],
+              target=view["target"])
+    return Panel(Group(*parts), title=title, title_align="left")
+
+
+def _knowledge(view, seat, lang) -> list[Text]:
+    """What the viewer knows: its own cards (how many, which, their sum) and others' cards."""
+    own = [(s, v) for s, v in enumerate(view["grids"][seat], 1) if v is not None]
+    known = [(s, v) for s, v in own if _known(v)]
+    line = Text(t(lang, "ko.known.own", k=len(known), n=len(own)))
+    if known:
+        line.append(t(lang, "ko.known.list",
+                      cards=", ".join(f"{seat}.{s} = {v}" for s, v in known),
+                      sum=sum(v for _, v in known)))
+    others = [f"{p}.{s} = {v}" for p, g in enumerate(view["grids"]) if p != seat
+              for s, v in enumerate(g, 1) if _known(v)]
+    return [line, Text(t(lang, "ko.known.others",
+                         cards=", ".join(others) if others else t(lang, "ko.known.nothing")))]
+
+
+# -- why ------------------------------------------------------------------------------------------
+def why(view, seat, names, lang) -> str:
+    """Whose decision it is and why, in words, for the viewer `seat`."""
+    if view.get("over") or view.get("to_move") is None:
+        return t(lang, "ko.why.over")
+    tm, aw = view["to_move"], view["awaiting"]
+    me = seat is not None and tm == seat
+    name = names[tm]
+    top = view.get("top")
+    if aw == "turn":
+        if not me:
+            return t(lang, "ko.why.turn", name=name)
+        legal = view.get("legal") or []
+        options = []
+        if "draw" in legal:
+            options.append(t(lang, "ko.opt_draw"))
+        if any(d.startswith("take ") for d in legal):
+            options.append(t(lang, "ko.opt_take", top=top))
+        if "kombio" in legal:
+            options.append(t(lang, "ko.opt_kombio"))
+        text = ", ".join(options[:-1]) + t(lang, "ko.or") + options[-1] if len(options) > 1 \
+            else "".join(options)
+        return t(lang, "ko.why.turn.you", options=text)
+    if aw == "drawn":
+        drawn = view.get("drawn")
+        if me and drawn is not None:
+            action = (t(lang, "ko.why.drawn.action", what=action_what(drawn, lang))
+                      if drawn >= 7 else "")
+            return t(lang, "ko.why.drawn.you", acard=_acard(lang, drawn), action=action)
+        return t(lang, "ko.why.drawn", name=name)
+    if aw == "action":
+        act = view.get("action") or top
+        if me:
+            return t(lang, "ko.why.action.you", act=act, what=action_what(act, lang),
+                     how=action_how(act))
+        return t(lang, "ko.why.action", name=name, act=act, what=action_what(act, lang, True))
+    if aw == "action_swap":
+        peeked = [_pos(x) for x in view.get("peeked") or []]
+        cards = [card_words(p, s, tm, seat, names, lang) for p, s in peeked]
+        if me and len(cards) == 1:
+            return t(lang, "ko.why.swap13.you", card=cards[0])
+        if me and len(cards) == 2:
+            return t(lang, "ko.why.swap14.you", c1=cards[0], c2=cards[1])
+        return t(lang, "ko.why.swap", name=name, cards=_join(cards, lang))
+    if aw == "snap":
+        if me:
+            return t(lang, "ko.why.snap.you", top=top, atop=_acard(lang, top))
+        w = view.get("window") or {"answered": 0, "order": []}
+        return t(lang, "ko.why.snap", top=top, name=name, k=w["answered"], n=len(w["order"]))
+    snap = view.get("snap") or {}
+    if aw == "give" and snap:
+        p, s = _pos(snap["card"])
+        card = card_words(p, s, tm, seat, names, lang)
+        if me:
+            return t(lang, "ko.why.give.you", card=card, pos=snap["card"])
+        return t(lang, "ko.why.give", name=name, card=card, pos=snap["card"])
+    if aw == "hand_over" and snap:
+        w = snap["seat"]
+        p, s = _pos(snap["card"])
+        kw = dict(snapper=names[w], snapper_obj=_obj(w, seat, names, lang), name=name,
+                  pos=snap["card"], card=card_words(p, s, w, seat, names, lang),
+                  avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
+        return t(lang, "ko.why.hand_over.you" if me else "ko.why.hand_over", **kw)
+    return t(lang, "ko.why.turn", name=name)
+
+
+# -- log lines ------------------------------------------------------------------------------------
+def describe(before, decision, after, actor, viewer, names, lang) -> str:
+    """One log line (or a few, at a window's close and a round's end) for `decision` of
+    `actor`, from the viewer's views before and after it. Another seat's answer in an open
+    snap window is hidden until the window closes (KO-10): then the line is empty."""
+    words = decision.split()
+    kind, args = (words[0], words[1:]) if words else ("", [])
+    you = viewer is not None and actor == viewer
+    full = viewer is None
+    name = names[actor]
+    ended = after["round"] != before["round"] or (after["over"] and not before["over"])
+    mem = bool(after.get("memory"))
+
+    def cw(p, s):
+        return card_words(p, s, actor, viewer, names, lang)
+
+    lines: list[str] = []
+    if kind == "draw":
+        drawn = after.get("drawn")
+        if drawn is not None and (you or full):
+            lines.append(t(lang, "ko.log.draw.you" if you else "ko.log.draw.seen", name=name,
+                           acard=_acard(lang, drawn)))
+        else:
+            lines.append(t(lang, "ko.log.draw", name=name))
+    elif kind == "replace":
+        pos = f"{actor}.{args[0]}"
+        card = before.get("drawn")
+        key = ("ko.log.replace.you" if you else "ko.log.replace.seen" if card is not None
+               else "ko.log.replace")
+        lines.append(t(lang, key, name=name, card=card, pos=pos, old=after["top"]))
+    elif kind == "discard":
+        card = after["top"]
+        line = t(lang, _you("ko.log.discard", actor, viewer), name=name, card=card,
+                 acard=_acard(lang, card))
+        if after.get("awaiting") == "action":
+            line += t(lang, "ko.log.action", what=action_what(card, lang, True))
+        lines.append(line)
+    elif kind == "take":
+        lines.append(t(lang, _you("ko.log.take", actor, viewer), name=name, card=before["top"],
+                       pos=f"{actor}.{args[0]}", old=after["top"]))
+    elif kind == "kombio":
+        line = t(lang, _you("ko.log.kombio", actor, viewer), name=name)
+        if after["players"] > 2:
+            line += t(lang, _you("ko.log.taboo", actor, viewer), name=name)
+        lines.append(line)
+    elif kind == "peek":
+        cards = [_pos(a) for a in args]
+        vals = [_grid_value(after, p, s) for p, s in cards] if not ended else [None] * len(cards)
+        shown = (you or full) and all(_known(v) for v in vals)
+        suffix = ("you_memory" if you and mem else "you" if you else "seen") if shown else ""
+        if len(cards) == 1:
+            key = "ko.log.peek" + ("." + suffix if suffix else "")
+            lines.append(t(lang, key, name=name, card=cw(*cards[0]),
+                           avalue=_acard(lang, vals[0])))
+        else:
+            key = "ko.log.peek2" + ("." + suffix if suffix else "")
+            lines.append(t(lang, key, name=name, c1=cw(*cards[0]), c2=cw(*cards[1]),
+                           v1=_acard(lang, vals[0]), v2=_acard(lang, vals[1])))
+    elif kind == "swap":
+        if len(args) == 2:
+            pair = [_pos(a) for a in args]
+        else:
+            pair = [_pos(x) for x in before.get("peeked") or []] + [_pos(a) for a in args]
+        if len(pair) == 2:
+            lines.append(t(lang, _you("ko.log.swap", actor, viewer), name=name,
+                           c1=cw(*pair[0]), c2=cw(*pair[1])))
+        else:
+            lines.append(t(lang, _you("ko.log.swap", actor, viewer), name=name, c1="?",
+                           c2="?"))
+    elif kind == "keep":
+        lines.append(t(lang, _you("ko.log.keep", actor, viewer), name=name))
+    elif kind == "skip":
+        lines.append(t(lang, _you("ko.log.skip", actor, viewer), name=name,
+                       act=before.get("action") or before.get("top")))
+    elif kind in ("pass", "snap"):
+        if you or full:                                   # KO-10: others' answers are hidden
+            if kind == "pass":
+                lines.append(t(lang, _you("ko.log.pass", actor, viewer), name=name))
+            else:
+                lines.append(t(lang, _you("ko.log.snap", actor, viewer), name=name,
+                               card=cw(*_pos(args[0]))))
+        if ended or after.get("awaiting") != "snap":
+            lines.extend(_window_closed(before, after, ended, viewer, names, lang))
+    elif kind == "give":
+        victim = (before.get("snap") or {}).get("card", "?")
+        lines.append(t(lang, _you("ko.log.give", actor, viewer), name=name,
+                       card=cw(actor, int(args[0])), pos=victim))
+    elif kind in ("hand-over", "penalty"):
+        snap = before.get("snap") or {}
+        w = snap.get("seat", actor)
+        into = ""
+        if not ended and after["counts"][w] > before["counts"][w]:
+            into = t(lang, "ko.log.into", pos=f"{w}.{len(after['grids'][w])}")
+        card = cw(*_pos(snap["card"])) if snap else "?"
+        key = "ko.log.hand_over" if kind == "hand-over" else "ko.log.penalty"
+        line = t(lang, _you(key, actor, viewer), name=name, card=card,
+                 snapper_obj=_obj(w, viewer, names, lang), into=into)
+        if kind == "penalty" and not into and not ended:
+            line += t(lang, "ko.log.no_penalty")
+        lines.append(line)
+    else:
+        lines.append(f"{name}: {decision}")
+    if ended:
+        lines.extend(round_end(before, decision, after, actor, viewer, names, lang))
+    return "\n".join(line for line in lines if line)
+
+
+def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
+    """The result of a snap window, once it is closed (KO-8..KO-10)."""
+    top = before.get("top")
+    snap = None if ended else after.get("snap")
+    if snap is None:
+        if ended:
+            return []
+        return [t(lang, "ko.log.nobody", top=top)]
+    w = snap["seat"]
+    p, s = _pos(snap["card"])
+    right = snap["right"]
+    key = _you("ko.log.right" if right else "ko.log.wrong", w, viewer)
+    line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang),
+             avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
+    others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
+    if others:
+        line += t(lang, "ko.log.first", others=_join([names[o] for o in others], lang),
+                  name=names[w])
+    if right and p == w:
+        line += t(lang, "ko.log.right_own")
+    elif right:
+        line += t(lang, _you("ko.log.right_other", w, viewer), name=names[w], pos=snap["card"])
+    elif p == w:
+        if after["counts"][w] > before["counts"][w]:
+            line += t(lang, _you("ko.log.penalty_own", w, viewer), name=names[w],
+                      pos=f"{w}.{len(after['grids'][w])}")
+        else:
+            line += t(lang, "ko.log.no_penalty")
+    else:
+        key = "ko.log.wrong_other.you" if viewer is not None and p == viewer else \
+            "ko.log.wrong_other"
+        line += t(lang, key, owner=names[p], name_obj=_obj(w, viewer, names, lang))
+    return [line]
+
+
+def _round_sums(scores: list[int], caller) -> tuple[list[int], str | None]:
+    """The players' card sums and the KO-15 case ('alone', 'failed' or None: no call) from a
+    round's scores. With a call, the caller failed (+15) iff another player scores at least 15
+    less than the caller: a failed caller's sum is at least another's, who scores just that
+    sum; a successful caller's sum is below every other's, and the others score sum + 10 (or 0
+    with no cards, which needs a negative caller sum)."""
+    if caller is None:
+        return scores[:], None
+    c = scores[caller]
+    if any(scores[q] <= c - 15 for q in range(len(scores)) if q != caller):
+        sums = scores[:]
+        sums[caller] = c - 15
+        return sums, "failed"
+    sums = [sc if q == caller or sc == 0 else sc - 10 for q, sc in enumerate(scores)]
+    return sums, "alone"
+
+
+def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
+    """The end of a round in words: why, sums and scores with the KO-15 rule, totals, and the
+    next round's start (KO-4) or the end of the game (KO-16)."""
+    r = before["round"]
+    rows = after["round_scores"]
+    if len(rows) < r:
+        return []
+    scores = rows[r - 1]
+    n = len(scores)
+    caller = before.get("caller")
+    if caller is None and decision == "kombio":
+        caller = actor
+    sums, case = _round_sums(scores, caller)
+    if caller is not None and (before.get("turns_left") or 0) <= 1:
+        reason = t(lang, "ko.round.reason_call")
+    else:
+        reason = t(lang, "ko.round.reason_empty")
+    lines = [t(lang, "ko.round.over", round=r, reason=reason)]
+    for q in range(n):
+        extra = scores[q] - sums[q]
+        lines.append(t(lang, "ko.round.row", name=names[q], sum=sums[q],
+                       extra=f" +{extra}" if extra else "", score=scores[q],
+                       total=after["totals"][q]))
+    if case is None:
+        lines.append(t(lang, "ko.round.none"))
+    elif case == "alone":
+        line = t(lang, _you("ko.round.alone", caller, viewer), name=names[caller],
+                 sum=sums[caller])
+        if any(scores[q] == 0 and q != caller for q in range(n)):
+            line += t(lang, "ko.round.empty_zero")
+        lines.append(line)
+    else:
+        low = min(sums[q] for q in range(n) if q != caller)
+        lines.append(t(lang, _you("ko.round.not_alone", caller, viewer), name=names[caller],
+                       sum=sums[caller], low=low))
+    totals = " · ".join(f"{names[q]} {after['totals'][q]}" for q in range(n))
+    lines.append(t(lang, "ko.totals", list=totals, target=after["target"]))
+    if after["over"]:
+        reached = [names[q] for q in range(n) if after["totals"][q] >= after["target"]]
+        lines.append(t(lang, "ko.round.target", target=after["target"],
+                       names=_join(reached, lang)))
+    else:
+        st = after["round_start"]
+        lines.append(t(lang, _you("ko.round.next", st, viewer), round=after["round"],
+                       name=names[st]))
+    return lines
+
+
+# -- the end of the game --------------------------------------------------------------------------
+def tie_break(view) -> str | None:
+    """None (one lowest total), 'last' (KO-16: the last round's score decided) or 'still'."""
+    totals, winners = view.get("totals"), view.get("winners")
+    if not totals or winners is None:
+        return None
+    best = min(totals)
+    tied = [s for s in range(len(totals)) if totals[s] == best]
+    if len(tied) == 1:
+        return None
+    return "last" if len(winners) < len(tied) else "still"
+
+
+def summary(view, names, lang):
+    """The end of a game: the score of every round, totals, winners and the KO-16 tie-break."""
+    n = view["players"]
+    totals = view.get("totals") or [0] * n
+    winners = view.get("winners") or []
+    rows = view.get("round_scores") or []
+    tab = Table(title=t(lang, "ko.sum.title"), box=box.SIMPLE_HEAVY)
+    tab.add_column(t(lang, "ko.sum.player"))
+    for i in range(len(rows)):
+        tab.add_column(t(lang, "ko.sum.round", i=i + 1), justify="right")
+    tab.add_column(t(lang, "ko.sum.total"), justify="right")
+    tab.add_column("")
+    for s in range(n):
+        won = s in winners
+        tab.add_row(Text(names[s], style="bold" if won else ""),
+                    *(str(r[s]) for r in rows),
+                    Text(str(totals[s]), style="bold" if won else ""),
+                    Text(f"★ {t(lang, 'ko.sum.winner')}" if won else "", style="bold green"))
+    target = view.get("target")
+    reached = [names[s] for s in range(n) if target is not None and totals[s] >= target]
+    lines = [tab, Text(t(lang, "ko.sum.reached", target=target, names=_join(reached, lang)))]
+    tb = tie_break(view)
+    if tb:
+        best = min(totals)
+        seats = [s for s in range(n) if totals[s] == best]
+        last = rows[-1] if rows else [0] * n
+        if tb == "last":
+            tied = _join([t(lang, "ko.sum.with_last", name=names[s], score=last[s])
+                          for s in seats], lang)
+            lines.append(Text(t(lang, "ko.sum.tie_last", total=best, tied=tied)))
+        else:
+            lines.append(Text(t(lang, "ko.sum.tie_still", total=best,
+                                tied=_join([names[s] for s in seats], lang),
+                                score=last[seats[0]])))
+    key = "ko.sum.winners.1" if len(winners) == 1 else "ko.sum.winners.n"
+    lines.append(Text(t(lang, key, names=_join([names[s] for s in winners], lang)),
+                      style="bold"))
+    return Group(*lines)
+
+
+def help_text(lang) -> str:
+    return t(lang, "ko.help")
