@@ -177,16 +177,25 @@ def test_describe_every_kind_both_languages():
             "snap"} <= kinds
 
 
-# KO-15
-@pytest.mark.parametrize("scores,caller,sums,case", [
-    ([5, 30, 17], 0, [5, 20, 7], "alone"),          # caller alone lowest: others +10
-    ([-2, 0, 14], 0, [-2, 0, 4], "alone"),          # a player with no cards scores 0
-    ([35, 20, 21], 0, [20, 20, 21], "failed"),      # tie with the caller: the caller +15
-    ([21, 3], 0, [6, 3], "failed"),
-    ([4, 9, 13], None, [4, 9, 13], None),           # no call
-])
-def test_round_sums(scores, caller, sums, case):
-    assert ui._round_sums(scores, caller) == (sums, case)
+def test_round_end_lines_use_the_revealed_round():  # KO-15
+    from cardtable import new_game
+    g = new_game("kombio", players=3, seed=5)
+    names = ["You", "Ben", "Caro"]
+    while True:
+        before = g.view(0)
+        actor = g.to_move
+        g.apply("kombio" if "kombio" in g.legal() else g.legal()[0])
+        after = g.view(0)
+        if after["round_scores"]:
+            break
+    last = after["last_round"]
+    lines = ui.round_end(before, g.history[-1], after, actor, 0, names, "en")
+    text = "\n".join(lines)
+    for q in range(3):
+        cards = " ".join(str(v) for v in last["grids"][q] if v is not None)
+        assert f"{names[q]} reveals: {cards}" in text
+        assert f"{names[q]}: sum {last['sums'][q]}" in text
+    assert last["scores"] == after["round_scores"][0]
 
 
 # -- --memory --------------------------------------------------------------------------------------

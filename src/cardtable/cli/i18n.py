@@ -505,6 +505,7 @@ KO_EN: dict[str, str] = {
     "ko.round.reason_call": "every other player had one more turn after the Kombio call (KO-12)",
     "ko.round.reason_empty": "a grid is empty (KO-13)",
     "ko.round.row": "  {name}: sum {sum}{extra} = {score} (total {total})",
+    "ko.round.cards": "  {name} reveals: {cards}",
     "ko.round.none": "Nobody called Kombio: everybody scores the sum of their cards (KO-15).",
     "ko.round.alone.you": ("You called Kombio and alone had the lowest sum ({sum}): you score "
                            "{sum}, everybody else adds +10 (KO-15)."),
@@ -716,6 +717,7 @@ KO_DE: dict[str, str] = {
     "ko.round.reason_call": "nach dem Kombio-Ruf hatten alle anderen noch einen Zug (KO-12)",
     "ko.round.reason_empty": "ein Raster ist leer (KO-13)",
     "ko.round.row": "  {name}: Summe {sum}{extra} = {score} (gesamt {total})",
+    "ko.round.cards": "  {name} deckt auf: {cards}",
     "ko.round.none": ("Niemand hat Kombio gerufen: alle bekommen die Summe ihrer Karten "
                       "(KO-15)."),
     "ko.round.alone.you": ("Du hast Kombio gerufen und allein die niedrigste Summe ({sum}): du "

@@ -9,10 +9,8 @@ says never goes beyond what its viewer may see: a card a seat has not seen is `"
 Cards on the table are named `P.S` (seat P, slot S), exactly as in the notation (KO-2, KO-3).
 
 The end of a round: the engine deals the next round at once (KO-4), so the view after the
-decision that ended a round shows the new round. The round's line in words is built from
-`round_scores` (the new row) and the caller seen before: a player's sum is their score minus the
-KO-15 extra, and the extra follows from the scores alone: the caller failed (+15) exactly when
-another player scores at least 15 less than the caller (see `_round_sums`).
+decision that ended a round shows the new round; its `last_round` holds the finished round as
+revealed (KO-15): every grid, the sums, the caller and the scores.
 
 `--memory`: as at a real table, a card you saw is shown for a few seconds only. `Memory` tracks,
 per slot, when each card value of the viewer's view was first shown at a decision prompt;
@@ -551,23 +549,6 @@ def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
     return [line]
 
 
-def _round_sums(scores: list[int], caller) -> tuple[list[int], str | None]:
-    """The players' card sums and the KO-15 case ('alone', 'failed' or None: no call) from a
-    round's scores. With a call, the caller failed (+15) iff another player scores at least 15
-    less than the caller: a failed caller's sum is at least another's, who scores just that
-    sum; a successful caller's sum is below every other's, and the others score sum + 10 (or 0
-    with no cards, which needs a negative caller sum)."""
-    if caller is None:
-        return scores[:], None
-    c = scores[caller]
-    if any(scores[q] <= c - 15 for q in range(len(scores)) if q != caller):
-        sums = scores[:]
-        sums[caller] = c - 15
-        return sums, "failed"
-    sums = [sc if q == caller or sc == 0 else sc - 10 for q, sc in enumerate(scores)]
-    return sums, "alone"
-
-
 def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
     """The end of a round in words: why, sums and scores with the KO-15 rule, totals, and the
     next round's start (KO-4) or the end of the game (KO-16)."""
@@ -577,15 +558,18 @@ def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
         return []
     scores = rows[r - 1]
     n = len(scores)
-    caller = before.get("caller")
-    if caller is None and decision == "kombio":
-        caller = actor
-    sums, case = _round_sums(scores, caller)
+    last = after["last_round"]                  # KO-15: the finished round, as revealed
+    caller, sums = last["caller"], last["sums"]
+    case = None if caller is None else (
+        "failed" if scores[caller] == sums[caller] + 15 else "alone")
     if caller is not None and (before.get("turns_left") or 0) <= 1:
         reason = t(lang, "ko.round.reason_call")
     else:
         reason = t(lang, "ko.round.reason_empty")
     lines = [t(lang, "ko.round.over", round=r, reason=reason)]
+    for q in range(n):
+        cards = " ".join(str(v) for v in last["grids"][q] if v is not None) or "—"
+        lines.append(t(lang, "ko.round.cards", name=names[q], cards=cards))
     for q in range(n):
         extra = scores[q] - sums[q]
         lines.append(t(lang, "ko.round.row", name=names[q], sum=sums[q],

@@ -113,7 +113,7 @@ class KombioState(GameState):
         "known", "public", "caller", "taboo", "turns_left", "turn_no",
         "active", "phase", "_to_move", "act", "peeked",
         "win_order", "win_idx", "claims", "snap_info", "victim", "snapper",
-        "round_scores", "totals", "hist", "_over", "_winners",
+        "round_scores", "totals", "hist", "_over", "_winners", "last_round",
     )
 
     def __init__(self, players: int, seed: int, start: int, target: int,
@@ -132,6 +132,7 @@ class KombioState(GameState):
         self._rng_shared = False
         self.round_no = 0
         self.round_scores: list[list[int]] = []
+        self.last_round: dict | None = None   # KO-15: the last finished round, as revealed
         self.totals = [0] * players
         self.hist = None                      # history as cons cells (prev, text): O(1) copy
         self._over = False
@@ -667,6 +668,9 @@ class KombioState(GameState):
         self.totals = [t + s for t, s in zip(self.totals, scores)]
         for g in grids:                                                # KO-15: reveal
             self.public |= _bits(c for c in g if c >= 0)
+        self.last_round = {"round": self.round_no, "caller": caller, "sums": sums,
+                           "scores": scores,
+                           "grids": [[VALUE[c] if c >= 0 else None for c in g] for g in grids]}
         if max(self.totals) >= self.target:                            # KO-16
             best = min(self.totals)
             tied = [s for s in range(n) if self.totals[s] == best]
@@ -728,6 +732,7 @@ class KombioState(GameState):
         new.victim = self.victim
         new.snapper = self.snapper
         new.round_scores = self.round_scores[:]        # rows are never changed once appended
+        new.last_round = self.last_round               # never changed once made
         new.totals = self.totals[:]
         new.hist = self.hist
         new._over = self._over
@@ -850,6 +855,10 @@ class KombioState(GameState):
             "window": window,
             "snap": snap,
             "round_scores": [r[:] for r in self.round_scores],
+            "last_round": None if self.last_round is None else {
+                **self.last_round, "sums": self.last_round["sums"][:],
+                "scores": self.last_round["scores"][:],
+                "grids": [g[:] for g in self.last_round["grids"]]},
             "totals": self.totals[:],
             "target": self.target,
             "legal": self.legal() if (seat is None or seat == self._to_move) else [],
