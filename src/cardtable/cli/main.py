@@ -8,6 +8,7 @@ one-line message and exit status 2.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import os
@@ -489,6 +490,12 @@ def _error(msg: str) -> None:
     line = " ".join(str(msg).split())
     sys.stderr.write(t(default_lang(), "cli.error", msg=line) + "\n")
     sys.stderr.flush()
+
+
+# Commands of the other parts: each module has `register(app)`.
+COMMAND_MODULES = ("tournament_cmd",)
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"cardtable.cli.{_name}").register(app)
 
 
 def main(argv: list[str] | None = None) -> int:
