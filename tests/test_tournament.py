@@ -311,6 +311,10 @@ def ray_cluster(monkeypatch):
             except ProcessLookupError:
                 break
             time.sleep(1.0)
+        # the daemons `ray start` spawned may have left its process group: stop them by name
+        subprocess.run([str(ray_bin), "stop", "--force"], env={**os.environ, **env},
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,
+                       check=False)
         subprocess.run(["rm", "-rf", temp], check=False)
 
 
