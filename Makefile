@@ -8,7 +8,7 @@ BPY    := $(BVENV)/bin/python
 BSTAMP := $(BVENV)/.installed
 ARGS   ?=
 
-.PHONY: run test bench setup clean
+.PHONY: run test bench bench-bots setup clean
 
 run: $(STAMP)
 	$(VENV)/bin/cardtable play abluxxen $(ARGS)
@@ -27,6 +27,10 @@ $(STAMP): pyproject.toml
 # Benchmark: cardtable vs RLCard UNO, in a separate environment so RLCard never enters the app's.
 bench: $(BSTAMP)
 	$(BPY) bench/bench_engine.py $(ARGS)
+
+# Bot strength: duplicate-deal tournaments; writes docs/strength.md (see bench/bench_bots.py).
+bench-bots: $(STAMP)
+	$(PY) bench/bench_bots.py $(ARGS)
 
 $(BSTAMP): pyproject.toml
 	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)

@@ -93,6 +93,8 @@ def make_bot(name: str, seed: int = 0, **params) -> Bot:
     iterations, seconds) and override a level's budget."""
     if name in LEVELS:
         name, preset = LEVELS[name]
+        if {"iterations", "seconds"} & set(params):   # a budget given replaces the level's
+            preset = {k: v for k, v in preset.items() if k not in ("iterations", "seconds")}
         params = {**preset, **params}
     cls = bot_class(name)
     try:

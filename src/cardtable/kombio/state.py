@@ -778,7 +778,7 @@ class KombioState(GameState):
         if seed is None:
             seed = self._rng.copy().below(2**62)
         rng = Rng(seed)
-        perm = hidden[:]
+        perm = sorted(hidden)  # a function of the view only: same view + seed, same sample
         rng.shuffle(perm)
         for k, (p, i) in enumerate(places):
             new.grids[p][i] = perm[k]

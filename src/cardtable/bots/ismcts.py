@@ -1,0 +1,303 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS; Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012), on the core protocol
+only (`GameState`: to_move, legal_decisions, apply, determinize, over, winners, scores) — no
+game internals, so it plays every game of the package.
+
+One search per decision:
+
+- The root is the information set of the seat to move (`seat`). The state the bot is given is
+  already a determinization for that seat (`bots.act`); each iteration draws a fresh one,
+  `d = state.determinize(seat, seed)`, i.e. another full state consistent with everything
+  `seat` has seen. (The search reads nothing of the given state but what `determinize` keeps:
+  where `determinize` is a function of the seat's view and the seed, as in Abluxxen, two states
+  that look the same from `seat` give the same search and decision for the same bot seed.)
+- Selection descends the one tree, restricted to the decisions legal in `d`. Nodes are keyed by
+  decision text. Each node keeps its visit count `n`, its availability count (how often it was
+  legal when its parent was selected through) and a reward vector (sum per seat). The child
+  chosen maximises UCB1 with availability counts (ISMCTS, Algorithm 3 of the paper)
+      w[mover] / n + exploration * sqrt(ln(avail) / n)
+  where `mover` is the seat that decides at the parent in `d`, so every seat (opponents too)
+  is modelled as maximising its own reward.
+- Expansion adds one child: a decision legal in `d` not yet tried at that node, at random.
+- Rollout: uniform random legal decisions until the game ends, or — with `rollout_depth` —
+  for at most that many decisions, after which the state is evaluated (below). A safety cap
+  (`ROLLOUT_CAP` decisions) evaluates any rollout that has not ended by then.
+- Reward (backed up along the path, every node adds the whole vector):
+    terminal: win share 1/len(winners) for each winner, 0 for the others, blended with a score
+      term: (1 - score_weight) * win + score_weight * norm, where `norm` maps the final scores
+      linearly onto [0, 1] (1 = the winners' end of the scale; higher scores are better when the
+      winners hold the top score — Abluxxen — and lower ones when they hold the lowest —
+      Kombio, KO-16). `score_weight` (default 0.1) makes the margin count a little, so a seat
+      that cannot win still plays for a good result; 0 gives pure win/loss rewards.
+    cut-off: `cardtable.<game>.heuristics.evaluate(state)` (per-seat value in [0, 1]) when the
+      game's heuristics provide it, else the neutral share 1/players for every seat.
+- The decision is the most-visited root child (ties: higher mean reward, then the game's
+  order of legal decisions).
+
+Budget per decision: `iterations` and/or `seconds` (wall clock, `time.perf_counter`), the search
+stops at whichever comes first; neither given: `DEFAULT_ITERATIONS`. With an iteration budget the
+result never depends on time: same seed and same view -> same decision. A decision with a
+single legal option is returned without searching.
+
+After `choose`, `last_stats` maps every root decision text (legal order) to
+    {"visits": n, "win_chance": mean win share of the deciding seat, "reward": mean reward}
+(`None` for decisions never visited), `last_iterations` and `last_seconds` describe the search.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from math import log, sqrt
+from time import perf_counter
+from typing import Callable
+
+from cardtable.bots.base import Bot
+from cardtable.core.errors import ConfigError
+from cardtable.core.game import Decision, GameState
+
+DEFAULT_ITERATIONS = 1000
+#: a rollout that has not ended after this many decisions is evaluated instead (random games
+#: take ~160 decisions in Abluxxen 4p, up to a few hundred in Kombio; a Kombio round can last
+#: for ever when nobody calls)
+ROLLOUT_CAP = 2000
+_SEED_BITS = 62
+
+_evaluators: dict[str, Callable | None] = {}
+
+
+def game_evaluator(game: str) -> Callable | None:
+    """`cardtable.<game>.heuristics.evaluate` if the game provides it, else None (cached)."""
+    if game not in _evaluators:
+        try:
+            mod = importlib.import_module(f"cardtable.{game}.heuristics")
+        except ImportError:
+            mod = None
+        _evaluators[game] = getattr(mod, "evaluate", None)
+    return _evaluators[game]
+
+
+def outcome(state: GameState, score_weight: float = 0.0) -> tuple[list[float], list[float]]:
+    """(win shares, rewards) of a finished game, per seat (see the module docstring)."""
+    n = state.players
+    winners = state.winners() or []
+    win = [0.0] * n
+    if winners:
+        share = 1.0 / len(winners)
+        for s in winners:
+            win[s] = share
+    if not score_weight or not winners:
+        return win, win
+    scores = state.scores()
+    if not scores:
+        return win, win
+    lo, hi = min(scores), max(scores)
+    top = scores[winners[0]]
+    if hi == lo or (top != hi and top != lo):
+        return win, win
+    span = float(hi - lo)
+    if top == hi:
+        norm = [(s - lo) / span for s in scores]
+    else:
+        norm = [(hi - s) / span for s in scores]
+    keep = 1.0 - score_weight
+    return win, [keep * w + score_weight * v for w, v in zip(win, norm)]
+
+
+def _whole(x, low: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= low
+
+
+class _Node:
+    """A tree node: the decision (by text) that led here from its parent."""
+
+    __slots__ = ("n", "avail", "w", "kids")
+
+    def __init__(self, players: int):
+        self.n = 0                   # visits
+        self.avail = 1               # times it was available when its parent was selected
+        self.w = [0.0] * players     # reward sums per seat
+        self.kids: dict[str, _Node] | None = None
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS (module docstring). Parameters:
+
+    iterations     iterations per decision (default 1000 if `seconds` is not given either)
+    seconds        wall-clock budget per decision (perf_counter); with `iterations` too, the
+                   search stops at whichever limit comes first
+    exploration    UCB1 constant (rewards are in [0, 1])
+    rollout_depth  cut rollouts after this many decisions and evaluate (None: play to the end)
+    score_weight   weight of the normalized final-score term in the terminal reward (0..1)
+    Bad values raise ConfigError.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int | None = None,
+                 seconds: float | None = None, exploration: float = 0.7,
+                 rollout_depth: int | None = None, score_weight: float = 0.1):
+        super().__init__(seed)
+        if iterations is not None and not _whole(iterations, 1):
+            raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and not (isinstance(seconds, (int, float))
+                                        and not isinstance(seconds, bool) and seconds > 0):
+            raise ConfigError(f"seconds must be positive, not {seconds!r}")
+        if rollout_depth is not None and not _whole(rollout_depth, 0):
+            raise ConfigError(f"rollout_depth must be an integer >= 0, not {rollout_depth!r}")
+        if not (isinstance(score_weight, (int, float)) and 0.0 <= score_weight <= 1.0):
+            raise ConfigError(f"score_weight must be in [0, 1], not {score_weight!r}")
+        if not isinstance(exploration, (int, float)) or exploration < 0:
+            raise ConfigError(f"exploration must be a number >= 0, not {exploration!r}")
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations = None if iterations is None else int(iterations)
+        self.seconds = seconds
+        self.exploration = float(exploration)
+        self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
+        self.score_weight = float(score_weight)
+        self.last_stats: dict[str, dict] = {}
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+
+    # -- the bot protocol ---------------------------------------------------------------------
+    def choose(self, state: GameState) -> Decision:
+        legal = state.legal_decisions()
+        if not legal:
+            raise ValueError("no legal decision: the game is over")
+        if len(legal) == 1:
+            self.last_stats = {legal[0].text: {"visits": 0, "win_chance": None, "reward": None}}
+            self.last_iterations, self.last_seconds = 0, 0.0
+            return legal[0]
+        stats = self.search(state)
+        return legal[best_index(legal, stats)]
+
+    # -- the search ---------------------------------------------------------------------------
+    def search(self, state: GameState, min_iterations: int = 0) -> dict[str, dict]:
+        """Search the decision of `state.to_move` (also when it is forced) and return (and keep
+        in `last_stats`) the root statistics. At least `min_iterations` iterations are run,
+        whatever the budget."""
+        seat = state.to_move
+        if seat is None or state.over:
+            raise ValueError("the game is over: nobody is to move")
+        legal = state.legal_decisions()
+        players = state.players
+        rnd = random.Random(self.rng.below(2 ** _SEED_BITS))
+        random_ = rnd.random
+        seedbits = rnd.getrandbits
+        determinize = state.determinize
+        C = self.exploration
+        depth = ROLLOUT_CAP if self.rollout_depth is None else min(self.rollout_depth, ROLLOUT_CAP)
+        score_weight = self.score_weight
+        evaluate = game_evaluator(state.game)
+        neutral = [1.0 / players] * players
+        seat_range = range(players)
+
+        root = _Node(players)
+        root.kids = {}
+        root_kids = root.kids
+        root_wins: dict[str, float] = {}
+
+        limit = self.iterations
+        deadline = None if self.seconds is None else perf_counter() + self.seconds
+        if limit is not None:
+            limit = max(limit, min_iterations)
+        t0 = perf_counter()
+        it = 0
+        while True:
+            if it >= min_iterations:
+                if limit is not None and it >= limit:
+                    break
+                if deadline is not None and perf_counter() >= deadline:
+                    break
+            it += 1
+            d = determinize(seat, seed=seedbits(_SEED_BITS))
+            node = root
+            path = [root]
+            first = None                     # the root decision taken in this iteration
+            # -- selection and expansion
+            while not d.over:
+                moves = d.legal_decisions()
+                kids = node.kids
+                if kids is None:
+                    kids = node.kids = {}
+                    untried = moves
+                else:
+                    untried = [m for m in moves if m.text not in kids]
+                if untried:
+                    m = untried[int(random_() * len(untried))]
+                    if node is root:
+                        first = m.text
+                    d.apply(m)
+                    child = _Node(players)
+                    kids[m.text] = child
+                    path.append(child)
+                    break
+                if len(moves) == 1:
+                    m = moves[0]
+                    best = kids[m.text]
+                    best.avail += 1
+                else:
+                    mover = d.to_move
+                    best = None
+                    best_v = -1.0
+                    m = None
+                    for mv in moves:
+                        c = kids[mv.text]
+                        a = c.avail + 1
+                        c.avail = a
+                        cn = c.n
+                        v = c.w[mover] / cn + C * sqrt(log(a) / cn)
+                        if v > best_v:
+                            best_v, best, m = v, c, mv
+                if node is root:
+                    first = m.text
+                d.apply(m)
+                node = best
+                path.append(node)
+            # -- rollout
+            legal_of = d.legal_decisions
+            apply = d.apply
+            for _ in range(depth):
+                moves = legal_of()             # empty once the game is over
+                if not moves:
+                    break
+                apply(moves[int(random_() * len(moves))])
+            if d.over:
+                win, reward = outcome(d, score_weight)
+            else:
+                win = reward = ([min(1.0, max(0.0, v)) for v in evaluate(d)]
+                                if evaluate is not None else neutral)
+            # -- backpropagation
+            for nd in path:
+                nd.n += 1
+                w = nd.w
+                for i in seat_range:
+                    w[i] += reward[i]
+            if first is not None:
+                root_wins[first] = root_wins.get(first, 0.0) + win[seat]
+        self.last_iterations = it
+        self.last_seconds = perf_counter() - t0
+        stats: dict[str, dict] = {}
+        for m in legal:
+            c = root_kids.get(m.text)
+            if c is None or not c.n:
+                stats[m.text] = {"visits": 0, "win_chance": None, "reward": None}
+            else:
+                stats[m.text] = {"visits": c.n, "win_chance": root_wins.get(m.text, 0.0) / c.n,
+                                 "reward": c.w[seat] / c.n}
+        self.last_stats = stats
+        return stats
+
+
+def best_index(legal: list[Decision], stats: dict[str, dict]) -> int:
+    """Index in `legal` of the most-visited decision (ties: higher mean reward, then first)."""
+    best, key = 0, None
+    for i, m in enumerate(legal):
+        s = stats.get(m.text)
+        if s is None:
+            continue
+        k = (s["visits"], s["reward"] if s["reward"] is not None else -1.0)
+        if key is None or k > key:
+            best, key = i, k
+    return best

@@ -1,0 +1,244 @@
+"""ISMCTS bot: legal decisions only, deterministic for a seed and an iteration budget, blind to
+hidden cards (same view -> same choice), stronger than random, statistics and budgets."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cardtable import new_game
+from cardtable.bots import act, make_bot
+from cardtable.bots import ismcts as M
+from cardtable.bots.ismcts import ISMCTSBot, outcome
+from cardtable.core import ConfigError
+from cardtable.core.rng import Rng
+
+ABX = [("abluxxen", {"variant": v}) for v in ("basic", "advanced", "expert", "duel", "classic")]
+KOMBIO = [("kombio", {"players": n}) for n in (2, 3, 4, 5, 6)]
+CONFIGS = ABX + KOMBIO
+
+
+def states(game, opts, seed, count, step=7):
+    """Up to `count` undecided states of one random game, `step` decisions apart."""
+    g = new_game(game, seed=seed, **opts)
+    rng = Rng(seed)
+    out = []
+    while not g.over and len(out) < count:
+        out.append(g.copy())
+        for _ in range(1 + rng.below(step)):
+            if g.over:
+                break
+            legal = g.legal_decisions()
+            g.apply(legal[rng.below(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("game,opts", CONFIGS)
+def test_only_legal_decisions(game, opts):
+    for seed in range(2):
+        for g in states(game, opts, seed, 12, step=15):
+            bot = ISMCTSBot(seed, iterations=6)
+            d = act(bot, g)
+            assert d in g.legal_decisions()
+            assert set(bot.last_stats) == {m.text for m in g.legal_decisions()}
+
+
+@pytest.mark.parametrize("game,opts", [ABX[0], ABX[3], KOMBIO[0], KOMBIO[4]])
+def test_plays_whole_games(game, opts):
+    if game == "kombio":  # near-random bots can make a Kombio round last for ever (engine doc)
+        opts = dict(opts, options={"max_turns": 30})
+    g = new_game(game, seed=3, **opts)
+    bots = [make_bot("ismcts", seed=i, iterations=3) for i in range(g.players)]
+    while not g.over:
+        d = act(bots[g.to_move], g)
+        assert d in g.legal_decisions()
+        g.apply(d)
+    g.check_invariants()
+
+
+def _run(game, opts, seed, n):
+    g = new_game(game, seed=seed, **opts)
+    bots = [make_bot("ismcts", seed=7, iterations=12), make_bot("random", seed=1)]
+    stats = []
+    for _ in range(n):
+        if g.over:
+            break
+        bot = bots[0] if g.to_move == 0 else bots[1]
+        g.apply(act(bot, g))
+        if g.to_move == 0:
+            stats.append(dict(bots[0].last_stats))
+    return g.history, stats
+
+
+@pytest.mark.parametrize("game,opts", [ABX[0], ABX[3], KOMBIO[2]])
+def test_same_seed_same_decisions(game, opts):
+    assert _run(game, opts, 5, 40) == _run(game, opts, 5, 40)
+
+
+def _same_view_pairs(game, opts):
+    for seed in range(12):
+        g = new_game(game, seed=seed, **opts)
+        for _ in range(seed % 25):
+            if g.over:
+                break
+            g.apply(g.legal_decisions()[seed % len(g.legal_decisions())])
+        while not g.over and len(g.legal_decisions()) == 1:
+            g.apply(g.legal_decisions()[0])
+        if g.over:
+            continue
+        seat = g.to_move
+        other = g.determinize(seat, seed=seed + 99)   # same view, other hidden cards
+        assert other.view(seat) == g.view(seat)
+        yield g, other
+
+
+def _check_same_view_same_choice(game, opts):
+    n = 0
+    for a, b in _same_view_pairs(game, opts):
+        bot_a, bot_b = ISMCTSBot(4, iterations=40), ISMCTSBot(4, iterations=40)
+        assert act(bot_a, a) == act(bot_b, b)
+        assert bot_a.last_stats == bot_b.last_stats          # the whole search, not just luck
+        n += 1
+    assert n >= 5
+
+
+@pytest.mark.parametrize("game,opts", ABX)
+def test_same_view_same_choice(game, opts):
+    """Two states that look the same from the bot's seat give the same decision (and the same
+    search statistics) for the same seed and iteration budget."""
+    _check_same_view_same_choice(game, opts)
+
+
+@pytest.mark.parametrize("game,opts", KOMBIO)
+def test_same_view_same_choice_kombio(game, opts):
+    _check_same_view_same_choice(game, opts)
+
+
+def test_search_reads_only_the_view():
+    """The search itself (not `act`): same view -> same statistics, when determinize depends
+    only on the view and the seed (Abluxxen)."""
+    for a, b in _same_view_pairs("abluxxen", {"players": 4}):
+        assert ISMCTSBot(9, iterations=25).search(a) == ISMCTSBot(9, iterations=25).search(b)
+
+
+def test_beats_random_abluxxen():
+    wins = 0.0
+    games = 12
+    for seed in range(games):
+        g = new_game("abluxxen", players=4, seed=seed)
+        bots = [make_bot("ismcts", seed=seed, iterations=40)] + \
+            [make_bot("random", seed=seed * 10 + i) for i in range(1, 4)]
+        while not g.over:
+            g.apply(act(bots[g.to_move], g))
+        if 0 in g.winners():
+            wins += 1 / len(g.winners())
+    assert wins >= 6  # fair share would be 3 of 12
+
+
+def test_last_stats_and_choice():
+    g = new_game("abluxxen", players=4, seed=2)
+    bot = ISMCTSBot(1, iterations=150)
+    d = bot.choose(g.determinize(g.to_move, seed=1))
+    stats = bot.last_stats
+    assert bot.last_iterations == 150
+    assert list(stats) == [m.text for m in g.legal_decisions()]
+    assert sum(s["visits"] for s in stats.values()) == 150
+    assert all(s["visits"] >= 1 for s in stats.values())  # every option tried once first
+    for s in stats.values():
+        assert 0.0 <= s["win_chance"] <= 1.0 and 0.0 <= s["reward"] <= 1.0
+    assert stats[d.text]["visits"] == max(s["visits"] for s in stats.values())
+
+
+def test_forced_decision_is_not_searched():
+    g = new_game("abluxxen", players=4, seed=2)
+    while len(g.legal_decisions()) > 1:
+        g.apply(g.legal_decisions()[0])
+    bot = ISMCTSBot(1, iterations=10_000)
+    d = bot.choose(g)
+    assert d == g.legal_decisions()[0] and bot.last_iterations == 0
+    assert bot.last_stats == {d.text: {"visits": 0, "win_chance": None, "reward": None}}
+
+
+def test_seconds_budget():
+    g = new_game("kombio", players=3, seed=1)
+    bot = ISMCTSBot(0, seconds=0.05)
+    assert bot.iterations is None
+    t = time.perf_counter()
+    bot.search(g)
+    assert time.perf_counter() - t < 1.0
+    assert bot.last_iterations >= 1
+    both = ISMCTSBot(0, iterations=5, seconds=30)  # whichever limit comes first
+    both.search(g)
+    assert both.last_iterations == 5
+    assert ISMCTSBot(0).iterations == M.DEFAULT_ITERATIONS
+    min_it = ISMCTSBot(0, iterations=1)
+    min_it.search(g, min_iterations=len(g.legal_decisions()))
+    assert min_it.last_iterations == len(g.legal_decisions())
+
+
+def test_rollout_depth_uses_game_evaluate(monkeypatch):
+    calls = []
+
+    def evaluate(state):
+        calls.append(state.over)
+        return [0.25] * state.players
+
+    monkeypatch.setitem(M._evaluators, "abluxxen", evaluate)
+    g = new_game("abluxxen", players=4, seed=3)
+    bot = ISMCTSBot(0, iterations=30, rollout_depth=4)
+    d = act(bot, g)
+    assert d in g.legal_decisions()
+    assert len(calls) == 30 and not any(calls)
+    for s in bot.last_stats.values():
+        assert s["reward"] == pytest.approx(0.25) and s["win_chance"] == pytest.approx(0.25)
+
+
+def test_rollout_depth_without_evaluate(monkeypatch):
+    monkeypatch.setitem(M._evaluators, "kombio", None)
+    g = new_game("kombio", players=4, seed=3)
+    bot = ISMCTSBot(0, iterations=20, rollout_depth=0)
+    assert act(bot, g) in g.legal_decisions()
+    for s in bot.last_stats.values():
+        if s["visits"]:
+            assert s["reward"] == pytest.approx(0.25)
+
+
+def _finished(game, opts, seed):
+    g = new_game(game, seed=seed, **opts)
+    rng = Rng(seed)
+    while not g.over:
+        legal = g.legal_decisions()
+        g.apply(legal[rng.below(len(legal))])
+    return g
+
+
+@pytest.mark.parametrize("game,opts", [ABX[0], KOMBIO[2]])
+def test_outcome_rewards(game, opts):
+    for seed in range(6):
+        g = _finished(game, opts, seed)
+        winners, scores = g.winners(), g.scores()
+        win, reward = outcome(g, 0.0)
+        assert win == reward
+        assert win == [1 / len(winners) if s in winners else 0.0 for s in range(g.players)]
+        win2, reward2 = outcome(g, 0.2)
+        assert win2 == win
+        assert all(0.0 <= r <= 1.0 for r in reward2)
+        best = max(reward2)
+        for s in winners:                 # the winners are at the good end of the score scale
+            assert reward2[s] == pytest.approx(best)
+        if len(set(scores)) > 1 and len(winners) == 1:
+            worst = (min if game == "abluxxen" else max)(scores)   # Kombio: lower is better
+            loser = scores.index(worst)
+            assert reward2[loser] == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("params", [
+    {"iterations": 0}, {"iterations": 2.5}, {"iterations": True}, {"seconds": 0},
+    {"seconds": -1.0}, {"seconds": True}, {"seconds": "1"}, {"rollout_depth": -1},
+    {"score_weight": 1.5}, {"exploration": -1},
+    {"bogus": 1},
+])
+def test_bad_settings(params):
+    with pytest.raises(ConfigError):
+        make_bot("ismcts", seed=0, **params)
