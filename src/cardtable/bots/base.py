@@ -67,8 +67,8 @@ BOTS: dict[str, type[Bot] | str] = {
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"seconds": 0.25}),
-    "expert": ("ismcts", {"seconds": 1.0}),
+    "hard": ("ismcts", {"iterations": 250}),      # about 0.2-0.3 s a decision on one core
+    "expert": ("ismcts", {"iterations": 1000}),   # about 1 s a decision on one core
 }
 
 
