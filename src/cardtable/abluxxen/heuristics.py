@@ -1,5 +1,7 @@
-"""Abluxxen heuristics for the `greedy` bot. The bot sees a determinization for its seat, and
-these rules read only what that seat knows: its hand, every display, the pool, the counts.
+"""Abluxxen heuristics for the `greedy` and `heuristic` bots, and `evaluate` for search.
+
+A bot sees a determinization for its seat, and the bots' rules read only what that seat knows:
+its hand, every display, the pool, the discard pile, the counts, the public `known` cards.
 
 greedy:
 - play: score every legal set: +2 per card it gets out of the hand, +2 per card it abluxxes
@@ -14,9 +16,44 @@ greedy:
 - draw: the pool card (or duel group) that best completes a set in hand (jokers best), else
   the deck; the AB-15 optional draw is taken only when the pool offers such a match.
 - shadow: the stack with the highest number.
+
+heuristic (the `heuristic` bot; constants in `P`, tuned in games against greedy):
+- card counting: the cards the seat cannot see are the 109 (AB-1) minus its hand, every
+  display, the pool, the discard pile, the shadow display, a pending layer and the cards known
+  to be in another hand (`known`, a public lower bound). Each opponent's unknown hand cards are
+  modelled as draws from them (binomial per number, numbers independent).
+- safety of a set (value v, size k): per opponent the chance that it holds a set that abluxxes
+  it (AB-8, AB-9, AB-20: k cards of a higher number with jokers, k jokers, expert 1s against
+  13s and lone jokers); the chance to lose the layer before my next turn combines all opponents.
+- play: score every legal set: +2 per card out of the hand; per abluxxed layer +2 per card
+  (halved when the victim is not, within 2 points, the best of the others) and +1 per card of
+  it that matches the hand (it will be taken); minus 4 x 2 points per card x the chance to
+  lose the layer (losing a layer costs its points and hands the attacker a turn); -1 per joker
+  spent; -0.7 per card of the number left behind when a group is split. Emptying the hand
+  (AB-7) is played when it wins or ties (with an empty hand the tie-break favours me) and
+  avoided otherwise; leaving exactly one card (next turn's play must end the game) gets +6 when
+  I would then lead, -6 when not (unless the AB-15 draw can add a card). Duel: a set that must
+  shadowluxx (DU-4) costs 1 per card that comes into the hand, +1 back per card if an option
+  matches the hand. Ties are broken with rng.
+- take: take abluxxed cards that fit the hand (a joker counts twice, a number in hand once);
+  else leave them.
+- keep/discard: keep a layer of two or more cards or one that matches the hand (3 times in 4,
+  as greedy, so tables cannot cycle; past 400 decisions always discard); else discard and draw.
+- draw: the pool item that best fits the hand (jokers, then the numbers I hold most, higher
+  numbers first), else the deck. AB-15 optional draw: only such a fitting pool item (a blind
+  deck card costs a point more often than it helps); but with one card left while not leading,
+  any card rather than a forced losing end.
+- shadow: a stack whose number is in the hand, else the highest.
+Tried and measured worse against greedy (so left out): stopping to take, to draw or to save
+jokers in an end game (small supply or small hands), optional draws from the deck, playing
+cheap singles on purpose to fish pool cards.
+
+evaluate(state): see the function.
 """
 
 from __future__ import annotations
+
+import math
 
 from cardtable.abluxxen import cards as C
 from cardtable.abluxxen.cards import JOKER
@@ -106,3 +143,292 @@ def greedy(state, rng: Rng) -> Decision:
     if phase == "shadow":
         return max(legal, key=lambda d: d.args[0])
     return legal[0]
+
+
+
+# ---------------------------------------------------------------------------------------------
+# heuristic
+# ---------------------------------------------------------------------------------------------
+
+def _unseen(state, me: int) -> list[int]:
+    """Per card, how many copies `me` cannot see: AB-1 copies minus its own hand, every
+    display, the pool, the discard pile, the shadow display, the pending layer, and the cards
+    known to be in another hand. They lie in the deck or in the other hands' unknown part."""
+    u = C.COPIES[:]
+    hand = state.hands[me]
+    for c in range(1, 15):
+        u[c] -= hand[c]
+    for disp in state.displays:
+        for layer in disp:
+            for c in layer:
+                u[c] -= 1
+    for item in state.pool:
+        for c in item:
+            u[c] -= 1
+    for c in state.discard:
+        u[c] -= 1
+    if state.shadow is not None:
+        sh = state.shadow
+        for c in range(1, 13):
+            u[c] -= sh[c]
+    if state.pending is not None:
+        for c in state.pending[1]:
+            u[c] -= 1
+    for o in range(state.players):
+        if o != me:
+            k = state.known[o]
+            for c in range(1, 15):
+                u[c] -= k[c]
+    return u
+
+
+MAXT = 14           # largest set size the threat tables cover (8 numbers + 5 jokers + 1)
+
+
+def _binom_cum(h: int, p: float) -> list[float]:
+    """cum[i] = P(X <= i) for X ~ Binomial(h, p), i = 0..h."""
+    if h <= 0 or p <= 0.0:
+        return [1.0] * (h + 1)
+    if p >= 1.0:
+        return [0.0] * h + [1.0]
+    q = 1.0 - p
+    x = q ** h
+    r = p / q
+    cum = [0.0] * (h + 1)
+    acc = 0.0
+    for i in range(h + 1):
+        if i:
+            x *= r * (h - i + 1) / i
+        acc += x
+        cum[i] = acc
+    return cum
+
+
+class _Threat:
+    """How likely opponent `o` holds a set that abluxxes a layer (value v, size k): its known
+    cards plus, for its unknown cards, a draw from the cards `me` cannot see (binomial
+    approximation, numbers treated as independent)."""
+
+    __slots__ = ("cache", "expert", "less", "pj")
+
+    def __init__(self, state, o: int, u: list[int], total: int):
+        known = state.known[o]
+        h = max(0, state.sizes[o] - sum(known))
+        self.expert = state.rules.ones_beat_top
+        less = [None] * 15                  # less[w][t] = P(count of w < t), t = 0..MAXT
+        for w in range(1, 15):
+            cum = _binom_cum(h, u[w] / total if total > 0 else 0.0)
+            base = known[w]
+            row = [0.0] * (MAXT + 1)
+            for t in range(1, MAXT + 1):
+                i = t - base - 1
+                row[t] = 0.0 if i < 0 else (1.0 if i >= h else cum[i])
+            less[w] = row
+        jrow = less[JOKER]
+        self.pj = [jrow[j + 1] - jrow[j] for j in range(6)]   # P(jokers == j)
+        self.less = less
+        self.cache = {}
+
+    def beats(self, v: int, k: int) -> float:
+        key = (v, k)
+        got = self.cache.get(key)
+        if got is not None:
+            return got
+        if k > MAXT - 1:
+            self.cache[key] = 0.0
+            return 0.0
+        less = self.less
+        ws = list(range(v + 1, 14))
+        ones = self.expert and v >= 13
+        fail = 0.0
+        for j, pj in enumerate(self.pj):
+            if pj <= 0.0:
+                continue
+            t = k - j
+            if t <= 0 and v < JOKER:
+                continue                     # jokers alone (value 14) beat it
+            t = max(t, 1)
+            f = pj
+            for w in ws:
+                f *= less[w][t]
+            if ones:
+                f *= less[1][t]
+            fail += f
+        q = max(0.0, min(1.0, 1.0 - fail))
+        self.cache[key] = q
+        return q
+
+
+class _Ctx:
+    """What the seat to move knows, digested once per decision."""
+
+    def __init__(self, state):
+        self.state = state
+        me = self.me = state.to_move
+        n = state.players
+        self.hand = state.hands[me]
+        self.score = [sum(len(layer) for layer in state.displays[s]) - state.sizes[s]
+                      for s in range(n)]
+        self.others = [(me + i) % n for i in range(1, n)]
+        self.best_other = max(self.score[o] for o in self.others)
+        self._threats = None
+
+    @property
+    def threats(self) -> list[_Threat]:
+        if self._threats is None:
+            u = _unseen(self.state, self.me)
+            total = sum(u[1:15])
+            self._threats = [_Threat(self.state, o, u, total) for o in self.others]
+        return self._threats
+
+    def p_lost(self, v: int, k: int) -> float:
+        """Chance that a layer (v, k) on top of my display is abluxxed before my next turn."""
+        keep = 1.0
+        for t in self.threats:
+            keep *= 1.0 - P["alpha"] * t.beats(v, k)
+        return 1.0 - keep
+
+    def weight(self, o: int) -> float:
+        """How much hurting opponent o helps me win: most when o leads the others."""
+        return 1.0 if self.score[o] >= self.best_other - 2 else P["w_trail"]
+
+
+#: The heuristic's constants (tuned against greedy; see the module docstring).
+P = {
+    "alpha": 1.0,         # chance that an opponent who can abluxx my layer does it
+    "risk": 4.0,          # weight of the expected loss of a layer (2 points per card)
+    "hit": 1.0,           # weight of an abluxx (the victim loses 2 points per card)
+    "w_trail": 0.5,       # ... against an opponent who is not (nearly) the best of the others
+    "take_bonus": 1.0,    # value per abluxxed card that matches the hand (to be taken)
+    "joker": 1.0,         # cost of a joker spent
+    "split": 0.7,         # cost per number card left behind when a group is played in part
+    "one_left": 6.0,      # leaving one card: a forced end next turn (bonus if leading)
+    "shadow": 1.0,        # duel: cost per card a forced shadowluxx brings into the hand (DU-4)
+    "shadow_match": 1.0,  # ... less this when a shadow option matches the hand
+    "take_min": 1.0,      # take abluxxed cards when their match count reaches this
+    "keep_min": 2,        # keep an abluxxed layer of at least this many cards (or matching)
+    "keep_rand": 25,      # ... but discard it anyway this many times in 100
+    "od_min": 1.0,        # AB-15 draw when the best pool item's match value reaches this
+}
+
+
+def _match_value(hand: list[int], item: tuple) -> float:
+    """How well a pool item fits the hand: 2 per joker, per number card its count in hand
+    (at most 3) plus a little for a high number; 0 for a number not in hand."""
+    return sum(2.0 if c == JOKER else (min(hand[c], 3) + c / 13.0) if hand[c] else 0.0
+               for c in item)
+
+
+def _play_value(ctx: _Ctx, d: Decision) -> float:
+    st = ctx.state
+    me = ctx.me
+    v, k, j = d.args
+    size = k + j
+    hand = ctx.hand
+    if st.sizes[me] == size:                                   # AB-7: this ends the game
+        mine = ctx.score[me] + 2 * size
+        if mine > ctx.best_other:
+            return 1e6
+        if mine == ctx.best_other:                             # AB-18: my hand is empty
+            return 1e5
+        return -1e6 + size
+    val = 2.0 * size
+    hit = False
+    for o in ctx.others:                                       # AB-8: the abluxxes it makes
+        disp = st.displays[o]
+        if disp and _beats(st, v, size, disp[-1]):
+            hit = True
+            top = disp[-1]
+            val += P["hit"] * 2.0 * len(top) * ctx.weight(o)
+            val += P["take_bonus"] * sum(1 for c in top if c == JOKER or hand[c])
+    if st.rules.duel and st.shadow is not None:               # DU-4: a forced shadowluxx
+        sh = st.shadow
+        opts = [w for w in range(1, min(v, 13))
+                if sh[w] == size or (st.rules.shadow_partial and sh[w] > size)]
+        if opts:
+            hit = True
+            val -= P["shadow"] * size
+            if any(hand[w] for w in opts):
+                val += P["shadow_match"] * size
+    if st.sizes[me] - size == 1:                   # AB-7 next turn: the last card ends it
+        if ctx.score[me] + 2 * size + 2 > ctx.best_other:
+            val += P["one_left"]
+        elif not (st.rules.optional_draw and not hit):         # AB-15 could save me
+            val -= P["one_left"]
+    val -= P["risk"] * 2.0 * size * ctx.p_lost(v, size)
+    val -= P["joker"] * j
+    if v != JOKER and hand[v] > k:
+        val -= P["split"] * (hand[v] - k)
+    return val
+
+
+def heuristic(state, rng: Rng) -> Decision:
+    """The `heuristic` bot's decision for `state.to_move` (rules: the module docstring)."""
+    legal = state.legal_decisions()
+    if len(legal) == 1:
+        return legal[0]
+    ctx = _Ctx(state)
+    me = ctx.me
+    phase = state.awaiting
+    hand = ctx.hand
+    if phase == "play":
+        scored = [(_play_value(ctx, d), i) for i, d in enumerate(legal)]
+        top = max(s for s, _ in scored)
+        choices = [legal[i] for s, i in scored if s >= top - 1e-9]
+        return choices[rng.below(len(choices))]
+    if phase == "take":
+        cards = state.pending[1]
+        use = sum(2.0 if c == JOKER else float(hand[c] > 0) for c in cards)
+        return C.TAKE if use >= P["take_min"] else C.LEAVE
+    if phase == "keep":
+        cards = state.pending[1]
+        if len(state.history) >= LONG_GAME:
+            return C.DISCARD
+        if len(cards) >= P["keep_min"] or any(c == JOKER or hand[c] for c in cards):
+            return C.KEEP if rng.below(100) >= P["keep_rand"] else C.DISCARD
+        return C.DISCARD
+    if phase in ("draw", "optional_draw"):
+        best, best_d = 0.0, None
+        for d in legal:
+            if d.kind == "draw" and d.args[0] == "pool":
+                m = _match_value(hand, d.args[1])
+                if m > best:
+                    best, best_d = m, d
+        if phase == "optional_draw":
+            if state.sizes[me] == 1 and ctx.score[me] + 2 <= ctx.best_other:
+                return best_d or (C.DRAW_DECK if state.deck else legal[0])
+            return best_d if best_d is not None and best >= P["od_min"] else C.PASS
+        if best_d is not None:
+            return best_d
+        return C.DRAW_DECK if state.deck else legal[0]
+    if phase == "shadow":
+        return max(legal, key=lambda d: (hand[d.args[0]] > 0, d.args[0]))
+    return legal[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluate
+# ---------------------------------------------------------------------------------------------
+
+def evaluate(state) -> list[float]:
+    """Per seat, an estimated chance to win (each in [0, 1], together 1) of a full state, finished
+    or not; it reads the whole state (search calls it on determinizations). A finished game
+    gives its k winners 1/k each and the others 0 (AB-18, CL-4). Otherwise a softmax of the
+    projected scores: display cards - lam * hand cards + 1.5 per joker in hand, where hand
+    cards count the less the more the game has still to run (lam = exp(-rest / 3), rest = deck
+    + pool + mean hand size), at a temperature 1.5 + 0.08 * rest. The constants were fitted by
+    maximum likelihood to the winners of 400 greedy/heuristic games (3-5 players, every rule
+    set but the duel)."""
+    n = state.players
+    if state.over:
+        w = state.winners()
+        return [1.0 / len(w) if s in w else 0.0 for s in range(n)]
+    rest = len(state.deck) + len(state.pool) + sum(state.sizes) / n
+    lam = math.exp(-rest / 3.0)
+    temp = 1.5 + 0.08 * rest
+    proj = [sum(len(layer) for layer in state.displays[s]) - lam * state.sizes[s]
+            + 1.5 * state.hands[s][JOKER] for s in range(n)]
+    top = max(proj)
+    e = [math.exp((p - top) / temp) for p in proj]
+    z = sum(e)
+    return [x / z for x in e]

@@ -1,4 +1,5 @@
-"""Kombio heuristics for the generic GreedyBot (`cardtable.bots`): `greedy(state, rng)`.
+"""Kombio heuristics for the bots (`cardtable.bots`): `greedy(state, rng)` for the GreedyBot,
+`heuristic(state, rng)` for the HeuristicBot, and `evaluate(state)` for search.
 
 The bot sees a determinization of the state for its seat, so everything it has not seen is a
 guess. The rules below therefore read **only** what `state.to_move` may know: the cards it has
@@ -30,9 +31,46 @@ Rules, by decision point:
 - give: give the worst own card.  hand_over: hand the snapped card over if it is 5 or more
   (rid of a high card), else give a penalty card.
 Ties are broken with `rng`. If a rule's choice were not legal, a random legal decision is taken.
+
+`heuristic(state, rng)`, the HeuristicBot (constants in `P`, tuned in games against greedy and
+against itself). It reads the same knowledge as greedy, and in addition *which* cards the
+others have seen (`known[p]` of a slot: public, since everybody sees who looks at or takes what;
+never the value). Card counting: the unseen multiset is the 70 cards (KO-1) minus every card the
+seat has seen; E is its mean and V its variance. Estimates: an own unseen card is E; another
+player's card I have not seen is E, or E - 3 if that player has seen it (players keep the low
+cards they know). The "badness" of an own card is its value if seen, else E + 0.7 (replacing an
+unseen card also turns it into a known one).
+- turn: call **Kombio** (KO-12) when the estimated chance to be alone lowest after the others'
+  last turns reaches a bar: per opponent Phi((their estimate - 2.5 - my estimate - 0.5) / sd),
+  sd from V per unseen card (mine and theirs), multiplied over the opponents (KO-15: a tie
+  costs +15). The bar is 0.65, lowered by 0.04 per turn and player in the round, never below
+  0.25 (rounds end also when every player is cautious); after 30 turns per player it calls.
+  Else **take** the top discard card into the worst slot if its gain (badness - value) beats
+  the expected gain of a draw: over the unseen multiset, the best of replacing the worst card,
+  using the card's action (below) or nothing. Else **draw**.
+- drawn: **replace** the worst card if that gains something and at least as much as the
+  drawn card's action would; else **discard** (an action card then gives its action).
+- action values: 7/8 look at an own unseen card (1.5, while nobody has called); 9/10 look at
+  another's unseen card (0.4, likewise); 11/12 the best swap of an own card with another
+  player's: (my estimate - theirs) x 1.3 (their sum rises too; x 2 with 2 players), used from
+  1.0; 13 the better of a peek and that swap; 14 that plus 0.5.
+- action 7/8: look at an own unseen card. 9/10: look at an unseen card of the player with the
+  lowest estimate (the one who may call), one that player has seen first. 11/12: that best
+  swap, if worth 1.0. 13: look at an own unseen card unless a known own card is 9 or more,
+  else at the other card with the lowest estimate; then swap: an own peeked card goes to that
+  card if it gains 2.0 (with the weight above), another's peeked card comes into the worst
+  slot if it gains 1.0. 14: look at the worst own card and the other card with the lowest
+  estimate; swap if the other is lower.
+- snap: only a card it has seen whose value equals the top card (never a guess): an own card
+  of value 1 or more first (a grid emptied that way ends the round at 0, KO-13); else another's
+  card if my worst card (given in return) outweighs the card's help to its owner
+  (badness - 0.3 x (value - badness) > 0). Else pass.
+- give: the worst own card. hand_over: hand the snapped card over if its value is above 0.
 """
 
 from __future__ import annotations
+
+import math
 
 from cardtable.core.game import Decision
 from cardtable.core.rng import Rng
@@ -212,3 +250,360 @@ def _action_swap(state, me, own, E, rng) -> Decision:
     if v <= bad - 3:
         return C.SWAP1[me][slot]
     return C.KEEP
+
+
+
+# ---------------------------------------------------------------------------------------------
+# heuristic
+# ---------------------------------------------------------------------------------------------
+
+P = {
+    "know": 0.7,        # bonus for replacing an own card never seen (the new card is known)
+    "delta": 3.0,       # an opponent's card it has seen (I have not) is E - delta
+    "improve": 2.5,     # expected gain of each opponent's last turn after a call
+    "call_p": 0.65,     # call when the estimated chance to be alone lowest reaches this
+    "var_known": 16.0,  # variance of an opponent's card only it has seen
+    "call_decay": 0.04, # ... less this per turn and player played in the round
+    "call_floor": 0.25, # ... but never less than this
+    "peek_own": 1.5,    # value of looking at an own unseen card
+    "peek_other": 0.4,  # value of looking at another player's card
+    "hurt": 0.3,        # weight of raising another player's sum (against my own)
+    "hurt2": 1.0,       # ... in a 2-player game (zero-sum: as much as my own)
+    "swap_min": 1.0,    # smallest worthwhile estimated gain of a swap
+    "take_margin": 0.0, # take the discard if its gain beats the draw's expected gain by this
+    "snap_own_min": 1,  # snap an own card of at least this value
+    "long": 30,         # turns per player after which a call is forced (rounds must end)
+}
+
+
+class _KCtx:
+    """What seat `me` knows, digested once per decision (never an unseen card's value)."""
+
+    def __init__(self, state, me: int):
+        self.state = state
+        self.me = me
+        n = self.n = state.players
+        self.hurt = P["hurt"] if n > 2 else P["hurt2"]
+        seen = state.seen(me)
+        counts: dict[int, int] = {}
+        total = 0
+        vsum = 0
+        for c in range(C.N_CARDS):
+            if not (seen >> c) & 1:
+                v = VALUE[c]
+                counts[v] = counts.get(v, 0) + 1
+                total += 1
+                vsum += v
+        self.unseen = counts
+        self.total = total
+        E = self.E = vsum / total if total else 5.0
+        self.var = (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
+        self.called = state.caller is not None
+        self.own = [(s, state.card_seen(me, me, s))
+                    for s, c in enumerate(state.grids[me], 1) if c >= 0]
+        # other players' cards that may be touched: (p, s, value seen by me or None, p knows)
+        self.opp = []
+        self.est = {}
+        self.unk = {}
+        self.unk_known = {}
+        for k in range(1, n):
+            p = (me + k) % n
+            kn = state.known[p]
+            est = 0.0
+            unk = 0
+            unk_known = 0
+            for s, c in enumerate(state.grids[p], 1):
+                if c < 0:
+                    continue
+                v = state.card_seen(me, p, s)
+                knows = bool((kn >> c) & 1)
+                if v is None:
+                    if knows:
+                        unk_known += 1
+                        est += E - P["delta"]
+                    else:
+                        unk += 1
+                        est += E
+                else:
+                    est += v
+                if p != state.taboo:
+                    self.opp.append((p, s, v, knows))
+            self.est[p] = est
+            self.unk[p] = unk
+            self.unk_known[p] = unk_known
+
+    def bad(self, v) -> float:
+        """How much an own card hurts: its value, or E (+ the knowledge bonus) if unseen."""
+        return v if v is not None else self.E + P["know"]
+
+    def worst(self, rng: Rng) -> tuple[int, float]:
+        best = max(self.bad(v) for _, v in self.own)
+        slots = [s for s, v in self.own if self.bad(v) == best]
+        return slots[rng.below(len(slots))], best
+
+    def my_est(self) -> float:
+        return sum(v if v is not None else self.E for _, v in self.own)
+
+    def opp_value(self, v, knows: bool) -> float:
+        return v if v is not None else (self.E - P["delta"] if knows else self.E)
+
+    def call_chance(self) -> float:
+        """Estimated chance that my sum is alone the lowest after the others' last turns."""
+        mine = self.my_est()
+        unk_me = sum(1 for _, v in self.own if v is None)
+        p = 1.0
+        for o, est in self.est.items():
+            if not self.state.counts[o]:
+                continue
+            gap = est - P["improve"] - mine - 0.5
+            sd = math.sqrt(self.var * (unk_me + self.unk[o])
+                           + P["var_known"] * self.unk_known[o] + 1.0)
+            p *= _phi(gap / sd)
+        return p
+
+    def best_swap(self) -> tuple[float, int, int, int]:
+        """The best swap of an own card with another player's: (gain, my slot, P, S)."""
+        best = (0.0, 0, -1, 0)
+        for s, v in self.own:
+            mine = v if v is not None else self.E
+            for p, t, w, knows in self.opp:
+                theirs = self.opp_value(w, knows)
+                gain = (mine - theirs) * (1.0 + self.hurt)
+                if gain > best[0]:
+                    best = (gain, s, p, t)
+        return best
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _action_value(ctx: _KCtx, act: int) -> float:
+    """Estimated worth of using the action of a discarded card of value `act` (KO-6)."""
+    own_unseen = any(v is None for _, v in ctx.own)
+    if act <= 8:
+        return P["peek_own"] if own_unseen and not ctx.called else 0.0
+    if act <= 10:
+        return P["peek_other"] if not ctx.called and any(w is None for _, _, w, _ in ctx.opp) \
+            else 0.0
+    swap = ctx.best_swap()[0]
+    if act <= 12:
+        return swap if swap >= P["swap_min"] else 0.0
+    peek = P["peek_own"] if own_unseen and not ctx.called else 0.0
+    return max(swap, peek) + (0.5 if act == 14 else 0.0)
+
+
+def _draw_gain(ctx: _KCtx, bad: float) -> float:
+    """Expected gain of drawing: replace the worst card, use an action, or discard."""
+    if not ctx.total:
+        return 0.0
+    acts = {a: _action_value(ctx, a) for a in range(C.ACTION_MIN, 15)}
+    g = 0.0
+    for v, k in ctx.unseen.items():
+        best = max(0.0, bad - v, acts.get(v, 0.0))
+        g += k * best
+    return g / ctx.total
+
+
+def heuristic(state, rng: Rng) -> Decision:
+    me = state.to_move
+    legal = state.legal_decisions()
+    if len(legal) == 1:
+        return legal[0]
+    d = _h_choose(state, me, rng)
+    if d is not None and d in legal:
+        return d
+    return legal[rng.below(len(legal))]
+
+
+def _h_choose(state, me: int, rng: Rng) -> Decision | None:
+    phase = state.awaiting
+    if phase == "snap" and not _snap_candidates(state, me):
+        return C.PASS                        # the common case, decided without card counting
+    ctx = _KCtx(state, me)
+    if phase == "snap":
+        return _h_snap(state, ctx, rng)
+    if phase == "turn":
+        if not ctx.called:
+            bar = max(P["call_floor"], P["call_p"] - P["call_decay"] * state.turn_no / ctx.n)
+            if ctx.call_chance() >= bar:
+                return C.KOMBIO
+            if state.turn_no >= P["long"] * ctx.n:
+                return C.KOMBIO
+        slot, bad = ctx.worst(rng)
+        draw_gain = _draw_gain(ctx, bad) if (state.deck or len(state.discard) > 1) else -99.0
+        if state.discard and not state.top_snapped:
+            top = VALUE[state.discard[-1]]
+            if bad - top > draw_gain + P["take_margin"]:
+                return C.TAKE[slot]
+        return C.DRAW
+    if phase == "drawn":
+        x = VALUE[state.drawn]
+        slot, bad = ctx.worst(rng)
+        replace = bad - x
+        use = _action_value(ctx, x) if x >= C.ACTION_MIN else 0.0
+        if replace > 0 and replace >= use:
+            return C.REPLACE[slot]
+        return C.DISCARD
+    if phase == "action":
+        return _h_action(state, ctx, rng)
+    if phase == "action_swap":
+        return _h_action_swap(state, ctx, rng)
+    if phase == "give":
+        return C.GIVE[ctx.worst(rng)[0]]
+    if phase == "hand_over":
+        return C.HAND_OVER if state.snap_info[3] > 0 else C.PENALTY
+    return None
+
+
+def _snap_candidates(state, me: int) -> bool:
+    """Is some card `me` has seen (and may snap) equal to the top discard card?"""
+    top = VALUE[state.discard[-1]]
+    seen = state.seen(me)
+    tb = state.taboo
+    for p, g in enumerate(state.grids):
+        if p == tb:
+            continue
+        for c in g:
+            if c >= 0 and (seen >> c) & 1 and VALUE[c] == top:
+                return True
+    return False
+
+
+def _h_snap(state, ctx: _KCtx, rng: Rng) -> Decision:
+    """KO-8: snap only a card known to equal the top card."""
+    top = VALUE[state.discard[-1]]
+    me = ctx.me
+    mine = [s for s, v in ctx.own if v == top and v >= P["snap_own_min"]]
+    if mine:
+        return C.SNAP[me][mine[rng.below(len(mine))]]
+    _, bad = ctx.worst(rng)
+    best, pick = 0.0, None
+    for p, s, w, _ in ctx.opp:
+        if w == top:
+            val = bad - ctx.hurt * (top - bad)
+            if val > best:
+                best, pick = val, (p, s)
+    if pick is not None:
+        return C.SNAP[pick[0]][pick[1]]
+    return C.PASS
+
+
+def _target(ctx: _KCtx, exclude=None):
+    """Another player's card most worth having: the lowest estimated value."""
+    best, pick = None, None
+    for p, s, w, knows in ctx.opp:
+        if (p, s) == exclude:
+            continue
+        val = ctx.opp_value(w, knows)
+        if best is None or val < best:
+            best, pick = val, (p, s)
+    return best, pick
+
+
+def _h_action(state, ctx: _KCtx, rng: Rng) -> Decision:
+    act = state.act
+    me = ctx.me
+    unseen_own = [s for s, v in ctx.own if v is None]
+    if act <= 8:
+        if unseen_own and not ctx.called:
+            return C.PEEK[me][unseen_own[rng.below(len(unseen_own))]]
+        return C.SKIP
+    if act <= 10:
+        if ctx.called:
+            return C.SKIP
+        # the card of the most dangerous player (lowest estimate), one it has seen first
+        cands = [(ctx.est[p], not knows, rng.below(1000), p, s)
+                 for p, s, w, knows in ctx.opp if w is None]
+        if not cands:
+            return C.SKIP
+        _, _, _, p, s = min(cands)
+        return C.PEEK[p][s]
+    if act <= 12:
+        gain, s, p, t = ctx.best_swap()
+        if gain >= P["swap_min"]:
+            return C.pair("swap", me, s, p, t)
+        return C.SKIP
+    slot, _ = ctx.worst(rng)
+    if act == 13:
+        known_high = max((v for _, v in ctx.own if v is not None), default=None)
+        _, pick = _target(ctx)
+        if unseen_own and not ctx.called and (known_high is None or known_high < 9):
+            return C.PEEK[me][unseen_own[rng.below(len(unseen_own))]]
+        if pick is not None:
+            return C.PEEK[pick[0]][pick[1]]
+        if unseen_own:
+            return C.PEEK[me][unseen_own[rng.below(len(unseen_own))]]
+        return C.SKIP
+    # 14: look at my worst card and the best-looking card of another player
+    _, pick = _target(ctx)
+    if pick is None:
+        return C.SKIP
+    return C.pair("peek", me, slot, pick[0], pick[1])
+
+
+def _h_action_swap(state, ctx: _KCtx, rng: Rng) -> Decision:
+    me = ctx.me
+    if state.act == 14:
+        (p1, s1), (p2, s2) = state.peeked
+        if p1 == p2:
+            return C.KEEP
+        if p2 == me:
+            p1, s1, p2, s2 = p2, s2, p1, s1
+        if p1 != me:
+            return C.KEEP
+        a = state.card_seen(me, p1, s1)
+        b = state.card_seen(me, p2, s2)
+        if a is not None and b is not None and b < a:
+            return C.SWAP
+        return C.KEEP
+    (p, s), = state.peeked
+    v = state.card_seen(me, p, s)
+    if v is None:
+        return C.KEEP
+    if p == me:
+        val, pick = _target(ctx)
+        if pick is not None and (v - val) * (1.0 + ctx.hurt) >= P["swap_min"] + 1.0:
+            return C.SWAP1[pick[0]][pick[1]]
+        return C.KEEP
+    slot, bad = ctx.worst(rng)
+    if (bad - v) * (1.0 + ctx.hurt) >= P["swap_min"]:
+        return C.SWAP1[me][slot]
+    return C.KEEP
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluate
+# ---------------------------------------------------------------------------------------------
+
+def evaluate(state) -> list[float]:
+    """Per seat, an estimated chance to win (each in [0, 1], together 1) of a full state, finished
+    or not; it reads the whole state (search calls it on determinizations). A finished game
+    gives its k winners 1/k each and the others 0 (KO-16). Otherwise each seat's projected
+    total is its total plus the current round: after a call the round scored now by KO-15,
+    before a call half the current grid sum (grids still improve); the values are a softmax of
+    minus the projected totals at a temperature 4 + 1.7 * sqrt(points left before the leader
+    of the projection reaches the target). Constants fitted by maximum likelihood to the
+    winners of 240 greedy/heuristic games (2-6 players)."""
+    n = state.players
+    if state.over:
+        w = state.winners()
+        return [1.0 / len(w) if s in w else 0.0 for s in range(n)]
+    sums = [sum(VALUE[c] for c in g if c >= 0) for g in state.grids]
+    caller = state.caller
+    if caller is None:
+        rs = [0.5 * x for x in sums]
+    else:
+        rs = [float(x) for x in sums]
+        cs = sums[caller]
+        if all(cs < sums[t] for t in range(n) if t != caller):            # KO-15
+            rs = [x + 10.0 if t != caller and state.counts[t] else x for t, x in enumerate(rs)]
+        else:
+            rs[caller] += 15.0
+    proj = [state.totals[s] + rs[s] for s in range(n)]
+    rest = max(0.0, state.target - max(proj))
+    temp = 4.0 + 1.7 * math.sqrt(rest)
+    low = min(proj)
+    e = [math.exp((low - p) / temp) for p in proj]
+    z = sum(e)
+    return [x / z for x in e]
