@@ -45,7 +45,7 @@ def budget(args) -> dict:
 def run(m: dict, args) -> tuple[dict, float]:
     cfg = TournamentConfig(game=m["game"], variant=m.get("variant"), bots=m["bots"],
                            games=args.deals, duplicate=True, seed=args.seed, jobs=args.jobs,
-                           bot_params={"ismcts": budget(args)})
+                           bot_params={"ismcts": budget(args)} if "ismcts" in m["bots"] else {})
     t0 = time.perf_counter()
     result = run_tournament(cfg, progress=sys.stderr.isatty())
     return compute_stats(result), time.perf_counter() - t0
