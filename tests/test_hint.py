@@ -12,6 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from cardtable import new_game
+from random_games import finished
 from cardtable.bots import act
 from cardtable.bots.hint import hint
 from cardtable.bots.ismcts import ISMCTSBot
@@ -30,15 +31,6 @@ def advanced(game, opts, seed, steps):
         g.apply(legal[rng.below(len(legal))])
     while not g.over and len(g.legal_decisions()) == 1:
         g.apply(g.legal_decisions()[0])
-    return g
-
-
-def finished(game, opts, seed):
-    g = new_game(game, seed=seed, **opts)
-    rng = Rng(seed)
-    while not g.over:
-        legal = g.legal_decisions()
-        g.apply(legal[rng.below(len(legal))])
     return g
 
 

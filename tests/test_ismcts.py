@@ -8,6 +8,7 @@ import time
 import pytest
 
 from cardtable import new_game
+from random_games import finished
 from cardtable.bots import act, make_bot
 from cardtable.bots import ismcts as M
 from cardtable.bots.ismcts import ISMCTSBot, outcome
@@ -204,19 +205,10 @@ def test_rollout_depth_without_evaluate(monkeypatch):
             assert s["reward"] == pytest.approx(0.25)
 
 
-def _finished(game, opts, seed):
-    g = new_game(game, seed=seed, **opts)
-    rng = Rng(seed)
-    while not g.over:
-        legal = g.legal_decisions()
-        g.apply(legal[rng.below(len(legal))])
-    return g
-
-
 @pytest.mark.parametrize("game,opts", [ABX[0], KOMBIO[2]])
 def test_outcome_rewards(game, opts):
     for seed in range(6):
-        g = _finished(game, opts, seed)
+        g = finished(game, opts, seed)
         winners, scores = g.winners(), g.scores()
         win, reward = outcome(g, 0.0)
         assert win == reward
