@@ -8,10 +8,15 @@ BPY    := $(BVENV)/bin/python
 BSTAMP := $(BVENV)/.installed
 ARGS   ?=
 
-.PHONY: run test bench bench-bots setup clean
+.PHONY: run play test bench bench-bots bench-server setup clean
 
+# The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
-	$(VENV)/bin/cardtable play abluxxen $(ARGS)
+	$(VENV)/bin/cardtable serve $(ARGS)
+
+# A game in the terminal (ARGS="kombio --players 3", ...).
+play: $(STAMP)
+	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
@@ -31,6 +36,10 @@ bench: $(BSTAMP)
 # Bot strength: duplicate-deal tournaments; writes docs/strength.md (see bench/bench_bots.py).
 bench-bots: $(STAMP)
 	$(PY) bench/bench_bots.py $(ARGS)
+
+# Server load: concurrent bot tables through real WebSocket clients (SQLite and PostgreSQL).
+bench-server: $(STAMP)
+	$(PY) bench/bench_server.py $(ARGS)
 
 $(BSTAMP): pyproject.toml
 	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)

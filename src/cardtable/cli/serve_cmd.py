@@ -1,0 +1,50 @@
+"""`cardtable serve`: the game server (lobby over HTTP, games over WebSocket; docs/protocol.md,
+docs/deploy.md). `register(app)` adds the command to a Typer app.
+
+    cardtable serve                                   # http://127.0.0.1:8000, ./cardtable.db
+    cardtable serve --host 0.0.0.0 --port 8080 --database postgresql://user@db/cardtable
+
+The database is migrated (Alembic) at start; games being played go on where they were.
+Bad options raise ConfigError (the `cardtable` entry point prints one line, exit status 2).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from cardtable.core.errors import ConfigError
+
+
+def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str) -> int:
+    from cardtable.bots import bot_names
+    from cardtable.server import Settings, run
+
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port must be 0..65535, not {port}")
+    if bot_delay < 0:
+        raise ConfigError("--bot-delay must not be negative")
+    if standin not in bot_names():
+        raise ConfigError(f"unknown bot {standin!r} (known: {', '.join(bot_names())})")
+    settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
+                        standin=standin)
+    try:
+        settings.url()
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    run(settings)
+    return 0
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve", help="Run the game server: lobby over HTTP, games over WebSocket.")
+    def serve_cmd(
+        host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+        port: int = typer.Option(8000, "--port", help="port to listen on"),
+        database: str = typer.Option("cardtable.db", "--database", metavar="URL",
+                                     help="SQLite file or postgresql://user:pw@host/db"),
+        bot_delay: float = typer.Option(0.5, "--bot-delay", metavar="S",
+                                        help="seconds before a bot's decision is applied"),
+        standin: str = typer.Option("medium", "--standin", metavar="BOT",
+                                    help="bot that plays for a player who is away"),
+    ) -> None:
+        raise typer.Exit(run_serve(host, port, database, bot_delay, standin))

@@ -1,0 +1,50 @@
+"""The cardtable game server: a lobby over HTTP and the games over WebSocket.
+
+    cardtable serve [--host 127.0.0.1] [--port 8000] [--database URL]
+    python -m cardtable.server ...             (the same, without the cardtable CLI)
+
+Modules: config (settings, database URLs), db (schema, Store), migrate + migrations/ (Alembic),
+protocol (pydantic message models), views (public view, events in words), runtime (tables:
+the decision path, the broadcast), driver (bots, timers, snap windows, LISTEN/NOTIFY), ws (the
+WebSocket endpoint), app (FastAPI: lobby routes, lifespan). docs/protocol.md describes the
+protocol, docs/deploy.md running it (several processes, a load balancer).
+"""
+
+from cardtable.server.config import DatabaseURL, Settings
+
+__all__ = ["DatabaseURL", "Settings", "create_app", "main", "run"]
+
+
+def create_app(settings: Settings | None = None):
+    from cardtable.server.app import create_app as _create
+
+    return _create(settings)
+
+
+def run(settings: Settings) -> None:
+    from cardtable.server.app import run as _run
+
+    _run(settings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m cardtable.server`: the same options as `cardtable serve`."""
+    import argparse
+
+    d = Settings()
+    p = argparse.ArgumentParser(prog="python -m cardtable.server",
+                                description="Run the cardtable game server.")
+    p.add_argument("--host", default=d.host)
+    p.add_argument("--port", type=int, default=d.port)
+    p.add_argument("--database", default=d.database,
+                   help="SQLite file (default cardtable.db) or postgresql://...")
+    p.add_argument("--bot-delay", type=float, default=d.bot_delay,
+                   help="seconds before a bot's decision is applied (default %(default)s)")
+    p.add_argument("--standin", default=d.standin,
+                   help="bot that plays for an away player (default %(default)s)")
+    p.add_argument("--rate", type=float, default=d.rate, help="messages per second per client")
+    p.add_argument("--burst", type=int, default=d.burst, help="message burst per client")
+    a = p.parse_args(argv)
+    run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
+                 standin=a.standin, rate=a.rate, burst=a.burst))
+    return 0

@@ -1,0 +1,5 @@
+import sys
+
+from cardtable.server import main
+
+sys.exit(main())

@@ -1,0 +1,423 @@
+"""The FastAPI application: the lobby over HTTP (OpenAPI at /openapi.json, docs at /docs) and
+the game over WebSocket (/ws/{code}, ws.py).
+
+    from cardtable.server import create_app, Settings
+    app = create_app(Settings(database="postgresql://localhost/cardtable"))
+
+At start (lifespan) the database is migrated (Alembic, migrate.py), the drivers take up the
+tables being played (driver.py) and, with PostgreSQL, the LISTEN task starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import re
+import secrets
+import sys
+import time
+from contextlib import asynccontextmanager
+from typing import Annotated
+
+from fastapi import FastAPI, HTTPException, Path, Query, WebSocket
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
+
+from cardtable import __version__
+from cardtable.bots import LEVELS, bot_names
+from cardtable.core.errors import CardtableError
+from cardtable.core.record import new_game
+from cardtable.server import protocol as P
+from cardtable.server.config import Settings
+from cardtable.server.db import Store, token_hash
+from cardtable.server.driver import Drivers, Listener
+from cardtable.server.migrate import upgrade
+from cardtable.server.runtime import Hub, TableRuntime
+from cardtable.server.ws import handle_ws
+
+log = logging.getLogger("cardtable.server")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LEN = 8
+CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,16}$", max_length=16,
+                               description="the table code")]
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+
+
+def _bad(msg: str, status: int = 422):
+    return HTTPException(status_code=status, detail=msg)
+
+
+def table_config(req: P.CreateTable) -> tuple[dict, dict, list[dict]]:
+    """(settings, base record, seat rows) of a new table; HTTPException 422 if bad."""
+    game = req.game
+    if game == "abluxxen":
+        from cardtable.abluxxen.rules import DEFAULT_PLAYERS
+
+        variant = req.variant or "basic"
+        players = req.players or DEFAULT_PLAYERS[variant]
+        if req.target is not None:
+            raise _bad("target is a Kombio setting")
+        opts = {"variant": variant, "players": players}
+    else:
+        if req.variant not in (None, "basic"):
+            raise _bad("Kombio has no variants")
+        variant = None
+        players = req.players or 4
+        opts = {"players": players, "target": req.target or 100}
+    if req.options:
+        opts["options"] = dict(req.options)
+    seed = secrets.randbelow(2**31)
+    start = secrets.randbelow(players)
+    try:
+        state = new_game(game, seed=seed, start=start, **opts)
+    except CardtableError as e:
+        raise _bad(str(e)) from None
+    except (TypeError, ValueError) as e:
+        raise _bad(f"bad settings: {e}") from None
+    base = state.record()
+    base.pop("actions", None)
+    specs = req.seats or [P.SeatSpec(kind="human") for _ in range(players)]
+    if len(specs) != players:
+        raise _bad(f"seats: {len(specs)} given for {players} players")
+    rows = []
+    known = set(bot_names())
+    for i, spec in enumerate(specs):
+        if spec.kind == "bot":
+            bot = (spec.bot or "medium").strip().lower()
+            if bot not in known:
+                raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})")
+            rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
+                         "away": False, "joined_at": None})
+        else:
+            if spec.bot:
+                raise _bad("a human seat has no bot")
+            rows.append({"seat": i, "kind": "human", "bot": None, "name": None,
+                         "token_hash": None, "away": False, "joined_at": None})
+    settings = {"game": game, "variant": variant, "players": players,
+                "options": dict(req.options or {}),
+                "target": opts.get("target"), "public": req.public,
+                "turn_seconds": req.turn_seconds,
+                "snap_seconds": req.snap_seconds if game == "kombio" else None,
+                "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
+    return settings, base, rows
+
+
+def table_out(rt: TableRuntime) -> P.TableOut:
+    seats = rt.seat_info()
+    s = rt.settings
+    return P.TableOut(
+        code=rt.code, link=f"/t/{rt.code}", ws=f"/ws/{rt.code}", game=rt.game,
+        variant=s.get("variant"), players=rt.players, seats=seats,
+        free_seats=[x["seat"] for x in seats if x["kind"] == "human" and not x["joined"]],
+        public=rt.public, status=rt.status, turn_seconds=s.get("turn_seconds"),
+        snap_seconds=s.get("snap_seconds"), target=s.get("target"),
+        options=s.get("options") or {}, actions=rt.n, rematch=rt.rematch)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    url = settings.url()
+    state: dict = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await asyncio.to_thread(upgrade, url)
+        store = Store(url, settings.pool_size, settings.max_overflow)
+        hub = Hub(store, settings)
+        drivers = Drivers(hub, settings)
+        listener = Listener(hub) if url.is_postgres else None
+        state.update(store=store, hub=hub, drivers=drivers)
+        if listener:
+            listener.start()
+            try:
+                await asyncio.wait_for(listener.ready.wait(), 10)
+            except TimeoutError:
+                log.warning("LISTEN not ready yet")
+        await drivers.start()
+        if settings.announce:
+            print(f"cardtable server on http://{settings.host}:{settings.port} "
+                  f"(database: {url.display()}, {settings.instance})", flush=True)
+        try:
+            yield
+        finally:
+            await drivers.stop()
+            if listener:
+                await listener.stop()
+            await store.close()
+
+    extra = {}
+    if "telemetry" in inspect.signature(FastAPI.__init__).parameters:
+        # no OpenTelemetry spans, metrics or exporters (never any traffic but the clients')
+        extra["telemetry"] = {"tracing": False, "metrics": False, "logs": False,
+                              "operation_spans": False, "auto_configure": False}
+    app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
+                  description="Lobby of the cardtable game server. Games are played over the "
+                              "WebSocket /ws/{code} (docs/protocol.md).", **extra)
+
+    def hub() -> Hub:
+        return state["hub"]
+
+    async def get_rt(code: str) -> TableRuntime:
+        rt = await hub().runtime_by_code(code.upper())
+        if rt is None:
+            raise _bad("no such table", 404)
+        return rt
+
+    async def fresh(rt: TableRuntime) -> TableRuntime:
+        await rt.refresh()
+        return rt
+
+    def release_later(rt: TableRuntime) -> None:
+        hub().release(rt)
+
+    # -- lobby ---------------------------------------------------------------------------------------
+    @app.get("/api/health")
+    async def health() -> dict:
+        return {"ok": True, "version": __version__, "database": url.kind,
+                "instance": settings.instance, "driving": len(state["drivers"].tasks)}
+
+    @app.get("/api/stats")
+    async def stats() -> dict:
+        """Decision latency in this process: message received -> broadcast queued."""
+        return hub().stats.summary()
+
+    @app.get("/api/games", response_model=list[P.GameInfo])
+    async def games() -> list[P.GameInfo]:
+        from cardtable.abluxxen.rules import OPTION_NAMES, VARIANTS
+
+        bots = [b for b in bot_names() if b not in LEVELS]
+        return [
+            P.GameInfo(game="abluxxen", variants=list(VARIANTS),
+                       players={v: [r.min_players, r.max_players] for v, r in VARIANTS.items()},
+                       options=list(OPTION_NAMES), bots=bots, levels=list(LEVELS)),
+            P.GameInfo(game="kombio", variants=["basic"], players={"basic": [2, 6]},
+                       options=["max_turns"], bots=bots, levels=list(LEVELS)),
+        ]
+
+    @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
+    async def create_table(req: P.CreateTable) -> P.CreateOut:
+        """Create a table. With `name`, the creator takes the first human seat at once."""
+        cfg, base, rows = table_config(req)
+        humans = [r["seat"] for r in rows if r["kind"] == "human"]
+        token = None
+        seat = None
+        if req.name is not None:
+            if not humans:
+                raise _bad("no human seat to join")
+            seat = humans[0]
+            token = secrets.token_urlsafe(32)
+            rows[seat].update(name=req.name, token_hash=token_hash(token), joined_at=time.time())
+        status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
+        store = hub().store
+        for _ in range(8):
+            code = new_code()
+            try:
+                table_id = await store.create_table({
+                    "code": code, "game": req.game, "settings": cfg, "base": base,
+                    "public": req.public, "status": status, "deadline": None, "snap": None,
+                    "rematch_code": None}, rows)
+                break
+            except IntegrityError:
+                continue
+        else:
+            raise _bad("could not find a free table code", 503)
+        rt = await hub().runtime(table_id)
+        if status == "playing":
+            await rt.reset_deadline()
+        hub().after_change(rt)
+        out = P.CreateOut(table=table_out(rt))
+        if token is not None:
+            out.join = P.JoinOut(table=out.table, seat=seat, name=req.name, token=token,
+                                 ws=f"/ws/{code}", resume_link=f"/t/{code}#token={token}")
+        release_later(rt)
+        return out
+
+    @app.get("/api/tables", response_model=list[P.TableOut])
+    async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
+                          limit: int = Query(50, ge=1, le=200)) -> list[P.TableOut]:
+        """Open public tables (waiting for players), newest first."""
+        out = []
+        for row in await hub().store.open_tables(game, limit):
+            rt = await hub().runtime(row["id"])
+            if rt is not None:
+                await rt.refresh()
+                if rt.status == "waiting":
+                    out.append(table_out(rt))
+                release_later(rt)
+        return out
+
+    @app.get("/api/tables/{code}", response_model=P.TableOut)
+    async def get_table(code: CodePath) -> P.TableOut:
+        rt = await fresh(await get_rt(code))
+        out = table_out(rt)
+        release_later(rt)
+        return out
+
+    async def _join(code: str, req: P.JoinTable) -> P.JoinOut:
+        rt = await get_rt(code)
+        try:
+            seat, token = await join_seat(rt, req.name, req.seat)
+            out = P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
+                            ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
+        finally:
+            release_later(rt)
+        return out
+
+    @app.post("/api/tables/{code}/join", response_model=P.JoinOut)
+    async def join(code: CodePath, req: P.JoinTable) -> P.JoinOut:
+        """Take a free human seat under a name; returns the seat's secret token."""
+        return await _join(code, req)
+
+    @app.post("/api/join", response_model=P.JoinOut)
+    async def join_by_link(req: P.JoinByLink) -> P.JoinOut:
+        """Join by table code or by link (…/t/CODE)."""
+        m = re.search(r"(?:^|/t/)([A-Za-z0-9]{1,16})(?:[/?#].*)?$", req.table)
+        if not m:
+            raise _bad("not a table code or link", 404)
+        return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat))
+
+    async def join_seat(rt: TableRuntime, name: str, want: int | None) -> tuple[int, str]:
+        token = secrets.token_urlsafe(32)
+        async with rt.lock:
+            async with hub().store.locked(rt.id) as tx:
+                await rt._sync_tx(tx)
+                free = [s["seat"] for s in rt.seats
+                        if s["kind"] == "human" and s["joined_at"] is None]
+                if want is not None:
+                    if not 0 <= want < rt.players or rt.seats[want]["kind"] != "human":
+                        raise _bad("no such human seat", 404)
+                    if want not in free:
+                        raise _bad("that seat is taken", 409)
+                    seat = want
+                elif free:
+                    seat = free[0]
+                else:
+                    raise _bad("the table is full", 409)
+                now = time.time()
+                await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now)
+                seats_after = [dict(s) for s in rt.seats]
+                seats_after[seat].update(name=name, joined_at=now)
+                if len(free) == 1 and rt.status == "waiting":
+                    meta = rt._next_meta(rt.state, rt.n, seats_after, now)
+                    meta["status"] = "playing"
+                    tx.set(**meta)
+            rt._set_meta(tx.row, seats_after)
+            rt.publish([], only_state=True)
+            rt.bump()
+        hub().after_change(rt)
+        return seat, token
+
+    @app.get("/api/tables/{code}/watch", response_model=P.WatchOut)
+    async def watch(code: CodePath) -> P.WatchOut:
+        """Spectate: the public view now (no hands, no unseen cards) and the WebSocket path
+        (connect without a token)."""
+        rt = await fresh(await get_rt(code))
+        out = P.WatchOut(table=table_out(rt), ws=f"/ws/{rt.code}", index=rt.n,
+                         view=rt.view_for(None))
+        release_later(rt)
+        return out
+
+    @app.post("/api/tables/{code}/rematch", response_model=P.TableOut)
+    async def rematch(code: CodePath, req: P.Rematch) -> P.TableOut:
+        """A new table with the same settings and players (a finished game only; any seat's
+        token). Every player's token works at the new table too."""
+        rt = await fresh(await get_rt(code))
+        try:
+            seat = await hub().store.seat_by_token(rt.id, req.token)
+            if seat is None:
+                raise _bad("this token holds no seat at this table", 403)
+            for attempt in range(8):
+                try:
+                    new_id = await make_rematch(rt)
+                    break
+                except IntegrityError:              # the new code was taken: another one
+                    if attempt == 7:
+                        raise _bad("could not find a free table code", 503) from None
+        finally:
+            release_later(rt)
+        new = await hub().runtime(new_id)
+        hub().after_change(new)
+        out = table_out(new)
+        release_later(new)
+        return out
+
+    async def make_rematch(rt: TableRuntime) -> int:
+        store = hub().store
+        async with rt.lock:
+            async with store.locked(rt.id) as tx:
+                await rt._sync_tx(tx)
+                if rt.status != "over":
+                    raise _bad("the game is not over", 409)
+                if rt.rematch:
+                    row = await store.table_by_code(rt.rematch)
+                    return row["id"]
+                seat_rows = await tx.seats()
+                cfg = rt.settings
+                base = dict(rt.base)
+                base["seed"] = secrets.randbelow(2**31)
+                base["start"] = secrets.randbelow(rt.players)
+                new_game(**{k: v for k, v in base.items() if k != "actions"})   # still valid
+                rows = [{k: r[k] for k in ("seat", "kind", "bot", "name", "token_hash",
+                                           "joined_at")} | {"away": False} for r in seat_rows]
+                humans_in = all(r["kind"] == "bot" or r["joined_at"] is not None for r in rows)
+                status = "playing" if humans_in else "waiting"
+                code = new_code()
+                await tx.insert_table({
+                    "code": code, "game": rt.game, "settings": cfg, "base": base,
+                    "public": rt.public, "status": status, "deadline": None, "snap": None,
+                    "rematch_code": None}, rows)
+                tx.set(rematch_code=code)
+            new_id = tx.new_table_id
+            rt._set_meta(tx.row, None)
+            for c in list(rt.conns):
+                c.send({"type": "rematch", "table": code})
+            rt.publish([], only_state=True)
+        new = await hub().runtime(new_id)
+        if new.status == "playing":
+            await new.reset_deadline()
+        return new_id
+
+    @app.get("/api/tables/{code}/record")
+    async def record(code: CodePath) -> JSONResponse:
+        """The finished game as a record (NOTATION.md). 409 while it is being played: the
+        record's seed would reveal every hidden card."""
+        rt = await fresh(await get_rt(code))
+        try:
+            if rt.status != "over":
+                raise _bad("the game is not over", 409)
+            rec = rt.record()
+        finally:
+            release_later(rt)
+        return JSONResponse(rec, headers={
+            "Content-Disposition": f'attachment; filename="cardtable-{rt.code}.json"'})
+
+    # -- play --------------------------------------------------------------------------------------
+    @app.websocket("/ws/{code}")
+    async def ws_play(ws: WebSocket, code: str):
+        await handle_ws(ws, code, hub(), settings)
+
+    # -- the browser client (pages, static files) ------------------------------------------------
+    from cardtable.web import mount
+
+    mount(app)
+    return app
+
+
+def run(settings: Settings) -> None:
+    """Start uvicorn with `settings` (blocking)."""
+    import uvicorn
+
+    try:
+        settings.url()
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2)
+    app = create_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+                ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
+                access_log=False)

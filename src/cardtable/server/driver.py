@@ -1,0 +1,309 @@
+"""Drivers: the bots, the turn timers and the snap-window clocks of the tables.
+
+Every table that is being played has exactly one driver task, in one process:
+- SQLite (one process): this process drives every table with status `playing`; at start it
+  takes up all of them again (after a crash or kill -9 the games go on where their records end).
+- PostgreSQL (any number of processes): a process drives a table while it holds the session
+  advisory lock (727272, table id) on its own lock connection. Every `claim_interval` seconds
+  each process tries to lock the playing tables nobody drives; if a process dies its
+  connection closes, the locks go, and another process takes its tables over within about a
+  second. Even two drivers could not corrupt a game: every decision carries the action index
+  it was made at and is refused as stale if the table moved on (runtime.decide).
+
+A driver loop: bots (and the stand-in bot of an away human) decide after `bot_delay`; a human's
+turn timer running out makes the stand-in decide and marks the seat away (it plays for the seat
+until the player returns: connects again, or sends `back` or a decision); in a Kombio snap
+window the bot seats answer (a bot's snap after a reaction time of 30-70 % of the window, so a
+quick human can be first) and the window is closed at its deadline.
+
+A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
+seat. Bots think in worker threads, on copies of the state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+
+from cardtable.bots import act, make_bot
+from cardtable.server.runtime import (
+    BY_BOT,
+    BY_STANDIN,
+    BY_TIMEOUT,
+    Hub,
+    ProtocolError,
+    TableRuntime,
+    _log_failure,
+)
+
+log = logging.getLogger("cardtable.server.driver")
+
+#: first key of the drivers' advisory locks (the second is the table id); migrations use 727270
+LOCK_NAMESPACE = 727272
+
+
+class Drivers:
+    def __init__(self, hub: Hub, settings):
+        self.hub = hub
+        self.settings = settings
+        self.store = hub.store
+        self.tasks: dict[int, asyncio.Task] = {}
+        self._bots: dict[tuple, object] = {}
+        self._rng = random.Random()
+        self._claim_task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._lockconn = None
+        self._lockconn_lock = asyncio.Lock()
+        self._stopping = False
+        hub.on_change = self.ensure
+
+    # -- ownership -----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.store.url.is_postgres:
+            self._claim_task = asyncio.create_task(self._claim_loop())
+        else:
+            for table_id in await self.store.playing_ids():
+                self._start(table_id)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        tasks = list(self.tasks.values())
+        if self._claim_task:
+            tasks.append(self._claim_task)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._lockconn is not None:
+            try:
+                await self._lockconn.close()
+            except Exception:
+                pass
+
+    def ensure(self, rt: TableRuntime) -> None:
+        """Called after every change this process made: drive newly started tables."""
+        if rt.status != "playing" or rt.id in self.tasks or self._stopping:
+            return
+        if self.store.url.is_postgres:
+            self._wake.set()
+        else:
+            self._start(rt.id)
+
+    def _start(self, table_id: int) -> None:
+        if table_id in self.tasks or self._stopping:
+            return
+        task = asyncio.create_task(self._drive(table_id))
+        self.tasks[table_id] = task
+        task.add_done_callback(_log_failure)
+
+    async def _lock_sql(self, sql: str, table_id: int):
+        async with self._lockconn_lock:
+            cur = await self._lockconn.execute(sql, (LOCK_NAMESPACE, table_id))
+            row = await cur.fetchone()
+            return row[0] if row else None
+
+    async def _claim_loop(self) -> None:
+        import psycopg
+
+        while not self._stopping:
+            try:
+                if self._lockconn is None or self._lockconn.closed:
+                    for t in list(self.tasks.values()):        # our locks are gone with it
+                        t.cancel()
+                    self._lockconn = await psycopg.AsyncConnection.connect(
+                        self.store.url.libpq(), autocommit=True)
+                for table_id in await self.store.playing_ids():
+                    if table_id in self.tasks:
+                        continue
+                    if await self._lock_sql("SELECT pg_try_advisory_lock(%s, %s)", table_id):
+                        self._start(table_id)
+                async with self._lockconn_lock:
+                    await self._lockconn.execute("SELECT 1")    # the lock connection is alive
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("claiming tables failed: %s", e)
+                if self._lockconn is not None:
+                    try:
+                        await self._lockconn.close()
+                    except Exception:
+                        pass
+                self._lockconn = None
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.settings.claim_interval)
+            except TimeoutError:
+                pass
+
+    async def _release(self, table_id: int) -> None:
+        if self.store.url.is_postgres and self._lockconn is not None and not self._lockconn.closed:
+            try:
+                await self._lock_sql("SELECT pg_advisory_unlock(%s, %s)", table_id)
+            except Exception:
+                pass
+
+    # -- bots ------------------------------------------------------------------------------------------
+    def bot_for(self, rt: TableRuntime, seat: int):
+        s = rt.seats[seat]
+        name = s["bot"] if s["kind"] == "bot" else self.settings.standin
+        key = (rt.id, seat, name)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = make_bot(name, seed=self._rng.randrange(2**62))
+            self._bots[key] = bot
+        return bot
+
+    async def choose(self, rt: TableRuntime, seat: int, window: bool = False) -> str:
+        bot = self.bot_for(rt, seat)
+        state = rt.window_state(seat) if window else rt.state.copy()
+        try:
+            decision = await asyncio.to_thread(act, bot, state)
+        except Exception:                 # a broken bot must not stall the table
+            log.exception("bot %s failed at table %s; a random bot decides", bot.name, rt.code)
+            decision = await asyncio.to_thread(act, make_bot("random", seed=self._rng.randrange(2**62)),
+                                               state)
+        return decision.text
+
+    # -- one table ----------------------------------------------------------------------------------------
+    async def _drive(self, table_id: int) -> None:
+        rt = await self.hub.runtime(table_id)
+        if rt is None:
+            self.tasks.pop(table_id, None)
+            return
+        rt.driven = True
+        try:
+            await rt.refresh()
+            if rt.deadline is not None and rt.deadline < time.time():
+                await rt.reset_deadline()           # expired while nobody drove: full time again
+            planned: dict[int, tuple[int, str, float]] = {}
+            while rt.status != "over":
+                try:
+                    await self._step(rt, planned)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("driver of table %s", rt.code)
+                    await asyncio.sleep(1.0)
+                    try:
+                        await rt.refresh()
+                    except Exception:
+                        pass
+        finally:
+            rt.driven = False
+            self.tasks.pop(table_id, None)
+            for key in [k for k in self._bots if k[0] == table_id]:
+                del self._bots[key]
+            self.hub.release(rt)
+            if not self._stopping:
+                await self._release(table_id)
+
+    async def _step(self, rt: TableRuntime, planned: dict) -> None:
+        tick, n, state = rt.tick, rt.n, rt.state
+        if rt.status != "playing" or state.over:
+            await rt.wait_change(tick, None if rt.status == "waiting" else 1.0)
+            return
+        now = time.time()
+        if state.awaiting == "snap":
+            order, answers = rt.window_order(), rt.answers()
+            todo = [s for s in order if s not in answers and rt.is_auto(s)]
+            for s in todo:
+                if planned.get(s, (None,))[0] != n:
+                    text = await self.choose(rt, s, window=True)
+                    if rt.n != n:
+                        return
+                    delay = 0.0 if text == "pass" else \
+                        self._rng.uniform(0.3, 0.7) * float(rt.settings.get("snap_seconds") or 3)
+                    planned[s] = (n, text, time.time() + delay)
+            for s in list(planned):
+                if planned[s][0] != n or s not in todo:
+                    del planned[s]
+            now = time.time()
+            due = sorted((p[2], s) for s, p in planned.items() if p[2] <= now)
+            if due:
+                s = due[0][1]
+                _, text, _ = planned.pop(s)
+                by = BY_BOT if rt.seats[s]["kind"] == "bot" else BY_STANDIN
+                try:
+                    await rt.decide(s, text, by=by, expected=n)
+                except ProtocolError:
+                    pass
+                return
+            if rt.deadline is not None and rt.deadline <= now:
+                await rt.close_window(n)
+                return
+            wake = [p[2] for p in planned.values()]
+            if rt.deadline is not None:
+                wake.append(rt.deadline)
+            await rt.wait_change(tick, (min(wake) - now) if wake else None)
+            return
+        seat = state.to_move
+        if rt.is_auto(seat):
+            t0 = time.monotonic()
+            text = await self.choose(rt, seat)
+            wait = self.settings.bot_delay - (time.monotonic() - t0)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            by = BY_BOT if rt.seats[seat]["kind"] == "bot" else BY_STANDIN
+            try:
+                await rt.decide(seat, text, by=by, expected=n)
+            except ProtocolError:
+                pass
+            return
+        if rt.deadline is not None:
+            if rt.deadline <= now:
+                text = await self.choose(rt, seat)
+                try:
+                    await rt.decide(seat, text, by=BY_TIMEOUT, expected=n)
+                except ProtocolError:
+                    pass
+                return
+            await rt.wait_change(tick, rt.deadline - now)
+            return
+        await rt.wait_change(tick, None)
+
+
+class Listener:
+    """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self.ready = asyncio.Event()
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        import psycopg
+
+        from cardtable.server.db import NOTIFY_CHANNEL
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.hub.store.url.libpq(),
+                                                             autocommit=True)
+                try:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    for rt in list(self.hub.rts.values()):     # missed while disconnected
+                        asyncio.ensure_future(rt.refresh()).add_done_callback(_log_failure)
+                    self.ready.set()
+                    async for note in conn.notifies():
+                        table_id, _, version = note.payload.partition(":")
+                        try:
+                            self.hub.notified(int(table_id), int(version))
+                        except ValueError:
+                            continue
+                finally:
+                    self.ready.clear()
+                    await conn.close()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("LISTEN connection lost: %s", e)
+                await asyncio.sleep(1.0)

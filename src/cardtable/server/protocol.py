@@ -1,0 +1,280 @@
+"""The WebSocket protocol and the HTTP request/response bodies, as pydantic models.
+
+docs/protocol.md describes every message in prose; this module is the authority. Client
+messages are parsed with `parse_client()` (a discriminated union on "type", strict types, no
+unknown keys); server messages are built as plain dicts by the server and are described (and
+checked in the tests) by the `Server*` models.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    field_validator,
+)
+
+PROTOCOL_VERSION = 1
+
+Ident = Optional[Annotated[str, StringConstraints(max_length=64)] | Annotated[int, Field(ge=-2 ** 53, le=2 ** 53)]]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# -- client -> server ---------------------------------------------------------------------------
+class Decide(_Msg):
+    """A decision in the notation (NOTATION.md) for the connection's seat."""
+    type: Literal["decide"]
+    decision: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    #: the `index` of the state the decision was made in: refused as stale if the game moved on
+    index: Annotated[int, Field(ge=0, le=10 ** 9)] | None = None
+    id: Ident = None
+
+
+class Auth(_Msg):
+    """Take a seat on this connection with its secret token (instead of ?token=)."""
+    type: Literal["auth"]
+    token: Annotated[str, StringConstraints(min_length=1, max_length=128)]
+    id: Ident = None
+
+
+class Back(_Msg):
+    """The player is back: the stand-in bot stops playing for the seat."""
+    type: Literal["back"]
+    id: Ident = None
+
+
+class Sync(_Msg):
+    """Send the state again, and the events since action `since` (if given)."""
+    type: Literal["sync"]
+    since: Annotated[int, Field(ge=0, le=10 ** 9)] | None = None
+    id: Ident = None
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+    id: Ident = None
+
+
+ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping, Field(discriminator="type")]
+_client = TypeAdapter(ClientMessage)
+
+
+def parse_client(raw: str | bytes):
+    """A client message from JSON text; raises pydantic.ValidationError."""
+    return _client.validate_json(raw)
+
+
+# -- server -> client ---------------------------------------------------------------------------
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+    name: str | None = None
+    joined: bool
+    away: bool
+
+
+class ServerWelcome(BaseModel):
+    type: Literal["welcome"]
+    protocol: int
+    table: str
+    game: str
+    seat: int | None
+    role: Literal["player", "spectator"]
+    name: str | None = None
+    lang: Literal["en", "de"]
+    server_time: float
+
+
+class WindowInfo(BaseModel):
+    deadline: float | None
+    eligible: bool
+    answered: str | None
+    seats: list[int]
+
+
+class ServerState(BaseModel):
+    type: Literal["state"]
+    table: str
+    index: int
+    status: Literal["waiting", "playing", "over"]
+    seat: int | None
+    view: dict[str, Any]
+    legal: list[str]
+    your_turn: bool
+    waiting_for: list[int]
+    deadline: float | None
+    window: WindowInfo | None
+    away: bool
+    seats: list[SeatInfo]
+    rematch: str | None
+    server_time: float
+
+
+class ServerEvent(BaseModel):
+    type: Literal["event"]
+    index: int
+    seat: int
+    decision: str
+    by: Literal["player", "bot", "standin", "timeout"] = "player"
+    text: str
+
+
+class ServerAck(BaseModel):
+    type: Literal["ack"]
+    id: Ident = None
+    index: int
+    decision: str
+    pending: bool
+
+
+class ServerError(BaseModel):
+    type: Literal["error"]
+    code: str
+    message: str
+    id: Ident = None
+
+
+class ServerPong(BaseModel):
+    type: Literal["pong"]
+    id: Ident = None
+    server_time: float
+
+
+class ServerRematch(BaseModel):
+    type: Literal["rematch"]
+    table: str
+
+
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch, Field(discriminator="type")]
+server_message = TypeAdapter(ServerMessage)
+
+
+# -- HTTP bodies ------------------------------------------------------------------------------------
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+
+
+class SeatSpec(BaseModel):
+    """One seat of a new table: a human (joins later) or a bot (name or difficulty level)."""
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"] = "human"
+    bot: Annotated[str, StringConstraints(max_length=32)] | None = Field(
+        None, description="bot name (random, greedy, heuristic, ismcts) or level "
+                          "(easy, medium, hard, expert); default medium")
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["abluxxen", "kombio"]
+    variant: Literal["basic", "advanced", "expert", "duel", "classic"] | None = Field(
+        None, description="Abluxxen rule set (default basic); Kombio has only basic")
+    players: Annotated[int, Field(ge=2, le=6)] | None = Field(
+        None, description="number of seats (default: the variant's, Kombio 4)")
+    seats: Annotated[list[SeatSpec], Field(max_length=6)] | None = Field(
+        None, description="one entry per seat (default: every seat human)")
+    options: dict[Annotated[str, StringConstraints(max_length=32)], bool | int | None] | None = Field(
+        None, description="rule options (Abluxxen: optional_draw, ones_beat_top, "
+                          "shadow_partial, tiebreak_fewer_hand; Kombio: max_turns)")
+    target: Annotated[int, Field(ge=1, le=1000)] | None = Field(
+        None, description="Kombio: the total that ends the game (default 100)")
+    public: bool = Field(True, description="listed in the lobby; private tables are joined "
+                                           "by code or link only")
+    turn_seconds: Annotated[float, Field(ge=1, le=86400)] | None = Field(
+        None, description="turn timer: a human who has not decided in time is played by a "
+                          "bot until they return (none: no timer)")
+    snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
+        3.0, description="Kombio: length of a snap window in seconds")
+    name: Name | None = Field(
+        None, description="join the first human seat at once under this name")
+
+    @field_validator("options")
+    @classmethod
+    def _few_options(cls, v):
+        if v is not None and len(v) > 8:
+            raise ValueError("at most 8 options")
+        return v
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    seat: Annotated[int, Field(ge=0, le=5)] | None = Field(
+        None, description="the seat to take (default: the first free human seat)")
+
+
+class JoinByLink(JoinTable):
+    table: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
+                                            max_length=300)] = Field(
+        ..., description="a table code or a link ending in /t/CODE")
+
+
+class Rematch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+    name: str | None = None
+    joined: bool
+    away: bool
+
+
+class TableOut(BaseModel):
+    code: str
+    link: str
+    ws: str
+    game: str
+    variant: str | None
+    players: int
+    seats: list[SeatOut]
+    free_seats: list[int]
+    public: bool
+    status: Literal["waiting", "playing", "over"]
+    turn_seconds: float | None
+    snap_seconds: float | None
+    target: int | None
+    options: dict[str, Any]
+    actions: int
+    rematch: str | None
+
+
+class JoinOut(BaseModel):
+    table: TableOut
+    seat: int
+    name: str
+    token: str = Field(..., description="the seat's secret: keep it; it resumes the seat "
+                                        "(reload, another device) and works at rematches")
+    ws: str = Field(..., description="WebSocket path: connect with ?token=...")
+    resume_link: str
+
+
+class CreateOut(BaseModel):
+    table: TableOut
+    join: JoinOut | None = None
+
+
+class WatchOut(BaseModel):
+    table: TableOut
+    ws: str
+    index: int
+    view: dict[str, Any]
+
+
+class GameInfo(BaseModel):
+    game: str
+    variants: list[str]
+    players: dict[str, list[int]]
+    options: list[str]
+    bots: list[str]
+    levels: list[str]

@@ -1,0 +1,672 @@
+"""Tables in a server process: the authoritative decision path and the broadcast.
+
+`Hub` holds a `TableRuntime` for every table this process serves (it has clients there or
+drives it, driver.py). A runtime keeps the game state at action `n`, rebuilt from the table's
+record with `load_record` and advanced by every committed decision, whoever committed it.
+
+The decision path (`TableRuntime.decide`), the same for players, bots and timers:
+  1. the runtime's asyncio lock (one decision at a time in this process), then a database
+     transaction that locks the table row (db.Store.locked: other processes wait there);
+  2. catch up with decisions other processes committed meanwhile (they are broadcast first);
+  3. check the decision against the engine on a copy of the state: the seat must be the one to
+     move (or, in a Kombio snap window, an eligible seat that has not answered yet), the
+     decision legal; otherwise a ProtocolError goes back to the sender and nothing changes;
+  4. append it (and, for a snap window, the answers it implies) at the next action indices,
+     set the next deadline, commit (PostgreSQL: NOTIFY at commit);
+  5. only then acknowledge it to the sender and broadcast it to this process's clients (each
+     gets an event in words and its new state); other processes learn it from the NOTIFY and
+     broadcast to theirs (`refresh`).
+
+Kombio snap windows in wall time (KO-8..KO-10, networked): the window opens with the decision
+that makes `awaiting == "snap"`; every eligible seat may answer at once. A `pass` is kept as a
+pending answer (table column `snap`, seen by nobody else) until the window closes; the first
+`snap P.S` that reaches the server closes it at once: the server applies, in the engine's
+window order, `pass` for every other seat and the snap for the snapper, so the engine sees
+exactly one claim and the "first" of KO-10 is the first to arrive. A window also closes when
+every eligible seat has passed, or at its deadline (seats that did not answer pass).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.errors import CardtableError, IllegalDecision
+from cardtable.core.game import GameState
+from cardtable.core.record import load_record
+from cardtable.server import views as V
+from cardtable.server.db import Conflict
+from cardtable.server.protocol import PROTOCOL_VERSION
+
+log = logging.getLogger("cardtable.server")
+
+#: `by` of an action: who made it
+BY_PLAYER, BY_BOT, BY_STANDIN, BY_TIMEOUT = "player", "bot", "standin", "timeout"
+MAX_DECISION = 64
+
+
+class ProtocolError(Exception):
+    """A refused message: goes to the offending client only; nothing changed."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Step:
+    """One applied action, with the views the local viewers had before and after it."""
+    index: int
+    seat: int
+    text: str
+    by: str
+    before: dict
+    after: dict
+
+
+@dataclass
+class Stats:
+    """Server-side latency: decision message received -> broadcast handed to every client."""
+    decisions: int = 0
+    latencies: list = field(default_factory=list)
+    started: float = field(default_factory=time.time)
+
+    def add(self, seconds: float) -> None:
+        self.decisions += 1
+        if len(self.latencies) >= 200_000:
+            del self.latencies[:100_000]
+        self.latencies.append(seconds)
+
+    def summary(self) -> dict:
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float | None:
+            if not lat:
+                return None
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 3)
+
+        return {"decisions": self.decisions, "samples": len(lat), "p50_ms": pct(0.50),
+                "p90_ms": pct(0.90), "p99_ms": pct(0.99),
+                "uptime_s": round(time.time() - self.started, 1)}
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+class TableRuntime:
+    def __init__(self, hub: Hub, row: dict, seat_rows: list[dict], state: GameState,
+                 log_rows: list[tuple[int, str]]):
+        self.hub = hub
+        self.id: int = row["id"]
+        self.code: str = row["code"]
+        self.game: str = row["game"]
+        self.base: dict = row["base"]
+        self.settings: dict = row["settings"]
+        self.players: int = state.players
+        self.state = state
+        self.n: int = row["n_actions"]
+        self.log: list[tuple[int, str]] = log_rows        # (seat, by) per action
+        self.lock = asyncio.Lock()
+        self.conns: set = set()
+        self.driven = False
+        self.tick = 0                                      # bumped by every change
+        self._changed = asyncio.Event()
+        self._vcache: dict = {}
+        self._lcache: dict = {}
+        self._wcache: Any = None
+        self._set_meta(row, seat_rows)
+
+    # -- metadata ---------------------------------------------------------------------------------
+    def _set_meta(self, row: dict, seat_rows: list[dict] | None) -> None:
+        self.row = dict(row)                    # the table row as last committed
+        self.status: str = row["status"]
+        self.version: int = row["version"]
+        self.deadline: float | None = row["deadline"]
+        self.snap: dict | None = row["snap"]
+        self.rematch: str | None = row["rematch_code"]
+        self.public: bool = row["public"]
+        if seat_rows is not None:
+            self.seats = [{k: r[k] for k in ("seat", "kind", "bot", "name", "away", "joined_at")}
+                          for r in seat_rows]
+            self.names = {lang: V.seat_names(self.seats, lang) for lang in ("en", "de")}
+        self._seat_info = [
+            {"seat": s["seat"], "kind": s["kind"], "bot": s["bot"], "name": s["name"],
+             "joined": s["kind"] == "bot" or s["joined_at"] is not None,
+             "away": bool(s["away"])} for s in self.seats]
+
+    def seat_info(self) -> list[dict]:
+        return self._seat_info
+
+    def is_auto(self, seat: int) -> bool:
+        """True if a bot decides for `seat` now: a bot seat, or a human who is away."""
+        s = self.seats[seat]
+        return s["kind"] == "bot" or bool(s["away"])
+
+    def bump(self) -> None:
+        """Wake whoever waits for a change (the driver)."""
+        self.tick += 1
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_change(self, tick: int, timeout: float | None) -> None:
+        """Wait until something changed after `tick` (see `self.tick`) or `timeout` passed."""
+        if self.tick != tick or (timeout is not None and timeout <= 0):
+            return
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    # -- snap windows -------------------------------------------------------------------------------
+    def window_order(self) -> list[int]:
+        """The eligible seats of the open snap window, in the engine's order ([] if none)."""
+        if self.state.awaiting != "snap":
+            return []
+        if self._wcache is None or self._wcache[0] != self.n:
+            w = self.state.view(None).get("window") or {}
+            self._wcache = (self.n, list(w.get("order", [])))
+        return self._wcache[1]
+
+    def answers(self) -> dict[int, str]:
+        """Pending answers of the open window: seat -> who answered (all are passes)."""
+        if not self.snap or self.snap.get("n") != self.n:
+            return {}
+        return {int(k): v for k, v in self.snap.get("answers", {}).items()}
+
+    def window_state(self, seat: int) -> GameState:
+        """A copy of the state where `seat` answers the open window (earlier seats passed:
+        a snap closes the window, so every answer before the first snap is a pass)."""
+        c = self.state.copy()
+        for s in self.window_order():
+            if s == seat:
+                break
+            c.apply("pass")
+        return c
+
+    # -- what a viewer sees ---------------------------------------------------------------------
+    def view_for(self, viewer: int | None) -> dict:
+        key = (self.n, viewer)
+        v = self._vcache.get(key)
+        if v is None:
+            if len(self._vcache) > 16:
+                self._vcache = {k: x for k, x in self._vcache.items() if k[0] == self.n}
+            v = self.state.view(viewer) if viewer is not None else V.public_view(self.state)
+            self._vcache[key] = v
+        return v
+
+    def _seed_views(self, steps: list[Step]) -> None:
+        """The views after the last step are the current ones: no need to compute them
+        again for the state messages."""
+        if steps:
+            self._vcache = {(self.n, v): view for v, view in steps[-1].after.items()}
+
+    def legal_for(self, seat: int | None) -> list[str]:
+        if seat is None or self.status != "playing" or self.state.over:
+            return []
+        key = (self.n, seat)
+        lg = self._lcache.get(key)
+        if lg is None:
+            if len(self._lcache) > 16:
+                self._lcache = {k: x for k, x in self._lcache.items() if k[0] == self.n}
+            if self.state.awaiting == "snap":
+                lg = self.window_state(seat).legal() if seat in self.window_order() else []
+            else:
+                lg = self.state.legal() if self.state.to_move == seat else []
+            self._lcache[key] = lg
+        if lg and self.state.awaiting == "snap" and seat in self.answers():
+            return []
+        return lg
+
+    def waiting_for(self, viewer: int | None) -> list[int]:
+        if self.status != "playing" or self.state.over:
+            return []
+        if self.state.awaiting == "snap":
+            order = self.window_order()
+            ans = self.answers()
+            return [s for s in order if not (s == viewer and s in ans)]
+        return [self.state.to_move]
+
+    def state_msg(self, viewer: int | None) -> dict:
+        window = None
+        if self.status == "playing" and self.state.awaiting == "snap":
+            order = self.window_order()
+            mine = self.answers().get(viewer) if viewer is not None else None
+            window = {"deadline": self.deadline, "eligible": viewer in order,
+                      "answered": "pass" if mine else None, "seats": order}
+        legal = self.legal_for(viewer)
+        return {
+            "type": "state", "table": self.code, "index": self.n, "status": self.status,
+            "seat": viewer, "view": self.view_for(viewer), "legal": legal,
+            "your_turn": bool(legal), "waiting_for": self.waiting_for(viewer),
+            "deadline": self.deadline if self.status == "playing" else None,
+            "window": window,
+            "away": bool(viewer is not None and self.seats[viewer]["away"]),
+            "seats": self.seat_info(), "rematch": self.rematch,
+            "server_time": time.time(),
+        }
+
+    def welcome_msg(self, viewer: int | None, lang: str) -> dict:
+        return {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.code,
+                "game": self.game, "seat": viewer,
+                "role": "spectator" if viewer is None else "player",
+                "name": self.names[lang][viewer] if viewer is not None else None,
+                "lang": lang, "server_time": time.time()}
+
+    def event_msg(self, step: Step, viewer: int | None, lang: str) -> dict | None:
+        if viewer not in step.before:
+            return None
+        text = V.describe(self.game, step.before[viewer], step.text, step.after[viewer],
+                          step.seat, viewer, self.names[lang], lang)
+        return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
+                "by": step.by, "text": text}
+
+    # -- applying actions -----------------------------------------------------------------------------
+    def _viewers(self) -> set:
+        return {c.seat for c in self.conns}
+
+    def _views(self, state: GameState, viewers: set) -> dict:
+        if not viewers:
+            return {}
+        if None in viewers:
+            seat_views = {s: state.view(s) for s in range(state.players)}
+            out = {v: seat_views[v] for v in viewers if v is not None}
+            out[None] = V.public_view(state, seat_views)
+            return out
+        return {v: state.view(v) for v in viewers}
+
+    def _play(self, state: GameState, start: int, items: list[tuple[int, str, str]],
+              viewers: set) -> list[Step]:
+        """Apply (seat, text, by) items to `state` in place; IllegalDecision if one is not
+        legal (or not the seat's): `state` is then partly advanced; use a copy."""
+        steps = []
+        if start == self.n:                     # `state` is (a copy of) the current state
+            before = {v: self.view_for(v) for v in viewers}
+        else:
+            before = self._views(state, viewers)
+        for i, (seat, text, by) in enumerate(items):
+            if state.to_move != seat:
+                raise IllegalDecision(text, f"it is seat {state.to_move}'s decision, "
+                                            f"not seat {seat}'s")
+            state.apply(text)
+            after = self._views(state, viewers)
+            steps.append(Step(start + i, seat, state.history[-1], by, before, after))
+            before = after
+        return steps
+
+    def publish(self, steps: list[Step], only_state: bool = False) -> None:
+        """Send events and new states to this process's clients."""
+        cache: dict = {}
+        for conn in list(self.conns):
+            if not only_state:
+                for st in steps:
+                    key = (st.index, conn.seat, conn.lang)
+                    msg = cache.get(key)
+                    if msg is None:
+                        msg = self.event_msg(st, conn.seat, conn.lang)
+                        cache[key] = msg or {}
+                    if msg:
+                        conn.send(msg)
+            conn.send_state(self.state_msg(conn.seat))
+
+    def _next_meta(self, state: GameState, n: int, seats: list[dict], now: float) -> dict:
+        """Status, deadline and window after the position `state` (n actions)."""
+        if state.over:
+            return {"status": "over", "deadline": None, "snap": None}
+        if state.awaiting == "snap":
+            return {"snap": {"n": n, "answers": {}},
+                    "deadline": now + float(self.settings.get("snap_seconds") or 3.0)}
+        turn = self.settings.get("turn_seconds")
+        seat = state.to_move
+        if turn and seats[seat]["kind"] == "human":
+            return {"snap": None, "deadline": now + float(turn)}
+        return {"snap": None, "deadline": None}
+
+    # -- catching up ------------------------------------------------------------------------------------
+    async def _sync_tx(self, tx) -> None:
+        """Inside a locked transaction: take over what other processes committed."""
+        row = tx.row
+        if row["version"] == self.version and row["n_actions"] == self.n:
+            return
+        seat_rows = await tx.seats()
+        rows = await tx.actions_since(self.n) if row["n_actions"] > self.n else []
+        self._absorb(row, seat_rows, rows)
+
+    def _absorb(self, row: dict, seat_rows: list[dict] | None, rows: list) -> None:
+        old_rematch = self.rematch
+        steps: list[Step] = []
+        if rows:
+            if rows[0][0] != self.n:
+                raise RuntimeError(f"table {self.code}: actions from {rows[0][0]}, expected {self.n}")
+            try:
+                steps = self._play(self.state, self.n, [(s, t, b) for _, s, t, b in rows],
+                                   self._viewers())
+            except (IllegalDecision, CardtableError):
+                log.exception("table %s: stored actions do not replay", self.code)
+                raise
+            self.n += len(rows)
+            self.log.extend((s, b) for _, s, _, b in rows)
+            self._seed_views(steps)
+        self._set_meta(row, seat_rows)
+        self.publish(steps)
+        if self.rematch and self.rematch != old_rematch:
+            for c in list(self.conns):
+                c.send({"type": "rematch", "table": self.rematch})
+        self.bump()
+
+    async def refresh(self, version: int | None = None) -> None:
+        """Read what changed in the database (another process's commit, an HTTP change)."""
+        if version is not None and version <= self.version:
+            return
+        async with self.lock:
+            if version is not None and version <= self.version:
+                return
+            row, seat_rows, rows = await self.hub.store.load(self.id, since=self.n)
+            if row is None or (row["version"] == self.version and row["n_actions"] == self.n):
+                return
+            try:
+                self._absorb(row, seat_rows, rows)
+            except Exception:
+                await self._reload()
+
+    async def _reload(self) -> None:
+        row, seat_rows, rows = await self.hub.store.load(self.id)
+        rec = dict(self.base, actions=[t for _, _, t, _ in rows])
+        self.state = load_record(rec)
+        self.n = len(rows)
+        self.log = [(s, b) for _, s, _, b in rows]
+        self._set_meta(row, seat_rows)
+        self.publish([], only_state=True)
+        self.bump()
+
+    # -- the decision path ---------------------------------------------------------------------------
+    async def decide(self, seat: int, text: str, *, by: str = BY_PLAYER,
+                     expected: int | None = None,
+                     on_commit: Callable[[dict], None] | None = None) -> dict:
+        """Apply `seat`'s decision (see the module docstring). Returns the ack message;
+        raises ProtocolError (nothing changed)."""
+        text = norm(text)
+        if not text or len(text) > MAX_DECISION:
+            raise ProtocolError("bad_decision", "a decision is 1 to 64 characters of notation")
+        return await self._retrying(lambda: self._decide(seat, text, by, expected, on_commit))
+
+    async def _retrying(self, fn):
+        """Run a change; if another process changed the table first (Conflict), catch up
+        and run it again: it is validated anew against the new position."""
+        for attempt in range(8):
+            try:
+                return await fn()
+            except Conflict:
+                if attempt >= 2:
+                    log.warning("table %s: repeated conflicts", self.code)
+                await self.refresh()
+        raise ProtocolError("conflict", "the table is busy: try again")
+
+    async def _decide(self, seat, text, by, expected, on_commit) -> dict:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                if self.status == "waiting":
+                    raise ProtocolError("not_started", "the table waits for players to join")
+                if self.status == "over" or self.state.over:
+                    raise ProtocolError("game_over", "the game is over")
+                if expected is not None and expected != self.n:
+                    raise ProtocolError("stale", f"the game has moved on: the state is at index "
+                                                 f"{self.n}, not {expected}")
+                if not 0 <= seat < self.players:
+                    raise ProtocolError("not_seated", "no such seat")
+                now = time.time()
+                seat_changes: dict[int, dict] = {}
+                if by == BY_PLAYER and self.seats[seat]["away"]:
+                    seat_changes[seat] = {"away": False}
+                if by == BY_TIMEOUT:
+                    if self.deadline is None or now < self.deadline - 0.01:
+                        raise ProtocolError("stale", "the timer has not run out")
+                    if self.seats[seat]["kind"] == "human":
+                        seat_changes[seat] = {"away": True}
+                if by in (BY_BOT, BY_STANDIN) and not self.is_auto(seat):
+                    raise ProtocolError("stale", "the seat's player is back")
+                pending: dict | None = None
+                if self.state.awaiting == "snap":
+                    items, pending = self._snap_answer(seat, text, by)
+                else:
+                    if self.state.to_move != seat:
+                        raise ProtocolError(
+                            "not_your_turn", f"it is not your turn: waiting for seat "
+                                             f"{self.state.to_move} ({self.state.awaiting})")
+                    items = [(seat, text, by)]
+                trial = self.state
+                steps: list[Step] = []
+                seats_after = [dict(s, **seat_changes.get(s["seat"], {})) for s in self.seats]
+                if items:
+                    trial = self.state.copy()
+                    try:
+                        steps = self._play(trial, self.n, items, self._viewers())
+                    except IllegalDecision as e:
+                        raise ProtocolError("illegal", e.reason) from None
+                    await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
+                    tx.set(**self._next_meta(trial, self.n + len(steps), seats_after, now))
+                else:
+                    tx.set(snap=pending)
+                for s, values in seat_changes.items():
+                    await tx.update_seat(s, **values)
+            # committed
+            if steps:
+                self.state = trial
+                self.n += len(steps)
+                self.log.extend((s.seat, s.by) for s in steps)
+                self._seed_views(steps)
+            for s, values in seat_changes.items():
+                self.seats[s].update(values)
+            self._set_meta(tx.row, None)
+            mine = [s.text for s in steps if s.seat == seat]
+            ack = {"type": "ack", "index": self.n, "decision": mine[-1] if mine else "pass",
+                   "pending": not steps}
+            if on_commit is not None:
+                on_commit(ack)
+            self.publish(steps)
+            self.bump()
+        self.hub.after_change(self)
+        return ack
+
+    def _snap_answer(self, seat: int, text: str, by: str):
+        """A seat's answer in the open snap window: (items to apply now, pending answers)."""
+        order = self.window_order()
+        answers = self.answers()
+        if seat not in order:
+            raise ProtocolError("not_your_turn", "you may not answer this snap window (KO-12)")
+        if seat in answers:
+            raise ProtocolError("already_answered", "you have already answered this snap window")
+        if by == BY_TIMEOUT:
+            raise ProtocolError("stale", "a window's timeout closes the window")
+        c = self.window_state(seat)
+        try:
+            d = c.parse(text)
+            c.apply(d)
+        except IllegalDecision as e:
+            raise ProtocolError("illegal", e.reason) from None
+        canonical = c.history[-1]
+        if d.kind == "pass":
+            answers[seat] = by
+            if len(answers) < len(order):
+                return [], {"n": self.n, "answers": {str(k): v for k, v in answers.items()}}
+            return [(s, "pass", answers[s]) for s in order], None
+        # the first snap to arrive: it is the window's only claim (KO-10, networked)
+        return [(s, canonical if s == seat else "pass",
+                 by if s == seat else answers.get(s, BY_TIMEOUT)) for s in order], None
+
+    async def close_window(self, expected: int) -> bool:
+        """The window's deadline has passed: every seat that did not answer passes."""
+        return await self._retrying(lambda: self._close_window(expected))
+
+    async def _close_window(self, expected: int) -> bool:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                if (self.n != expected or self.status != "playing"
+                        or self.state.awaiting != "snap" or self.deadline is None
+                        or time.time() < self.deadline - 0.01):
+                    return False
+                answers = self.answers()
+                items = [(s, "pass", answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
+                trial = self.state.copy()
+                steps = self._play(trial, self.n, items, self._viewers())
+                await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
+                tx.set(**self._next_meta(trial, self.n + len(steps), self.seats, time.time()))
+            self.state = trial
+            self.n += len(steps)
+            self.log.extend((s.seat, s.by) for s in steps)
+            self._seed_views(steps)
+            self._set_meta(tx.row, None)
+            self.publish(steps)
+            self.bump()
+        self.hub.after_change(self)
+        return True
+
+    async def set_away(self, seat: int, away: bool) -> None:
+        """A player is back (or, for the tests, away)."""
+        await self._retrying(lambda: self._set_away(seat, away))
+
+    async def _set_away(self, seat: int, away: bool) -> None:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                if bool(self.seats[seat]["away"]) == away:
+                    return
+                await tx.update_seat(seat, away=away)
+                turn = self.settings.get("turn_seconds")
+                if (not away and turn and self.status == "playing" and not self.state.over
+                        and self.state.awaiting != "snap" and self.state.to_move == seat):
+                    tx.set(deadline=time.time() + float(turn))     # a full timer on return
+            self.seats[seat]["away"] = away
+            self._set_meta(tx.row, None)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+
+    async def reset_deadline(self) -> None:
+        """After a restart (or a takeover): give the seat(s) to move their full time again."""
+        await self._retrying(self._reset_deadline)
+
+    async def _reset_deadline(self) -> None:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                if self.status != "playing" or self.state.over:
+                    return
+                meta = self._next_meta(self.state, self.n, self.seats, time.time())
+                meta.pop("snap", None)               # keep the answers given so far
+                tx.set(**meta)
+            self._set_meta(tx.row, None)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+
+    # -- connections ----------------------------------------------------------------------------------
+    def attach(self, conn) -> None:
+        self.conns.add(conn)
+
+    def detach(self, conn) -> None:
+        self.conns.discard(conn)
+
+    def history_events(self, viewer: int | None, lang: str, since: int) -> list[dict]:
+        """Events since action `since` for a client that reconnects, from the viewer's
+        views only (the record replayed from the start)."""
+        since = max(0, min(since, self.n))
+        if since >= self.n:
+            return []
+        hist = self.state.history
+        st = load_record(dict(self.base, actions=list(hist[:since])))
+        out = []
+        viewers = {viewer}
+        before = self._views(st, viewers)
+        for i in range(since, self.n):
+            seat, by = self.log[i]
+            st.apply(hist[i])
+            after = self._views(st, viewers)
+            msg = self.event_msg(Step(i, seat, hist[i], by, before, after), viewer, lang)
+            if msg:
+                out.append(msg)
+            before = after
+        return out
+
+    def record(self) -> dict:
+        return dict(self.base, actions=list(self.state.history))
+
+
+class Hub:
+    """The runtimes of this process (loaded on demand, dropped when unused)."""
+
+    def __init__(self, store, settings):
+        self.store = store
+        self.settings = settings
+        self.rts: dict[int, TableRuntime] = {}
+        self._loading: dict[int, asyncio.Future] = {}
+        self.stats = Stats()
+        self.on_change: Callable[[TableRuntime], None] | None = None
+
+    async def runtime(self, table_id: int) -> TableRuntime | None:
+        rt = self.rts.get(table_id)
+        if rt is not None:
+            return rt
+        fut = self._loading.get(table_id)
+        if fut is not None:
+            return await asyncio.shield(fut)
+        fut = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            row, seat_rows, rows = await self.store.load(table_id)
+            if row is None:
+                rt = None
+            else:
+                rec = dict(row["base"], actions=[t for _, _, t, _ in rows])
+                state = await asyncio.to_thread(load_record, rec)
+                rt = TableRuntime(self, row, seat_rows, state, [(s, b) for _, s, _, b in rows])
+                self.rts[table_id] = rt
+            fut.set_result(rt)
+            return rt
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()                        # mark retrieved
+            raise
+        finally:
+            self._loading.pop(table_id, None)
+
+    async def runtime_by_code(self, code: str) -> TableRuntime | None:
+        for rt in self.rts.values():
+            if rt.code == code:
+                return rt
+        row = await self.store.table_by_code(code)
+        if row is None:
+            return None
+        return await self.runtime(row["id"])
+
+    def release(self, rt: TableRuntime) -> None:
+        if not rt.conns and not rt.driven and self.rts.get(rt.id) is rt:
+            del self.rts[rt.id]
+
+    def notified(self, table_id: int, version: int | None) -> None:
+        """A NOTIFY from the database (any process's commit)."""
+        rt = self.rts.get(table_id)
+        if rt is not None and (version is None or version > rt.version):
+            task = asyncio.ensure_future(rt.refresh(version))
+            task.add_done_callback(_log_failure)
+
+    def after_change(self, rt: TableRuntime) -> None:
+        if self.on_change is not None:
+            self.on_change(rt)
+
+
+def _log_failure(task: asyncio.Future) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background task failed", exc_info=task.exception())
+
+
+def dumps(msg: dict) -> str:
+    return json.dumps(msg, separators=(",", ":"))

@@ -1,0 +1,33 @@
+"""The browser client: plain ES modules and CSS in `static/`, served by `cardtable serve`
+(no build step). `mount(app)` adds the pages and the static files to the server's FastAPI app:
+
+    /                 the lobby               /t/{code}         a table (player or spectator)
+    /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
+    /static/...       modules, styles, images  /api/replay       views of a record, step by step
+
+Every page is the same `static/index.html`; `static/js/app.js` routes on the path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+STATIC = Path(__file__).parent / "static"
+PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}")
+
+
+def mount(app: FastAPI) -> None:
+    from cardtable.web.replay_api import router
+
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)

@@ -1,0 +1,87 @@
+"""Fixtures of the server tests: databases (a SQLite file, a throwaway PostgreSQL cluster from
+scripts/ensure-postgres.sh) and real server processes on free loopback ports."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from helpers import ROOT, STARTED, ServerProc
+
+DATABASES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_server_left():
+    """Whatever happens in a test, no server process outlives the session."""
+    yield
+    for proc in STARTED:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def pg_url(_no_server_left):
+    """A PostgreSQL cluster for this test session (one per xdist worker), stopped at the end."""
+    cluster = tempfile.mkdtemp(prefix="cardtable-pg-", dir="/tmp")
+    env = dict(os.environ, CARDTABLE_PG_DIR=cluster, CARDTABLE_PG_FAST="1")
+    proc = subprocess.run(["bash", str(ROOT / "scripts" / "ensure-postgres.sh")], env=env,
+                          capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        subprocess.run(["bash", str(ROOT / "scripts" / "ensure-postgres.sh"), "--stop", cluster])
+        pytest.fail(f"scripts/ensure-postgres.sh failed:\n{proc.stderr}")
+    url = proc.stdout.strip().splitlines()[-1]
+    assert url.startswith("postgresql://cardtable@127.0.0.1:"), url
+    yield url
+    subprocess.run(["bash", str(ROOT / "scripts" / "ensure-postgres.sh"), "--stop", cluster],
+                   timeout=120)
+
+
+def database_url(kind: str, request, tmp_dir: Path) -> str:
+    """A fresh database: a SQLite file, or a new database in the session's cluster (so no
+    module's server takes up the unfinished games of another module)."""
+    if kind == "sqlite":
+        return str(tmp_dir / "cardtable.db")
+    import uuid
+
+    import psycopg
+
+    url = request.getfixturevalue("pg_url")
+    name = "ct_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def database(request, tmp_path_factory) -> str:
+    return database_url(request.param, request, tmp_path_factory.mktemp("db"))
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("logs")
+
+
+@pytest.fixture(scope="module")
+def server(database, logs):
+    """One server process per test module and database."""
+    srv = ServerProc(database, log_dir=logs).start()
+    yield srv
+    srv.stop()
+    assert_clean_log(logs)
+
+
+def assert_clean_log(logs: Path) -> None:
+    """No server process logged a traceback (an unexpected exception)."""
+    for f in logs.glob("server-*.log"):
+        text = f.read_text(errors="replace")
+        assert "Traceback" not in text, f"{f.name}:\n{text[-4000:]}"
