@@ -225,7 +225,8 @@ class Bench:
         await asyncio.sleep(a.seconds)
         self.measuring = False
         elapsed = time.perf_counter() - start
-        stats = (await self.http.get("/api/stats")).json()
+        stats = (await self.http.get("/api/stats",
+                                     params={"since": stats0["decisions"]})).json()
         self.stopping = True
         for t in tasks:
             t.cancel()
@@ -274,8 +275,10 @@ def main() -> int:
     ap.add_argument("--variant", default="basic")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--think", type=float, default=0.0,
-                    help="mean milliseconds a client waits before deciding (default 0)")
+    ap.add_argument("--think", default="0,1000,2000",
+                    help="mean milliseconds a client waits before deciding; a comma-separated "
+                         "list runs once per value (default 0,1000,2000: at once, then at a "
+                         "bot's and at a quick player's pace)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -285,32 +288,41 @@ def main() -> int:
     except ImportError:
         pass
 
+    try:
+        thinks = [float(x) for x in args.think.split(",")]
+    except ValueError:
+        ap.error(f"--think: milliseconds, comma-separated, not {args.think!r}")
+    if any(t < 0 for t in thinks) or args.tables < 1 or args.seconds <= 0:
+        ap.error("--think must not be negative, --tables and --seconds must be positive")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
+    runs = [(kind, think) for kind in kinds for think in thinks]
     results = []
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
     try:
-        for kind in kinds:
+        for i, (kind, think) in enumerate(runs):
+            args.think = think
             cluster = None
             if kind == "sqlite":
-                url, label = str(tmp / "bench.db"), "sqlite"
+                url, label = str(tmp / f"bench-{i}.db"), "sqlite"
             elif kind == "postgresql":
                 url, cluster = ensure_postgres()
                 label = "postgresql"
             else:
                 url, label = kind, kind.split(":")[0]
             bench = Bench(args, url, label)
-            bench.start_server(tmp / f"server-{label}.log")
+            bench.start_server(tmp / f"server-{label}-{i}.log")
             try:
                 res = asyncio.run(bench.run())
             finally:
                 bench.stop_server()
                 if cluster:
                     stop_postgres(cluster)
+            res["think_ms"] = think
             results.append(res)
             if args.json:
                 print(json.dumps(res), flush=True)
             else:
-                print(f"{res['database']:>10}: {res['tables']} tables ({res['clients']} clients, "
+                print(f"{res['database']:>10}, think {think:g} ms: {res['tables']} tables ({res['clients']} clients, "
                       f"{res['game']}, {res['players']} seats), {res['seconds']} s: "
                       f"{res['decisions']} decisions = {res['decisions_per_s']}/s; "
                       f"round trip p50 {res['rtt_p50_ms']} ms p99 {res['rtt_p99_ms']} ms; "
@@ -321,6 +333,13 @@ def main() -> int:
                     print("            error:", e)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    if not args.json:
+        print("\n| database | think ms | tables | decisions/s | server p50 ms | server p99 ms "
+              "| round trip p50 ms | round trip p99 ms | errors |\n|---|---|---|---|---|---|---|---|---|")
+        for r in results:
+            print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {r['decisions_per_s']} "
+                  f"| {r['server_p50_ms']} | {r['server_p99_ms']} | {r['rtt_p50_ms']} "
+                  f"| {r['rtt_p99_ms']} | {r['errors']} |")
     return 0
 
 

@@ -182,9 +182,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "instance": settings.instance, "driving": len(state["drivers"].tasks)}
 
     @app.get("/api/stats")
-    async def stats() -> dict:
-        """Decision latency in this process: message received -> broadcast queued."""
-        return hub().stats.summary()
+    async def stats(since: Annotated[int, Query(ge=0, le=2**53)] = 0) -> dict:
+        """Decision latency in this process: message received -> broadcast queued; `since`:
+        only the decisions after the first `since` of this process."""
+        return hub().stats.summary(since)
 
     @app.get("/api/games", response_model=list[P.GameInfo])
     async def games() -> list[P.GameInfo]:

@@ -84,8 +84,10 @@ class Stats:
             del self.latencies[:100_000]
         self.latencies.append(seconds)
 
-    def summary(self) -> dict:
-        lat = sorted(self.latencies)
+    def summary(self, since: int = 0) -> dict:
+        """Percentiles over the decisions after the first `since` (e.g. a bench's warm-up)."""
+        recent = max(0, self.decisions - max(0, since))
+        lat = sorted(self.latencies[len(self.latencies) - min(recent, len(self.latencies)):])
 
         def pct(p: float) -> float | None:
             if not lat:
