@@ -221,15 +221,6 @@ class Rematch(BaseModel):
     token: Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
-class SeatOut(BaseModel):
-    seat: int
-    kind: Literal["human", "bot"]
-    bot: str | None = None
-    name: str | None = None
-    joined: bool
-    away: bool
-
-
 class TableOut(BaseModel):
     code: str
     link: str
@@ -237,7 +228,7 @@ class TableOut(BaseModel):
     game: str
     variant: str | None
     players: int
-    seats: list[SeatOut]
+    seats: list[SeatInfo]
     free_seats: list[int]
     public: bool
     status: Literal["waiting", "playing", "over"]
