@@ -10,15 +10,29 @@ import random
 
 
 class Rng:
-    __slots__ = ("_r",)
+    """The generator. `copy()` is copy-on-write: the copy shares the Mersenne Twister state
+    until either side draws, so copying a game state (search bots copy thousands) costs no
+    generator copy unless the copy really draws."""
+
+    __slots__ = ("_r", "_shared")
 
     def __init__(self, seed: int | None = 0):
         self._r = random.Random(seed)
+        self._shared = False
+
+    def _own(self) -> None:
+        """Take a private copy of a shared state before drawing from it."""
+        r = random.Random.__new__(random.Random)   # no OS seeding: the state is set next
+        r.setstate(self._r.getstate())
+        self._r = r
+        self._shared = False
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
+        if self._shared:
+            self._own()
         k = n.bit_length()
         getrandbits = self._r.getrandbits
         r = getrandbits(k)
@@ -38,10 +52,13 @@ class Rng:
 
     def spawn(self) -> "Rng":
         """A new generator seeded from this one (for determinizations, bots)."""
+        if self._shared:
+            self._own()
         return Rng(self._r.getrandbits(64))
 
     def copy(self) -> "Rng":
+        """An independent generator in the same state (copy-on-write, see the class)."""
         new = Rng.__new__(Rng)
-        new._r = random.Random.__new__(random.Random)  # no OS seeding: the state is set next
-        new._r.setstate(self._r.getstate())
+        new._r = self._r
+        new._shared = self._shared = True
         return new

@@ -108,7 +108,7 @@ class KombioState(GameState):
 
     __slots__ = (
         "players", "seed", "start", "target", "deals", "deal_raw", "deals_raw", "options",
-        "max_turns", "_rng", "_rng_shared",
+        "max_turns", "_rng",
         "round_no", "round_start", "grids", "counts", "deck", "discard", "drawn", "top_snapped",
         "known", "public", "caller", "taboo", "turns_left", "turn_no",
         "active", "phase", "_to_move", "act", "peeked",
@@ -129,7 +129,6 @@ class KombioState(GameState):
         self.options = dict(options or {})
         self.max_turns = self.options.get("max_turns") or 0
         self._rng = Rng(seed)
-        self._rng_shared = False
         self.round_no = 0
         self.round_scores: list[list[int]] = []
         self.last_round: dict | None = None   # KO-15: the last finished round, as revealed
@@ -173,12 +172,7 @@ class KombioState(GameState):
 
     @property
     def rng(self) -> Rng:
-        """The game's one generator (KO-2 deals, KO-10 snap draws, KO-14 reshuffles). Copies
-        share it until one of them needs randomness and takes its own copy, so `copy()` stays
-        cheap (a fresh `random.Random` is costly to create)."""
-        if self._rng_shared:
-            self._rng = self._rng.copy()
-            self._rng_shared = False
+        """The game's one generator (KO-2 deals, KO-10 snap draws, KO-14 reshuffles)."""
         return self._rng
 
     # -- protocol: history (to_move, awaiting, over: core.GameState) --------------------------
@@ -704,8 +698,7 @@ class KombioState(GameState):
         new.deals_raw = self.deals_raw
         new.options = self.options
         new.max_turns = self.max_turns
-        new._rng = self._rng                           # copy-on-write: see `rng`
-        new._rng_shared = self._rng_shared = True
+        new._rng = self._rng.copy()                    # copy-on-write (core.rng)
         new.round_no = self.round_no
         new.round_start = self.round_start
         new.grids = [g[:] for g in self.grids]
@@ -799,7 +792,6 @@ class KombioState(GameState):
         if self.claims:
             new.claims = tuple(c for c in self.claims if c[0] == seat)
         new._rng = rng
-        new._rng_shared = False
         return new
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
