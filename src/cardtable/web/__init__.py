@@ -20,11 +20,21 @@ STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}")
 
 
+class _Static(StaticFiles):
+    """Static files that browsers revalidate (ETag) on every load, so that an upgraded server
+    never runs with yesterday's modules."""
+
+    def file_response(self, *args, **kwargs):
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 def mount(app: FastAPI) -> None:
     from cardtable.web.replay_api import router
 
     app.include_router(router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", _Static(directory=STATIC), name="static")
 
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,478 @@
+// The Abluxxen table: renderAbluxxen(el, view, opts) draws a seat's view (NOTATION.md) and, unless
+// opts.readonly, lets the player decide by clicking: only decisions in opts.legal are offered.
+//
+// opts: {readonly, seat (the viewer's seat or null), legal: [decision texts], names: [seat names],
+//        decide(text), rerender(), ui: {} (kept between renders: the selected hand cards)}
+import { t } from "./i18n.js";
+import { h, listText } from "./dom.js";
+import { cardEl, cardsText } from "./cards.js";
+
+const G = "abluxxen";
+
+// -- rules the client reads (the same reading as the engine; AB-5, AB-8, AB-9, AB-20, DU-4) -------
+export function setValue(cards) {
+  const nums = cards.filter((c) => c !== "X");
+  return nums.length ? nums[0] : 14;
+}
+
+function sortCards(cards) {
+  return cards.slice().sort((a, b) => (a === "X" ? 99 : a) - (b === "X" ? 99 : b));
+}
+
+export function norm(decision) {
+  const parts = decision.trim().split(/\s+/);
+  if (parts[0] !== "play") return decision.trim();
+  return "play " + sortCards(parts.slice(1).map((x) => (x === "X" ? "X" : Number(x)))).join(" ");
+}
+
+function onesBeatTop(view, opts) {
+  const o = (opts.table && opts.table.options) || {};
+  if (o.ones_beat_top !== undefined && o.ones_beat_top !== null) return !!o.ones_beat_top;
+  return view.variant === "expert";
+}
+
+/** Does a set of (size, value) abluxx a top layer? */
+export function beats(size, value, layer, ones) {
+  if (!layer || !layer.length || layer.length !== size) return false;
+  const lv = setValue(layer);
+  if (value > lv) return true;
+  return ones && value === 1 && (lv === 13 || lv === 14);
+}
+
+/** The seats a set played by `seat` would abluxx, clockwise from the left neighbour (AB-8). */
+export function wouldAbluxx(view, seat, cards, ones) {
+  const out = [];
+  const n = view.players;
+  const size = cards.length;
+  const value = setValue(cards);
+  for (let k = 1; k < n; k++) {
+    const s = (seat + k) % n;
+    const layers = view.displays[s];
+    if (!layers.length) continue;
+    if (beats(size, value, layers[layers.length - 1], ones)) out.push(s);
+  }
+  return out;
+}
+
+function shadowOptions(view, cards) {
+  if (!view.shadow) return [];
+  const value = setValue(cards);
+  return view.shadow.filter((st) => st.length === cards.length && st[0] < value);
+}
+
+function handCount(view, s) {
+  const hd = view.hands[s];
+  if (Array.isArray(hd)) return hd.length;
+  if (view.hand_counts) return view.hand_counts[s];
+  return hd;
+}
+
+function displayCount(view, s) {
+  return view.displays[s].reduce((a, l) => a + l.length, 0);
+}
+
+function nameOf(opts, s) {
+  return (opts.names && opts.names[s]) || t("seat.name", { n: s });
+}
+
+function plainName(opts, s) {
+  // names without the "(You)" suffix for sentences
+  return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s);
+}
+
+// -- who decides and why -------------------------------------------------------------------------
+export function whyText(view, opts) {
+  if (view.over) return t("ab.why.over");
+  const me = opts.seat;
+  const who = view.to_move;
+  const you = who === me && me !== null && me !== undefined;
+  const nm = plainName(opts, who);
+  const p = view.pending;
+  switch (view.awaiting) {
+    case "play": return you ? t("ab.why.play.you") : t("ab.why.play", { name: nm });
+    case "shadow": return you ? t("ab.why.shadow.you") : t("ab.why.shadow", { name: nm });
+    case "take": {
+      const vset = cardsText(G, p.cards);
+      const victim = plainName(opts, p.victim);
+      if (you) return t("ab.why.take.you", { victim, vset, n: p.cards.length });
+      if (p.victim === me) return t("ab.why.take.victim", { name: nm, vset });
+      return t("ab.why.take", { name: nm, victim, vset });
+    }
+    case "keep": {
+      const vset = cardsText(G, p.cards);
+      if (you) return t("ab.why.keep.you", { vset, n: p.cards.length });
+      return t("ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
+    }
+    case "draw": {
+      const n = view.owed || 1;
+      let s = you ? t(n === 1 ? "ab.why.draw.you.1" : "ab.why.draw.you.n", { n })
+        : t(n === 1 ? "ab.why.draw.1" : "ab.why.draw.n", { name: nm, n });
+      if (view.deck === 0) s += t("ab.why.deck_empty");
+      return s;
+    }
+    case "optional_draw": return you ? t("ab.why.optional.you") : t("ab.why.optional", { name: nm });
+    default: return "";
+  }
+}
+
+// -- rendering -----------------------------------------------------------------------------------------
+export function renderAbluxxen(el, view, opts = {}) {
+  opts = Object.assign({ legal: [], ui: {}, readonly: false }, opts);
+  if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i }));
+  if (!opts.plainNames) opts.plainNames = opts.names;
+  const ui = opts.ui;
+  if (!ui.sel) ui.sel = [];
+  const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
+  const legal = opts.readonly ? [] : (opts.legal || []);
+  const legalSet = new Set(legal.map(norm));
+  const myHand = me !== null && Array.isArray(view.hands[me]) ? view.hands[me] : null;
+  const canPlay = legal.some((d) => d.startsWith("play "));
+  // keep the selection valid
+  if (!canPlay || !myHand) ui.sel = [];
+  ui.sel = ui.sel.filter((i) => myHand && i < myHand.length);
+  const selCards = sortCards(ui.sel.map((i) => myHand[i]));
+  const selText = selCards.length ? "play " + selCards.join(" ") : "";
+  const selLegal = selText && legalSet.has(selText);
+  const ones = onesBeatTop(view, opts);
+  const victims = selLegal ? wouldAbluxx(view, me, selCards, ones) : [];
+  const endsGame = selLegal && myHand && selCards.length === myHand.length;
+
+  el.classList.add("ab-table");
+  if (view.variant === "duel") el.classList.add("ab-duel");
+  el.innerHTML = "";
+
+  // rule hint + why
+  el.appendChild(h("div", { class: "rule-hint", id: "rule-hint" },
+    h("span", { class: "rule-icon", "aria-hidden": "true" }, "i"), " ",
+    h("strong", {}, t("ab.rule_hint")), " ", h("span", { class: "muted" }, t("ab.rule_hint2"))));
+  const whoYou = me !== null && view.to_move === me && !view.over;
+  el.appendChild(h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why", "aria-live": "polite" },
+    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, whyText(view, opts)));
+
+  if (view.over) el.appendChild(result(view, opts));
+
+  // seats: opponents first (clockwise from my left neighbour), then me
+  const n = view.players;
+  const order = [];
+  if (me === null) for (let s = 0; s < n; s++) order.push(s);
+  else for (let k = 1; k < n; k++) order.push((me + k) % n);
+  const opp = h("div", { class: "ab-seats", role: "list" });
+  for (const s of order) opp.appendChild(seatPanel(view, s, opts, victims.includes(s)));
+  el.appendChild(opp);
+
+  // the middle: pool, shadow, deck, discard
+  el.appendChild(centre(view, opts, legal));
+
+  // my area
+  if (me !== null) el.appendChild(myArea(view, me, opts, { legal, legalSet, myHand, selCards, selText, selLegal, victims, endsGame }));
+
+}
+
+function seatPanel(view, s, opts, wouldHit) {
+  const active = !view.over && view.to_move === s;
+  const layers = view.displays[s];
+  const pend = view.pending && view.pending.victim === s ? view.pending : null;
+  const hc = handCount(view, s);
+  const dc = displayCount(view, s);
+  const panel = h("section", {
+    class: "seat-panel" + (active ? " is-active" : "") + (wouldHit ? " would-hit" : "") + (view.winners && view.winners.includes(s) ? " is-winner" : ""),
+    role: "listitem", "aria-label": nameOf(opts, s), data: { seat: s },
+  },
+  h("header", { class: "seat-head" },
+    active ? h("span", { class: "turn-dot", title: t("table.turn_of", { name: nameOf(opts, s) }) }, "▶") : null,
+    h("span", { class: "seat-name" }, nameOf(opts, s)),
+    h("span", { class: "hand-badge", data: { region: `hand-${s}` }, "aria-label": t("ab.hand_count", { n: hc }), title: t("ab.hand_count", { n: hc }) },
+      h("span", { class: "mini-back", "aria-hidden": "true" }), h("span", { class: "hand-n", "aria-hidden": "true" }, String(hc)))),
+  );
+  if (wouldHit) panel.appendChild(h("p", { class: "hit-flag" }, "⚡ ", t("ab.beats")));
+  panel.appendChild(displayEl(view, s, opts));
+  if (pend) panel.appendChild(pendingEl(pend));
+  // a full view (replay) shows every hand
+  if (Array.isArray(view.hands[s]) && s !== opts.seat) {
+    panel.appendChild(h("div", { class: "seat-hand", role: "group", "aria-label": t("ab.your_hand") },
+      view.hands[s].map((c) => cardEl(G, c, { size: "xs" }))));
+  }
+  panel.appendChild(h("p", { class: "seat-score muted" }, t("ab.score_now", { d: dc, h: hc, s: dc - hc })));
+  return panel;
+}
+
+function pendingEl(p) {
+  return h("div", { class: "pending", role: "group", "aria-label": cardsText(G, p.cards) },
+    h("span", { class: "pending-label" }, "⚡"), p.cards.map((c) => cardEl(G, c, { size: "sm", cls: "card-pending" })));
+}
+
+function displayEl(view, s, opts) {
+  const layers = view.displays[s];
+  const box = h("div", { class: "display", data: { region: `display-${s}` }, role: "group",
+    "aria-label": layers.length ? `${t("ab.display_of", { name: nameOf(opts, s) })}: ${t("ab.top_layer", { cards: cardsText(G, layers[layers.length - 1]) })}, ${t("ab.layers", { n: layers.length })}`
+      : `${t("ab.display_of", { name: nameOf(opts, s) })}: ${t("ab.empty_display")}` });
+  if (!layers.length) {
+    box.appendChild(h("div", { class: "display-empty" }, t("ab.empty_display")));
+    return box;
+  }
+  const stack = h("div", { class: "layers" });
+  const shown = layers.slice(-4);
+  if (layers.length > shown.length) stack.appendChild(h("div", { class: "layer layer-more muted" }, `+${layers.length - shown.length}`));
+  shown.forEach((layer, i) => {
+    const top = i === shown.length - 1;
+    stack.appendChild(h("div", { class: "layer" + (top ? " layer-top" : "") },
+      layer.map((c) => cardEl(G, c, { size: top ? "sm" : "xs" })),
+      top ? h("span", { class: "top-tag" }, "▲ ", t("ab.top"), ` · ${layer.length}×${setValue(layer) === 14 ? "X" : setValue(layer)}`) : null));
+  });
+  box.appendChild(stack);
+  return box;
+}
+
+function centre(view, opts, legal) {
+  const drawable = new Set(legal.filter((d) => d.startsWith("draw pool ")).map((d) => d.slice(10)));
+  const mid = h("div", { class: "ab-centre" });
+  const pool = h("section", { class: "pool", "aria-labelledby": "pool-h" },
+    h("h3", { id: "pool-h", class: "zone-h" }, t("ab.pool")));
+  const items = h("div", { class: "pool-items" });
+  view.pool.forEach((item, i) => {
+    const key = item.join("+");
+    const can = drawable.has(key);
+    const label = `${t("ab.pool")}: ${cardsText(G, item)}`;
+    if (item.length === 1) {
+      items.appendChild(cardEl(G, item[0], { size: "md", button: can, cls: can ? "can-pick" : null, label,
+        data: { region: `pool-${i}`, key: `pool-${i}`, decision: can ? `draw pool ${key}` : "" },
+        onClick: can ? () => opts.decide(`draw pool ${key}`) : null }));
+    } else {
+      const grp = h(can ? "button" : "div", { type: can ? "button" : null, class: "pool-group" + (can ? " can-pick" : ""), "aria-label": label,
+        data: { region: `pool-${i}`, key: `pool-${i}`, decision: can ? `draw pool ${key}` : "" },
+        onclick: can ? () => opts.decide(`draw pool ${key}`) : null },
+      item.map((c) => cardEl(G, c, { size: "sm" })));
+      items.appendChild(grp);
+    }
+  });
+  if (!view.pool.length) items.appendChild(h("p", { class: "muted" }, "—"));
+  pool.appendChild(items);
+  mid.appendChild(pool);
+
+  const canDeck = legal.includes("draw deck");
+  const deck = h("section", { class: "piles" },
+    h("div", { class: "pile" },
+      h("h3", { class: "zone-h" }, t("ab.deck")),
+      view.deck > 0 ? cardEl(G, "?", { back: true, size: "md", count: view.deck, button: canDeck, cls: canDeck ? "can-pick" : null,
+        label: `${t("ab.deck")}: ${t("ab.cards_n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDeck ? "draw deck" : "" },
+        onClick: canDeck ? () => opts.decide("draw deck") : null }) : h("div", { class: "card card-md card-empty", data: { region: "deck" }, "aria-label": `${t("ab.deck")}: 0` }),
+      h("span", { class: "pile-n" }, t("ab.cards_n", { n: view.deck }))),
+    h("div", { class: "pile" },
+      h("h3", { class: "zone-h" }, t("ab.discard")),
+      h("div", { class: "card card-md " + (view.discard ? "card-back card-discard" : "card-empty"), data: { region: "discard" }, role: "img",
+        "aria-label": `${t("ab.discard")}: ${t("ab.cards_n", { n: view.discard })}` }, view.discard ? h("span", { class: "card-count" }, String(view.discard)) : null),
+      h("span", { class: "pile-n" }, t("ab.cards_n", { n: view.discard }))));
+  mid.appendChild(deck);
+
+  if (view.shadow) {
+    const shadowLegal = new Set(legal.filter((d) => d.startsWith("shadow ")));
+    const sh = h("section", { class: "shadow", "aria-labelledby": "shadow-h", data: { region: "shadow" } },
+      h("h3", { id: "shadow-h", class: "zone-h" }, t("ab.shadow")));
+    const stacks = h("div", { class: "shadow-stacks" });
+    for (const st of view.shadow) {
+      const d = `shadow ${st[0]}`;
+      const can = shadowLegal.has(d);
+      const label = `${t("ab.shadow")}: ${st.length}× ${st[0]}`;
+      stacks.appendChild(h(can ? "button" : "div", { type: can ? "button" : null, class: "shadow-stack" + (can ? " can-pick" : ""),
+        "aria-label": label, data: { key: `sh-${st[0]}`, decision: can ? d : "" }, onclick: can ? () => opts.decide(d) : null },
+      st.map((c) => cardEl(G, c, { size: "xs" })), h("span", { class: "stack-n" }, `${st.length}×`)));
+    }
+    sh.appendChild(stacks);
+    mid.appendChild(sh);
+  }
+  return mid;
+}
+
+function myArea(view, me, opts, c) {
+  const { legal, myHand, selCards, selText, selLegal, victims, endsGame } = c;
+  const ui = opts.ui;
+  const area = h("section", { class: "my-area" + (view.to_move === me && !view.over ? " is-active" : ""), "aria-label": t("ab.your_hand") });
+  const hc = handCount(view, me);
+  const dc = displayCount(view, me);
+  area.appendChild(h("div", { class: "my-head" },
+    h("h2", { class: "zone-h" }, nameOf(opts, me)),
+    h("span", { class: "muted" }, t("ab.score_now", { d: dc, h: hc, s: dc - hc }))));
+  const row = h("div", { class: "my-row" });
+  const disp = h("div", { class: "my-display" }, h("h3", { class: "zone-h" }, t("ab.your_display")), displayEl(view, me, opts));
+  if (view.pending && view.pending.victim === me) disp.appendChild(pendingEl(view.pending));
+  row.appendChild(disp);
+
+  // the hand, grouped by number, jokers last
+  const canPlay = legal.some((d) => d.startsWith("play "));
+  const hand = h("div", { class: "hand", data: { region: `hand-${me}` }, role: "group", "aria-label": `${t("ab.your_hand")}: ${t("ab.hand_count", { n: hc })}` });
+  const groups = [];
+  (myHand || []).forEach((v, i) => {
+    const g = groups.length && groups[groups.length - 1].v === v ? groups[groups.length - 1] : null;
+    if (g) g.idx.push(i); else groups.push({ v, idx: [i] });
+  });
+  for (const g of groups) {
+    const ge = h("div", { class: "hand-group" + (g.v === "X" ? " hand-jokers" : ""), role: "group",
+      "aria-label": `${g.idx.length}× ${g.v === "X" ? t("card.joker") : g.v}` });
+    for (const i of g.idx) {
+      const sel = ui.sel.includes(i);
+      ge.appendChild(cardEl(G, g.v, {
+        size: "lg", button: true, selected: canPlay ? sel : undefined, disabled: !canPlay,
+        label: g.v === "X" ? t("card.joker_hand") : t("card.of_hand", { v: g.v }),
+        data: { key: `h-${i}`, idx: String(i) },
+        onClick: () => {
+          const k = ui.sel.indexOf(i);
+          if (k >= 0) ui.sel.splice(k, 1); else ui.sel.push(i);
+          opts.rerender();
+        },
+      }));
+    }
+    if (g.idx.length > 1) ge.appendChild(h("span", { class: "group-n", "aria-hidden": "true" }, `${g.idx.length}×`));
+    hand.appendChild(ge);
+  }
+  if (!myHand || !myHand.length) hand.appendChild(h("p", { class: "muted" }, "—"));
+  const handBox = h("div", { class: "my-hand" }, h("h3", { class: "zone-h" }, `${t("ab.your_hand")} · ${t("ab.hand_count", { n: hc })}`), hand);
+  row.appendChild(handBox);
+  area.appendChild(row);
+
+  // the action bar
+  const bar = h("div", { class: "action-bar", id: "action-bar" });
+  if (canPlay) {
+    let info;
+    if (!selCards.length) info = h("p", { class: "sel-info muted" }, t("ab.select_hint"));
+    else if (!selLegal) info = h("p", { class: "sel-info sel-bad", role: "status" }, "✗ ", t("ab.sel_illegal", { set: cardsText(G, selCards) }));
+    else {
+      const v = setValue(selCards);
+      const parts = [t("ab.sel_legal", { set: cardsText(G, selCards), size: selCards.length, value: v === 14 ? "14 (" + t("card.joker") + ")" : v })];
+      if (endsGame) parts.push(t("ab.would_end"));
+      else {
+        if (view.shadow && shadowOptions(view, selCards).length) parts.push(t("ab.would_shadow", { size: selCards.length }));
+        parts.push(victims.length ? t("ab.would_abluxx", { names: listText(victims.map((s) => plainName(opts, s)), t("list.and")) })
+          : t("ab.would_abluxx_none"));
+      }
+      info = h("p", { class: "sel-info sel-ok", role: "status", id: "sel-info" }, "✓ ", parts.join(" "));
+    }
+    bar.append(info, h("div", { class: "btns" },
+      h("button", { type: "button", class: "btn btn-primary", id: "play-btn", disabled: !selLegal, data: { key: "play" },
+        onclick: () => { if (selLegal) { opts.decide(selText); opts.ui.sel = []; } } }, t("ab.play"), h("kbd", {}, "P")),
+      h("button", { type: "button", class: "btn", id: "clear-btn", disabled: !selCards.length, data: { key: "clear" },
+        onclick: () => { ui.sel = []; opts.rerender(); } }, t("ab.clear"), h("kbd", {}, "C"))));
+  }
+  const drawing = legal.some((d) => d.startsWith("draw "));
+  if (drawing) {
+    bar.append(h("p", { class: "sel-info" }, t("ab.draw_hint")), h("div", { class: "btns" },
+      legal.includes("draw deck") ? h("button", { type: "button", class: "btn btn-primary", id: "draw-deck-btn", data: { key: "draw-deck", decision: "draw deck" },
+        onclick: () => opts.decide("draw deck") }, t("ab.draw_deck"), h("kbd", {}, "D")) : null,
+      legal.includes("pass") ? h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },
+        onclick: () => opts.decide("pass") }, t("ab.pass"), h("kbd", {}, "N")) : null));
+  } else if (legal.includes("pass")) {
+    bar.append(h("div", { class: "btns" }, h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },
+      onclick: () => opts.decide("pass") }, t("ab.pass"), h("kbd", {}, "N"))));
+  }
+  if (legal.includes("take") || legal.includes("keep") || legal.some((d) => d.startsWith("shadow "))) {
+    bar.appendChild(dialog(view, opts, legal));
+  }
+  if (!opts.readonly && bar.childNodes.length) area.appendChild(bar);
+  if (!opts.readonly) area.appendChild(h("p", { class: "keys-help muted" }, t("ab.keys")));
+  return area;
+}
+
+function dialog(view, opts, legal) {
+  const p = view.pending;
+  const box = h("div", { class: "dialog", role: "dialog", "aria-modal": "false", "aria-labelledby": "dlg-text", id: "decision-dialog" });
+  if (legal.includes("take")) {
+    box.append(h("p", { id: "dlg-text" }, t("ab.dlg.take", { victim: plainName(opts, p.victim), cards: cardsText(G, p.cards), n: p.cards.length })),
+      h("div", { class: "dlg-cards" }, p.cards.map((c) => cardEl(G, c, { size: "md" }))),
+      h("div", { class: "btns" },
+        h("button", { type: "button", class: "btn btn-primary", id: "take-btn", data: { key: "take", decision: "take" }, onclick: () => opts.decide("take") }, t("ab.take"), h("kbd", {}, "T")),
+        h("button", { type: "button", class: "btn", id: "leave-btn", data: { key: "leave", decision: "leave" }, onclick: () => opts.decide("leave") }, t("ab.leave"), h("kbd", {}, "L"))));
+  } else if (legal.includes("keep")) {
+    box.append(h("p", { id: "dlg-text" }, t("ab.dlg.keep", { cards: cardsText(G, p.cards), n: p.cards.length })),
+      h("div", { class: "dlg-cards" }, p.cards.map((c) => cardEl(G, c, { size: "md" }))),
+      h("div", { class: "btns" },
+        h("button", { type: "button", class: "btn btn-primary", id: "keep-btn", data: { key: "keep", decision: "keep" }, onclick: () => opts.decide("keep") }, t("ab.keep"), h("kbd", {}, "K")),
+        h("button", { type: "button", class: "btn", id: "discard-btn", data: { key: "discard", decision: "discard" }, onclick: () => opts.decide("discard") }, t("ab.discard_btn"), h("kbd", {}, "X"))));
+  } else {
+    const opts2 = legal.filter((d) => d.startsWith("shadow "));
+    box.append(h("p", { id: "dlg-text" }, t("ab.dlg.shadow")),
+      h("div", { class: "btns" }, opts2.map((d) => {
+        const v = Number(d.split(" ")[1]);
+        const st = (view.shadow || []).find((x) => x[0] === v) || [v];
+        return h("button", { type: "button", class: "btn shadow-btn", data: { key: d, decision: d }, onclick: () => opts.decide(d) },
+          st.map((c) => cardEl(G, c, { size: "xs" })));
+      })));
+  }
+  return box;
+}
+
+function result(view, opts) {
+  const n = view.players;
+  const scores = view.scores || [];
+  const winners = view.winners || [];
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const d = displayCount(view, s), hc = handCount(view, s);
+    rows.push(h("tr", { class: winners.includes(s) ? "is-winner" : "", data: { seat: s } },
+      h("th", { scope: "row" }, nameOf(opts, s), winners.includes(s) ? h("span", { class: "win-badge" }, " ★ ", t("ab.sum.winner")) : null),
+      h("td", {}, `+${d}`), h("td", {}, `−${hc}`), h("td", { class: "score", data: { score: scores[s] } }, String(scores[s]))));
+  }
+  const wn = winners.map((s) => plainName(opts, s));
+  const lines = [];
+  if (view.ended_by === "hand") {
+    let who = view.active;
+    if (who === null || who === undefined) for (let s = 0; s < n; s++) if (handCount(view, s) === 0) who = s;
+    lines.push(t("ab.sum.end_hand", { name: plainName(opts, who) }));
+  } else if (view.ended_by === "supply") lines.push(t("ab.sum.end_supply"));
+  const best = Math.max(...scores);
+  const tied = [];
+  for (let s = 0; s < n; s++) if (scores[s] === best) tied.push(s);
+  let tie = null;
+  if (tied.length > 1) {
+    const tiedText = listText(tied.map((s) => t("ab.sum.with_hand", { name: plainName(opts, s), n: handCount(view, s) })), t("list.and"));
+    if (winners.length < tied.length) tie = t("ab.sum.tie_fewer", { score: best, tied: tiedText });
+    else if (view.variant === "classic") tie = t("ab.sum.tie_shared", { score: best, tied: listText(tied.map((s) => plainName(opts, s)), t("list.and")) });
+    else tie = t("ab.sum.tie_still", { score: best, tied: tiedText });
+  }
+  return h("section", { class: "result panel", id: "result", "aria-labelledby": "result-h" },
+    h("h2", { id: "result-h" }, t("ab.sum.title")),
+    h("p", { class: "winners", id: "winners" }, t(wn.length === 1 ? "ab.sum.winners.1" : "ab.sum.winners.n", { names: listText(wn, t("list.and")) })),
+    h("table", { class: "score-table", id: "score-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("ab.sum.player")), h("th", { scope: "col" }, t("ab.sum.display")),
+        h("th", { scope: "col" }, t("ab.sum.hand")), h("th", { scope: "col" }, t("ab.sum.score")))),
+      h("tbody", {}, rows)),
+    tie ? h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", tie) : null,
+    lines.map((l) => h("p", { class: "muted" }, l)),
+    h("p", { class: "muted" }, t("ab.sum.scoring")));
+}
+
+// -- animations: where the cards of an event come from and go to (regions of the page) ----------
+export function animHints(view, ev, me) {
+  const d = ev.decision;
+  const s = ev.seat;
+  if (d.startsWith("play ")) return [{ from: `hand-${s}`, to: `display-${s}` }];
+  if (d === "draw deck") return [{ from: "deck", to: `hand-${s}` }];
+  if (d.startsWith("draw pool ")) {
+    const key = d.slice(10);
+    const i = view.pool.findIndex((it) => it.join("+") === key);
+    return [{ from: i >= 0 ? `pool-${i}` : "deck", to: `hand-${s}` }];
+  }
+  if (d.startsWith("shadow ")) return [{ from: "shadow", to: `hand-${s}` }];
+  const p = view.pending;
+  if (p) {
+    if (d === "take") return [{ from: `display-${p.victim}`, to: `hand-${s}` }];
+    if (d === "keep") return [{ from: `display-${p.victim}`, to: `hand-${p.victim}` }];
+    if (d === "discard") return [{ from: `display-${p.victim}`, to: "discard" }];
+  }
+  return [];
+}
+
+// -- keyboard shortcuts ---------------------------------------------------------------------------------
+export function onKey(ev, ctx) {
+  const st = ctx.state;
+  const legal = st.legal || [];
+  const k = ev.key.toLowerCase();
+  const click = (id) => { const b = document.getElementById(id); if (b && !b.disabled) { b.click(); return true; } return false; };
+  if (k === "escape" || k === "c") { if (ctx.ui.sel && ctx.ui.sel.length) { ctx.ui.sel = []; ctx.rerender(); return true; } return false; }
+  if (k === "p") return click("play-btn");
+  if (k === "d" && legal.includes("draw deck")) { ctx.decide("draw deck"); return true; }
+  if (k === "n" && legal.includes("pass")) { ctx.decide("pass"); return true; }
+  if (k === "t" && legal.includes("take")) { ctx.decide("take"); return true; }
+  if (k === "l" && legal.includes("leave")) { ctx.decide("leave"); return true; }
+  if (k === "k" && legal.includes("keep")) { ctx.decide("keep"); return true; }
+  if (k === "x" && legal.includes("discard")) { ctx.decide("discard"); return true; }
+  return false;
+}

@@ -1,0 +1,696 @@
+// The browser client: routing (History API), the page header, the lobby and the table page.
+//   /                 lobby            /t/CODE[#token=...]   a table (player or spectator)
+//   /replay/CODE      replay.js        /rules/GAME           rules.js
+import { t, getLang, setLang, onLang } from "./i18n.js";
+import { h, clear, announce, fly, listText } from "./dom.js";
+import { TableConnection } from "./net.js";
+
+const mainEl = () => document.getElementById("main");
+let cleanup = null;          // the current page's teardown
+
+// -- seats and tokens --------------------------------------------------------------------------
+export function seatKey(code) { return `cardtable.seat.${code}`; }
+
+export function loadSeat(code) {
+  try { return JSON.parse(localStorage.getItem(seatKey(code)) || "null"); } catch (e) { return null; }
+}
+
+function saveSeat(code, info) {
+  try {
+    localStorage.setItem(seatKey(code), JSON.stringify(Object.assign({ at: Date.now() }, info)));
+  } catch (e) { /* ignore */ }
+}
+
+function dropSeat(code) {
+  try { localStorage.removeItem(seatKey(code)); } catch (e) { /* ignore */ }
+}
+
+function mySeats() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith("cardtable.seat.")) {
+        const v = JSON.parse(localStorage.getItem(k) || "null");
+        if (v) out.push(Object.assign({ code: k.slice("cardtable.seat.".length) }, v));
+      }
+    }
+  } catch (e) { /* ignore */ }
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0));
+}
+
+/** Display names of the seats: the player's name, "Bot 2 (easy)", or "Seat 3". */
+export function seatNames(seats, mySeat) {
+  return seats.map((s) => {
+    let n;
+    if (s.kind === "bot") n = t("seat.bot", { n: s.seat, level: t("level." + s.bot) });
+    else n = s.name || t("seat.name", { n: s.seat });
+    return n;
+  });
+}
+
+// -- header --------------------------------------------------------------------------------------
+function renderHeader() {
+  const nav = document.getElementById("site-nav");
+  clear(nav);
+  nav.setAttribute("aria-label", t("nav.lobby"));
+  nav.append(
+    h("a", { href: "/", "data-link": "" }, t("nav.lobby")),
+    h("a", { href: "/rules/abluxxen", "data-link": "" }, t("nav.rules_ab")),
+    h("a", { href: "/rules/kombio", "data-link": "" }, t("nav.rules_ko")),
+  );
+  const sw = document.getElementById("lang-switch");
+  clear(sw);
+  sw.setAttribute("aria-label", t("nav.lang"));
+  for (const [code, label] of [["de", "Deutsch"], ["en", "English"]]) {
+    sw.appendChild(h("button", {
+      type: "button", class: "lang-btn", lang: code, "aria-pressed": getLang() === code ? "true" : "false",
+      "aria-label": label, title: label, "data-lang": code,
+      onclick: () => { if (getLang() !== code) setLang(code); },
+    }, code.toUpperCase()));
+  }
+  document.getElementById("skip-link").textContent = t("nav.skip");
+  document.documentElement.lang = getLang();
+}
+
+// -- routing ---------------------------------------------------------------------------------------
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState({}, "", path);
+  else history.pushState({}, "", path);
+  route();
+}
+
+function route() {
+  if (cleanup) { try { cleanup(); } catch (e) { console.error(e); } cleanup = null; }
+  const el = mainEl();
+  clear(el);
+  el.className = "";
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let m;
+  if (path === "/") {
+    document.title = "cardtable";
+    cleanup = renderLobby(el);
+  } else if ((m = path.match(/^\/t\/([A-Za-z0-9]{1,16})$/))) {
+    cleanup = renderTablePage(el, m[1].toUpperCase());
+  } else if ((m = path.match(/^\/replay\/([A-Za-z0-9]{1,16})$/))) {
+    document.title = `${t("table.replay")} ${m[1]} · cardtable`;
+    el.className = "page-replay";
+    import("./replay.js").then((mod) => mod.render(el, { code: m[1].toUpperCase() }))
+      .catch((e) => el.appendChild(h("p", { class: "error" }, String(e))));
+  } else if ((m = path.match(/^\/rules\/(abluxxen|kombio)$/))) {
+    document.title = `${t("nav.rules")} · ${t("game." + m[1])} · cardtable`;
+    el.className = "page-rules";
+    import("./rules.js").then((mod) => mod.render(el, { game: m[1] }))
+      .catch((e) => el.appendChild(h("p", { class: "error" }, String(e))));
+  } else {
+    el.appendChild(h("p", {}, "404"));
+  }
+}
+
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest && ev.target.closest("a[data-link]");
+  if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin) return;
+  ev.preventDefault();
+  if (url.pathname + url.hash !== location.pathname + location.hash) navigate(url.pathname + url.hash);
+});
+window.addEventListener("popstate", route);
+onLang(() => {
+  renderHeader();
+  // lobby and table pages re-render themselves through their own onLang hooks
+});
+
+// -- API helpers -----------------------------------------------------------------------------------
+async function api(method, path, body) {
+  const r = await fetch(path, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = null;
+  try { data = await r.json(); } catch (e) { /* empty */ }
+  if (!r.ok) {
+    let msg = data && data.detail;
+    if (Array.isArray(msg)) msg = msg.map((d) => d.msg || JSON.stringify(d)).join("; ");
+    const err = new Error(msg || `HTTP ${r.status}`);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+function storedName() {
+  try { return localStorage.getItem("cardtable.name") || ""; } catch (e) { return ""; }
+}
+function storeName(n) {
+  try { localStorage.setItem("cardtable.name", n); } catch (e) { /* ignore */ }
+}
+
+// -- lobby ---------------------------------------------------------------------------------------------
+function renderLobby(el) {
+  let games = null;
+  let tables = [];
+  const form = {
+    game: "abluxxen", variant: "basic", players: 4,
+    seats: [], timer: "", target: 100, snap: 3, public: true, name: storedName(),
+  };
+  let error = "";
+  let busy = false;
+  let timer = null;
+
+  function fitSeats() {
+    const n = form.players;
+    while (form.seats.length < n) form.seats.push({ kind: form.seats.length === 0 ? "human" : "bot", bot: "medium" });
+    form.seats.length = n;
+    form.seats[0] = { kind: "human", bot: null };
+  }
+
+  function playerRange() {
+    if (!games) return [2, 6];
+    const g = games.find((x) => x.game === form.game);
+    const v = form.game === "abluxxen" ? form.variant : "basic";
+    return (g && g.players[v]) || [2, 6];
+  }
+
+  async function load() {
+    try {
+      if (!games) games = await api("GET", "/api/games");
+      tables = await api("GET", "/api/tables?limit=20");
+    } catch (e) { /* keep the old list */ }
+    draw();
+  }
+
+  async function create(ev) {
+    ev.preventDefault();
+    if (busy) return;
+    if (!form.name.trim()) { error = t("lobby.name_needed"); draw(); return; }
+    storeName(form.name.trim());
+    const body = {
+      game: form.game, players: form.players, public: form.public, name: form.name.trim(),
+      seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
+    };
+    if (form.game === "abluxxen") body.variant = form.variant;
+    else { body.target = Number(form.target) || 100; body.snap_seconds = Number(form.snap) || 3; }
+    if (form.timer) body.turn_seconds = Number(form.timer);
+    busy = true;
+    try {
+      const r = await api("POST", "/api/tables", body);
+      const j = r.join;
+      saveSeat(r.table.code, { token: j.token, seat: j.seat, name: j.name, game: r.table.game });
+      navigate(`/t/${r.table.code}`);
+    } catch (e) {
+      error = t("lobby.error", { msg: e.message });
+      busy = false;
+      draw();
+    }
+  }
+
+  async function joinBy(code, name) {
+    if (!name.trim()) { error = t("lobby.name_needed"); draw(); return; }
+    storeName(name.trim());
+    try {
+      const j = await api("POST", "/api/join", { table: code, name: name.trim() });
+      saveSeat(j.table.code, { token: j.token, seat: j.seat, name: j.name, game: j.table.game });
+      navigate(`/t/${j.table.code}`);
+    } catch (e) {
+      error = t("lobby.error", { msg: e.message });
+      draw();
+    }
+  }
+
+  function syncName(id, value) {
+    const other = document.getElementById(id);
+    if (other) other.value = value;
+  }
+
+  function field(label, control, id) {
+    return h("div", { class: "field" }, h("label", { for: id }, label), control);
+  }
+
+  function select(id, value, options, onchange) {
+    const s = h("select", { id, onchange: (e) => onchange(e.target.value) });
+    for (const [v, label] of options) {
+      const o = h("option", { value: v }, label);
+      if (String(v) === String(value)) o.selected = true;
+      s.appendChild(o);
+    }
+    return s;
+  }
+
+  function draw() {
+    const focusId = document.activeElement && document.activeElement.id;
+    clear(el);
+    el.className = "page-lobby";
+    fitSeats();
+    const [lo, hi] = playerRange();
+    if (form.players < lo) form.players = lo;
+    if (form.players > hi) form.players = hi;
+    fitSeats();
+    const levels = games ? games[0].levels : ["easy", "medium", "hard", "expert"];
+
+    const seatRows = form.seats.map((s, i) => {
+      if (i === 0) {
+        return h("li", { class: "seat-row" }, h("span", { class: "seat-n" }, t("lobby.seat_n", { n: i })),
+          h("span", { class: "seat-you" }, t("lobby.you_seat")));
+      }
+      const kind = select(`seat-kind-${i}`, s.kind, [["human", t("lobby.human")], ["bot", t("lobby.bot")]],
+        (v) => { s.kind = v; draw(); });
+      kind.setAttribute("aria-label", t("lobby.seat_n", { n: i }));
+      const row = h("li", { class: "seat-row" }, h("span", { class: "seat-n" }, t("lobby.seat_n", { n: i })), kind);
+      if (s.kind === "bot") {
+        const lv = select(`seat-bot-${i}`, s.bot, levels.map((l) => [l, t("level." + l)]), (v) => { s.bot = v; });
+        lv.setAttribute("aria-label", `${t("lobby.seat_n", { n: i })}: ${t("lobby.bot")}`);
+        row.appendChild(lv);
+      }
+      return row;
+    });
+
+    const players = [];
+    for (let n = lo; n <= hi; n++) players.push([n, String(n)]);
+
+    const createForm = h("form", { class: "panel create-form", onsubmit: create, "aria-labelledby": "create-h" },
+      h("h2", { id: "create-h" }, t("lobby.create")),
+      h("div", { class: "field-grid" },
+        field(t("lobby.game"), select("f-game", form.game, [["abluxxen", "Abluxxen"], ["kombio", "Kombio"]],
+          (v) => { form.game = v; form.players = v === "kombio" ? 4 : 4; draw(); }), "f-game"),
+        form.game === "abluxxen" ? field(t("lobby.variant"), select("f-variant", form.variant,
+          ["basic", "advanced", "expert", "duel", "classic"].map((v) => [v, t("variant." + v)]),
+          (v) => { form.variant = v; form.players = v === "duel" ? 2 : Math.max(form.players, 3); draw(); }), "f-variant") : null,
+        field(t("lobby.players"), select("f-players", form.players, players, (v) => { form.players = Number(v); draw(); }), "f-players"),
+        field(t("lobby.timer"), select("f-timer", form.timer, [["", t("lobby.timer_none")], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"], ["300", "300 s"]],
+          (v) => { form.timer = v; }), "f-timer"),
+        form.game === "kombio" ? field(t("lobby.target"), h("input", { id: "f-target", type: "number", min: 1, max: 1000, value: form.target,
+          oninput: (e) => { form.target = e.target.value; } }), "f-target") : null,
+        form.game === "kombio" ? field(t("lobby.snap"), select("f-snap", form.snap, [[2, "2 s"], [3, "3 s"], [5, "5 s"], [8, "8 s"]],
+          (v) => { form.snap = Number(v); }), "f-snap") : null,
+      ),
+      h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), h("ol", { class: "seat-list" }, seatRows)),
+      h("div", { class: "field-grid" },
+        field(t("lobby.name"), h("input", { id: "f-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname",
+          placeholder: t("lobby.name_ph"), value: form.name, oninput: (e) => { form.name = e.target.value; syncName("j-name", form.name); } }), "f-name"),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-public", checked: form.public,
+          onchange: (e) => { form.public = e.target.checked; } }), " ", t("lobby.public")),
+      ),
+      error ? h("p", { class: "error", role: "alert" }, error) : null,
+      h("div", { class: "actions" }, h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("lobby.create_btn"))),
+    );
+
+    let joinCode = "";
+    const joinForm = h("form", { class: "panel join-form", "aria-labelledby": "join-h",
+      onsubmit: (e) => { e.preventDefault(); joinBy(joinCode || document.getElementById("j-code").value, form.name); } },
+      h("h2", { id: "join-h" }, t("lobby.join")),
+      field(t("lobby.code"), h("input", { id: "j-code", type: "text", maxlength: 300, placeholder: "K7PQ2MXA",
+        oninput: (e) => { joinCode = e.target.value; } }), "j-code"),
+      field(t("lobby.name"), h("input", { id: "j-name", type: "text", maxlength: 32, value: form.name,
+        placeholder: t("lobby.name_ph"), oninput: (e) => { form.name = e.target.value; syncName("f-name", form.name); } }), "j-name"),
+      h("div", { class: "actions" },
+        h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, t("lobby.join_btn")),
+        h("button", { type: "button", class: "btn", id: "watch-btn", onclick: () => {
+          const raw = (document.getElementById("j-code").value || "").trim();
+          const m = raw.match(/([A-Za-z0-9]{4,16})\/?(#.*)?$/);
+          if (m) navigate(`/t/${m[1].toUpperCase()}`);
+        } }, t("lobby.watch_btn"))),
+    );
+
+    const list = h("div", { class: "panel open-tables", "aria-labelledby": "open-h" },
+      h("div", { class: "panel-head" }, h("h2", { id: "open-h" }, t("lobby.open")),
+        h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),
+      tables.length === 0 ? h("p", { class: "muted" }, t("lobby.none")) :
+        h("ul", { class: "table-list" }, tables.map((tb) => h("li", { class: "table-item", data: { code: tb.code } },
+          h("div", { class: "ti-main" },
+            h("strong", {}, t("game." + tb.game)),
+            tb.variant ? h("span", { class: "muted" }, " · " + t("variant." + tb.variant)) : null,
+            h("span", { class: "muted" }, ` · ${tb.players} ${t("lobby.players")} · ${t("lobby.free", { n: tb.free_seats.length })}`),
+            h("div", { class: "ti-seats" }, seatNames(tb.seats).map((n, i) => h("span", { class: "chip" + (tb.free_seats.includes(i) ? " chip-free" : "") },
+              tb.free_seats.includes(i) ? t("seat.open") : n)))),
+          h("div", { class: "ti-actions" },
+            h("button", { type: "button", class: "btn btn-small btn-primary", onclick: () => joinBy(tb.code, form.name) }, t("lobby.join_btn")),
+            h("a", { class: "btn btn-small", href: `/t/${tb.code}`, "data-link": "" }, t("lobby.watch_btn")))))),
+    );
+
+    const mine = mySeats().slice(0, 6);
+    const mineEl = mine.length ? h("div", { class: "panel my-tables" }, h("h2", {}, t("lobby.my_tables")),
+      h("ul", { class: "table-list" }, mine.map((s) => h("li", { class: "table-item" },
+        h("div", { class: "ti-main" }, h("strong", {}, s.game ? t("game." + s.game) : ""), ` · ${s.code} · ${s.name || ""}`),
+        h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small", href: `/t/${s.code}`, "data-link": "" }, t("lobby.resume"))))))) : null;
+
+    el.append(
+      h("section", { class: "hero" },
+        h("h1", {}, "cardtable"),
+        h("p", { class: "tagline" }, t("app.tagline")),
+        h("p", { class: "muted" }, t("lobby.intro"),
+          " ", h("a", { href: "/rules/abluxxen", "data-link": "" }, t("nav.rules_ab")),
+          " · ", h("a", { href: "/rules/kombio", "data-link": "" }, t("nav.rules_ko")))),
+      h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, mineEl, list)),
+    );
+    if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
+  }
+
+  draw();
+  load();
+  timer = setInterval(load, 5000);
+  const off = onLang(draw);
+  return () => { clearInterval(timer); off(); };
+}
+
+// -- the table page ------------------------------------------------------------------------------
+const GAME_MODULES = { abluxxen: "./abluxxen.js", kombio: "./kombio.js" };
+
+function renderTablePage(el, code) {
+  document.title = `${code} · cardtable`;
+  el.className = "page-table";
+  // a resume link: /t/CODE#token=...
+  const hm = location.hash.match(/token=([^&]+)/);
+  if (hm) {
+    const prev = loadSeat(code) || {};
+    saveSeat(code, Object.assign(prev, { token: decodeURIComponent(hm[1]) }));
+    history.replaceState({}, "", `/t/${code}`);
+  }
+  const S = {
+    code, table: null, state: null, welcome: null, log: [], status: "connecting",
+    mod: null, ui: {}, pendingFx: [], conn: null, error: "", joinError: "", gone: false,
+    spectatorChoice: false,
+  };
+  let tick = null;
+
+  const root = h("div", { class: "table-page" });
+  el.appendChild(root);
+
+  function myInfo() { return loadSeat(code); }
+
+  async function start() {
+    try {
+      S.table = await api("GET", `/api/tables/${code}`);
+    } catch (e) {
+      clear(root).appendChild(h("div", { class: "panel" }, h("p", { class: "error" }, t("table.not_found", { code })),
+        h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"))));
+      return;
+    }
+    S.mod = await import(GAME_MODULES[S.table.game]);
+    const mine = myInfo();
+    if (!mine && S.table.status === "waiting" && S.table.free_seats.length) {
+      drawJoin();
+      return;
+    }
+    connect(mine && mine.token);
+  }
+
+  function connect(token) {
+    S.conn = new TableConnection(code, {
+      token, lang: getLang(),
+      onMessage, onStatus: (st) => { S.status = st; drawStatus(); },
+      onClose: (c) => {
+        if (c === 4401) { dropSeat(code); S.conn.restart({ token: null }); }
+        else { S.gone = true; draw(); }
+      },
+    });
+    S.conn.connect();
+    draw();
+  }
+
+  function drawJoin() {
+    clear(root);
+    const names = seatNames(S.table.seats);
+    let name = storedName();
+    const form = h("form", { class: "panel join-table", onsubmit: async (e) => {
+      e.preventDefault();
+      if (!name.trim()) { S.joinError = t("lobby.name_needed"); drawJoin(); return; }
+      storeName(name.trim());
+      try {
+        const j = await api("POST", `/api/tables/${code}/join`, { name: name.trim() });
+        saveSeat(code, { token: j.token, seat: j.seat, name: j.name, game: S.table.game });
+        connect(j.token);
+      } catch (err) { S.joinError = t("lobby.error", { msg: err.message }); drawJoin(); }
+    } },
+    h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
+    h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
+      S.table.free_seats.includes(i) ? `${t("seat.name", { n: i })}: ${t("seat.open")}` : n))),
+    h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),
+      h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, oninput: (e) => { name = e.target.value; } })),
+    S.joinError ? h("p", { class: "error", role: "alert" }, S.joinError) : null,
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "btn btn-primary", id: "take-seat" }, t("table.join_here")),
+      h("button", { type: "button", class: "btn", id: "just-watch", onclick: () => connect(null) }, t("table.watch"))));
+    root.appendChild(form);
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.welcome = msg;
+        if (msg.role === "player") {
+          const mine = myInfo() || {};
+          saveSeat(code, Object.assign(mine, { seat: msg.seat, name: msg.name, game: msg.game }));
+        }
+        break;
+      case "state": {
+        const prev = S.state;
+        S.state = msg;
+        S.error = "";
+        if (prev && (prev.index !== msg.index || (prev.window && !msg.window))) S.ui = { prefs: S.ui.prefs };
+        if (msg.status !== (S.table && S.table.status) && S.table) S.table.status = msg.status;
+        if (S.table) S.table.seats = msg.seats;
+        draw();
+        break;
+      }
+      case "event": {
+        S.log.push(msg);
+        if (S.mod && S.mod.animHints && S.state) {
+          try { S.pendingFx.push(...S.mod.animHints(S.state.view, msg, S.state.seat)); } catch (e) { /* ignore */ }
+        }
+        appendLog(msg);
+        if (msg.text) announce(msg.text);
+        break;
+      }
+      case "error":
+        if (!["stale", "already_answered", "not_your_turn"].includes(msg.code)) {
+          S.error = t("table.error", { msg: msg.message || msg.code });
+          drawStatus();
+          announce(S.error);
+        }
+        break;
+      case "rematch":
+        if (S.state) S.state.rematch = msg.table;
+        draw();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function decide(text) {
+    if (!S.conn || !S.state) return;
+    S.conn.send({ type: "decide", decision: text, index: S.state.index });
+  }
+
+  function names() {
+    const seats = (S.state && S.state.seats) || (S.table && S.table.seats) || [];
+    const base = seatNames(seats);
+    const me = S.state ? S.state.seat : null;
+    return base.map((n, i) => (i === me ? `${n} (${t("seat.you")})` : n));
+  }
+
+  // layout: status bar, board, side (log)
+  const statusEl = h("div", { class: "status-bar", role: "status" });
+  const boardEl = h("div", { class: "board", id: "board" });
+  const logList = h("ol", { class: "log-list", id: "log-list" });
+  const sideEl = h("aside", { class: "side", "aria-labelledby": "log-h" },
+    h("h2", { id: "log-h", class: "side-h" }), logList);
+
+  function appendLog(ev) {
+    if (!ev.text) return;
+    const li = h("li", { class: "log-item" + (ev.seat === (S.state && S.state.seat) ? " log-mine" : ""), data: { index: ev.index } },
+      h("span", { class: "log-n" }, String(ev.index + 1)), " ", ev.text);
+    logList.appendChild(li);
+    while (logList.childNodes.length > 400) logList.removeChild(logList.firstChild);
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  function drawStatus() {
+    clear(statusEl);
+    if (!S.table) return;
+    const st = S.state;
+    const game = S.table.game;
+    const title = game === "abluxxen" ? `Abluxxen · ${t("variant." + (S.table.variant || "basic"))}` : "Kombio";
+    const conn = S.status === "open" ? null
+      : h("span", { class: "conn conn-" + S.status, role: "alert" }, t(S.status === "reconnecting" ? "table.reconnecting" : "table.connecting"));
+    let turn = null;
+    if (st && st.status === "playing") {
+      const nm = names();
+      if (st.your_turn) turn = h("span", { class: "turn turn-you", id: "turn-badge" }, "▶ ", t("table.turn_you"));
+      else if (st.waiting_for.length) turn = h("span", { class: "turn", id: "turn-badge" }, t("table.turn_of", { name: listText(st.waiting_for.map((s) => nm[s]), t("list.and")) }));
+    } else if (st && st.status === "over") {
+      turn = h("span", { class: "turn turn-over", id: "turn-badge" }, t("table.over"));
+    }
+    const clock = h("span", { class: "clock", id: "clock" });
+    statusEl.append(
+      h("div", { class: "sb-left" }, h("h1", { class: "sb-title" }, title),
+        h("span", { class: "sb-code" }, t("table.code", { code })),
+        S.state && S.state.seat === null ? h("span", { class: "chip chip-spectator" }, "◉ ", t("table.spectator")) : null),
+      h("div", { class: "sb-right" }, conn, turn, clock,
+        h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "", id: "rules-link" }, t("table.rules"))),
+    );
+    if (S.error) statusEl.appendChild(h("p", { class: "error sb-error", role: "alert" }, S.error));
+    updateClock();
+  }
+
+  function updateClock() {
+    const c = document.getElementById("clock");
+    if (!c || !S.state) return;
+    const st = S.state;
+    if (st.deadline && st.status === "playing") {
+      const skew = (st._recv || Date.now() / 1000) - st.server_time;
+      const left = Math.max(0, Math.ceil(st.deadline + skew - Date.now() / 1000));
+      c.textContent = "◷ " + t("table.seconds_left", { s: left });
+      c.classList.toggle("clock-low", left <= 5);
+    } else c.textContent = "";
+  }
+
+  function captureRects() {
+    const out = {};
+    for (const n of root.querySelectorAll("[data-region]")) {
+      const r = n.getBoundingClientRect();
+      const card = n.classList.contains("card") ? n : n.querySelector(".card");
+      out[n.dataset.region] = { rect: r, node: card ? card.cloneNode(true) : null };
+    }
+    return out;
+  }
+
+  function runFx(before) {
+    const fx = S.pendingFx.splice(0);
+    if (!fx.length) return;
+    for (const f of fx.slice(-4)) {
+      const a = before[f.from];
+      const bEl = root.querySelector(`[data-region="${CSS.escape(f.to)}"]`);
+      if (!a || !bEl) continue;
+      const node = a.node || document.createElement("div");
+      const src = a.node ? a.node.getBoundingClientRect && a.rect : a.rect;
+      let from = a.rect;
+      if (a.node) from = { left: a.rect.left + a.rect.width / 2 - 22, top: a.rect.top + a.rect.height / 2 - 31, width: 44, height: 62 };
+      fly(node, src && from, bEl.getBoundingClientRect());
+    }
+  }
+
+  function draw() {
+    if (!S.table) return;
+    if (!root.contains(statusEl)) {
+      clear(root);
+      sideEl.querySelector("#log-h").textContent = t("table.log");
+      root.append(statusEl, h("div", { class: "table-layout" }, boardEl, sideEl));
+    }
+    sideEl.querySelector("#log-h").textContent = t("table.log");
+    if (S.state) S.state._recv = S.state._recv || Date.now() / 1000;
+    drawStatus();
+    if (S.gone) {
+      clear(boardEl).appendChild(h("p", { class: "error" }, t("table.not_found", { code })));
+      return;
+    }
+    const st = S.state;
+    if (!st) {
+      clear(boardEl).appendChild(h("p", { class: "muted loading" }, t("table.connecting")));
+      return;
+    }
+    boardEl.dataset.index = String(st.index);
+    boardEl.dataset.status = st.status;
+    boardEl.dataset.seat = st.seat === null ? "" : String(st.seat);
+    const before = captureRects();
+    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    clear(boardEl);
+    if (st.status === "waiting") {
+      drawWaiting();
+    } else {
+      if (st.away) {
+        boardEl.appendChild(h("div", { class: "banner" }, t("table.away"), " ",
+          h("button", { type: "button", class: "btn btn-small", onclick: () => S.conn.send({ type: "back" }) }, t("table.im_back"))));
+      }
+      const gameEl = h("div", { class: "game" });
+      boardEl.appendChild(gameEl);
+      const opts = {
+        readonly: st.seat === null, seat: st.seat, legal: st.legal, names: names(), state: st,
+        plainNames: seatNames(st.seats),
+        ui: S.ui, decide, rerender: draw, table: S.table,
+      };
+      const fn = S.table.game === "abluxxen" ? S.mod.renderAbluxxen : S.mod.renderKombio;
+      fn(gameEl, st.view, opts);
+      if (st.status === "over") (gameEl.querySelector("#result") || boardEl).appendChild(endActions());
+    }
+    if (focusKey) {
+      const f = boardEl.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (f && !f.disabled) f.focus({ preventScroll: true });
+    }
+    runFx(before);
+  }
+
+  function drawWaiting() {
+    const link = `${location.origin}/t/${code}`;
+    const free = S.state.seats.filter((s) => s.kind === "human" && !s.joined).length;
+    const nm = names();
+    boardEl.appendChild(h("div", { class: "panel waiting" },
+      h("h2", {}, t("table.waiting", { n: free })),
+      h("ul", { class: "seat-chips" }, S.state.seats.map((s, i) => h("li", { class: "chip" + (s.kind === "human" && !s.joined ? " chip-free" : "") },
+        s.kind === "human" && !s.joined ? `${t("seat.name", { n: i })}: ${t("seat.open")}` : nm[i]))),
+      h("p", {}, t("table.share")),
+      h("div", { class: "share" }, h("input", { type: "text", readonly: true, value: link, id: "share-link", "aria-label": t("table.share"),
+        onfocus: (e) => e.target.select() }),
+        h("button", { type: "button", class: "btn", onclick: async (e) => {
+          try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); } catch (err) { document.getElementById("share-link").select(); }
+        } }, t("table.copy"))),
+    ));
+  }
+
+  function endActions() {
+    const st = S.state;
+    const mine = myInfo();
+    const box = h("div", { class: "end-actions" },
+      h("a", { class: "btn", href: `/replay/${code}`, "data-link": "", id: "replay-link" }, t("table.replay")),
+      h("a", { class: "btn", href: "/", "data-link": "" }, t("table.back_lobby")));
+    if (st.rematch) {
+      box.prepend(h("button", { type: "button", class: "btn btn-primary", id: "to-rematch", onclick: () => {
+        if (mine) saveSeat(st.rematch, Object.assign({}, mine));
+        navigate(`/t/${st.rematch}`);
+      } }, t("table.to_rematch")));
+    } else if (mine && st.seat !== null) {
+      box.prepend(h("button", { type: "button", class: "btn btn-primary", id: "rematch-btn", onclick: async () => {
+        try {
+          const tb = await api("POST", `/api/tables/${code}/rematch`, { token: mine.token });
+          saveSeat(tb.code, Object.assign({}, mine));
+          navigate(`/t/${tb.code}`);
+        } catch (e) { S.error = t("lobby.error", { msg: e.message }); drawStatus(); }
+      } }, t("table.rematch")));
+    }
+    return box;
+  }
+
+  function keydown(ev) {
+    if (!S.mod || !S.state || ev.target.closest("input, select, textarea")) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (S.mod.onKey && S.mod.onKey(ev, { state: S.state, ui: S.ui, decide, rerender: draw, root: boardEl })) ev.preventDefault();
+  }
+  document.addEventListener("keydown", keydown);
+
+  const offLang = onLang((lang) => {
+    if (S.conn) {
+      S.log = [];
+      clear(logList);
+      S.conn.restart({ lang, resetEvents: true });
+    }
+    if (S.table && !S.conn) drawJoin();
+    else draw();
+  });
+  tick = setInterval(() => {
+    updateClock();
+    if (S.mod && S.mod.onTick && S.state) S.mod.onTick({ ui: S.ui, rerender: draw, state: S.state });
+  }, 500);
+
+  start();
+  return () => {
+    offLang();
+    clearInterval(tick);
+    document.removeEventListener("keydown", keydown);
+    if (S.conn) S.conn.close();
+  };
+}
+
+// -- start -----------------------------------------------------------------------------------------
+renderHeader();
+route();

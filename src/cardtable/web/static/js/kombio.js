@@ -1,0 +1,298 @@
+// The Kombio table: renderKombio(el, view, opts) draws a seat's view (NOTATION.md) and, unless
+// opts.readonly, lets the player decide: buttons for plain decisions, and target picking (click
+// the cards) for replace / take / peek / swap / snap / give. Only decisions in opts.legal are
+// offered. opts as in abluxxen.js, plus opts.state (the server's state message: the snap window).
+import { t } from "./i18n.js";
+import { h, listText } from "./dom.js";
+import { cardEl } from "./cards.js";
+
+const G = "kombio";
+const TARGET_VERBS = ["replace", "take", "peek", "swap", "snap", "give"];
+const MEMORY_KEY = "cardtable.kombio.memory";
+const MEMORY_SECS = 5;
+const firstSeen = new Map();     // "table|round|P.S|value" -> ms when this client first saw it
+
+export function memoryOn() {
+  try { return localStorage.getItem(MEMORY_KEY) === "1"; } catch (e) { return false; }
+}
+
+function actWhat(v) {
+  if (v === 7 || v === 8) return t("ko.act.7");
+  if (v === 9 || v === 10) return t("ko.act.9");
+  if (v === 11 || v === 12) return t("ko.act.11");
+  if (v === 13) return t("ko.act.13");
+  if (v === 14) return t("ko.act.14");
+  return "";
+}
+
+function nameOf(opts, s) { return (opts.names && opts.names[s]) || t("seat.name", { n: s }); }
+function plainName(opts, s) { return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s); }
+
+/** legal decisions parsed: {text, verb, args: ["P.S", ...]} (own-slot verbs mapped to P.S). */
+export function parseLegal(legal, me) {
+  return legal.map((text) => {
+    const [verb, ...rest] = text.split(/\s+/);
+    const args = rest.map((a) => (a.includes(".") ? a : `${me}.${a}`));
+    return { text, verb, args };
+  });
+}
+
+function sameSet(a, b) {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+export function whyText(view, opts) {
+  if (view.over) return t("ko.why.over");
+  const me = opts.seat;
+  const who = view.to_move;
+  const you = me !== null && me !== undefined && who === me;
+  const nm = plainName(opts, who);
+  const st = opts.state;
+  switch (view.awaiting) {
+    case "turn": return you ? t("ko.why.turn.you") : t("ko.why.turn", { name: nm });
+    case "drawn": {
+      if (!you) return t("ko.why.drawn", { name: nm });
+      let s = t("ko.why.drawn.you", { card: view.drawn });
+      if (view.drawn >= 7) s += t("ko.why.drawn.action", { what: actWhat(view.drawn) });
+      return s;
+    }
+    case "action": return you ? t("ko.why.action.you", { card: view.action, what: actWhat(view.action) })
+      : t("ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
+    case "action_swap":
+      if (!you) return t("ko.why.swap", { name: nm });
+      return t(view.action === 14 ? "ko.why.swap14.you" : "ko.why.swap13.you");
+    case "snap": {
+      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("ko.why.snap.you", { top: view.top });
+      if (st && st.window && st.window.answered) return t("ko.why.snap.done", { top: view.top });
+      return t("ko.why.snap", { top: view.top });
+    }
+    case "give": return you ? t("ko.why.give.you") : t("ko.why.give", { name: nm });
+    case "hand_over": return you ? t("ko.why.hand_over.you", { pos: view.snap ? view.snap.card : "" }) : t("ko.why.hand_over", { name: nm });
+    default: return "";
+  }
+}
+
+export function renderKombio(el, view, opts = {}) {
+  opts = Object.assign({ legal: [], ui: {}, readonly: false }, opts);
+  if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i }));
+  if (!opts.plainNames) opts.plainNames = opts.names;
+  const ui = opts.ui;
+  const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
+  const legal = opts.readonly ? [] : (opts.legal || []);
+  const parsed = parseLegal(legal, me);
+  const verbs = new Set(parsed.map((d) => d.verb));
+  const targetVerbs = [...new Set(parsed.filter((d) => d.args.length && TARGET_VERBS.includes(d.verb)).map((d) => d.verb))];
+  // the picking mode: chosen by a button, or the only target verb (snap and take need their button)
+  if (ui.mode && !targetVerbs.includes(ui.mode)) { ui.mode = null; ui.picks = []; }
+  if (!ui.mode && targetVerbs.length === 1 && !["snap", "take"].includes(targetVerbs[0])) ui.mode = targetVerbs[0];
+  if (!ui.picks) ui.picks = [];
+  const modeDecisions = ui.mode ? parsed.filter((d) => d.verb === ui.mode && d.args.length) : [];
+  const clickable = new Set();
+  for (const d of modeDecisions) {
+    if (ui.picks.every((p) => d.args.includes(p))) for (const a of d.args) if (!ui.picks.includes(a)) clickable.add(a);
+  }
+  const pick = (ps) => {
+    ui.picks.push(ps);
+    const done = modeDecisions.find((d) => sameSet(d.args, ui.picks));
+    const more = modeDecisions.some((d) => d.args.length > ui.picks.length && ui.picks.every((p) => d.args.includes(p)));
+    if (done && !more) {
+      ui.picks = [];
+      ui.mode = null;
+      opts.decide(done.text);
+    } else opts.rerender();
+  };
+  const memory = !opts.readonly && me !== null && memoryOn();
+  const now = Date.now();
+  const tableKey = (opts.table && opts.table.code) || "";
+
+  el.classList.add("ko-table");
+  el.innerHTML = "";
+  const top = h("div", { class: "ko-top" });
+  top.appendChild(h("p", { class: "rule-hint" }, h("strong", {}, t("ko.round", { round: view.round, target: view.target })),
+    view.caller !== null && view.caller !== undefined && view.turns_left !== null
+      ? h("span", {}, " · ", t("ko.turns_left", { name: plainName(opts, view.caller), n: view.turns_left })) : null));
+  el.appendChild(top);
+  const whoYou = !view.over && legal.length > 0;
+  el.appendChild(h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why", "aria-live": "polite" },
+    whoYou ? h("span", { "aria-hidden": "true" }, "▶ ") : null, whyText(view, opts)));
+
+  if (view.last_round && !view.over && view.round_scores.length && view.awaiting === "turn" && (view.deck >= 0)) {
+    const lr = view.last_round;
+    el.appendChild(h("p", { class: "last-round" }, t("ko.last_round", { round: lr.round,
+      sums: lr.sums.map((x, i) => `${plainName(opts, i)} ${x}`).join(", ") })));
+  }
+
+  if (view.over) el.appendChild(scores(view, opts));
+
+  // seats: opponents clockwise from my left neighbour, then me last (bigger)
+  const n = view.players;
+  const order = [];
+  if (me === null) for (let s = 0; s < n; s++) order.push(s);
+  else for (let k = 1; k < n; k++) order.push((me + k) % n);
+  const peeked = new Set(view.peeked || []);
+  let nextHide = null;
+
+  const gridEl = (s, big) => {
+    const g = view.grids[s];
+    const wrap = h("div", { class: "ko-grid" + (g.length > 4 ? " ko-grid-wide" : ""), role: "group", "aria-label": s === me ? t("ko.your_grid") : t("ko.grid_of", { name: nameOf(opts, s) }) });
+    g.forEach((v, i) => {
+      const ps = `${s}.${i + 1}`;
+      let shown = v;
+      let memCls = null;
+      if (memory && v !== "?" && v !== null) {
+        const key = `${tableKey}|${view.round}|${ps}|${v}`;
+        if (!firstSeen.has(key)) firstSeen.set(key, now);
+        const until = firstSeen.get(key) + MEMORY_SECS * 1000;
+        if (until <= now && !peeked.has(ps)) { shown = "?"; memCls = "is-memory"; }
+        else nextHide = Math.min(nextHide || until, until);
+      }
+      const can = clickable.has(ps);
+      const label = `${s === me ? t("ko.your_grid") : nameOf(opts, s)}, ${t("ko.slot", { s: `${ps}` })}: ${v === null ? t("card.empty") : v === "?" || memCls ? t("card.hidden") : v}`;
+      const c = cardEl(G, shown, { size: big ? "lg" : "md", button: can, label,
+        cls: [can ? "can-pick" : null, peeked.has(ps) ? "is-peeked" : null, ui.picks.includes(ps) ? "is-picked" : null, memCls],
+        data: { slot: ps, region: `slot-${s}-${i + 1}`, key: `slot-${ps}` }, onClick: can ? () => pick(ps) : null });
+      wrap.appendChild(h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, ps)));
+    });
+    return wrap;
+  };
+
+  const seatPanel = (s, big) => {
+    const active = !view.over && (opts.state ? (opts.state.waiting_for || []).includes(s) && view.awaiting !== "snap" : view.to_move === s);
+    const known = view.grids[s].filter((v) => typeof v === "number");
+    const flags = h("div", { class: "ko-flags" },
+      h("span", { class: "flag" }, t("ko.cards.n", { n: view.counts[s] })),
+      h("span", { class: "flag" }, t("ko.total", { total: view.totals[s] })),
+      s === me && known.length ? h("span", { class: "flag" }, t("ko.known_sum", { sum: known.reduce((a, b) => a + b, 0) })) : null,
+      view.caller === s ? h("span", { class: "flag flag-caller" }, "◆ ", t("ko.called"), n > 2 ? ` · ${t("ko.taboo")}` : "") : null);
+    return h("section", { class: (big ? "my-area" : "seat-panel") + (active ? " is-active" : "") + (view.winners && view.winners.includes(s) ? " is-winner" : ""),
+      "aria-label": nameOf(opts, s), data: { seat: s } },
+    h("header", { class: "seat-head" }, active ? h("span", { class: "turn-dot" }, "▶") : null, h("span", { class: "seat-name" }, nameOf(opts, s))),
+    flags, gridEl(s, big));
+  };
+
+  const seats = h("div", { class: "ko-seats" });
+  for (const s of order) seats.appendChild(seatPanel(s, false));
+  el.appendChild(seats);
+
+  // the centre: deck, discard pile, drawn card
+  const canDraw = verbs.has("draw");
+  const canTake = targetVerbs.includes("take");
+  const centre = h("div", { class: "ko-centre" },
+    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.deck")),
+      cardEl(G, "?", { back: true, count: view.deck, size: "lg", button: canDraw, cls: canDraw ? "can-pick" : null,
+        label: `${t("ko.deck")}: ${t("ko.cards.n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
+        onClick: canDraw ? () => opts.decide("draw") : null })),
+    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.discard")),
+      cardEl(G, view.top === null ? null : view.top, { size: "lg", button: canTake, cls: [canTake ? "can-pick" : null, ui.mode === "take" ? "is-picked" : null],
+        label: `${t("ko.discard")}: ${view.top === null ? t("card.empty") : view.top}`, data: { region: "discard", key: "discard" },
+        onClick: canTake ? () => { ui.mode = "take"; ui.picks = []; opts.rerender(); } : null }),
+      h("span", { class: "pile-n" }, t("ko.cards.n", { n: view.discard })),
+      view.top_snapped ? h("span", { class: "pile-n" }, "⚠ ", t("ko.snapped_top")) : null),
+    view.drawn !== null && view.drawn !== undefined ? h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.drawn")),
+      cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${view.drawn}`, data: { region: "drawn" } })) : null);
+  el.appendChild(centre);
+
+  if (me !== null) {
+    el.appendChild(seatPanel(me, true));
+  }
+
+  // the action bar
+  if (!opts.readonly && me !== null && !view.over) {
+    const bar = h("div", { class: "action-bar", id: "action-bar" });
+    const hint = {
+      replace: t("ko.pick.replace"), take: t("ko.pick.take"), give: t("ko.pick.give"), snap: t("ko.pick.snap"),
+    };
+    if (ui.mode) {
+      let text = hint[ui.mode];
+      const arity = Math.max(...modeDecisions.map((d) => d.args.length));
+      if (ui.mode === "peek") text = arity > 1 ? t("ko.pick.peek2", { k: ui.picks.length }) : t("ko.pick.peek");
+      if (ui.mode === "swap") text = view.awaiting === "action_swap" ? t("ko.pick.swap13") : t("ko.pick.swap", { k: ui.picks.length });
+      bar.appendChild(h("p", { class: "sel-info", id: "pick-hint" }, "→ ", text));
+    }
+    const btn = (id, label, key, onclick, cls = "btn") => h("button", { type: "button", class: cls, id, data: { key: id }, onclick }, label, key ? h("kbd", {}, key) : null);
+    const btns = h("div", { class: "btns" });
+    if (verbs.has("draw")) btns.appendChild(btn("ko-draw", t("ko.btn.draw"), "D", () => opts.decide("draw"), "btn btn-primary"));
+    if (canTake && ui.mode !== "take") btns.appendChild(btn("ko-take", t("ko.btn.take"), "T", () => { ui.mode = "take"; ui.picks = []; opts.rerender(); }));
+    if (verbs.has("discard")) btns.appendChild(btn("ko-discard", t("ko.btn.discard"), "X", () => opts.decide("discard")));
+    if (verbs.has("swap") && parsed.some((d) => d.verb === "swap" && !d.args.length)) btns.appendChild(btn("ko-swap", t("ko.btn.swap"), null, () => opts.decide("swap"), "btn btn-primary"));
+    if (verbs.has("keep")) btns.appendChild(btn("ko-keep", t("ko.btn.keep"), null, () => opts.decide("keep")));
+    if (verbs.has("skip")) btns.appendChild(btn("ko-skip", t("ko.btn.skip"), "N", () => opts.decide("skip")));
+    if (targetVerbs.includes("snap") && ui.mode !== "snap") btns.appendChild(btn("ko-snap", "⚡ " + t("ko.btn.snap"), "S", () => { ui.mode = "snap"; ui.picks = []; opts.rerender(); }, "btn snap-btn"));
+    if (verbs.has("pass")) btns.appendChild(btn("ko-pass", t("ko.btn.pass"), "N", () => opts.decide("pass")));
+    if (verbs.has("hand-over")) btns.appendChild(btn("ko-hand-over", t("ko.btn.hand_over"), null, () => opts.decide("hand-over"), "btn btn-primary"));
+    if (verbs.has("penalty")) btns.appendChild(btn("ko-penalty", t("ko.btn.penalty"), null, () => opts.decide("penalty")));
+    if (verbs.has("kombio")) btns.appendChild(btn("ko-kombio", "◆ " + t("ko.btn.kombio"), "K", () => opts.decide("kombio")));
+    if (ui.mode && (ui.picks.length || ["take", "snap"].includes(ui.mode))) btns.appendChild(btn("ko-cancel", t("ko.btn.cancel"), "Esc", () => { ui.mode = null; ui.picks = []; opts.rerender(); }));
+    if (btns.childNodes.length) bar.appendChild(btns);
+    if (bar.childNodes.length) el.appendChild(bar);
+  }
+  if (!opts.readonly && me !== null) {
+    el.appendChild(h("label", { class: "memory-toggle" }, h("input", { type: "checkbox", id: "memory-toggle", checked: memoryOn(),
+      onchange: (e) => { try { localStorage.setItem(MEMORY_KEY, e.target.checked ? "1" : "0"); } catch (err) { /* ignore */ } opts.rerender(); } }),
+    " ", t("ko.memory", { s: MEMORY_SECS })));
+    el.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
+  }
+  ui.nextHide = nextHide;
+
+  if (!view.over) el.appendChild(scores(view, opts));
+}
+
+function scores(view, opts) {
+  const n = view.players;
+  const rounds = view.round_scores || [];
+  const winners = view.winners || [];
+  const box = h("section", { class: view.over ? "result panel" : "ko-scores", id: view.over ? "result" : "ko-scores", "aria-labelledby": "scores-h" });
+  box.appendChild(h("h2", { id: "scores-h", class: view.over ? "" : "zone-h" }, view.over ? t("ko.sum.title") : t("ko.scores")));
+  if (view.over) {
+    const wn = winners.map((s) => plainName(opts, s));
+    box.appendChild(h("p", { class: "winners", id: "winners" }, t(wn.length === 1 ? "ko.sum.winners.1" : "ko.sum.winners.n", { names: listText(wn, t("list.and")) })));
+  }
+  const head = h("tr", {}, h("th", { scope: "col" }, t("ko.sum.player")), rounds.map((_, i) => h("th", { scope: "col" }, t("ko.round_n", { n: i + 1 }))),
+    h("th", { scope: "col" }, t("ko.totals")));
+  const body = [];
+  for (let s = 0; s < n; s++) {
+    body.push(h("tr", { class: winners.includes(s) ? "is-winner" : "", data: { seat: s } },
+      h("th", { scope: "row" }, nameOf(opts, s), winners.includes(s) ? h("span", { class: "win-badge" }, " ★") : null),
+      rounds.map((r) => h("td", {}, String(r[s]))),
+      h("td", { class: "score", data: { score: view.totals[s] } }, h("strong", {}, String(view.totals[s])))));
+  }
+  box.appendChild(h("table", { class: "score-table", id: "score-table" }, h("thead", {}, head), h("tbody", {}, body)));
+  if (view.over) {
+    const best = Math.min(...view.totals);
+    if (view.totals.filter((x) => x === best).length > 1) box.appendChild(h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", t("ko.sum.tie")));
+  }
+  return box;
+}
+
+export function animHints(view, ev) {
+  const d = ev.decision.split(/\s+/);
+  const s = ev.seat;
+  const slot = (ps) => { const [p, q] = ps.split("."); return `slot-${p}-${q}`; };
+  switch (d[0]) {
+    case "draw": return [{ from: "deck", to: "drawn" }];
+    case "replace": return [{ from: "drawn", to: `slot-${s}-${d[1]}` }, { from: `slot-${s}-${d[1]}`, to: "discard" }];
+    case "discard": return [{ from: "drawn", to: "discard" }];
+    case "take": return [{ from: "discard", to: `slot-${s}-${d[1]}` }, { from: `slot-${s}-${d[1]}`, to: "discard" }];
+    case "swap": return d.length === 3 ? [{ from: slot(d[1]), to: slot(d[2]) }, { from: slot(d[2]), to: slot(d[1]) }] : [];
+    case "snap": return [{ from: slot(d[1]), to: "discard" }];
+    default: return [];
+  }
+}
+
+export function onKey(ev, ctx) {
+  const legal = ctx.state.legal || [];
+  const k = ev.key.toLowerCase();
+  const click = (id) => { const b = document.getElementById(id); if (b && !b.disabled) { b.click(); return true; } return false; };
+  if (k === "escape") return click("ko-cancel");
+  if (k === "d") return click("ko-draw");
+  if (k === "t") return click("ko-take");
+  if (k === "x") return click("ko-discard");
+  if (k === "k") return click("ko-kombio");
+  if (k === "s") return click("ko-snap");
+  if (k === "n") return click("ko-pass") || click("ko-skip");
+  return false;
+}
+
+export function onTick(ctx) {
+  if (ctx.ui.nextHide && Date.now() >= ctx.ui.nextHide) { ctx.ui.nextHide = null; ctx.rerender(); }
+}

@@ -1,0 +1,783 @@
+// The replay viewer of a finished game: /replay/CODE.
+//
+//   render(el, {code}) -> fetches GET /api/tables/CODE (names) and GET /api/tables/CODE/record,
+//   posts the record to POST /api/replay with the chosen seat (null: the full view) and shows
+//   the game step by step.
+//
+// Controls: first / back / forward / last buttons, a slider, autoplay, the list of all
+// decisions (each one a button), keys ← → (one step), PageUp / PageDown (ten), Home / End,
+// Space (play / pause). A seat selector switches between each player's view and the full view
+// and keeps the current step. The table is drawn by the table page's modules (abluxxen.js,
+// kombio.js: `renderX(el, view, {readonly: true, seat})`); if they are missing or fail, by a
+// simple rendering of our own (below). Texts: i18n.js (keys "replay.*"); the action texts in
+// words come from the server in both languages.
+import { t, getLang, onLang, addStrings } from "./i18n.js";
+import { cardEl } from "./cards.js";
+
+// our stylesheet (index.html links it; this covers a page that does not)
+if (!document.querySelector('link[href$="/css/replay.css"]')) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/css/replay.css";
+  link.dataset.css = "replay.css";
+  document.head.appendChild(link);
+}
+
+addStrings({
+  en: {
+    "replay.title": "Replay of table {code}",
+    "replay.loading": "Loading the game…",
+    "replay.not_found": "There is no table {code}.",
+    "replay.not_over": "This game is still being played. The replay is available once it is over.",
+    "replay.error": "The replay could not be loaded: {msg}",
+    "replay.retry": "Try again",
+    "replay.controls": "Replay controls",
+    "replay.first": "First step",
+    "replay.back": "One step back",
+    "replay.forward": "One step forward",
+    "replay.last": "Last step",
+    "replay.play": "Play",
+    "replay.pause": "Pause",
+    "replay.slider": "Step",
+    "replay.step_of": "Step {i} of {n}",
+    "replay.start": "Start of the game: the cards are dealt.",
+    "replay.start_short": "Deal",
+    "replay.decided": "{name} decided:",
+    "replay.notation": "Notation",
+    "replay.seat_select": "View",
+    "replay.full_view": "Full view (all cards)",
+    "replay.seat_view": "{name}'s view",
+    "replay.view_full_note": "Full view: every hand and every hidden card is shown.",
+    "replay.view_seat_note": "{name}'s view: only what {name} could see at that moment.",
+    "replay.next": "Next to decide: {name} ({what})",
+    "replay.game_over": "Game over.",
+    "replay.log": "All decisions",
+    "replay.result": "Final result",
+    "replay.show_result": "Show the final result",
+    "replay.player": "Player",
+    "replay.score": "Score",
+    "replay.winner": "Winner",
+    "replay.winner_mark": "★ Winner",
+    "replay.keys": "Keys: ← → one step · PageUp/PageDown ten steps · Home/End first/last · Space play/pause",
+    "replay.to_table": "Back to the table",
+    "replay.rules": "Rules",
+    "replay.download": "Download the record (JSON)",
+    "replay.hand": "Hand",
+    "replay.hand_hidden": "{n} cards in hand (hidden)",
+    "replay.display": "Display",
+    "replay.display_empty": "empty display",
+    "replay.layer_top": "top layer",
+    "replay.layer": "layer {i}",
+    "replay.pool": "Pool",
+    "replay.shadow": "Shadow display",
+    "replay.deck": "Deck: {n}",
+    "replay.discard": "Discard pile: {n}",
+    "replay.pending": "Abluxxed cards of {name}, waiting for a decision",
+    "replay.to_move": "decides now",
+    "replay.grid": "Grid",
+    "replay.slot": "slot {s}",
+    "replay.top": "Top of the discard pile",
+    "replay.drawn": "Drawn card",
+    "replay.round": "Round {n}",
+    "replay.totals": "Totals",
+    "replay.caller": "called Kombio",
+    "replay.awaiting.play": "play a set",
+    "replay.awaiting.shadow": "take a shadow stack",
+    "replay.awaiting.take": "take or leave",
+    "replay.awaiting.keep": "keep or discard",
+    "replay.awaiting.draw": "draw",
+    "replay.awaiting.optional_draw": "draw or pass",
+    "replay.awaiting.turn": "draw, take or call Kombio",
+    "replay.awaiting.drawn": "replace or discard",
+    "replay.awaiting.action": "use the action or skip",
+    "replay.awaiting.action_swap": "swap or keep",
+    "replay.awaiting.snap": "snap or pass",
+    "replay.awaiting.give": "give a card",
+    "replay.awaiting.hand_over": "hand over or penalty",
+    "replay.variant": "Rule set: {v}",
+    "replay.players": "{n} players",
+  },
+  de: {
+    "replay.title": "Wiedergabe von Tisch {code}",
+    "replay.loading": "Spiel wird geladen …",
+    "replay.not_found": "Es gibt keinen Tisch {code}.",
+    "replay.not_over": "Dieses Spiel läuft noch. Die Wiedergabe gibt es, sobald es vorbei ist.",
+    "replay.error": "Die Wiedergabe konnte nicht geladen werden: {msg}",
+    "replay.retry": "Noch einmal versuchen",
+    "replay.controls": "Steuerung der Wiedergabe",
+    "replay.first": "Erster Schritt",
+    "replay.back": "Einen Schritt zurück",
+    "replay.forward": "Einen Schritt vor",
+    "replay.last": "Letzter Schritt",
+    "replay.play": "Abspielen",
+    "replay.pause": "Anhalten",
+    "replay.slider": "Schritt",
+    "replay.step_of": "Schritt {i} von {n}",
+    "replay.start": "Spielbeginn: Die Karten sind verteilt.",
+    "replay.start_short": "Verteilen",
+    "replay.decided": "{name} hat entschieden:",
+    "replay.notation": "Notation",
+    "replay.seat_select": "Ansicht",
+    "replay.full_view": "Gesamtansicht (alle Karten)",
+    "replay.seat_view": "Sicht von {name}",
+    "replay.view_full_note": "Gesamtansicht: Alle Handkarten und alle verdeckten Karten werden gezeigt.",
+    "replay.view_seat_note": "Sicht von {name}: nur, was {name} in diesem Moment sehen konnte.",
+    "replay.next": "Als Nächstes entscheidet: {name} ({what})",
+    "replay.game_over": "Spiel vorbei.",
+    "replay.log": "Alle Entscheidungen",
+    "replay.result": "Endergebnis",
+    "replay.show_result": "Endergebnis zeigen",
+    "replay.player": "Spieler",
+    "replay.score": "Punkte",
+    "replay.winner": "Sieger",
+    "replay.winner_mark": "★ Sieger",
+    "replay.keys": "Tasten: ← → ein Schritt · Bild↑/Bild↓ zehn Schritte · Pos1/Ende erster/letzter · Leertaste abspielen/anhalten",
+    "replay.to_table": "Zurück zum Tisch",
+    "replay.rules": "Regeln",
+    "replay.download": "Spielprotokoll herunterladen (JSON)",
+    "replay.hand": "Hand",
+    "replay.hand_hidden": "{n} Handkarten (verdeckt)",
+    "replay.display": "Auslage",
+    "replay.display_empty": "leere Auslage",
+    "replay.layer_top": "oberste Ebene",
+    "replay.layer": "Ebene {i}",
+    "replay.pool": "Vorrat",
+    "replay.shadow": "Schattenauslage",
+    "replay.deck": "Nachziehstapel: {n}",
+    "replay.discard": "Ablagestapel: {n}",
+    "replay.pending": "Abgeluxxte Karten von {name}, es wird noch entschieden",
+    "replay.to_move": "entscheidet jetzt",
+    "replay.grid": "Auslage",
+    "replay.slot": "Platz {s}",
+    "replay.top": "Oberste Karte des Ablagestapels",
+    "replay.drawn": "Gezogene Karte",
+    "replay.round": "Runde {n}",
+    "replay.totals": "Summen",
+    "replay.caller": "hat „Kombio“ gerufen",
+    "replay.awaiting.play": "Karten auslegen",
+    "replay.awaiting.shadow": "einen Stapel der Schattenauslage nehmen",
+    "replay.awaiting.take": "nehmen oder liegen lassen",
+    "replay.awaiting.keep": "behalten oder abwerfen",
+    "replay.awaiting.draw": "nachziehen",
+    "replay.awaiting.optional_draw": "nachziehen oder verzichten",
+    "replay.awaiting.turn": "ziehen, nehmen oder „Kombio“ rufen",
+    "replay.awaiting.drawn": "tauschen oder ablegen",
+    "replay.awaiting.action": "Aktion nutzen oder auslassen",
+    "replay.awaiting.action_swap": "tauschen oder lassen",
+    "replay.awaiting.snap": "klopfen oder verzichten",
+    "replay.awaiting.give": "eine Karte abgeben",
+    "replay.awaiting.hand_over": "Karte übergeben oder Strafkarte",
+    "replay.variant": "Variante: {v}",
+    "replay.players": "{n} Spieler",
+  },
+});
+
+const AUTOPLAY_MS = 900;
+
+function node(tag, cls, text) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text !== undefined && text !== null) el.textContent = text;
+  return el;
+}
+
+async function getJSON(url, opts) {
+  const r = await fetch(url, opts);
+  let body = null;
+  try { body = await r.json(); } catch (e) { /* not JSON */ }
+  if (!r.ok) {
+    const err = new Error(body && typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`);
+    err.status = r.status;
+    throw err;
+  }
+  return body;
+}
+
+/** Display names as the server's events use them (cardtable.server.views.seat_names). */
+function seatNames(table) {
+  return (table.seats || []).map((s) => {
+    if (s.kind === "bot") return `Bot ${s.seat} (${s.bot})`;
+    if (s.name) return s.name;
+    return `Seat ${s.seat}`;
+  });
+}
+
+// -- our own table drawing (used when abluxxen.js / kombio.js are not there) ----------------------
+function cardsGroup(game, values, label, size = "sm") {
+  const row = node("div", "replay-cards");
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", label);
+  for (const v of values) row.appendChild(cardEl(game, v, { size }));
+  return row;
+}
+
+function backCard(game, n, label) {
+  return cardEl(game, "?", { back: true, count: n, size: "sm", label });
+}
+
+function seatHeading(view, s, names) {
+  const h = node("h3", "replay-seat-name");
+  h.appendChild(document.createTextNode(names[s]));
+  if (view.to_move === s) {
+    const m = node("span", "replay-to-move", "▶ " + t("replay.to_move"));
+    h.appendChild(m);
+  }
+  if ((view.winners || []).includes(s) && view.over) {
+    h.appendChild(node("span", "replay-winner-badge", t("replay.winner_mark")));
+  }
+  return h;
+}
+
+function drawAbluxxen(board, view, names) {
+  const g = "abluxxen";
+  const seats = node("div", "replay-seats");
+  for (let s = 0; s < view.players; s++) {
+    const box = node("section", "replay-seat");
+    box.dataset.seat = String(s);
+    if (view.to_move === s) box.classList.add("is-to-move");
+    box.setAttribute("aria-label", names[s]);
+    box.appendChild(seatHeading(view, s, names));
+    const hand = view.hands[s];
+    const handBox = node("div", "replay-hand");
+    handBox.dataset.role = "hand";
+    handBox.appendChild(node("span", "replay-label", t("replay.hand")));
+    if (Array.isArray(hand)) {
+      handBox.appendChild(cardsGroup(g, hand, `${names[s]}: ${t("replay.hand")}`));
+      handBox.dataset.hidden = "0";
+    } else {
+      handBox.appendChild(backCard(g, hand, t("replay.hand_hidden", { n: hand })));
+      handBox.appendChild(node("span", "replay-count", t("replay.hand_hidden", { n: hand })));
+      handBox.dataset.hidden = "1";
+    }
+    box.appendChild(handBox);
+    const disp = node("div", "replay-display");
+    disp.appendChild(node("span", "replay-label", t("replay.display")));
+    const layers = view.displays[s] || [];
+    if (!layers.length) disp.appendChild(node("span", "replay-muted", t("replay.display_empty")));
+    const stack = node("ol", "replay-layers");
+    stack.reversed = true;
+    layers.slice().reverse().forEach((layer, k) => {
+      const li = node("li", k === 0 ? "replay-layer is-top" : "replay-layer");
+      const label = k === 0 ? t("replay.layer_top") : t("replay.layer", { i: layers.length - k });
+      li.appendChild(node("span", "replay-layer-label", label));
+      li.appendChild(cardsGroup(g, layer, `${names[s]}: ${label}`));
+      stack.appendChild(li);
+    });
+    disp.appendChild(stack);
+    box.appendChild(disp);
+    seats.appendChild(box);
+  }
+  const centre = node("section", "replay-centre");
+  const piles = node("p", "replay-piles");
+  piles.append(node("span", null, t("replay.deck", { n: view.deck })), document.createTextNode(" · "),
+    node("span", null, t("replay.discard", { n: view.discard })));
+  centre.appendChild(piles);
+  const pool = node("div", "replay-pool");
+  pool.appendChild(node("span", "replay-label", t("replay.pool")));
+  const items = node("div", "replay-pool-items");
+  for (const item of view.pool || []) items.appendChild(cardsGroup(g, item, `${t("replay.pool")}: ${item.join(" ")}`));
+  pool.appendChild(items);
+  centre.appendChild(pool);
+  if (view.shadow) {
+    const sh = node("div", "replay-pool replay-shadow");
+    sh.appendChild(node("span", "replay-label", t("replay.shadow")));
+    const st = node("div", "replay-pool-items");
+    for (const stack of view.shadow) st.appendChild(cardsGroup(g, stack, `${t("replay.shadow")}: ${stack.join(" ")}`));
+    sh.appendChild(st);
+    centre.appendChild(sh);
+  }
+  if (view.pending) {
+    const p = node("div", "replay-pending");
+    const label = t("replay.pending", { name: names[view.pending.victim] });
+    p.appendChild(node("span", "replay-label", label));
+    p.appendChild(cardsGroup(g, view.pending.cards, label));
+    centre.appendChild(p);
+  }
+  board.append(centre, seats);
+}
+
+function drawKombio(board, view, names) {
+  const g = "kombio";
+  const centre = node("section", "replay-centre");
+  centre.appendChild(node("p", "replay-round", t("replay.round", { n: view.round })));
+  const piles = node("div", "replay-piles");
+  piles.appendChild(node("span", null, t("replay.deck", { n: view.deck })));
+  piles.appendChild(node("span", null, t("replay.discard", { n: view.discard })));
+  if (view.top !== null && view.top !== undefined) {
+    const top = node("span", "replay-top");
+    top.appendChild(node("span", "replay-label", t("replay.top")));
+    top.appendChild(cardEl(g, view.top, { size: "sm", label: `${t("replay.top")}: ${view.top}` }));
+    piles.appendChild(top);
+  }
+  if (view.drawn !== null && view.drawn !== undefined) {
+    const d = node("span", "replay-top");
+    d.appendChild(node("span", "replay-label", t("replay.drawn")));
+    d.appendChild(cardEl(g, view.drawn, { size: "sm", label: `${t("replay.drawn")}: ${view.drawn}` }));
+    piles.appendChild(d);
+  }
+  centre.appendChild(piles);
+  const seats = node("div", "replay-seats");
+  for (let s = 0; s < view.players; s++) {
+    const box = node("section", "replay-seat");
+    box.dataset.seat = String(s);
+    if (view.to_move === s) box.classList.add("is-to-move");
+    box.setAttribute("aria-label", names[s]);
+    const h = seatHeading(view, s, names);
+    if (view.caller === s) h.appendChild(node("span", "replay-caller", "📣 " + t("replay.caller")));
+    box.appendChild(h);
+    const grid = node("div", "replay-grid");
+    grid.dataset.role = "hand";
+    grid.setAttribute("role", "group");
+    grid.setAttribute("aria-label", `${names[s]}: ${t("replay.grid")}`);
+    (view.grids[s] || []).forEach((v, k) => {
+      const slot = node("div", "replay-slot");
+      slot.appendChild(cardEl(g, v, { size: "sm", label: `${s}.${k + 1}: ${v === null ? "—" : v === "?" ? "?" : v}` }));
+      slot.appendChild(node("span", "replay-slot-name", `${s}.${k + 1}`));
+      grid.appendChild(slot);
+    });
+    box.appendChild(grid);
+    if (view.totals) box.appendChild(node("p", "replay-muted", `${t("replay.totals")}: ${view.totals[s]}`));
+    seats.appendChild(box);
+  }
+  board.append(centre, seats);
+}
+
+// -- the page -------------------------------------------------------------------------------------
+export function render(el, { code } = {}) {
+  const st = {
+    code: String(code || "").toUpperCase(),
+    table: null, record: null, names: [], seat: null,
+    replays: new Map(),          // seat key -> replay response
+    data: null, step: 0, timer: null, alive: true, renderers: {},
+  };
+  const seatKey = (s) => (s === null ? "full" : String(s));
+
+  const root = node("div", "replay-page");
+  root.setAttribute("aria-labelledby", "replay-title");
+  el.replaceChildren(root);
+
+  function message(text, { alert = false, retry = false } = {}) {
+    const p = node("p", alert ? "replay-error" : "replay-loading", text);
+    p.setAttribute("role", alert ? "alert" : "status");
+    const box = node("div", "replay-message");
+    box.appendChild(p);
+    if (retry) {
+      const b = node("button", "replay-btn", t("replay.retry"));
+      b.type = "button";
+      b.addEventListener("click", start);
+      box.appendChild(b);
+    }
+    root.replaceChildren(box);
+  }
+
+  async function loadSeat(seat) {
+    const key = seatKey(seat);
+    if (!st.replays.has(key)) {
+      const body = { record: st.record, seat };
+      if (st.names.length === st.record.players || (st.names.length && !st.record.players)) body.names = st.names;
+      st.replays.set(key, getJSON("/api/replay", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      }).catch((e) => { st.replays.delete(key); throw e; }));
+    }
+    return st.replays.get(key);
+  }
+
+  async function loadRenderers(game) {
+    if (game in st.renderers) return;
+    st.renderers[game] = null;
+    try {
+      const mod = await import(game === "abluxxen" ? "./abluxxen.js" : "./kombio.js");
+      const fn = game === "abluxxen" ? mod.renderAbluxxen : mod.renderKombio;
+      if (typeof fn === "function") st.renderers[game] = fn;
+    } catch (e) { /* the table modules are optional here: our own drawing is used */ }
+  }
+
+  async function start() {
+    message(t("replay.loading"));
+    try {
+      const table = await getJSON(`/api/tables/${encodeURIComponent(st.code)}`).catch((e) => {
+        if (e.status === 404) throw Object.assign(new Error(t("replay.not_found", { code: st.code })), { shown: true });
+        throw e;
+      });
+      st.table = table;
+      st.names = seatNames(table);
+      let record;
+      try {
+        record = await getJSON(`/api/tables/${encodeURIComponent(st.code)}/record`);
+      } catch (e) {
+        if (e.status === 409) throw Object.assign(new Error(t("replay.not_over")), { shown: true });
+        throw e;
+      }
+      st.record = record;
+      await loadRenderers(record.game);
+      st.data = await loadSeat(st.seat);
+      if (!st.alive) return;
+      st.step = Math.min(stepFromHash(), st.data.steps.length - 1);
+      build();
+    } catch (e) {
+      if (!st.alive) return;
+      message(e.shown ? e.message : t("replay.error", { msg: e.message }), { alert: true, retry: !e.shown });
+    }
+  }
+
+  function stepFromHash() {
+    const m = location.hash.match(/step=(\d+)/);
+    return m ? parseInt(m[1], 10) : 0;
+  }
+
+  // -- the layout (built once per language; `show()` updates it for each step) ---------------------
+  let ui = null;
+
+  function build() {
+    const d = st.data;
+    const last = d.steps.length - 1;
+    ui = {};
+    const header = node("header", "replay-header");
+    const h1 = node("h1", null, t("replay.title", { code: st.code }));
+    h1.id = "replay-title";
+    header.appendChild(h1);
+    const game = t(`game.${d.game}`) === `game.${d.game}` ? d.game : t(`game.${d.game}`);
+    const facts = [game, t("replay.players", { n: d.players })];
+    if (d.variant) facts.push(t("replay.variant", { v: t(`variant.${d.variant}`) === `variant.${d.variant}` ? d.variant : t(`variant.${d.variant}`) }));
+    header.appendChild(node("p", "replay-facts", facts.join(" · ")));
+    const links = node("p", "replay-links");
+    const back = node("a", null, t("replay.to_table"));
+    back.href = `/t/${encodeURIComponent(st.code)}`;
+    const rules = node("a", null, t("replay.rules"));
+    rules.href = `/rules/${d.game}`;
+    const dl = node("a", null, t("replay.download"));
+    dl.href = `/api/tables/${encodeURIComponent(st.code)}/record`;
+    dl.setAttribute("download", `cardtable-${st.code}.json`);
+    links.append(back, rules, dl);
+    header.appendChild(links);
+
+    // seat selector
+    const seatBox = node("div", "replay-seat-select");
+    const lab = node("label", null, t("replay.seat_select"));
+    lab.htmlFor = "replay-seat";
+    const sel = node("select");
+    sel.id = "replay-seat";
+    const optFull = node("option", null, t("replay.full_view"));
+    optFull.value = "full";
+    sel.appendChild(optFull);
+    for (let s = 0; s < d.players; s++) {
+      const o = node("option", null, t("replay.seat_view", { name: d.names[s] }));
+      o.value = String(s);
+      sel.appendChild(o);
+    }
+    sel.value = seatKey(st.seat);
+    sel.addEventListener("change", () => switchSeat(sel.value === "full" ? null : parseInt(sel.value, 10)));
+    seatBox.append(lab, sel);
+    ui.viewNote = node("p", "replay-view-note");
+    seatBox.appendChild(ui.viewNote);
+
+    // controls
+    const bar = node("div", "replay-controls");
+    bar.setAttribute("role", "toolbar");
+    bar.setAttribute("aria-label", t("replay.controls"));
+    bar.setAttribute("aria-controls", "replay-board");
+    const btn = (cls, icon, label, fn) => {
+      const b = node("button", `replay-btn ${cls}`);
+      b.type = "button";
+      b.setAttribute("aria-label", label);
+      b.title = label;
+      const i = node("span", "replay-btn-icon", icon);
+      i.setAttribute("aria-hidden", "true");
+      b.appendChild(i);
+      b.appendChild(node("span", "replay-btn-text", label));
+      b.addEventListener("click", fn);
+      return b;
+    };
+    ui.first = btn("replay-first", "⇤", t("replay.first"), () => go(0));
+    ui.back = btn("replay-back", "◀", t("replay.back"), () => go(st.step - 1));
+    ui.play = btn("replay-play", "▷", t("replay.play"), togglePlay);
+    ui.forward = btn("replay-forward", "▶", t("replay.forward"), () => go(st.step + 1));
+    ui.last = btn("replay-last", "⇥", t("replay.last"), () => go(last));
+    bar.append(ui.first, ui.back, ui.play, ui.forward, ui.last);
+    const sliderBox = node("div", "replay-slider-box");
+    ui.slider = node("input", "replay-slider");
+    Object.assign(ui.slider, { type: "range", min: "0", max: String(last), step: "1", id: "replay-slider" });
+    ui.slider.setAttribute("aria-label", t("replay.slider"));
+    ui.slider.addEventListener("input", () => go(parseInt(ui.slider.value, 10), { fromSlider: true }));
+    ui.counter = node("output", "replay-counter");
+    ui.counter.htmlFor = "replay-slider";
+    sliderBox.append(ui.slider, ui.counter);
+
+    // the step in words
+    ui.info = node("div", "replay-info");
+    ui.info.setAttribute("aria-live", "polite");
+    ui.info.setAttribute("aria-atomic", "true");
+    ui.info.id = "replay-info";
+
+    ui.board = node("div", "replay-board");
+    ui.board.id = "replay-board";
+    ui.board.setAttribute("role", "region");
+    ui.board.setAttribute("aria-label", t("replay.seat_select"));
+
+    // decisions list
+    const logBox = node("details", "replay-log-box");
+    logBox.open = window.matchMedia ? window.matchMedia("(min-width: 900px)").matches : true;
+    logBox.appendChild(node("summary", null, t("replay.log")));
+    ui.log = node("ol", "replay-log");
+    ui.log.start = 0;
+    ui.logItems = d.steps.map((s, i) => {
+      const li = node("li");
+      const b = node("button", "replay-log-btn");
+      b.type = "button";
+      b.dataset.step = String(i);
+      li.value = i;
+      li.appendChild(b);
+      ui.log.appendChild(li);
+      b.addEventListener("click", () => go(i));
+      return b;
+    });
+    logBox.appendChild(ui.log);
+
+    // result
+    ui.result = node("details", "replay-result");
+    ui.result.appendChild(node("summary", null, t("replay.show_result")));
+    ui.result.appendChild(resultTable(d));
+
+    const keys = node("p", "replay-keys", t("replay.keys"));
+    keys.id = "replay-keys";
+    root.setAttribute("aria-describedby", "replay-keys");
+
+    const side = node("aside", "replay-side");
+    side.append(logBox, ui.result);
+    const mainCol = node("div", "replay-main");
+    mainCol.append(seatBox, bar, sliderBox, ui.info, ui.board, keys);
+    const layout = node("div", "replay-layout");
+    layout.append(mainCol, side);
+    root.replaceChildren(header, layout);
+    fillLog();
+    show();
+  }
+
+  function resultTable(d) {
+    const wrap = node("div", "replay-result-body");
+    const h = node("h2", null, t("replay.result"));
+    wrap.appendChild(h);
+    if (!d.scores) {
+      wrap.appendChild(node("p", "replay-muted", "—"));
+      return wrap;
+    }
+    const table = node("table", "replay-scores");
+    const thead = node("thead");
+    const tr = node("tr");
+    for (const k of ["replay.player", "replay.score", "replay.winner"]) {
+      const th = node("th", null, t(k));
+      th.scope = "col";
+      tr.appendChild(th);
+    }
+    thead.appendChild(tr);
+    table.appendChild(thead);
+    const tbody = node("tbody");
+    d.scores.forEach((sc, s) => {
+      const r = node("tr");
+      const win = (d.winners || []).includes(s);
+      if (win) r.classList.add("is-winner");
+      const th = node("th", null, d.names[s]);
+      th.scope = "row";
+      r.append(th, node("td", "replay-score", String(sc)), node("td", null, win ? t("replay.winner_mark") : ""));
+      tbody.appendChild(r);
+    });
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    return wrap;
+  }
+
+  function stepText(s, lang) {
+    if (s.index === 0) return t("replay.start");
+    const words = s.text && s.text[lang];
+    return words || s.decision;
+  }
+
+  function fillLog() {
+    const lang = getLang();
+    st.data.steps.forEach((s, i) => {
+      const b = ui.logItems[i];
+      const who = s.seat === null ? "" : `${st.data.names[s.seat]}: `;
+      b.textContent = i === 0 ? t("replay.start_short") : `${who}${s.decision}`;
+      b.title = stepText(s, lang);
+    });
+  }
+
+  function show() {
+    const d = st.data;
+    const last = d.steps.length - 1;
+    const s = d.steps[st.step];
+    const lang = getLang();
+    ui.slider.value = String(st.step);
+    const counter = t("replay.step_of", { i: st.step, n: last });
+    ui.counter.textContent = counter;
+    ui.slider.setAttribute("aria-valuetext", counter);
+    ui.first.disabled = ui.back.disabled = st.step === 0;
+    ui.forward.disabled = ui.last.disabled = st.step === last;
+    if (st.step === last && st.timer) stopPlay();
+    ui.viewNote.textContent = st.seat === null ? t("replay.view_full_note")
+      : t("replay.view_seat_note", { name: d.names[st.seat] });
+
+    // the step in words
+    ui.info.replaceChildren();
+    ui.info.appendChild(node("p", "replay-step-no", counter));
+    if (s.index === 0) {
+      ui.info.appendChild(node("p", "replay-step-text", t("replay.start")));
+    } else {
+      const p = node("p", "replay-step-text");
+      const words = s.text && s.text[lang];
+      if (words) {
+        p.appendChild(node("strong", null, words));
+      } else {                      // nothing visible to say (a hidden snap-window answer)
+        p.appendChild(node("strong", null, t("replay.decided", { name: d.names[s.seat] }) + " "));
+        p.appendChild(document.createTextNode(s.decision));
+      }
+      ui.info.appendChild(p);
+      const n = node("p", "replay-notation");
+      n.appendChild(document.createTextNode(t("replay.notation") + ": "));
+      n.appendChild(node("code", null, s.decision));
+      n.appendChild(document.createTextNode(` (${d.names[s.seat]})`));
+      ui.info.appendChild(n);
+    }
+    const v = s.view;
+    if (v.over) {
+      ui.info.appendChild(node("p", "replay-next", t("replay.game_over")));
+    } else if (v.to_move !== null && v.to_move !== undefined) {
+      const what = t(`replay.awaiting.${v.awaiting}`);
+      ui.info.appendChild(node("p", "replay-next", t("replay.next", {
+        name: d.names[v.to_move], what: what.startsWith("replay.") ? v.awaiting : what,
+      })));
+    }
+
+    // the table
+    ui.board.setAttribute("aria-label", st.seat === null ? t("replay.full_view")
+      : t("replay.seat_view", { name: d.names[st.seat] }));
+    ui.board.dataset.seat = seatKey(st.seat);
+    ui.board.dataset.step = String(st.step);
+    drawBoard(v);
+
+    // the list and the result
+    ui.logItems.forEach((b, i) => {
+      if (i === st.step) b.setAttribute("aria-current", "step");
+      else b.removeAttribute("aria-current");
+    });
+    const cur = ui.logItems[st.step];
+    if (cur && cur.scrollIntoView && ui.log.closest("details")?.open) cur.scrollIntoView({ block: "nearest" });
+    if (st.step === last) ui.result.open = true;
+    if (!/step=\d+/.test(location.hash) || stepFromHash() !== st.step) {
+      history.replaceState(history.state, "", `#step=${st.step}`);
+    }
+  }
+
+  function drawBoard(view) {
+    const game = st.data.game;
+    const fn = st.renderers[game];
+    const inner = node("div", "replay-board-inner");
+    if (fn) inner.classList.add("game");          // the table's felt, as at the live table
+    ui.board.replaceChildren(inner);
+    if (fn) {
+      try {
+        fn(inner, view, { readonly: true, seat: st.seat, names: st.data.names });
+        inner.dataset.renderer = game;
+        return;
+      } catch (e) {
+        console.error("replay: the table renderer failed, using the simple one", e);
+        st.renderers[game] = null;
+        inner.replaceChildren();
+      }
+    }
+    inner.dataset.renderer = "replay";
+    inner.classList.add("replay-simple");
+    (game === "abluxxen" ? drawAbluxxen : drawKombio)(inner, view, st.data.names);
+  }
+
+  function go(i, { fromSlider = false } = {}) {
+    if (!st.data) return;
+    const last = st.data.steps.length - 1;
+    const n = Math.max(0, Math.min(last, Number.isFinite(i) ? i : 0));
+    if (n === st.step && !fromSlider) return;
+    st.step = n;
+    show();
+  }
+
+  async function switchSeat(seat) {
+    stopPlay();
+    st.seat = seat;
+    try {
+      const data = await loadSeat(seat);
+      if (!st.alive || st.seat !== seat) return;
+      st.data = data;
+      show();
+    } catch (e) {
+      message(t("replay.error", { msg: e.message }), { alert: true, retry: true });
+    }
+  }
+
+  function togglePlay() {
+    if (st.timer) { stopPlay(); return; }
+    if (st.step >= st.data.steps.length - 1) st.step = 0;
+    st.timer = setInterval(() => {
+      if (!st.alive || !root.isConnected) { stopPlay(); return; }
+      go(st.step + 1);
+    }, AUTOPLAY_MS);
+    ui.play.querySelector(".replay-btn-icon").textContent = "‖";
+    ui.play.querySelector(".replay-btn-text").textContent = t("replay.pause");
+    ui.play.setAttribute("aria-label", t("replay.pause"));
+    ui.play.setAttribute("aria-pressed", "true");
+  }
+
+  function stopPlay() {
+    if (st.timer) clearInterval(st.timer);
+    st.timer = null;
+    if (ui && ui.play) {
+      ui.play.querySelector(".replay-btn-icon").textContent = "▷";
+      ui.play.querySelector(".replay-btn-text").textContent = t("replay.play");
+      ui.play.setAttribute("aria-label", t("replay.play"));
+      ui.play.setAttribute("aria-pressed", "false");
+    }
+  }
+
+  function onKey(ev) {
+    if (!root.isConnected) { destroy(); return; }
+    if (!st.data || !ui || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const tgt = ev.target;
+    const tag = tgt && tgt.tagName;
+    if (tag === "INPUT" && tgt !== ui.slider) return;
+    if (tag === "TEXTAREA" || tag === "SELECT" || (tgt && tgt.isContentEditable)) return;
+    const last = st.data.steps.length - 1;
+    let to = null;
+    switch (ev.key) {
+      case "ArrowRight": to = st.step + 1; break;
+      case "ArrowLeft": to = st.step - 1; break;
+      case "PageDown": to = st.step + 10; break;
+      case "PageUp": to = st.step - 10; break;
+      case "Home": to = 0; break;
+      case "End": to = last; break;
+      case " ":
+        if (tag === "BUTTON" || tag === "A" || tag === "SUMMARY") return;
+        ev.preventDefault();
+        togglePlay();
+        return;
+      default: return;
+    }
+    ev.preventDefault();
+    if (st.timer) stopPlay();
+    go(to);
+  }
+
+  const offLang = onLang(() => {
+    if (!st.alive) return;
+    if (!root.isConnected) { destroy(); return; }
+    if (st.data) build(); else start();
+  });
+  document.addEventListener("keydown", onKey);
+
+  function destroy() {
+    st.alive = false;
+    stopPlay();
+    offLang();
+    document.removeEventListener("keydown", onKey);
+  }
+
+  start();
+  return { destroy };
+}

@@ -1,0 +1,211 @@
+"""Scripted players that play through the browser UI: they read what the page offers (enabled
+buttons, clickable cards) and decide BY CLICKING, like a person; they never send WebSocket
+messages themselves."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PWTimeout
+
+MY_TURN_OR_OVER = """() => { const b = document.getElementById('board');
+  return !!b && (b.dataset.status === 'over' || !!document.querySelector('#turn-badge.turn-you')); }"""
+
+
+def board(page: Page) -> dict:
+    return page.evaluate("""() => { const b = document.getElementById('board');
+      return b ? {index: Number(b.dataset.index || -1), status: b.dataset.status || '',
+                  seat: b.dataset.seat} : {index: -1, status: '', seat: ''}; }""")
+
+
+def wait_my_turn(page: Page, timeout: float = 30.0) -> dict:
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=timeout * 1000)
+    return board(page)
+
+
+def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
+    """Wait until the game moved past `index`, or the page no longer asks this player."""
+    try:
+        page.wait_for_function(
+            """(i) => { const b = document.getElementById('board');
+              return !b || Number(b.dataset.index) !== i || b.dataset.status === 'over'
+                || !document.querySelector('#turn-badge.turn-you'); }""", arg=index,
+            timeout=timeout * 1000)
+        return True
+    except PWTimeout:
+        return False
+
+
+def _click_any(page: Page, selector: str, rng: random.Random) -> str | None:
+    loc = page.locator(selector)
+    n = loc.count()
+    options = [i for i in range(n) if loc.nth(i).is_visible() and loc.nth(i).is_enabled()]
+    if not options:
+        return None
+    el = loc.nth(rng.choice(options))
+    label = el.get_attribute("data-decision") or el.get_attribute("data-slot") or el.inner_text()
+    el.click()
+    return label
+
+
+class AbluxxenPlayer:
+    """Plays sets of one number (a whole group, sometimes part of one, sometimes with jokers);
+    otherwise clicks one of the offered decisions (pool cards, deck, take/leave, ...)."""
+
+    def __init__(self, page: Page, seed: int = 1):
+        self.page = page
+        self.rng = random.Random(seed)
+        self.turns = 0
+        self.checked_illegal = False
+        self.checked_abluxx = 0
+
+    def act(self) -> None:
+        page, rng = self.page, self.rng
+        if page.locator("#play-btn").count():
+            self.turns += 1
+            groups = page.eval_on_selector_all(
+                ".hand .hand-group",
+                "gs => gs.map(g => [...g.querySelectorAll('button.card')].map(b => [b.dataset.idx, b.dataset.value]))")
+            numbers = [g for g in groups if g[0][1] != "X"]
+            jokers = [g for g in groups if g[0][1] == "X"]
+            if numbers and len(numbers) >= 2 and not self.checked_illegal:
+                # two different numbers are not a set: the UI must refuse to confirm it
+                self.checked_illegal = True
+                page.click(f'.hand button.card[data-idx="{numbers[0][0][0]}"]')
+                page.click(f'.hand button.card[data-idx="{numbers[1][0][0]}"]')
+                assert page.locator("#play-btn").is_disabled()
+                assert page.locator(".sel-bad").count() == 1
+                page.click("#clear-btn")
+            if numbers:
+                g = max(numbers, key=len) if rng.random() < 0.5 else rng.choice(numbers)
+                k = len(g) if rng.random() < 0.7 else rng.randint(1, len(g))
+                pick = [idx for idx, _ in g[:k]]
+                if jokers and rng.random() < 0.3:
+                    pick.append(jokers[0][0][0])
+            else:
+                pick = [idx for idx, _ in jokers[0]]
+            for idx in pick:
+                page.click(f'.hand button.card[data-idx="{idx}"]')
+            assert page.locator(".hand button.card.is-selected").count() == len(pick)
+            play = page.locator("#play-btn")
+            assert play.is_enabled(), page.locator(".action-bar").inner_text()
+            predicted = page.eval_on_selector_all(".seat-panel.would-hit", "ps => ps.map(p => p.dataset.seat)")
+            ends = page.locator("#sel-info").inner_text()
+            play.click()
+            if predicted and "AB-7" not in ends:
+                # the UI said these players would be abluxxed: the first one must be (after a
+                # duel's shadow step), and this player decides take / leave
+                page.wait_for_selector("#take-btn, .shadow-btn, [data-status=over]", timeout=10000)
+                if page.locator(".shadow-btn").count():
+                    _click_any(page, ".shadow-btn", rng)
+                    page.wait_for_selector("#take-btn, [data-status=over]", timeout=10000)
+                if page.locator("#take-btn").count():
+                    assert page.locator(".seat-panel .pending").count() == 1
+                    self.checked_abluxx += 1
+            return
+        if page.locator("#take-btn").count():
+            page.click("#take-btn" if rng.random() < 0.6 else "#leave-btn")
+            return
+        if page.locator("#keep-btn").count():
+            page.click("#keep-btn" if rng.random() < 0.5 else "#discard-btn")
+            return
+        if _click_any(page, "#board .shadow-btn", rng):
+            return
+        # draws: a pool card or the deck; the optional draw may be passed
+        if page.locator("#pass-btn").count() and rng.random() < 0.2:
+            page.click("#pass-btn")
+            return
+        if _click_any(page, "#board .ab-centre [data-decision^='draw']:not([data-decision=''])", rng):
+            return
+        _click_any(page, "#action-bar button:not([disabled])", rng)
+
+
+class KombioPlayer:
+    """Draws and places or discards, uses actions by picking cards, passes (now and then snaps)
+    in snap windows, and calls Kombio from its `call_after`-th turn on."""
+
+    def __init__(self, page: Page, seed: int = 1, call_after: int = 2, snap_rate: float = 0.1):
+        self.page = page
+        self.rng = random.Random(seed)
+        self.turns = 0
+        self.call_after = call_after
+        self.snap_rate = snap_rate
+        self.snapped = 0
+
+    def pick_cards(self, limit: int = 2) -> None:
+        for _ in range(limit):
+            if not _click_any(self.page, "#board .game button.can-pick[data-slot]", self.rng):
+                return
+            if board(self.page)["status"] == "over":
+                return
+            # a decision was sent when the picking mode ended
+            if not self.page.locator("#pick-hint").count():
+                return
+
+    def act(self) -> None:
+        page, rng = self.page, self.rng
+        has = lambda sel: page.locator(sel).count() > 0  # noqa: E731
+        if has("#ko-pass"):
+            if has("#ko-snap") and rng.random() < self.snap_rate:
+                page.click("#ko-snap")
+                self.snapped += 1
+                self.pick_cards(1)
+            else:
+                page.click("#ko-pass")
+            return
+        if has("#ko-draw"):
+            self.turns += 1
+            if has("#ko-kombio") and self.turns > self.call_after:
+                page.click("#ko-kombio")
+            elif has("#ko-take") and rng.random() < 0.25:
+                page.click("#ko-take")
+                self.pick_cards(1)
+            else:
+                page.click("#ko-draw")
+            return
+        if has("#ko-discard"):
+            if rng.random() < 0.5:
+                page.click("#ko-discard")
+            else:
+                self.pick_cards(1)
+            return
+        if has("#ko-skip"):
+            if rng.random() < 0.25:
+                page.click("#ko-skip")
+            else:
+                self.pick_cards(2)
+            return
+        if has("#ko-keep"):
+            r = rng.random()
+            if r < 0.5:
+                page.click("#ko-keep")
+            elif has("#ko-swap"):
+                page.click("#ko-swap")
+            else:
+                self.pick_cards(1)
+            return
+        if has("#ko-hand-over"):
+            page.click("#ko-hand-over" if rng.random() < 0.5 else "#ko-penalty")
+            return
+        if has("#board .game button.can-pick[data-slot]"):
+            self.pick_cards(2)
+            return
+        _click_any(page, "#action-bar button:not([disabled])", rng)
+
+
+def play_to_end(page: Page, player, timeout: float = 150.0, on_turn=None) -> int:
+    """Let `player` act on the page until the game is over; returns the number of actions."""
+    deadline = time.time() + timeout
+    acts = 0
+    while time.time() < deadline:
+        st = wait_my_turn(page, timeout=max(1.0, min(30.0, deadline - time.time())))
+        if st["status"] == "over":
+            return acts
+        if on_turn is not None and on_turn(acts):
+            continue
+        player.act()
+        acts += 1
+        wait_moved(page, st["index"])
+    raise AssertionError(f"game not over after {acts} actions: {board(page)}")

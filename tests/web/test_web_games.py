@@ -1,0 +1,226 @@
+"""The browser client in a real browser (Debian's Chromium, headless, through Playwright) against
+a live server: whole games played by clicking, a reload mid-game, two players at one table, a
+spectator, the language switch and a phone-sized screen. Screenshots are written to the
+artifacts directory (see conftest.py)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from cardtable.core.record import load_record
+from policy import AbluxxenPlayer, KombioPlayer, board, play_to_end, wait_my_turn
+
+TABLE_URL = re.compile(r".*/t/([A-Z0-9]+)$")
+
+
+def create_table(page: Page, game: str = "abluxxen", variant: str | None = None,
+                 players: int | None = None, seats: list[str] | None = None, name: str = "Ann",
+                 target: int | None = None, shot: str | None = None) -> str:
+    """Create a table through the lobby form; `seats`: for seats 1.. "human" or a bot level."""
+    page.goto("/")
+    page.wait_for_selector("#create-btn")
+    page.select_option("#f-game", game)
+    if variant:
+        page.select_option("#f-variant", variant)
+    if players:
+        page.select_option("#f-players", str(players))
+    for i, s in enumerate(seats or [], start=1):
+        if s == "human":
+            page.select_option(f"#seat-kind-{i}", "human")
+        else:
+            page.select_option(f"#seat-kind-{i}", "bot")
+            page.select_option(f"#seat-bot-{i}", s)
+    if target is not None:
+        page.fill("#f-target", str(target))
+    page.fill("#f-name", name)
+    if shot:
+        page.screenshot(path=shot, full_page=True)
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    return TABLE_URL.match(page.url).group(1)
+
+
+def shown_scores(page: Page) -> tuple[list[int], list[int]]:
+    rows = page.eval_on_selector_all(
+        "#score-table tbody tr",
+        "rs => rs.map(r => [Number(r.dataset.seat), Number(r.querySelector('td.score').dataset.score),"
+        " r.classList.contains('is-winner')])")
+    rows.sort()
+    return [r[1] for r in rows], [r[0] for r in rows if r[2]]
+
+
+def final_view(server, code: str) -> dict:
+    st = load_record(server.record(code))
+    assert st.over
+    return st.view(None)
+
+
+def test_lobby_and_abluxxen_game_with_reload(new_page, server, artifacts):
+    page = new_page()
+    page.goto("/")
+    expect(page.locator("h1")).to_contain_text("cardtable")
+    expect(page.locator("a[href='/rules/abluxxen']").first).to_be_visible()
+    code = create_table(page, "abluxxen", "basic", 4, ["easy", "easy", "easy"],
+                        shot=str(artifacts / "lobby.png"))
+    page.wait_for_selector("#board .game")
+    expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")
+    expect(page.locator("#rules-link")).to_have_attribute("href", "/rules/abluxxen")
+    assert page.locator(".hand button.card").count() == 13 or page.locator(".hand button.card").count() > 0
+    player = AbluxxenPlayer(page, seed=11)
+    reloaded = {"done": False}
+
+    def on_turn(acts: int) -> bool:
+        if acts == 4 and not reloaded["done"]:
+            page.screenshot(path=str(artifacts / "abluxxen-table.png"), full_page=True)
+            reloaded["done"] = True
+            before = page.locator(".hand button.card").count()
+            log_before = page.locator("#log-list li").count()
+            page.reload()
+            page.wait_for_selector("#board .game")
+            # the same seat again, its hand, and the whole log so far
+            assert board(page)["seat"] == "0"
+            assert page.locator(".my-area").count() == 1
+            wait_my_turn(page)
+            assert page.locator(".hand button.card").count() == before
+            assert page.locator("#log-list li").count() >= log_before
+            return True
+        return False
+
+    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    assert reloaded["done"]
+    page.wait_for_selector("#result")
+    page.wait_for_timeout(600)          # let the last cards land
+    page.screenshot(path=str(artifacts / "abluxxen-end.png"), full_page=True)
+    view = final_view(server, code)
+    scores, winners = shown_scores(page)
+    assert scores == view["scores"]
+    assert winners == view["winners"]
+    expect(page.locator("#replay-link")).to_have_attribute("href", f"/replay/{code}")
+    expect(page.locator("#winners")).to_be_visible()
+    if len([s for s in view["scores"] if s == max(view["scores"])]) > 1:
+        expect(page.locator("#tiebreak")).to_be_visible()
+
+
+def test_duel_game(new_page, server, artifacts):
+    page = new_page()
+    code = create_table(page, "abluxxen", "duel", 2, ["easy"])
+    page.wait_for_selector("#board .game .shadow")
+    assert page.locator(".shadow-stack").count() > 0
+    player = AbluxxenPlayer(page, seed=5)
+    shot = {"done": False}
+
+    def on_turn(acts: int) -> bool:
+        if acts == 2 and not shot["done"]:
+            shot["done"] = True
+            page.screenshot(path=str(artifacts / "duel-table.png"), full_page=True)
+        return False
+
+    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    page.wait_for_selector("#result")
+    page.wait_for_timeout(600)          # let the last cards land
+    page.screenshot(path=str(artifacts / "duel-end.png"), full_page=True)
+    view = final_view(server, code)
+    scores, winners = shown_scores(page)
+    assert scores == view["scores"]
+    assert winners == view["winners"]
+
+
+def test_kombio_round(new_page, server, artifacts):
+    page = new_page()
+    code = create_table(page, "kombio", None, 3, ["easy", "easy"], target=1)
+    page.wait_for_selector("#board .game .ko-grid")
+    # my own slots 3 and 4 are known to me (KO-2): shown face up
+    assert page.locator(".my-area .ko-grid .card[data-value]").count() >= 2
+    player = KombioPlayer(page, seed=3, call_after=2)
+    shot = {"done": False}
+
+    def on_turn(acts: int) -> bool:
+        if not shot["done"] and page.locator("#ko-draw").count():
+            shot["done"] = True
+            page.screenshot(path=str(artifacts / "kombio-table.png"), full_page=True)
+        return False
+
+    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    page.wait_for_selector("#result")
+    page.wait_for_timeout(600)          # let the last cards land
+    page.screenshot(path=str(artifacts / "kombio-end.png"), full_page=True)
+    view = final_view(server, code)
+    totals, winners = shown_scores(page)
+    assert totals == view["totals"]
+    assert winners == view["winners"]
+    assert player.turns >= 1
+
+
+def test_two_players_and_a_spectator(new_page, server, artifacts):
+    ann = new_page()
+    code = create_table(ann, "abluxxen", "basic", 3, ["human", "easy"], name="Ann")
+    share = ann.locator("#share-link")
+    expect(share).to_have_value(re.compile(f"/t/{code}$"))
+    link = share.input_value()
+    # Bob opens the link in his own browser, takes the free seat
+    bob = new_page()
+    bob.goto(link)
+    bob.fill("#tj-name", "Bob")
+    bob.click("#take-seat")
+    bob.wait_for_selector("#board .game")
+    ann.wait_for_selector("#board .game")
+    assert board(ann)["seat"] == "0" and board(bob)["seat"] == "1"
+    # a spectator: hand counts only, never a hand
+    eve = new_page(width=375, height=800)
+    eve.goto(f"/t/{code}")
+    eve.wait_for_selector("#board .game")
+    expect(eve.locator(".chip-spectator")).to_be_visible()
+    players = [(ann, AbluxxenPlayer(ann, seed=1)), (bob, AbluxxenPlayer(bob, seed=2))]
+    acted = [0, 0]
+    for _ in range(80):
+        if min(acted) >= 3:
+            break
+        for i, (page, pl) in enumerate(players):
+            if page.locator("#turn-badge.turn-you").count() and board(page)["status"] == "playing":
+                st = board(page)
+                pl.act()
+                acted[i] += 1
+                page.wait_for_function("(i) => Number(document.getElementById('board').dataset.index) !== i",
+                                       arg=st["index"], timeout=10000)
+        ann.wait_for_timeout(100)
+    assert min(acted) >= 3, acted
+    for page, other in ((ann, 1), (bob, 0)):
+        # each sees only the own hand: the other's seat panel shows a count
+        assert page.locator(".my-area .hand button.card").count() > 0
+        assert page.locator(f'.seat-panel[data-seat="{other}"] .seat-hand').count() == 0
+        assert page.locator(f'.seat-panel[data-seat="{other}"] .hand-badge').count() == 1
+    eve.wait_for_function("() => document.querySelectorAll('#log-list li').length > 3")
+    assert eve.locator(".hand, .my-area, .seat-hand, .hand button.card").count() == 0
+    assert eve.locator("#action-bar").count() == 0
+    eve.screenshot(path=str(artifacts / "spectator-phone.png"), full_page=True)
+
+
+def test_language_keyboard_and_phone(new_page, server, artifacts):
+    page = new_page(width=375, height=812)
+    page.goto("/")
+    page.click("button[data-lang=de]")
+    expect(page.locator("#create-h")).to_have_text("Neuer Tisch")
+    assert page.evaluate("localStorage.getItem('cardtable.lang')") == "de"
+    create_table(page, "abluxxen", "basic", 3, ["easy", "easy"], name="Ann")
+    page.wait_for_selector("#board .game")
+    expect(page.locator("#rule-hint")).to_contain_text("GLEICH VIELE KARTEN")
+    wait_my_turn(page)
+    # the page fits a phone's width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375 + 1
+    page.screenshot(path=str(artifacts / "abluxxen-phone-de.png"), full_page=True)
+    # keyboard: focus a hand card, select it with Space, play with P
+    if page.locator("#play-btn").count():
+        first = page.locator(".hand button.card").first
+        first.focus()
+        page.keyboard.press("Space")
+        expect(page.locator(".hand button.card.is-selected")).to_have_count(1)
+        assert page.locator(".hand button.card.is-selected").first.get_attribute("aria-pressed") == "true"
+        idx = board(page)["index"]
+        page.keyboard.press("p")
+        page.wait_for_function("(i) => Number(document.getElementById('board').dataset.index) !== i", arg=idx)
+    # back to English: the table follows, the log is fetched again in English
+    page.click("button[data-lang=en]")
+    expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")
+    page.wait_for_function("() => document.querySelectorAll('#log-list li').length > 0")
