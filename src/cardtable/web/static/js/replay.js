@@ -8,20 +8,13 @@
 // decisions (each one a button), keys ← → (one step), PageUp / PageDown (ten), Home / End,
 // Space (play / pause). A seat selector switches between each player's view and the full view
 // and keeps the current step. The table is drawn by the table page's modules (abluxxen.js,
-// kombio.js: `renderX(el, view, {readonly: true, seat})`); if they are missing or fail, by a
-// simple rendering of our own (below). Texts: i18n.js (keys "replay.*"); the action texts in
+// kombio.js: `renderX(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); the action texts in
 // words come from the server in both languages.
 import { t, getLang, onLang, addStrings } from "./i18n.js";
-import { cardEl } from "./cards.js";
+import { renderAbluxxen } from "./abluxxen.js";
+import { renderKombio } from "./kombio.js";
 
-// our stylesheet (index.html links it; this covers a page that does not)
-if (!document.querySelector('link[href$="/css/replay.css"]')) {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/css/replay.css";
-  link.dataset.css = "replay.css";
-  document.head.appendChild(link);
-}
+const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
 
 addStrings({
   en: {
@@ -62,25 +55,6 @@ addStrings({
     "replay.to_table": "Back to the table",
     "replay.rules": "Rules",
     "replay.download": "Download the record (JSON)",
-    "replay.hand": "Hand",
-    "replay.hand_hidden": "{n} cards in hand (hidden)",
-    "replay.display": "Display",
-    "replay.display_empty": "empty display",
-    "replay.layer_top": "top layer",
-    "replay.layer": "layer {i}",
-    "replay.pool": "Pool",
-    "replay.shadow": "Shadow display",
-    "replay.deck": "Deck: {n}",
-    "replay.discard": "Discard pile: {n}",
-    "replay.pending": "Abluxxed cards of {name}, waiting for a decision",
-    "replay.to_move": "decides now",
-    "replay.grid": "Grid",
-    "replay.slot": "slot {s}",
-    "replay.top": "Top of the discard pile",
-    "replay.drawn": "Drawn card",
-    "replay.round": "Round {n}",
-    "replay.totals": "Totals",
-    "replay.caller": "called Kombio",
     "replay.awaiting.play": "play a set",
     "replay.awaiting.shadow": "take a shadow stack",
     "replay.awaiting.take": "take or leave",
@@ -135,25 +109,6 @@ addStrings({
     "replay.to_table": "Zurück zum Tisch",
     "replay.rules": "Regeln",
     "replay.download": "Spielprotokoll herunterladen (JSON)",
-    "replay.hand": "Hand",
-    "replay.hand_hidden": "{n} Handkarten (verdeckt)",
-    "replay.display": "Auslage",
-    "replay.display_empty": "leere Auslage",
-    "replay.layer_top": "oberste Ebene",
-    "replay.layer": "Ebene {i}",
-    "replay.pool": "Vorrat",
-    "replay.shadow": "Schattenauslage",
-    "replay.deck": "Nachziehstapel: {n}",
-    "replay.discard": "Ablagestapel: {n}",
-    "replay.pending": "Abgeluxxte Karten von {name}, es wird noch entschieden",
-    "replay.to_move": "entscheidet jetzt",
-    "replay.grid": "Auslage",
-    "replay.slot": "Platz {s}",
-    "replay.top": "Oberste Karte des Ablagestapels",
-    "replay.drawn": "Gezogene Karte",
-    "replay.round": "Runde {n}",
-    "replay.totals": "Summen",
-    "replay.caller": "hat „Kombio“ gerufen",
     "replay.awaiting.play": "Karten auslegen",
     "replay.awaiting.shadow": "einen Stapel der Schattenauslage nehmen",
     "replay.awaiting.take": "nehmen oder liegen lassen",
@@ -202,153 +157,13 @@ function seatNames(table) {
   });
 }
 
-// -- our own table drawing (used when abluxxen.js / kombio.js are not there) ----------------------
-function cardsGroup(game, values, label, size = "sm") {
-  const row = node("div", "replay-cards");
-  row.setAttribute("role", "group");
-  row.setAttribute("aria-label", label);
-  for (const v of values) row.appendChild(cardEl(game, v, { size }));
-  return row;
-}
-
-function backCard(game, n, label) {
-  return cardEl(game, "?", { back: true, count: n, size: "sm", label });
-}
-
-function seatHeading(view, s, names) {
-  const h = node("h3", "replay-seat-name");
-  h.appendChild(document.createTextNode(names[s]));
-  if (view.to_move === s) {
-    const m = node("span", "replay-to-move", "▶ " + t("replay.to_move"));
-    h.appendChild(m);
-  }
-  if ((view.winners || []).includes(s) && view.over) {
-    h.appendChild(node("span", "replay-winner-badge", t("replay.winner_mark")));
-  }
-  return h;
-}
-
-function drawAbluxxen(board, view, names) {
-  const g = "abluxxen";
-  const seats = node("div", "replay-seats");
-  for (let s = 0; s < view.players; s++) {
-    const box = node("section", "replay-seat");
-    box.dataset.seat = String(s);
-    if (view.to_move === s) box.classList.add("is-to-move");
-    box.setAttribute("aria-label", names[s]);
-    box.appendChild(seatHeading(view, s, names));
-    const hand = view.hands[s];
-    const handBox = node("div", "replay-hand");
-    handBox.dataset.role = "hand";
-    handBox.appendChild(node("span", "replay-label", t("replay.hand")));
-    if (Array.isArray(hand)) {
-      handBox.appendChild(cardsGroup(g, hand, `${names[s]}: ${t("replay.hand")}`));
-      handBox.dataset.hidden = "0";
-    } else {
-      handBox.appendChild(backCard(g, hand, t("replay.hand_hidden", { n: hand })));
-      handBox.appendChild(node("span", "replay-count", t("replay.hand_hidden", { n: hand })));
-      handBox.dataset.hidden = "1";
-    }
-    box.appendChild(handBox);
-    const disp = node("div", "replay-display");
-    disp.appendChild(node("span", "replay-label", t("replay.display")));
-    const layers = view.displays[s] || [];
-    if (!layers.length) disp.appendChild(node("span", "replay-muted", t("replay.display_empty")));
-    const stack = node("ol", "replay-layers");
-    stack.reversed = true;
-    layers.slice().reverse().forEach((layer, k) => {
-      const li = node("li", k === 0 ? "replay-layer is-top" : "replay-layer");
-      const label = k === 0 ? t("replay.layer_top") : t("replay.layer", { i: layers.length - k });
-      li.appendChild(node("span", "replay-layer-label", label));
-      li.appendChild(cardsGroup(g, layer, `${names[s]}: ${label}`));
-      stack.appendChild(li);
-    });
-    disp.appendChild(stack);
-    box.appendChild(disp);
-    seats.appendChild(box);
-  }
-  const centre = node("section", "replay-centre");
-  const piles = node("p", "replay-piles");
-  piles.append(node("span", null, t("replay.deck", { n: view.deck })), document.createTextNode(" · "),
-    node("span", null, t("replay.discard", { n: view.discard })));
-  centre.appendChild(piles);
-  const pool = node("div", "replay-pool");
-  pool.appendChild(node("span", "replay-label", t("replay.pool")));
-  const items = node("div", "replay-pool-items");
-  for (const item of view.pool || []) items.appendChild(cardsGroup(g, item, `${t("replay.pool")}: ${item.join(" ")}`));
-  pool.appendChild(items);
-  centre.appendChild(pool);
-  if (view.shadow) {
-    const sh = node("div", "replay-pool replay-shadow");
-    sh.appendChild(node("span", "replay-label", t("replay.shadow")));
-    const st = node("div", "replay-pool-items");
-    for (const stack of view.shadow) st.appendChild(cardsGroup(g, stack, `${t("replay.shadow")}: ${stack.join(" ")}`));
-    sh.appendChild(st);
-    centre.appendChild(sh);
-  }
-  if (view.pending) {
-    const p = node("div", "replay-pending");
-    const label = t("replay.pending", { name: names[view.pending.victim] });
-    p.appendChild(node("span", "replay-label", label));
-    p.appendChild(cardsGroup(g, view.pending.cards, label));
-    centre.appendChild(p);
-  }
-  board.append(centre, seats);
-}
-
-function drawKombio(board, view, names) {
-  const g = "kombio";
-  const centre = node("section", "replay-centre");
-  centre.appendChild(node("p", "replay-round", t("replay.round", { n: view.round })));
-  const piles = node("div", "replay-piles");
-  piles.appendChild(node("span", null, t("replay.deck", { n: view.deck })));
-  piles.appendChild(node("span", null, t("replay.discard", { n: view.discard })));
-  if (view.top !== null && view.top !== undefined) {
-    const top = node("span", "replay-top");
-    top.appendChild(node("span", "replay-label", t("replay.top")));
-    top.appendChild(cardEl(g, view.top, { size: "sm", label: `${t("replay.top")}: ${view.top}` }));
-    piles.appendChild(top);
-  }
-  if (view.drawn !== null && view.drawn !== undefined) {
-    const d = node("span", "replay-top");
-    d.appendChild(node("span", "replay-label", t("replay.drawn")));
-    d.appendChild(cardEl(g, view.drawn, { size: "sm", label: `${t("replay.drawn")}: ${view.drawn}` }));
-    piles.appendChild(d);
-  }
-  centre.appendChild(piles);
-  const seats = node("div", "replay-seats");
-  for (let s = 0; s < view.players; s++) {
-    const box = node("section", "replay-seat");
-    box.dataset.seat = String(s);
-    if (view.to_move === s) box.classList.add("is-to-move");
-    box.setAttribute("aria-label", names[s]);
-    const h = seatHeading(view, s, names);
-    if (view.caller === s) h.appendChild(node("span", "replay-caller", "📣 " + t("replay.caller")));
-    box.appendChild(h);
-    const grid = node("div", "replay-grid");
-    grid.dataset.role = "hand";
-    grid.setAttribute("role", "group");
-    grid.setAttribute("aria-label", `${names[s]}: ${t("replay.grid")}`);
-    (view.grids[s] || []).forEach((v, k) => {
-      const slot = node("div", "replay-slot");
-      slot.appendChild(cardEl(g, v, { size: "sm", label: `${s}.${k + 1}: ${v === null ? "—" : v === "?" ? "?" : v}` }));
-      slot.appendChild(node("span", "replay-slot-name", `${s}.${k + 1}`));
-      grid.appendChild(slot);
-    });
-    box.appendChild(grid);
-    if (view.totals) box.appendChild(node("p", "replay-muted", `${t("replay.totals")}: ${view.totals[s]}`));
-    seats.appendChild(box);
-  }
-  board.append(centre, seats);
-}
-
 // -- the page -------------------------------------------------------------------------------------
 export function render(el, { code } = {}) {
   const st = {
     code: String(code || "").toUpperCase(),
     table: null, record: null, names: [], seat: null,
     replays: new Map(),          // seat key -> replay response
-    data: null, step: 0, timer: null, alive: true, renderers: {},
+    data: null, step: 0, timer: null, alive: true,
   };
   const seatKey = (s) => (s === null ? "full" : String(s));
 
@@ -382,16 +197,6 @@ export function render(el, { code } = {}) {
     return st.replays.get(key);
   }
 
-  async function loadRenderers(game) {
-    if (game in st.renderers) return;
-    st.renderers[game] = null;
-    try {
-      const mod = await import(game === "abluxxen" ? "./abluxxen.js" : "./kombio.js");
-      const fn = game === "abluxxen" ? mod.renderAbluxxen : mod.renderKombio;
-      if (typeof fn === "function") st.renderers[game] = fn;
-    } catch (e) { /* the table modules are optional here: our own drawing is used */ }
-  }
-
   async function start() {
     message(t("replay.loading"));
     try {
@@ -409,7 +214,6 @@ export function render(el, { code } = {}) {
         throw e;
       }
       st.record = record;
-      await loadRenderers(record.game);
       st.data = await loadSeat(st.seat);
       if (!st.alive) return;
       st.step = Math.min(stepFromHash(), st.data.steps.length - 1);
@@ -669,25 +473,10 @@ export function render(el, { code } = {}) {
   }
 
   function drawBoard(view) {
-    const game = st.data.game;
-    const fn = st.renderers[game];
-    const inner = node("div", "replay-board-inner");
-    if (fn) inner.classList.add("game");          // the table's felt, as at the live table
+    const inner = node("div", "replay-board-inner game");   // the table's felt, as at the table
+    inner.dataset.renderer = st.data.game;
     ui.board.replaceChildren(inner);
-    if (fn) {
-      try {
-        fn(inner, view, { readonly: true, seat: st.seat, names: st.data.names });
-        inner.dataset.renderer = game;
-        return;
-      } catch (e) {
-        console.error("replay: the table renderer failed, using the simple one", e);
-        st.renderers[game] = null;
-        inner.replaceChildren();
-      }
-    }
-    inner.dataset.renderer = "replay";
-    inner.classList.add("replay-simple");
-    (game === "abluxxen" ? drawAbluxxen : drawKombio)(inner, view, st.data.names);
+    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names });
   }
 
   function go(i, { fromSlider = false } = {}) {

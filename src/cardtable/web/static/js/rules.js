@@ -13,15 +13,6 @@
 // (AB-11, KO-5.2, "AB-11..AB-14") become links to their anchors.
 import { t, getLang, onLang, addStrings } from "./i18n.js";
 
-// our stylesheet (index.html links it; this covers a page that does not)
-if (!document.querySelector('link[href$="/css/rules.css"]')) {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/css/rules.css";
-  link.dataset.css = "rules.css";
-  document.head.appendChild(link);
-}
-
 addStrings({
   en: {
     "rules.loading": "Loading the rules…",
