@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import ROOT, STARTED, ServerProc
+from helpers import ROOT, STARTED, ServerProc, assert_clean_log, database_url
 
 DATABASES = ["sqlite", "postgresql"]
 
@@ -45,22 +45,6 @@ def pg_url(_no_server_left):
                    timeout=120)
 
 
-def database_url(kind: str, request, tmp_dir: Path) -> str:
-    """A fresh database: a SQLite file, or a new database in the session's cluster (so no
-    module's server takes up the unfinished games of another module)."""
-    if kind == "sqlite":
-        return str(tmp_dir / "cardtable.db")
-    import uuid
-
-    import psycopg
-
-    url = request.getfixturevalue("pg_url")
-    name = "ct_" + uuid.uuid4().hex[:12]
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return url.rsplit("/", 1)[0] + "/" + name
-
-
 @pytest.fixture(scope="module", params=DATABASES)
 def database(request, tmp_path_factory) -> str:
     return database_url(request.param, request, tmp_path_factory.mktemp("db"))
@@ -78,10 +62,3 @@ def server(database, logs):
     yield srv
     srv.stop()
     assert_clean_log(logs)
-
-
-def assert_clean_log(logs: Path) -> None:
-    """No server process logged a traceback (an unexpected exception)."""
-    for f in logs.glob("server-*.log"):
-        text = f.read_text(errors="replace")
-        assert "Traceback" not in text, f"{f.name}:\n{text[-4000:]}"

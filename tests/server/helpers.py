@@ -367,3 +367,27 @@ def check_messages(client: Client, seat: int | None, rp: Replay, names_rows: lis
 
 def event_log(client: Client) -> dict[int, str]:
     return {m["index"]: m["decision"] for m in client.messages if m["type"] == "event"}
+
+
+# -- shared by the fixtures (conftest.py) and the tests ------------------------------------------
+def database_url(kind: str, request, tmp_dir: Path) -> str:
+    """A fresh database: a SQLite file, or a new database in the session's cluster (so no
+    module's server takes up the unfinished games of another module)."""
+    if kind == "sqlite":
+        return str(tmp_dir / "cardtable.db")
+    import uuid
+
+    import psycopg
+
+    url = request.getfixturevalue("pg_url")
+    name = "ct_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def assert_clean_log(logs: Path) -> None:
+    """No server process logged a traceback (an unexpected exception)."""
+    for f in logs.glob("server-*.log"):
+        text = f.read_text(errors="replace")
+        assert "Traceback" not in text, f"{f.name}:\n{text[-4000:]}"

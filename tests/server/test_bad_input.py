@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import assert_clean_log
-from helpers import ServerProc
+from helpers import assert_clean_log, ServerProc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect

@@ -7,13 +7,10 @@ from __future__ import annotations
 import asyncio
 import random
 
-from conftest import assert_clean_log
-from helpers import RACES, Client, Replay, ServerProc, check_messages, event_log, play
+from helpers import RACES, assert_clean_log, database_url, Client, Replay, ServerProc, check_messages, event_log, play
 
 
 def test_two_processes_one_database(request, tmp_path, logs):
-    from conftest import database_url
-
     pg_url = database_url("postgresql", request, tmp_path)
 
     async def main():

@@ -8,8 +8,7 @@ import asyncio
 import random
 
 import pytest
-from conftest import assert_clean_log
-from helpers import Client, Replay, ServerProc, check_messages, event_log, play
+from helpers import assert_clean_log, Client, Replay, ServerProc, check_messages, event_log, play
 
 
 @pytest.mark.parametrize("game", ["kombio", "abluxxen"])

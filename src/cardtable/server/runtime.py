@@ -29,6 +29,7 @@ every eligible seat has passed, or at its deadline (seats that did not answer pa
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -674,4 +675,7 @@ def _log_failure(task: asyncio.Future) -> None:
 def dumps(msg: dict) -> str:
     """A message as compact JSON text (orjson: the broadcast serialises every message once per
     client, the largest share of the decision path after the engine's views)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:       # e.g. a client's message id beyond 64 bits, echoed in an error
+        return json.dumps(msg, separators=(",", ":"))
