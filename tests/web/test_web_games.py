@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from cardtable.core.record import load_record
-from policy import AbluxxenPlayer, KombioPlayer, board, play_to_end, wait_my_turn
+from policy import AbluxxenPlayer, KombioPlayer, board, play_to_end, wait_moved, wait_my_turn
 
 TABLE_URL = re.compile(r".*/t/([A-Z0-9]+)$")
 
@@ -224,3 +224,183 @@ def test_language_keyboard_and_phone(new_page, server, artifacts):
     page.click("button[data-lang=en]")
     expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")
     page.wait_for_function("() => document.querySelectorAll('#log-list li').length > 0")
+
+
+MY_FACES = """() => [...document.querySelectorAll('.my-area .ko-grid .card')].map(c => ({
+  slot: c.dataset.slot, value: c.dataset.value || null, memory: c.classList.contains('is-memory'),
+  label: c.getAttribute('aria-label') || c.getAttribute('title') || c.textContent }))"""
+
+
+def test_kombio_memory_mode(new_page, server, artifacts):
+    """Memory mode (the terminal's --memory): the cards I know are face down once they have been
+    shown for 5 s, and face up again without it; a peek shows the card again."""
+    page = new_page()
+    create_table(page, "kombio", None, 2, ["easy"], target=1)
+    page.wait_for_selector("#board .game .ko-grid")
+    # the start of my turn: nothing changes on the table until I act (no turn timer)
+    for _ in range(20):
+        wait_my_turn(page)
+        if page.locator("#ko-draw").count():
+            break
+        page.click("#ko-pass")           # a snap window first: let it go
+        page.wait_for_timeout(200)
+    assert page.locator("#ko-draw").count()
+    known = [f for f in page.evaluate(MY_FACES) if f["value"] is not None]
+    assert len(known) >= 2, known               # KO-2: my slots 3 and 4 at least
+    toggle = page.locator("#memory-toggle")
+    expect(toggle).not_to_be_checked()
+    expect(page.locator(".my-area .flag", has_text="known sum")).to_have_count(1)
+    # without memory mode they stay face up
+    page.wait_for_timeout(5500)
+    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
+    assert all(faces[k["slot"]]["value"] == k["value"] for k in known), faces
+    # memory mode on: still shown at first, face down after the 5 s
+    toggle.check()
+    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
+    assert all(faces[k["slot"]]["value"] == k["value"] for k in known), faces
+    page.wait_for_function("(n) => document.querySelectorAll('.my-area .ko-grid .card.is-memory').length >= n",
+                           arg=len(known), timeout=9000)
+    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
+    for k in known:
+        f = faces[k["slot"]]
+        assert f["value"] is None and f["memory"], f
+        assert k["value"] not in re.findall(r"-?\d+", f["label"].split(":")[-1]), f   # not even to a screen reader
+    # the known sum would give them away
+    expect(page.locator(".my-area .flag", has_text="known sum")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "kombio-memory.png"), full_page=True)
+    assert page.evaluate("localStorage.getItem('cardtable.kombio.memory')") == "1"
+    # and off again: face up at once
+    toggle.uncheck()
+    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
+    assert all(faces[k["slot"]]["value"] == k["value"] and not faces[k["slot"]]["memory"] for k in known), faces
+    assert page.locator(".my-area .ko-grid .card.is-memory").count() == 0
+
+
+def _option_boxes(page: Page) -> dict:
+    return page.eval_on_selector_all("#rule-options input[type=checkbox]",
+                                     "bs => Object.fromEntries(bs.map(b => [b.name, b.checked]))")
+
+
+def test_lobby_rule_options(new_page, server, artifacts):
+    """The create form offers the Abluxxen rule options of NOTATION.md with the variant's defaults
+    (and the clause each changes); only options set differently are sent, and the table has them.
+    Kombio's target and snap window are sent too."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#create-btn")
+    expect(page.locator("#rule-options legend")).to_have_text("Rule options")
+    defaults = {
+        "basic": {"optional_draw": True, "ones_beat_top": False, "tiebreak_fewer_hand": True},
+        "advanced": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": True},
+        "expert": {"optional_draw": False, "ones_beat_top": True, "tiebreak_fewer_hand": True},
+        "duel": {"optional_draw": True, "ones_beat_top": False, "shadow_partial": False,
+                 "tiebreak_fewer_hand": True},
+        "classic": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": False},
+    }
+    for variant, want in defaults.items():
+        page.select_option("#f-variant", variant)
+        assert _option_boxes(page) == want, variant
+        assert page.locator("#rule-options .chip-changed").count() == 0
+    clauses = page.eval_on_selector_all("#rule-options .clause-ref", "as => as.map(a => a.textContent)")
+    assert clauses == ["AB-15", "AB-20", "AB-18"]                     # classic: no shadow option
+    # the basic game with 1s beating the top (AB-20), the optional draw touched but left as it was
+    page.select_option("#f-variant", "basic")
+    page.select_option("#f-players", "3")
+    page.check("#opt-ones_beat_top")
+    page.uncheck("#opt-optional_draw")
+    page.check("#opt-optional_draw")
+    expect(page.locator("#rule-options .chip-changed")).to_have_count(1)
+    page.fill("#f-name", "Ann")
+    page.screenshot(path=str(artifacts / "lobby-options.png"), full_page=True)
+    sent = []
+    page.on("request", lambda r: sent.append(r.post_data_json)
+            if r.method == "POST" and r.url.endswith("/api/tables") else None)
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    code = TABLE_URL.match(page.url).group(1)
+    table = server.get(f"/api/tables/{code}").json()
+    assert table["variant"] == "basic" and table["options"] == {"ones_beat_top": True}, table
+    assert sent and sent[0]["options"] == {"ones_beat_top": True}, sent
+    # the duel with the partial shadow take (DU-4) and without the optional draw (AB-15), in German
+    page.goto("/")
+    page.click("button[data-lang=de]")
+    page.select_option("#f-variant", "duel")
+    expect(page.locator("#rule-options legend")).to_have_text("Regel-Optionen")
+    expect(page.locator("label:has(#opt-shadow_partial)")).to_contain_text("Schattenstapel")
+    page.check("#opt-shadow_partial")
+    page.uncheck("#opt-optional_draw")
+    page.fill("#f-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    code = TABLE_URL.match(page.url).group(1)
+    table = server.get(f"/api/tables/{code}").json()
+    assert table["variant"] == "duel"
+    assert table["options"] == {"shadow_partial": True, "optional_draw": False}, table
+    # unchanged options: none sent
+    sent.clear()
+    page.goto("/")
+    page.select_option("#f-variant", "expert")
+    page.select_option("#f-players", "3")
+    page.fill("#f-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    assert sent and "options" not in sent[0], sent
+    code = TABLE_URL.match(page.url).group(1)
+    assert server.get(f"/api/tables/{code}").json()["options"] == {}
+    # Kombio: the target total and the snap window
+    page.goto("/")
+    page.select_option("#f-game", "kombio")
+    assert page.locator("#rule-options").count() == 0
+    page.fill("#f-target", "50")
+    page.select_option("#f-snap", "5")
+    page.fill("#f-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    code = TABLE_URL.match(page.url).group(1)
+    table = server.get(f"/api/tables/{code}").json()
+    assert table["target"] == 50 and table["snap_seconds"] == 5, table
+
+
+def _fits(page: Page, width: int = 375) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+def test_phone_lobby_snap_window_and_duel(new_page, server, artifacts):
+    """A phone's width (375 px): the lobby with its rule options, a Kombio table while a snap
+    window asks me, and the duel table fit the screen; screenshots of each."""
+    page = new_page(width=375, height=812)
+    page.goto("/")
+    page.wait_for_selector("#rule-options")
+    page.select_option("#f-variant", "duel")
+    page.check("#opt-shadow_partial")
+    _fits(page)
+    page.screenshot(path=str(artifacts / "phone-lobby.png"), full_page=True)
+    # Kombio: the bot's discard opens a snap window for me (8 s long)
+    page.select_option("#f-game", "kombio")
+    page.select_option("#f-players", "2")
+    page.select_option("#f-snap", "8")
+    page.select_option("#seat-bot-1", "easy")
+    page.fill("#f-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    page.wait_for_selector("#board .game .ko-grid")
+    player = KombioPlayer(page, seed=4, call_after=99, snap_rate=0)
+    for _ in range(40):
+        wait_my_turn(page)
+        if page.locator("#ko-snap").count():
+            break
+        st = board(page)
+        player.act()
+        wait_moved(page, st["index"])
+    expect(page.locator("#ko-snap")).to_be_visible()
+    expect(page.locator("#why")).to_contain_text("snap")
+    _fits(page)
+    page.screenshot(path=str(artifacts / "phone-kombio-snap.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "phone-kombio-snap-viewport.png"))
+    # the duel
+    code = create_table(page, "abluxxen", "duel", 2, ["easy"])
+    page.wait_for_selector("#board .game .shadow")
+    wait_my_turn(page)
+    _fits(page)
+    page.screenshot(path=str(artifacts / "phone-duel.png"), full_page=True)
+    assert code

@@ -147,12 +147,30 @@ function storeName(n) {
 }
 
 // -- lobby ---------------------------------------------------------------------------------------------
+// The Abluxxen rule options (NOTATION.md, `options` of a table) with the clause each one changes,
+// and the variants' defaults (src/cardtable/abluxxen/rules.py VARIANTS; GET /api/games lists the
+// option names only; a `defaults` map there, if the server ever sends one, wins).
+export const AB_OPTIONS = [
+  { name: "optional_draw", clause: "AB-15" },
+  { name: "ones_beat_top", clause: "AB-20" },
+  { name: "shadow_partial", clause: "DU-4", duelOnly: true },
+  { name: "tiebreak_fewer_hand", clause: "AB-18" },
+];
+export const AB_DEFAULTS = {
+  basic: { optional_draw: true, ones_beat_top: false, tiebreak_fewer_hand: true },
+  advanced: { optional_draw: false, ones_beat_top: false, tiebreak_fewer_hand: true },
+  expert: { optional_draw: false, ones_beat_top: true, tiebreak_fewer_hand: true },
+  duel: { optional_draw: true, ones_beat_top: false, shadow_partial: false, tiebreak_fewer_hand: true },
+  classic: { optional_draw: false, ones_beat_top: false, tiebreak_fewer_hand: false },
+};
+
 function renderLobby(el) {
   let games = null;
   let tables = [];
   const form = {
     game: "abluxxen", variant: "basic", players: 4,
     seats: [], timer: "", target: 100, snap: 3, public: true, name: storedName(),
+    options: {},             // rule options set differently from the variant's defaults
   };
   let error = "";
   let busy = false;
@@ -172,6 +190,18 @@ function renderLobby(el) {
     return (g && g.players[v]) || [2, 6];
   }
 
+  /** The rule options of the chosen variant: [{name, clause, def, value}]. */
+  function ruleOptions() {
+    if (form.game !== "abluxxen") return [];
+    const g = games && games.find((x) => x.game === "abluxxen");
+    const known = g && Array.isArray(g.options) ? g.options : AB_OPTIONS.map((o) => o.name);
+    const defs = Object.assign({}, AB_DEFAULTS[form.variant] || AB_DEFAULTS.basic,
+      (g && g.defaults && g.defaults[form.variant]) || {});
+    return AB_OPTIONS.filter((o) => known.includes(o.name) && (!o.duelOnly || form.variant === "duel") && o.name in defs)
+      .map((o) => ({ name: o.name, clause: o.clause, def: !!defs[o.name],
+        value: o.name in form.options ? form.options[o.name] : !!defs[o.name] }));
+  }
+
   async function load() {
     try {
       if (!games) games = await api("GET", "/api/games");
@@ -189,8 +219,11 @@ function renderLobby(el) {
       game: form.game, players: form.players, public: form.public, name: form.name.trim(),
       seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
     };
-    if (form.game === "abluxxen") body.variant = form.variant;
-    else { body.target = Number(form.target) || 100; body.snap_seconds = Number(form.snap) || 3; }
+    if (form.game === "abluxxen") {
+      body.variant = form.variant;
+      const changed = ruleOptions().filter((o) => o.value !== o.def);
+      if (changed.length) body.options = Object.fromEntries(changed.map((o) => [o.name, o.value]));
+    } else { body.target = Number(form.target) || 100; body.snap_seconds = Number(form.snap) || 3; }
     if (form.timer) body.turn_seconds = Number(form.timer);
     busy = true;
     try {
@@ -275,7 +308,7 @@ function renderLobby(el) {
           (v) => { form.game = v; form.players = v === "kombio" ? 4 : 4; draw(); }), "f-game"),
         form.game === "abluxxen" ? field(t("lobby.variant"), select("f-variant", form.variant,
           ["basic", "advanced", "expert", "duel", "classic"].map((v) => [v, t("variant." + v)]),
-          (v) => { form.variant = v; form.players = v === "duel" ? 2 : Math.max(form.players, 3); draw(); }), "f-variant") : null,
+          (v) => { form.variant = v; form.options = {}; form.players = v === "duel" ? 2 : Math.max(form.players, 3); draw(); }), "f-variant") : null,
         field(t("lobby.players"), select("f-players", form.players, players, (v) => { form.players = Number(v); draw(); }), "f-players"),
         field(t("lobby.timer"), select("f-timer", form.timer, [["", t("lobby.timer_none")], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"], ["300", "300 s"]],
           (v) => { form.timer = v; }), "f-timer"),
@@ -284,6 +317,19 @@ function renderLobby(el) {
         form.game === "kombio" ? field(t("lobby.snap"), select("f-snap", form.snap, [[2, "2 s"], [3, "3 s"], [5, "5 s"], [8, "8 s"]],
           (v) => { form.snap = Number(v); }), "f-snap") : null,
       ),
+      form.game === "abluxxen" ? h("fieldset", { class: "rule-options", id: "rule-options" }, h("legend", {}, t("lobby.options")),
+        h("p", { class: "muted small" }, t("lobby.options_hint", { variant: t("variant." + form.variant) })),
+        h("ul", { class: "option-list" }, ruleOptions().map((o) => h("li", { class: "option-row" },
+          h("label", { class: "check" }, h("input", { type: "checkbox", id: `opt-${o.name}`, name: o.name, checked: o.value,
+            data: { default: o.def ? "true" : "false" },
+            onchange: (e) => {
+              if (e.target.checked === o.def) delete form.options[o.name]; else form.options[o.name] = e.target.checked;
+              draw();
+            } }), " ", t("opt." + o.name)),
+          h("span", { class: "opt-meta" },
+            h("a", { class: "clause-ref", href: `/rules/abluxxen#${o.clause}`, target: "_blank", rel: "noopener",
+              title: t("lobby.option_clause", { id: o.clause }) }, o.clause),
+            o.value !== o.def ? h("span", { class: "chip chip-changed" }, t("lobby.option_changed")) : h("span", { class: "muted small" }, t("lobby.option_default"))))))) : null,
       h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), h("ol", { class: "seat-list" }, seatRows)),
       h("div", { class: "field-grid" },
         field(t("lobby.name"), h("input", { id: "f-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname",
@@ -458,6 +504,9 @@ function renderTablePage(el, code) {
         if (S.mod && S.mod.animHints && S.state) {
           try { S.pendingFx.push(...S.mod.animHints(S.state.view, msg, S.state.seat)); } catch (e) { /* ignore */ }
         }
+        if (msg.text && S.mod && S.mod.logText) {
+          try { msg.text = S.mod.logText(msg, S.state) || msg.text; } catch (e) { /* keep the server's */ }
+        }
         appendLog(msg);
         if (msg.text) announce(msg.text);
         break;
@@ -513,7 +562,15 @@ function renderTablePage(el, code) {
     const game = S.table.game;
     const title = game === "abluxxen" ? `Abluxxen · ${t("variant." + (S.table.variant || "basic"))}` : "Kombio";
     const conn = S.status === "open" ? null
-      : h("span", { class: "conn conn-" + S.status, role: "alert" }, t(S.status === "reconnecting" ? "table.reconnecting" : "table.connecting"));
+      : h("span", { class: "conn conn-" + S.status, id: "conn-status", role: "alert" },
+        S.status === "connecting" ? null : h("span", { class: "conn-icon", "aria-hidden": "true" }, "⟳ "),
+        t({ reconnecting: "table.reconnecting", offline: "table.offline" }[S.status] || "table.connecting"));
+    // while the connection is lost the board stays visible but takes no clicks (nothing sent
+    // could arrive); the state that comes with the reconnect redraws it
+    const lost = S.status === "reconnecting" || S.status === "offline";
+    boardEl.classList.toggle("is-disconnected", lost);
+    if (lost) boardEl.setAttribute("inert", ""); else boardEl.removeAttribute("inert");
+    boardEl.setAttribute("aria-busy", lost ? "true" : "false");
     let turn = null;
     if (st && st.status === "playing") {
       const nm = names();
@@ -663,6 +720,7 @@ function renderTablePage(el, code) {
 
   function keydown(ev) {
     if (!S.mod || !S.state || ev.target.closest("input, select, textarea")) return;
+    if (S.status !== "open") return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (S.mod.onKey && S.mod.onKey(ev, { state: S.state, ui: S.ui, decide, rerender: draw, root: boardEl })) ev.preventDefault();
   }

@@ -25,6 +25,8 @@ function actWhat(v) {
   return "";
 }
 
+function cardsN(n) { return t(n === 1 ? "ko.cards.1" : "ko.cards.n", { n }); }
+
 function nameOf(opts, s) { return (opts.names && opts.names[s]) || t("seat.name", { n: s }); }
 function plainName(opts, s) { return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s); }
 
@@ -141,7 +143,8 @@ export function renderKombio(el, view, opts = {}) {
       let memCls = null;
       if (memory && v !== "?" && v !== null) {
         const key = `${tableKey}|${view.round}|${ps}|${v}`;
-        if (!firstSeen.has(key)) firstSeen.set(key, now);
+        // a new look (a peek of this card now) starts its time again, as in the terminal
+        if (!firstSeen.has(key) || peeked.has(ps)) firstSeen.set(key, now);
         const until = firstSeen.get(key) + MEMORY_SECS * 1000;
         if (until <= now && !peeked.has(ps)) { shown = "?"; memCls = "is-memory"; }
         else nextHide = Math.min(nextHide || until, until);
@@ -158,9 +161,10 @@ export function renderKombio(el, view, opts = {}) {
 
   const seatPanel = (s, big) => {
     const active = !view.over && (opts.state ? (opts.state.waiting_for || []).includes(s) && view.awaiting !== "snap" : view.to_move === s);
-    const known = view.grids[s].filter((v) => typeof v === "number");
+    // in memory mode the sum of the known cards would give away the hidden ones: not shown
+    const known = memory ? [] : view.grids[s].filter((v) => typeof v === "number");
     const flags = h("div", { class: "ko-flags" },
-      h("span", { class: "flag" }, t("ko.cards.n", { n: view.counts[s] })),
+      h("span", { class: "flag" }, cardsN(view.counts[s])),
       h("span", { class: "flag" }, t("ko.total", { total: view.totals[s] })),
       s === me && known.length ? h("span", { class: "flag" }, t("ko.known_sum", { sum: known.reduce((a, b) => a + b, 0) })) : null,
       view.caller === s ? h("span", { class: "flag flag-caller" }, "◆ ", t("ko.called"), n > 2 ? ` · ${t("ko.taboo")}` : "") : null);
@@ -180,13 +184,13 @@ export function renderKombio(el, view, opts = {}) {
   const centre = h("div", { class: "ko-centre" },
     h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.deck")),
       cardEl(G, "?", { back: true, count: view.deck, size: "lg", button: canDraw, cls: canDraw ? "can-pick" : null,
-        label: `${t("ko.deck")}: ${t("ko.cards.n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
+        label: `${t("ko.deck")}: ${cardsN(view.deck)}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
         onClick: canDraw ? () => opts.decide("draw") : null })),
     h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.discard")),
       cardEl(G, view.top === null ? null : view.top, { size: "lg", button: canTake, cls: [canTake ? "can-pick" : null, ui.mode === "take" ? "is-picked" : null],
         label: `${t("ko.discard")}: ${view.top === null ? t("card.empty") : view.top}`, data: { region: "discard", key: "discard" },
         onClick: canTake ? () => { ui.mode = "take"; ui.picks = []; opts.rerender(); } : null }),
-      h("span", { class: "pile-n" }, t("ko.cards.n", { n: view.discard })),
+      h("span", { class: "pile-n" }, cardsN(view.discard)),
       view.top_snapped ? h("span", { class: "pile-n" }, "⚠ ", t("ko.snapped_top")) : null),
     view.drawn !== null && view.drawn !== undefined ? h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.drawn")),
       cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${view.drawn}`, data: { region: "drawn" } })) : null);
@@ -262,6 +266,16 @@ function scores(view, opts) {
     if (view.totals.filter((x) => x === best).length > 1) box.appendChild(h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", t("ko.sum.tie")));
   }
   return box;
+}
+
+/** The log line of an event for this page: in memory mode a peek of mine does not write the
+ * value into the log (it shows in the grid for a moment only; as the terminal's --memory). */
+export function logText(ev, state) {
+  if (!memoryOn() || !state || state.seat === null || state.seat === undefined || ev.seat !== state.seat) return null;
+  const d = (ev.decision || "").split(/\s+/);
+  if (d[0] !== "peek" || d.length < 2) return null;
+  const cards = d.slice(1).map((a) => (a.includes(".") ? a : `${state.seat}.${a}`));
+  return t(cards.length > 1 ? "ko.log.peek2_memory" : "ko.log.peek_memory", { c1: cards[0], c2: cards[1] });
 }
 
 export function animHints(view, ev) {

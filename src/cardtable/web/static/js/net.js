@@ -1,5 +1,17 @@
 // The WebSocket connection of a table page: connects, reconnects by itself (with the events
 // missed in between: since=N), and hands every server message to `onMessage`.
+//
+// A connection counts as lost when the socket closes (server gone, network reset), when the
+// browser reports going offline, when a connection attempt does not open within `timeout`, or
+// when nothing arrives for `heartbeat + timeout` ms although a ping was sent after `heartbeat`
+// ms of silence (a socket that died silently: a laptop asleep, a network that swallows packets).
+// Then it retries with backoff (0.3 s doubling up to 5 s), at once when the browser is back
+// online or the page becomes visible again.
+// Status reported through onStatus: "connecting" (first attempt), "open", "reconnecting",
+// "offline" (the browser says there is no network; retries go on).
+// Tests may set window.CARDTABLE_NET = {heartbeat, timeout} (ms) before the page loads.
+const DEFAULTS = { heartbeat: 15000, timeout: 6000 };
+
 export class TableConnection {
   constructor(code, { token = null, lang = "en", onMessage, onStatus, onClose } = {}) {
     this.code = code;
@@ -15,6 +27,28 @@ export class TableConnection {
     this.timer = null;
     this.nextId = 1;
     this.opened = false;
+    this.status = null;
+    this.lastRecv = 0;
+    this.lastPing = 0;
+    this.attemptAt = 0;
+    this.cfg = Object.assign({}, DEFAULTS, (typeof window !== "undefined" && window.CARDTABLE_NET) || {});
+    this.watch = null;
+    this.onOffline = () => {
+      if (this.closed) return;
+      this.drop();
+      this.setStatus("offline");
+    };
+    this.onOnline = () => { if (!this.closed && !this.isOpen()) this.reconnectNow(); };
+    this.onVisible = () => {
+      if (this.closed || document.visibilityState !== "visible") return;
+      if (this.isOpen()) this.ping();              // verify it quickly after a sleep
+      else this.reconnectNow();
+    };
+    if (typeof window !== "undefined") {
+      window.addEventListener("offline", this.onOffline);
+      window.addEventListener("online", this.onOnline);
+      document.addEventListener("visibilitychange", this.onVisible);
+    }
   }
 
   url() {
@@ -26,9 +60,21 @@ export class TableConnection {
     return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?${q}`;
   }
 
-  connect() {
+  setStatus(st) {
+    if (st === "reconnecting" && typeof navigator !== "undefined" && navigator.onLine === false) st = "offline";
+    if (st === this.status) return;
+    this.status = st;
+    this.onStatus(st);
+  }
+
+  isOpen() { return !!this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  /** `wanted`: a reconnect asked for (restart), not a lost connection. */
+  connect(wanted = false) {
     if (this.closed) return;
-    this.onStatus(this.opened ? "reconnecting" : "connecting");
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.setStatus(this.opened && !wanted ? "reconnecting" : "connecting");
     let ws;
     try {
       ws = new WebSocket(this.url());
@@ -37,18 +83,26 @@ export class TableConnection {
       return;
     }
     this.ws = ws;
+    this.attemptAt = Date.now();
+    this.startWatch();
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       this.retry = 0;
       this.opened = true;
-      this.onStatus("open");
+      this.lastRecv = Date.now();
+      this.lastPing = 0;
+      this.setStatus("open");
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.lastRecv = Date.now();
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "event" && typeof msg.index === "number") {
         if (msg.index < this.since) return;          // already seen (a resync)
         this.since = msg.index + 1;
       }
+      if (msg.type === "pong" && msg.id === this.pingId) return;     // our heartbeat
       this.onMessage(msg);
     };
     ws.onclose = (ev) => {
@@ -56,13 +110,66 @@ export class TableConnection {
       this.ws = null;
       if (this.closed) return;
       if (ev.code === 4401 || ev.code === 4404) {
+        this.stopWatch();
         this.onClose(ev.code);
         return;
       }
-      this.onStatus("reconnecting");
+      this.setStatus("reconnecting");
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /** Give up the current socket at once (without waiting for a closing handshake that may never
+   * come) and try again later. */
+  drop() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) {
+      old.onopen = old.onmessage = old.onclose = old.onerror = null;
+      try { old.close(); } catch (e) { /* ignore */ }
+    }
+    if (this.closed) return;
+    this.setStatus("reconnecting");
+    this.schedule();
+  }
+
+  reconnectNow() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onopen = old.onmessage = old.onclose = old.onerror = null; try { old.close(); } catch (e) { /* ignore */ } }
+    this.retry = 0;
+    this.connect();
+  }
+
+  ping() {
+    if (!this.isOpen()) return;
+    this.lastPing = Date.now();
+    this.pingId = this.send({ type: "ping" });
+  }
+
+  startWatch() {
+    if (this.watch) return;
+    const tick = Math.max(100, Math.min(1000, Math.floor(this.cfg.heartbeat / 3)));
+    this.watch = setInterval(() => this.check(), tick);
+  }
+
+  stopWatch() { clearInterval(this.watch); this.watch = null; }
+
+  check() {
+    if (this.closed || !this.ws) return;
+    const now = Date.now();
+    if (this.ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.attemptAt > this.cfg.timeout) this.drop();
+      return;
+    }
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    const quiet = now - this.lastRecv;
+    if (quiet >= this.cfg.heartbeat + this.cfg.timeout && this.lastPing && now - this.lastPing >= this.cfg.timeout) {
+      this.drop();                                   // silent: the socket is dead
+    } else if (quiet >= this.cfg.heartbeat && (!this.lastPing || this.lastPing < this.lastRecv)) {
+      this.ping();
+    }
   }
 
   schedule() {
@@ -78,9 +185,10 @@ export class TableConnection {
     if (resetEvents) this.since = 0;
     const old = this.ws;
     this.ws = null;
-    if (old) { old.onclose = null; old.close(); }
+    if (old) { old.onopen = old.onmessage = old.onclose = old.onerror = null; old.close(); }
     clearTimeout(this.timer);
-    this.connect();
+    this.retry = 0;
+    this.connect(true);
   }
 
   send(obj) {
@@ -93,6 +201,12 @@ export class TableConnection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    this.stopWatch();
+    if (typeof window !== "undefined") {
+      window.removeEventListener("offline", this.onOffline);
+      window.removeEventListener("online", this.onOnline);
+      document.removeEventListener("visibilitychange", this.onVisible);
+    }
     if (this.ws) { this.ws.onclose = null; this.ws.close(); this.ws = null; }
   }
 }
