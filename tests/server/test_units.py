@@ -170,3 +170,171 @@ def test_server_models_describe_what_the_server_sends():
     with pytest.raises(ValidationError):
         server_message.validate_python({"type": "event", "index": 1})
     json.dumps(server_message.json_schema())                   # documented schema exists
+
+
+# -- SQLite group commit (db.GroupWriter, Store.write) --------------------------------------------
+def _store(tmp_path):
+    from cardtable.server.db import Store
+    from cardtable.server.migrate import upgrade
+
+    url = DatabaseURL(str(tmp_path / "g.db"))
+    upgrade(url)
+    return url, Store(url)
+
+
+def _new_table(code: str) -> tuple[dict, list[dict]]:
+    values = {"code": code, "game": "abluxxen", "settings": {"a": 1}, "base": {"seed": 1},
+              "public": False, "status": "playing", "deadline": None, "snap": None,
+              "rematch_code": None}
+    rows = [{"seat": s, "kind": "human", "bot": None, "name": None, "token_hash": None,
+             "away": False, "joined_at": None} for s in range(2)]
+    return values, rows
+
+
+def _held_batch(store):
+    """Block the writer thread until the returned event is set, so that the writes submitted
+    meanwhile go into one batch."""
+    import threading
+
+    gate = threading.Event()
+    return gate, store.write(lambda cur: gate.wait(10))
+
+
+def test_group_commit_batches_and_isolates_each_write(tmp_path):
+    """Writes that queue up go into one transaction; one that raises (here after writing) is
+    rolled back alone, the others are committed; each caller gets its own result."""
+    import asyncio
+    import sqlite3
+
+    url, store = _store(tmp_path)
+
+    def insert(code, fail=False):
+        def fn(cur):
+            cur.execute("INSERT INTO actions (table_id, idx, seat, text, \"by\", at) "
+                        "VALUES (?, ?, 0, ?, 'player', 0)", (tid, int(code), code))
+            if fail:
+                raise ValueError("boom")
+            return code
+        return fn
+
+    async def main():
+        nonlocal tid
+        tid = await store.create_table(*_new_table("GC1"))
+        gate, held = _held_batch(store)
+        held = asyncio.ensure_future(held)
+        await asyncio.sleep(0.05)                       # the writer thread is now held
+        before = store._writer.batches
+        futs = [asyncio.ensure_future(store.write(insert(str(i), fail=(i == 2))))
+                for i in range(5)]
+        await asyncio.sleep(0.05)
+        gate.set()
+        results = await asyncio.gather(*futs, return_exceptions=True)
+        await held
+        assert store._writer.batches - before == 2        # the held one, then all five
+        assert results[:2] == ["0", "1"] and results[3:] == ["3", "4"]
+        assert isinstance(results[2], ValueError)
+        await store.close()
+
+    tid = 0
+    asyncio.run(main())
+    con = sqlite3.connect(url.sync_url.database)
+    assert [r[0] for r in con.execute("SELECT text FROM actions ORDER BY idx")] == \
+        ["0", "1", "3", "4"]
+
+
+def test_group_commit_conflict_fails_only_its_decision(tmp_path):
+    """Two optimistic changes of one table from the same version in one batch: the first is
+    committed, the second gets Conflict and writes nothing; another table's change in the same
+    batch is not affected. A taken table code is an IntegrityError (the lobby retries)."""
+    import asyncio
+
+    import pytest as _pytest
+    from sqlalchemy.exc import IntegrityError
+
+    from cardtable.server.db import Conflict
+
+    _url, store = _store(tmp_path)
+
+    async def change(tid, row, idx, text):
+        async with store.locked(tid, row) as tx:
+            await tx.append(idx, [(0, text, "player")])
+            tx.set(status="playing")
+        return tx.row["version"]
+
+    async def main():
+        a = await store.create_table(*_new_table("AAA"))
+        b = await store.create_table(*_new_table("BBB"))
+        ra, rb = await store.table_row(a), await store.table_row(b)
+        gate, held = _held_batch(store)
+        held = asyncio.ensure_future(held)
+        await asyncio.sleep(0.05)
+        futs = [asyncio.ensure_future(change(a, ra, 0, "first")),
+                asyncio.ensure_future(change(a, ra, 0, "second")),
+                asyncio.ensure_future(change(b, rb, 0, "other")),
+                asyncio.ensure_future(store.create_table(*_new_table("AAA")))]
+        await asyncio.sleep(0.05)
+        gate.set()
+        res = await asyncio.gather(*futs, return_exceptions=True)
+        await held
+        assert res[0] == ra["version"] + 1 and res[2] == rb["version"] + 1
+        assert isinstance(res[1], Conflict)
+        assert isinstance(res[3], IntegrityError)
+        assert await store.all_actions(a) == ["first"]
+        assert await store.all_actions(b) == ["other"]
+        assert (await store.table_row(a))["version"] == ra["version"] + 1
+        # and the next change after the conflict goes through as usual
+        ra2 = await store.table_row(a)
+        assert await change(a, ra2, 1, "third") == ra2["version"] + 1
+        assert await store.all_actions(a) == ["first", "third"]
+        with _pytest.raises(Conflict):
+            await change(a, ra2, 2, "stale")
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_group_commit_acknowledges_only_after_commit(tmp_path):
+    """When a write's await returns, another connection already sees it (committed); a batch
+    whose COMMIT fails gives every write of it the error."""
+    import asyncio
+    import sqlite3
+
+    url, store = _store(tmp_path)
+    path = url.sync_url.database
+
+    async def main():
+        tid = await store.create_table(*_new_table("CCC"))
+        row = await store.table_row(tid)
+        for i in range(20):
+            async with store.locked(tid, row) as tx:
+                await tx.append(i, [(0, f"d{i}", "player")])
+            row = dict(tx.row)
+            other = sqlite3.connect(path)
+            n = other.execute("SELECT count(*) FROM actions WHERE table_id = ?",
+                              (tid,)).fetchone()[0]
+            other.close()
+            assert n == i + 1
+        # a failing COMMIT (a deferred foreign key violated): nothing of the batch is kept
+        gate, held = _held_batch(store)
+        held = asyncio.ensure_future(held)
+        await asyncio.sleep(0.05)
+
+        def bad(cur):
+            cur.execute("PRAGMA defer_foreign_keys = ON")
+            cur.execute("INSERT INTO actions (table_id, idx, seat, text, \"by\", at) "
+                        "VALUES (999, 0, 0, 'x', 'player', 0)")
+
+        def good(cur):
+            cur.execute("INSERT INTO actions (table_id, idx, seat, text, \"by\", at) "
+                        "VALUES (?, 100, 0, 'y', 'player', 0)", (tid,))
+
+        futs = [asyncio.ensure_future(store.write(good)), asyncio.ensure_future(store.write(bad))]
+        await asyncio.sleep(0.05)
+        gate.set()
+        res = await asyncio.gather(*futs, return_exceptions=True)
+        await held
+        assert all(isinstance(r, Exception) for r in res)
+        assert "y" not in await store.all_actions(tid)
+        await store.close()
+
+    asyncio.run(main())

@@ -83,6 +83,9 @@ class Settings:
     #: database pools (PostgreSQL; two of them: reads and lobby, decisions)
     pool_size: int = 20
     max_overflow: int = 10
+    #: garbage collector thresholds set after start-up (app.tune_gc; None: Python's defaults,
+    #: no freeze)
+    gc_threshold: tuple[int, int, int] | None = (10_000, 10, 10)
     #: how often a PostgreSQL process looks for tables without a driver (seconds)
     claim_interval: float = 1.0
     #: a label of this process in logs and /api/health

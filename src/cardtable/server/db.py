@@ -17,15 +17,18 @@ Concurrency: every change of a table runs in `Store.locked(table_id)`. PostgreSQ
 transaction that first locks the table row (SELECT ... FOR UPDATE), so the processes sharing the
 database change a table one at a time; the commit also sends NOTIFY `cardtable` with
 "table_id:version", delivered to every process at commit. SQLite (one process): the writes of a
-change go to the file in one short transaction on a writer thread, guarded by the row's version.
-A change is committed before anybody is told about it.
+change go to the file in plain SQL on one writer thread, guarded by the row's version; changes
+that queue up while a commit runs are committed together (group commit, `GroupWriter`: each in
+its own savepoint, one COMMIT). A change is committed before anybody is told about it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,13 +46,13 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    create_engine,
     event,
     insert,
     select,
     text,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from cardtable.server.config import DatabaseURL
@@ -240,12 +243,32 @@ class BatchTx(Tx):
             elif op[0] == "insert_table":
                 self.new_table_id = _insert_table_sync(conn, op[1], op[2])
 
+    def _write_sqlite(self, cur: sqlite3.Cursor, values: dict) -> None:
+        """`_write` in plain SQL on the SQLite writer's connection (see `GroupWriter`): the
+        guarded row update first (a Conflict writes nothing), then the other writes."""
+        sql, params = _update_sql("game_tables", values)
+        cur.execute(sql + " WHERE id = ? AND version = ?", params + [self.table_id,
+                                                                    self._version0])
+        if cur.rowcount != 1:
+            raise Conflict(f"table {self.table_id} changed meanwhile")
+        for op in self._ops:
+            if op[0] == "insert":
+                cur.executemany(_INSERT_ACTIONS, [
+                    (r["table_id"], r["idx"], r["seat"], r["text"], r["by"], r["at"])
+                    for r in op[2]])
+            elif op[0] == "update_seat":
+                sql, params = _update_sql("seats", op[2])
+                cur.execute(sql + " WHERE table_id = ? AND seat = ?",
+                            params + [self.table_id, op[1]])
+            elif op[0] == "insert_table":
+                self.new_table_id = _insert_table_sqlite(cur, op[1], op[2])
+
     async def _finish(self) -> None:
         if not self.notify:
             return
         version, values = self._row_update()
         if not self.store.url.is_postgres:
-            await self.store.write(lambda conn: self._write(conn, version, values))
+            await self.store.write(lambda cur: self._write_sqlite(cur, values))
         elif all(op[0] == "insert" for op in self._ops) and len(self._ops) <= 1:
             await self._pg_fast(version, values)
         else:
@@ -258,42 +281,37 @@ class BatchTx(Tx):
 
     async def _pg_fast(self, version: int, values: dict) -> None:
         """PostgreSQL, a plain change (a decision): one statement, one round trip: the
-        guarded row update, the appended actions and the NOTIFY, atomically."""
+        guarded row update, the appended actions and the NOTIFY, atomically (autocommit), on a
+        plain psycopg connection of `DecisionPool`."""
         params: dict[str, Any] = {"id": self.table_id, "v0": self._version0,
                                   "ch": NOTIFY_CHANNEL, "payload": f"{self.table_id}:{version}"}
         sets = []
         for i, (k, v) in enumerate(values.items()):
             col = game_tables.c[k]
             if isinstance(col.type, JSON):
-                sets.append(f"{k} = CAST(:p{i} AS JSON)")
+                sets.append(f"{k} = CAST(%(p{i})s AS JSON)")
                 params[f"p{i}"] = None if v is None else json.dumps(v)
             else:
-                sets.append(f"{k} = :p{i}")
+                sets.append(f"{k} = %(p{i})s")
                 params[f"p{i}"] = v
         acts = self._ops[0][2] if self._ops else []
         params["acts"] = json.dumps([{k: r[k] for k in ("idx", "seat", "text", "by", "at")}
                                      for r in acts])
         sql = (
             "WITH u AS (UPDATE game_tables SET " + ", ".join(sets) +
-            " WHERE id = :id AND version = :v0 RETURNING id), "
+            " WHERE id = %(id)s AND version = %(v0)s RETURNING id), "
             "a AS (INSERT INTO actions (table_id, idx, seat, text, by, at) "
             "SELECT u.id, x.idx, x.seat, x.text, x.by, x.at FROM u, "
-            "jsonb_to_recordset(CAST(:acts AS jsonb)) AS x(idx int, seat int, text text, "
+            "jsonb_to_recordset(CAST(%(acts)s AS jsonb)) AS x(idx int, seat int, text text, "
             "by text, at float8) RETURNING 1) "
             "SELECT (SELECT count(*) FROM u) AS updated, "
             "CASE WHEN (SELECT count(*) FROM u) = 1 "
-            "THEN pg_notify(:ch, :payload) END AS notified, (SELECT count(*) FROM a) AS n")
-        stmt = _TEXTS.get(sql)
-        if stmt is None:
-            stmt = _TEXTS[sql] = text(sql)
-        async with self.store._decision_slots:
-            async with self.store.autocommit.connect() as conn:
-                row = (await conn.execute(stmt, params)).first()
-        if row.updated != 1:
+            "THEN pg_notify(%(ch)s, %(payload)s) END AS notified, (SELECT count(*) FROM a) AS n")
+        row = await self.store.decisions.fetchone(sql, params)
+        if row[0] != 1:
             raise Conflict(f"table {self.table_id} changed meanwhile")
 
 
-_TEXTS: dict[str, Any] = {}
 
 
 async def _insert_table(conn: AsyncConnection, values: dict, seat_rows: list[dict]) -> int:
@@ -316,6 +334,233 @@ def _insert_table_sync(conn, values: dict, seat_rows: list[dict]) -> int:
     return table_id
 
 
+# -- SQLite: plain SQL on the writer's connection -------------------------------------------------
+_INSERT_ACTIONS = 'INSERT INTO actions (table_id, idx, seat, text, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
+_TABLES = {"game_tables": game_tables, "seats": seats}
+
+
+def _sql_value(col, v):
+    """A value as SQLAlchemy's SQLite dialect binds it (JSON: json.dumps, None included)."""
+    if isinstance(col.type, JSON):
+        return json.dumps(v)
+    return v
+
+
+def _update_sql(table: str, values: dict) -> tuple[str, list]:
+    t = _TABLES[table]
+    cols = [t.c[k] for k in values]               # KeyError for a column that does not exist
+    sql = f"UPDATE {table} SET " + ", ".join(f'"{c.name}" = ?' for c in cols)
+    return sql, [_sql_value(c, values[c.name]) for c in cols]
+
+
+def _insert_sql(table: str, row: dict) -> tuple[str, list]:
+    t = _TABLES[table]
+    cols = [t.c[k] for k in row]
+    sql = (f"INSERT INTO {table} (" + ", ".join(f'"{c.name}"' for c in cols) + ") VALUES ("
+           + ", ".join("?" for _ in cols) + ")")
+    return sql, [_sql_value(c, row[c.name]) for c in cols]
+
+
+def _insert_table_sqlite(cur: sqlite3.Cursor, values: dict, seat_rows: list[dict]) -> int:
+    now = time.time()
+    sql, params = _insert_sql("game_tables", dict(values, n_actions=0, version=1,
+                                                  created_at=now, updated_at=now))
+    cur.execute(sql, params)
+    table_id = cur.lastrowid
+    for r in seat_rows:
+        sql, params = _insert_sql("seats", dict(r, table_id=table_id))
+        cur.execute(sql, params)
+    return table_id
+
+
+def _as_sqlalchemy_error(e: sqlite3.Error) -> BaseException:
+    """The SQLAlchemy exception the synchronous engine would have raised (IntegrityError for a
+    taken table code, ...)."""
+    return sa_exc.DBAPIError.instance(None, None, e, sqlite3.Error)
+
+
+class GroupWriter:
+    """SQLite: every write of the process, on one writer thread and one connection, with group
+    commit. Writes queued while a commit runs go together into the next transaction: each in its
+    own savepoint (one that raises, e.g. a `Conflict`, is rolled back alone and gets its
+    exception; the others are kept), then one COMMIT for all of them. No write's future is
+    resolved before the COMMIT that holds it returned; if the COMMIT fails, every write of the
+    batch gets the error (nothing of it is acknowledged). `fn(cursor)` runs on the writer
+    thread."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        self._conn: sqlite3.Connection | None = None
+        self._pending: list[tuple[Callable[[sqlite3.Cursor], Any], asyncio.Future]] = []
+        self._busy = False
+        self.batches = 0                 # statistics (tests, bench)
+        self.writes = 0
+
+    async def submit(self, fn: Callable[[sqlite3.Cursor], Any]) -> Any:
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._pending.append((fn, fut))
+        if not self._busy:
+            self._kick(loop)
+        return await fut
+
+    def _kick(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._pending = self._pending, []
+        self._busy = True
+        cf = self._pool.submit(self._run_batch, [fn for fn, _ in batch])
+        cf.add_done_callback(lambda f: loop.call_soon_threadsafe(self._done, loop, batch, f))
+
+    def _done(self, loop, batch, cf) -> None:
+        if self._pending:                 # the next batch starts while we hand out results
+            self._kick(loop)
+        else:
+            self._busy = False
+        try:
+            results = cf.result()
+        except Exception as e:  # noqa: BLE001 -- the batch failed as a whole: all get it
+            results = [(False, e)] * len(batch)
+        for (_, fut), (ok, value) in zip(batch, results):
+            if fut.done():                # its waiter was cancelled
+                continue
+            if ok:
+                fut.set_result(value)
+            else:
+                fut.set_exception(value)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        _sqlite_pragmas(conn, None)
+        return conn
+
+    def _run_batch(self, fns: list) -> list[tuple[bool, Any]]:
+        """On the writer thread: one transaction, a savepoint per write (if there are several),
+        one COMMIT."""
+        if self._conn is None:
+            self._conn = self._connect()
+        conn = self._conn
+        cur = conn.cursor()
+        single = len(fns) == 1
+        results: list[tuple[bool, Any]] = []
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            for fn in fns:
+                if not single:
+                    cur.execute("SAVEPOINT w")
+                try:
+                    value = fn(cur)
+                except Exception as e:
+                    if not conn.in_transaction:
+                        raise           # SQLite rolled the whole transaction back (I/O error)
+                    if single:
+                        cur.execute("ROLLBACK")
+                    else:
+                        cur.execute("ROLLBACK TO w")
+                        cur.execute("RELEASE w")
+                    results.append((False, _as_sqlalchemy_error(e)
+                                    if isinstance(e, sqlite3.Error) else e))
+                    continue
+                if not single:
+                    cur.execute("RELEASE w")
+                results.append((True, value))
+            if conn.in_transaction:
+                cur.execute("COMMIT")
+        except Exception as e:  # noqa: BLE001 -- rolled back, then raised again
+            try:
+                if conn.in_transaction:
+                    cur.execute("ROLLBACK")
+            except sqlite3.Error:
+                self._close()
+            raise _as_sqlalchemy_error(e) if isinstance(e, sqlite3.Error) else e
+        finally:
+            cur.close()
+        self.batches += 1
+        self.writes += len(fns)
+        return results
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except sqlite3.Error:
+                pass
+            self._conn = None
+
+    def close(self) -> None:
+        self._pool.submit(self._close)
+        self._pool.shutdown(wait=True)
+
+
+def _psycopg():
+    import psycopg
+
+    return psycopg
+
+
+class DecisionPool:
+    """PostgreSQL: plain psycopg connections (autocommit) for the decisions' one-statement
+    writes, in a FIFO queue (under load every decision waits its turn; no connection is opened
+    and closed per decision). No per-checkout ping round trip (SQLAlchemy's pre-ping doubled
+    the round trips of a decision): a connection idle for `ping_after` seconds is checked
+    first, a broken one replaced; a statement that fails closes its connection."""
+
+    def __init__(self, libpq: str, size: int, ping_after: float = 10.0):
+        self.libpq = libpq
+        self.ping_after = ping_after
+        self._slots = asyncio.Semaphore(size)
+        self._idle: list[tuple[Any, float]] = []     # (connection, last used), LIFO
+
+    async def _connect(self):
+        return await _psycopg().AsyncConnection.connect(self.libpq, autocommit=True)
+
+    async def _get(self) -> tuple[Any, bool]:
+        """A connection, and whether it was reused (an idle one) rather than new."""
+        while self._idle:
+            conn, used = self._idle.pop()
+            if conn.closed or conn.broken:
+                continue
+            if time.monotonic() - used > self.ping_after:
+                try:
+                    await conn.execute("SELECT 1")
+                except (OSError, _psycopg().Error):
+                    await self._discard(conn)
+                    continue
+            return conn, True
+        return await self._connect(), False
+
+    async def _discard(self, conn) -> None:
+        with contextlib.suppress(OSError, _psycopg().Error):
+            await conn.close()
+
+    async def fetchone(self, sql: str, params: dict) -> tuple:
+        """Run one statement. A reused connection that turns out dead (e.g. PostgreSQL was
+        restarted within `ping_after`) is replaced and the statement sent once more on a new
+        one: a statement that did reach the server and commit finds its version guard moved
+        on and reports a Conflict, so nothing is written twice."""
+        async with self._slots:
+            for attempt in (0, 1):
+                conn, reused = await self._get()
+                try:
+                    cur = await conn.execute(sql, params)
+                    row = await cur.fetchone()
+                except _psycopg().OperationalError:
+                    await self._discard(conn)
+                    if reused and attempt == 0:
+                        continue
+                    raise
+                except BaseException:
+                    await self._discard(conn)
+                    raise
+                self._idle.append((conn, time.monotonic()))
+                return row
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        idle, self._idle = self._idle, []
+        for conn, _ in idle:
+            await self._discard(conn)
+
+
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")          # readers never wait for the writer
@@ -329,9 +574,10 @@ class Store:
     """Asynchronous access to the database.
 
     PostgreSQL: SQLAlchemy asyncio over psycopg 3; every transaction runs on the event loop.
-    SQLite: reads through aiosqlite; writes on one writer thread (a synchronous SQLAlchemy
-    engine), one short transaction per change, so no write lock is ever held across awaits
-    and the process's tables do not queue behind each other's round trips."""
+    SQLite: reads through aiosqlite; writes in plain SQL on one writer thread and connection
+    (`GroupWriter`), the changes that queue up meanwhile in one transaction (group commit), so
+    no write lock is ever held across awaits, the process's tables do not queue behind each
+    other's round trips, and a burst of decisions costs one COMMIT."""
 
     def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 20):
         self.url = url
@@ -339,40 +585,26 @@ class Store:
             self.engine: AsyncEngine = create_async_engine(
                 url.async_url, pool_size=pool_size, max_overflow=max_overflow,
                 pool_pre_ping=True)
-            # the decisions' one-statement writes: their own pool, autocommit at the
-            # connection level (no per-checkout isolation round trips)
-            self.autocommit = create_async_engine(
-                url.async_url, isolation_level="AUTOCOMMIT", pool_size=pool_size,
-                max_overflow=0, pool_pre_ping=True)
-            # FIFO queue in front of that pool: under load every decision waits its turn
-            # (the pool's own waiting is not fair) and no connection is opened and closed
-            self._decision_slots = asyncio.Semaphore(pool_size)
-            self._sync_engine = None
-            self._writer_pool = None
+            # the decisions' one-statement writes: their own connections (autocommit)
+            self.decisions = DecisionPool(url.libpq(), pool_size)
+            self._writer = None
         else:
             self.engine = create_async_engine(url.async_url, pool_size=5, max_overflow=5)
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            self._sync_engine = create_engine(url.sync_url, pool_size=1, max_overflow=0)
-            event.listen(self._sync_engine, "connect", _sqlite_pragmas)
-            self._writer_pool = ThreadPoolExecutor(max_workers=1,
-                                                   thread_name_prefix="sqlite-writer")
+            self._writer = GroupWriter(url.sync_url.database)
 
     async def close(self) -> None:
         await self.engine.dispose()
         if self.url.is_postgres:
-            await self.autocommit.dispose()
-        if self._writer_pool is not None:
-            self._writer_pool.shutdown(wait=True)
-            self._sync_engine.dispose()
+            await self.decisions.close()
+        if self._writer is not None:
+            self._writer.close()
 
     # -- transactions ---------------------------------------------------------------------------
-    async def write(self, fn: Callable[[Any], Any]) -> Any:
-        """SQLite: run fn(connection) in one transaction on the writer thread."""
-        def run():
-            with self._sync_engine.begin() as conn:
-                return fn(conn)
-
-        return await asyncio.get_running_loop().run_in_executor(self._writer_pool, run)
+    async def write(self, fn: Callable[[sqlite3.Cursor], Any]) -> Any:
+        """SQLite: run fn(cursor) on the writer thread, atomically (all or nothing), committed
+        (group commit: see `GroupWriter`) before this returns."""
+        return await self._writer.submit(fn)
 
     @asynccontextmanager
     async def locked(self, table_id: int, known: dict | None = None) -> AsyncIterator[Tx]:
@@ -405,7 +637,7 @@ class Store:
         if self.url.is_postgres:
             async with self.engine.begin() as conn:
                 return await _insert_table(conn, values, seat_rows)
-        return await self.write(lambda conn: _insert_table_sync(conn, values, seat_rows))
+        return await self.write(lambda cur: _insert_table_sqlite(cur, values, seat_rows))
 
     # -- reads ----------------------------------------------------------------------------------
     async def table_by_code(self, code: str) -> dict[str, Any] | None:

@@ -267,5 +267,7 @@ class GameInfo(BaseModel):
     variants: list[str]
     players: dict[str, list[int]]
     options: list[str]
+    #: per variant, the rule options it allows and their values in that variant
+    defaults: dict[str, dict[str, bool]] = {}
     bots: list[str]
     levels: list[str]

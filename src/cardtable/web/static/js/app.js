@@ -156,13 +156,6 @@ export const AB_OPTIONS = [
   { name: "shadow_partial", clause: "DU-4", duelOnly: true },
   { name: "tiebreak_fewer_hand", clause: "AB-18" },
 ];
-export const AB_DEFAULTS = {
-  basic: { optional_draw: true, ones_beat_top: false, tiebreak_fewer_hand: true },
-  advanced: { optional_draw: false, ones_beat_top: false, tiebreak_fewer_hand: true },
-  expert: { optional_draw: false, ones_beat_top: true, tiebreak_fewer_hand: true },
-  duel: { optional_draw: true, ones_beat_top: false, shadow_partial: false, tiebreak_fewer_hand: true },
-  classic: { optional_draw: false, ones_beat_top: false, tiebreak_fewer_hand: false },
-};
 
 function renderLobby(el) {
   let games = null;
@@ -195,8 +188,7 @@ function renderLobby(el) {
     if (form.game !== "abluxxen") return [];
     const g = games && games.find((x) => x.game === "abluxxen");
     const known = g && Array.isArray(g.options) ? g.options : AB_OPTIONS.map((o) => o.name);
-    const defs = Object.assign({}, AB_DEFAULTS[form.variant] || AB_DEFAULTS.basic,
-      (g && g.defaults && g.defaults[form.variant]) || {});
+    const defs = (g && g.defaults && g.defaults[form.variant]) || {};   // GET /api/games
     return AB_OPTIONS.filter((o) => known.includes(o.name) && (!o.duelOnly || form.variant === "duel") && o.name in defs)
       .map((o) => ({ name: o.name, clause: o.clause, def: !!defs[o.name],
         value: o.name in form.options ? form.options[o.name] : !!defs[o.name] }));
