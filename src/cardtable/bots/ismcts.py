@@ -19,7 +19,8 @@ One search per decision:
   where `mover` is the seat that decides at the parent in `d`, so every seat (opponents too)
   is modelled as maximising its own reward.
 - Expansion adds one child: a decision legal in `d` not yet tried at that node, at random.
-- Rollout: uniform random legal decisions until the game ends, or — with `rollout_depth` —
+- Rollout: uniform random legal decisions (or the game's rollout policy) until the game ends
+  (or the horizon), or — with `rollout_depth` —
   for at most that many decisions, after which the state is evaluated (below). A safety cap
   (`ROLLOUT_CAP` decisions) evaluates any rollout that has not ended by then.
 - Reward (backed up along the path, every node adds the whole vector):
@@ -33,6 +34,26 @@ One search per decision:
       game's heuristics provide it, else the neutral share 1/players for every seat.
 - The decision is the most-visited root child (ties: higher mean reward, then the game's
   order of legal decisions).
+
+Game hooks (optional, in `cardtable.<game>.heuristics`; a game without them gets the plain
+search above; Kombio has them all, see docs/bots.md for why):
+    evaluate(state)                 per-seat value in [0, 1] of a cut-off state (above)
+    candidates(state)               the decisions worth searching (a subset of the legal ones):
+                                    with `prune`, selection and expansion use them; at the root
+                                    every legal decision is still tried once (candidates first),
+                                    and a single candidate is returned without a search
+    rollout(state, random_)         the rollout decision (with `rollout="policy"`), random_()
+                                    being the search's float generator
+    horizon(state)                  a key (Kombio: the round); with `horizon`, selection and
+                                    rollouts stop once it differs from the root's, and the state
+                                    is evaluated
+    determinize(state, seat, seed)  the determinization (with `belief`): a sampler that may be
+                                    biased by a model of the other players, as long as it is a
+                                    function of the seat's view and the seed
+    ISMCTS                          dict of the game's default settings (`ISMCTSBot` docstring)
+`tree_depth` keeps the tree at most that many decisions deep (1: flat Monte Carlo on the root
+decisions, which avoids strategy fusion when a later decision of the bot depends on a card it
+has not seen yet, as a drawn card in Kombio).
 
 Budget per decision: `iterations` and/or `seconds` (wall clock, `time.perf_counter`), the search
 stops at whichever comes first; neither given: `DEFAULT_ITERATIONS`. With an iteration budget the
@@ -63,17 +84,28 @@ DEFAULT_ITERATIONS = 1000
 ROLLOUT_CAP = 2000
 _SEED_BITS = 62
 
+_HOOKS = ("evaluate", "candidates", "rollout", "horizon", "determinize", "ISMCTS")
+_hooks: dict[str, dict] = {}
 _evaluators: dict[str, Callable | None] = {}
+
+
+def game_hooks(game: str) -> dict:
+    """The optional search hooks of `cardtable.<game>.heuristics` (cached): `evaluate`,
+    `candidates`, `rollout`, `horizon` and the settings dict `ISMCTS` (missing ones: None)."""
+    h = _hooks.get(game)
+    if h is None:
+        try:
+            mod = importlib.import_module(f"cardtable.{game}.heuristics")
+        except ImportError:
+            mod = None
+        h = _hooks[game] = {k: getattr(mod, k, None) for k in _HOOKS}
+    return h
 
 
 def game_evaluator(game: str) -> Callable | None:
     """`cardtable.<game>.heuristics.evaluate` if the game provides it, else None (cached)."""
     if game not in _evaluators:
-        try:
-            mod = importlib.import_module(f"cardtable.{game}.heuristics")
-        except ImportError:
-            mod = None
-        _evaluators[game] = getattr(mod, "evaluate", None)
+        _evaluators[game] = game_hooks(game)["evaluate"]
     return _evaluators[game]
 
 
@@ -120,6 +152,11 @@ class _Node:
         self.kids: dict[str, _Node] | None = None
 
 
+_SETTINGS = {"exploration": 0.7, "rollout_depth": None, "score_weight": 0.1,
+             "rollout": "random", "prune": False, "horizon": False, "tree_depth": None,
+             "belief": False}
+
+
 class ISMCTSBot(Bot):
     """Single-observer ISMCTS (module docstring). Parameters:
 
@@ -129,36 +166,50 @@ class ISMCTSBot(Bot):
     exploration    UCB1 constant (rewards are in [0, 1])
     rollout_depth  cut rollouts after this many decisions and evaluate (None: play to the end)
     score_weight   weight of the normalized final-score term in the terminal reward (0..1)
-    Bad values raise ConfigError.
+    rollout        "random" (uniform random decisions) or "policy" (the game's `rollout` hook)
+    prune          search only the game's `candidates` (hook) instead of every legal decision
+    horizon        end selection and rollouts when the game's `horizon` key changes (hook)
+    belief         draw determinizations with the game's `determinize` hook
+    tree_depth     decisions the tree keeps along a path (None: unlimited; 1: flat Monte Carlo)
+    A setting not given takes the game's default (`ISMCTS` dict of its heuristics module), else
+    the general default (`_SETTINGS`). Bad values raise ConfigError.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = None,
-                 seconds: float | None = None, exploration: float = 0.7,
-                 rollout_depth: int | None = None, score_weight: float = 0.1):
+                 seconds: float | None = None, exploration: float | None = None,
+                 rollout_depth: int | None = None, score_weight: float | None = None,
+                 rollout: str | None = None, prune: bool | None = None,
+                 horizon: bool | None = None, tree_depth: int | None = None,
+                 belief: bool | None = None):
         super().__init__(seed)
         if iterations is not None and not _whole(iterations, 1):
             raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
         if seconds is not None and not (isinstance(seconds, (int, float))
                                         and not isinstance(seconds, bool) and seconds > 0):
             raise ConfigError(f"seconds must be positive, not {seconds!r}")
-        if rollout_depth is not None and not _whole(rollout_depth, 0):
-            raise ConfigError(f"rollout_depth must be an integer >= 0, not {rollout_depth!r}")
-        if not (isinstance(score_weight, (int, float)) and 0.0 <= score_weight <= 1.0):
-            raise ConfigError(f"score_weight must be in [0, 1], not {score_weight!r}")
-        if not isinstance(exploration, (int, float)) or exploration < 0:
-            raise ConfigError(f"exploration must be a number >= 0, not {exploration!r}")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = seconds
-        self.exploration = float(exploration)
-        self.rollout_depth = None if rollout_depth is None else int(rollout_depth)
-        self.score_weight = float(score_weight)
+        given = {"exploration": exploration, "rollout_depth": rollout_depth,
+                 "score_weight": score_weight, "rollout": rollout, "prune": prune,
+                 "horizon": horizon, "tree_depth": tree_depth, "belief": belief}
+        _check(given)
+        #: the settings given (None: the game's default, see `settings`)
+        self.given = given
         self.last_stats: dict[str, dict] = {}
         self.last_iterations = 0
         self.last_seconds = 0.0
+
+    def settings(self, game: str) -> dict:
+        """The settings used for `game`: given, else the game's ISMCTS default, else general."""
+        defaults = game_hooks(game)["ISMCTS"] or {}
+        out = {}
+        for k, v in self.given.items():
+            out[k] = v if v is not None else defaults.get(k, _SETTINGS[k])
+        return out
 
     # -- the bot protocol ---------------------------------------------------------------------
     def choose(self, state: GameState) -> Decision:
@@ -166,11 +217,21 @@ class ISMCTSBot(Bot):
         if not legal:
             raise ValueError("no legal decision: the game is over")
         if len(legal) == 1:
-            self.last_stats = {legal[0].text: {"visits": 0, "win_chance": None, "reward": None}}
-            self.last_iterations, self.last_seconds = 0, 0.0
-            return legal[0]
+            return self._forced(legal, legal[0])
+        hooks = game_hooks(state.game)
+        if hooks["candidates"] is not None and self.settings(state.game)["prune"]:
+            cands = hooks["candidates"](state)
+            if len(cands) == 1:
+                return self._forced(legal, cands[0])
         stats = self.search(state)
         return legal[best_index(legal, stats)]
+
+    def _forced(self, legal: list[Decision], d: Decision) -> Decision:
+        """`d` without a search (the only legal or only candidate decision)."""
+        self.last_stats = {m.text: {"visits": 0, "win_chance": None, "reward": None}
+                           for m in legal}
+        self.last_iterations, self.last_seconds = 0, 0.0
+        return d
 
     # -- the search ---------------------------------------------------------------------------
     def search(self, state: GameState, min_iterations: int = 0) -> dict[str, dict]:
@@ -182,14 +243,32 @@ class ISMCTSBot(Bot):
             raise ValueError("the game is over: nobody is to move")
         legal = state.legal_decisions()
         players = state.players
+        game = state.game
+        cfg = self.settings(game)
+        hooks = game_hooks(game)
         rnd = random.Random(self.rng.below(2 ** _SEED_BITS))
         random_ = rnd.random
         seedbits = rnd.getrandbits
-        determinize = state.determinize
-        C = self.exploration
-        depth = ROLLOUT_CAP if self.rollout_depth is None else min(self.rollout_depth, ROLLOUT_CAP)
-        score_weight = self.score_weight
-        evaluate = game_evaluator(state.game)
+        belief = hooks["determinize"] if cfg["belief"] else None
+        if belief is not None:
+            def determinize(seat, seed, _b=belief, _s=state):
+                return _b(_s, seat, seed)
+        else:
+            determinize = state.determinize
+        C = cfg["exploration"]
+        rd = cfg["rollout_depth"]
+        depth = ROLLOUT_CAP if rd is None else min(rd, ROLLOUT_CAP)
+        score_weight = cfg["score_weight"]
+        evaluate = game_evaluator(game)
+        policy = hooks["rollout"] if cfg["rollout"] == "policy" else None
+        cands = hooks["candidates"] if cfg["prune"] else None
+        horizon = hooks["horizon"] if cfg["horizon"] else None
+        if cfg["rollout"] == "policy" and policy is None:
+            raise ConfigError(f"{game} has no rollout policy (heuristics.rollout)")
+        h0 = horizon(state) if horizon is not None else None
+        root_moves = legal if cands is None else cands(state)
+        td = cfg["tree_depth"]
+        tree_depth = 1 << 30 if td is None else td
         neutral = [1.0 / players] * players
         seat_range = range(players)
 
@@ -215,15 +294,28 @@ class ISMCTSBot(Bot):
             node = root
             path = [root]
             first = None                     # the root decision taken in this iteration
+            stop = False                     # past the horizon
             # -- selection and expansion
             while not d.over:
-                moves = d.legal_decisions()
+                if len(path) > tree_depth:
+                    break
+                if horizon is not None and horizon(d) != h0:
+                    stop = True
+                    break
                 kids = node.kids
-                if kids is None:
-                    kids = node.kids = {}
-                    untried = moves
+                if node is root:
+                    # every legal decision is tried once (candidates first), then only the
+                    # candidates are searched
+                    moves = root_moves
+                    untried = ([m for m in moves if m.text not in kids]
+                               or [m for m in legal if m.text not in kids])
                 else:
-                    untried = [m for m in moves if m.text not in kids]
+                    moves = d.legal_decisions() if cands is None else cands(d)
+                    if kids is None:
+                        kids = node.kids = {}
+                        untried = moves
+                    else:
+                        untried = [m for m in moves if m.text not in kids]
                 if untried:
                     m = untried[int(random_() * len(untried))]
                     if node is root:
@@ -256,13 +348,24 @@ class ISMCTSBot(Bot):
                 node = best
                 path.append(node)
             # -- rollout
-            legal_of = d.legal_decisions
-            apply = d.apply
-            for _ in range(depth):
-                moves = legal_of()             # empty once the game is over
-                if not moves:
-                    break
-                apply(moves[int(random_() * len(moves))])
+            if not stop:
+                legal_of = d.legal_decisions
+                apply = d.apply
+                if policy is None and horizon is None:
+                    for _ in range(depth):
+                        moves = legal_of()             # empty once the game is over
+                        if not moves:
+                            break
+                        apply(moves[int(random_() * len(moves))])
+                else:
+                    for _ in range(depth):
+                        if d.over or (horizon is not None and horizon(d) != h0):
+                            break
+                        if policy is None:
+                            moves = legal_of()
+                            apply(moves[int(random_() * len(moves))])
+                        else:
+                            apply(policy(d, random_))
             if d.over:
                 win, reward = outcome(d, score_weight)
             else:
@@ -288,6 +391,29 @@ class ISMCTSBot(Bot):
                                  "reward": c.w[seat] / c.n}
         self.last_stats = stats
         return stats
+
+
+def _check(given: dict) -> None:
+    """ConfigError for a bad setting (None: not given)."""
+    rd = given["rollout_depth"]
+    if rd is not None and not _whole(rd, 0):
+        raise ConfigError(f"rollout_depth must be an integer >= 0, not {rd!r}")
+    sw = given["score_weight"]
+    if sw is not None and not (isinstance(sw, (int, float)) and not isinstance(sw, bool)
+                               and 0.0 <= sw <= 1.0):
+        raise ConfigError(f"score_weight must be in [0, 1], not {sw!r}")
+    ex = given["exploration"]
+    if ex is not None and (not isinstance(ex, (int, float)) or isinstance(ex, bool) or ex < 0):
+        raise ConfigError(f"exploration must be a number >= 0, not {ex!r}")
+    ro = given["rollout"]
+    if ro is not None and ro not in ("random", "policy"):
+        raise ConfigError(f"rollout must be 'random' or 'policy', not {ro!r}")
+    td = given["tree_depth"]
+    if td is not None and not _whole(td, 1):
+        raise ConfigError(f"tree_depth must be an integer >= 1, not {td!r}")
+    for k in ("prune", "horizon", "belief"):
+        if given[k] is not None and not isinstance(given[k], bool):
+            raise ConfigError(f"{k} must be true or false, not {given[k]!r}")
 
 
 def best_index(legal: list[Decision], stats: dict[str, dict]) -> int:
