@@ -188,7 +188,7 @@ def test_rollout_depth_uses_game_evaluate(monkeypatch):
         calls.append(state.over)
         return [0.25] * state.players
 
-    monkeypatch.setitem(M._evaluators, "abluxxen", evaluate)
+    monkeypatch.setitem(M.game_hooks("abluxxen"), "evaluate", evaluate)
     g = new_game("abluxxen", players=4, seed=3)
     bot = ISMCTSBot(0, iterations=30, rollout_depth=4)
     d = act(bot, g)
@@ -199,7 +199,7 @@ def test_rollout_depth_uses_game_evaluate(monkeypatch):
 
 
 def test_rollout_depth_without_evaluate(monkeypatch):
-    monkeypatch.setitem(M._evaluators, "kombio", None)
+    monkeypatch.setitem(M.game_hooks("kombio"), "evaluate", None)
     g = new_game("kombio", players=4, seed=3)
     bot = ISMCTSBot(0, iterations=20, rollout_depth=0)
     assert act(bot, g) in g.legal_decisions()
@@ -322,7 +322,7 @@ def test_kombio_search_stops_at_the_end_of_the_round(monkeypatch):
         seen.append((state.round_no, state.over))
         return real(state)
 
-    monkeypatch.setitem(M._evaluators, "kombio", evaluate)
+    monkeypatch.setitem(M.game_hooks("kombio"), "evaluate", evaluate)
     g = new_game("kombio", players=4, seed=2)
     bot = ISMCTSBot(3, iterations=40)
     bot.search(g)

@@ -86,7 +86,6 @@ _SEED_BITS = 62
 
 _HOOKS = ("evaluate", "candidates", "rollout", "horizon", "determinize", "ISMCTS")
 _hooks: dict[str, dict] = {}
-_evaluators: dict[str, Callable | None] = {}
 
 
 def game_hooks(game: str) -> dict:
@@ -104,9 +103,7 @@ def game_hooks(game: str) -> dict:
 
 def game_evaluator(game: str) -> Callable | None:
     """`cardtable.<game>.heuristics.evaluate` if the game provides it, else None (cached)."""
-    if game not in _evaluators:
-        _evaluators[game] = game_hooks(game)["evaluate"]
-    return _evaluators[game]
+    return game_hooks(game)["evaluate"]
 
 
 def outcome(state: GameState, score_weight: float = 0.0) -> tuple[list[float], list[float]]:
