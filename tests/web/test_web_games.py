@@ -57,6 +57,20 @@ def final_view(server, code: str) -> dict:
     return st.view(None)
 
 
+def finish_and_check(page: Page, server, code: str, player, artifacts, name: str, on_turn,
+                     score_key: str = "scores") -> dict:
+    """Click the game to its end; the end screen's scores and winners must be the record's."""
+    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    page.wait_for_selector("#result")
+    page.wait_for_timeout(600)          # let the last cards land
+    page.screenshot(path=str(artifacts / f"{name}-end.png"), full_page=True)
+    view = final_view(server, code)
+    shown, winners = shown_scores(page)
+    assert shown == view[score_key]
+    assert winners == view["winners"]
+    return view
+
+
 def test_lobby_and_abluxxen_game_with_reload(new_page, server, artifacts):
     page = new_page()
     page.goto("/")
@@ -88,15 +102,8 @@ def test_lobby_and_abluxxen_game_with_reload(new_page, server, artifacts):
             return True
         return False
 
-    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    view = finish_and_check(page, server, code, player, artifacts, "abluxxen", on_turn)
     assert reloaded["done"]
-    page.wait_for_selector("#result")
-    page.wait_for_timeout(600)          # let the last cards land
-    page.screenshot(path=str(artifacts / "abluxxen-end.png"), full_page=True)
-    view = final_view(server, code)
-    scores, winners = shown_scores(page)
-    assert scores == view["scores"]
-    assert winners == view["winners"]
     expect(page.locator("#replay-link")).to_have_attribute("href", f"/replay/{code}")
     expect(page.locator("#winners")).to_be_visible()
     if len([s for s in view["scores"] if s == max(view["scores"])]) > 1:
@@ -117,14 +124,7 @@ def test_duel_game(new_page, server, artifacts):
             page.screenshot(path=str(artifacts / "duel-table.png"), full_page=True)
         return False
 
-    play_to_end(page, player, timeout=150, on_turn=on_turn)
-    page.wait_for_selector("#result")
-    page.wait_for_timeout(600)          # let the last cards land
-    page.screenshot(path=str(artifacts / "duel-end.png"), full_page=True)
-    view = final_view(server, code)
-    scores, winners = shown_scores(page)
-    assert scores == view["scores"]
-    assert winners == view["winners"]
+    finish_and_check(page, server, code, player, artifacts, "duel", on_turn)
 
 
 def test_kombio_round(new_page, server, artifacts):
@@ -142,14 +142,7 @@ def test_kombio_round(new_page, server, artifacts):
             page.screenshot(path=str(artifacts / "kombio-table.png"), full_page=True)
         return False
 
-    play_to_end(page, player, timeout=150, on_turn=on_turn)
-    page.wait_for_selector("#result")
-    page.wait_for_timeout(600)          # let the last cards land
-    page.screenshot(path=str(artifacts / "kombio-end.png"), full_page=True)
-    view = final_view(server, code)
-    totals, winners = shown_scores(page)
-    assert totals == view["totals"]
-    assert winners == view["winners"]
+    finish_and_check(page, server, code, player, artifacts, "kombio", on_turn, "totals")
     assert player.turns >= 1
 
 
