@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from helpers import ROOT, STARTED, ServerProc, assert_clean_log, database_url
+from helpers import ROOT, ServerProc, assert_clean_log, database_url, kill_started
 
 DATABASES = ["sqlite", "postgresql"]
 
@@ -22,10 +22,7 @@ DATABASES = ["sqlite", "postgresql"]
 def _no_server_left():
     """Whatever happens in a test, no server process outlives the session."""
     yield
-    for proc in STARTED:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+    kill_started()
 
 
 @pytest.fixture(scope="session")

@@ -38,6 +38,14 @@ def free_port() -> int:
 STARTED: list = []
 
 
+def kill_started() -> None:
+    """Kill every server process a test started that is still running."""
+    for proc in STARTED:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
 class ServerProc:
     """`python -m cardtable.server` on 127.0.0.1:port."""
 

@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
-from helpers import STARTED, ServerProc  # noqa: E402
+from helpers import ServerProc, kill_started  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -40,10 +40,7 @@ def server():
     srv = ServerProc(f"{tmp}/web.db", log_dir=Path(tmp)).start()
     yield srv
     srv.stop()
-    for proc in STARTED:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+    kill_started()
 
 
 @pytest.fixture(scope="session")

@@ -544,21 +544,25 @@ def _h_action(state, ctx: _KCtx, rng: Rng) -> Decision:
     return C.pair("peek", me, slot, pick[0], pick[1])
 
 
+def _mine_and_other(state, me: int):
+    """After the double peek of the 14 (KO-6): ((me, my slot), (other, its slot)) when one of
+    the two peeked cards is `me`'s and the other another player's, else None (no swap helps)."""
+    (p1, s1), (p2, s2) = state.peeked
+    if p2 == me and p1 != me:
+        return (p2, s2), (p1, s1)
+    if p1 == me and p2 != me:
+        return (p1, s1), (p2, s2)
+    return None
+
+
 def _h_action_swap(state, ctx: _KCtx, rng: Rng) -> Decision:
     me = ctx.me
     if state.act == 14:
-        (p1, s1), (p2, s2) = state.peeked
-        if p1 == p2:
+        pair = _mine_and_other(state, me)
+        if pair is None:
             return C.KEEP
-        if p2 == me:
-            p1, s1, p2, s2 = p2, s2, p1, s1
-        if p1 != me:
-            return C.KEEP
-        a = state.card_seen(me, p1, s1)
-        b = state.card_seen(me, p2, s2)
-        if a is not None and b is not None and b < a:
-            return C.SWAP
-        return C.KEEP
+        a, b = (state.card_seen(me, p, s) for p, s in pair)
+        return C.SWAP if a is not None and b is not None and b < a else C.KEEP
     (p, s), = state.peeked
     v = state.card_seen(me, p, s)
     if v is None:
@@ -772,13 +776,11 @@ def rollout(state, random_) -> Decision:
         return C.pair("peek", me, wslot, p, s)
     elif ph == "action_swap":
         if state.act == 14:
-            (p1, s1), (p2, s2) = state.peeked
-            if p1 == p2:
+            pair = _mine_and_other(state, me)
+            if pair is None:
                 return C.KEEP
-            if p2 == me:
-                p1, s1, p2, s2 = p2, s2, p1, s1
-            g1, g2 = state.grids[p1][s1 - 1], state.grids[p2][s2 - 1]
-            return C.SWAP if p1 == me and VALUE[g2] < VALUE[g1] else C.KEEP
+            a, b = (VALUE[state.grids[p][s - 1]] for p, s in pair)
+            return C.SWAP if b < a else C.KEEP
         (p, s), = state.peeked
         if p == me and VALUE[state.grids[p][s - 1]] >= 8:
             others = _touchable(state, me)
