@@ -198,6 +198,17 @@ class Drivers:
             if not self._stopping:
                 await self._release(table_id)
 
+    @staticmethod
+    async def _decide_for(rt: TableRuntime, seat: int, text: str, n: int, by=None) -> None:
+        """Decide for `seat` as its bot, stand-in or timer (`by`). The decision is tied to move
+        `n`: when a player's own decision got there first it is refused, which is fine."""
+        if by is None:
+            by = BY_BOT if rt.seats[seat]["kind"] == "bot" else BY_STANDIN
+        try:
+            await rt.decide(seat, text, by=by, expected=n)
+        except ProtocolError:
+            pass
+
     async def _step(self, rt: TableRuntime, planned: dict) -> None:
         tick, n, state = rt.tick, rt.n, rt.state
         if rt.status != "playing" or state.over:
@@ -223,11 +234,7 @@ class Drivers:
             if due:
                 s = due[0][1]
                 _, text, _ = planned.pop(s)
-                by = BY_BOT if rt.seats[s]["kind"] == "bot" else BY_STANDIN
-                try:
-                    await rt.decide(s, text, by=by, expected=n)
-                except ProtocolError:
-                    pass
+                await self._decide_for(rt, s, text, n)
                 return
             if rt.deadline is not None and rt.deadline <= now:
                 await rt.close_window(n)
@@ -244,19 +251,11 @@ class Drivers:
             wait = self.settings.bot_delay - (time.monotonic() - t0)
             if wait > 0:
                 await asyncio.sleep(wait)
-            by = BY_BOT if rt.seats[seat]["kind"] == "bot" else BY_STANDIN
-            try:
-                await rt.decide(seat, text, by=by, expected=n)
-            except ProtocolError:
-                pass
+            await self._decide_for(rt, seat, text, n)
             return
         if rt.deadline is not None:
             if rt.deadline <= now:
-                text = await self.choose(rt, seat)
-                try:
-                    await rt.decide(seat, text, by=BY_TIMEOUT, expected=n)
-                except ProtocolError:
-                    pass
+                await self._decide_for(rt, seat, await self.choose(rt, seat), n, BY_TIMEOUT)
                 return
             await rt.wait_change(tick, rt.deadline - now)
             return
