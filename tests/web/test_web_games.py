@@ -131,8 +131,12 @@ def test_kombio_round(new_page, server, artifacts):
     page = new_page()
     code = create_table(page, "kombio", None, 3, ["easy", "easy"], target=1)
     page.wait_for_selector("#board .game .ko-grid")
-    # my own slots 3 and 4 are known to me (KO-2): shown face up
-    assert page.locator(".my-area .ko-grid .card[data-value]").count() >= 2
+    # the cards of my grid I know are shown face up: slots 3 and 4 at the start (KO-2); the
+    # bots may have moved already (a swap or a snap changes what I know), so the count is
+    # checked against my seat's view at the same index, from the record at the end
+    index, shown = page.evaluate(
+        """() => [Number(document.getElementById('board').dataset.index),
+                  document.querySelectorAll('.my-area .ko-grid .card[data-value]').length]""")
     player = KombioPlayer(page, seed=3, call_after=2)
     shot = {"done": False}
 
@@ -144,6 +148,11 @@ def test_kombio_round(new_page, server, artifacts):
 
     finish_and_check(page, server, code, player, artifacts, "kombio", on_turn, "totals")
     assert player.turns >= 1
+    then = load_record(server.record(code), upto=index).view(0)
+    known = [v for v in then["grids"][0] if isinstance(v, int)]
+    assert shown == len(known)
+    if index == 0:
+        assert then["grids"][0][2:] == known  # KO-2
 
 
 def test_two_players_and_a_spectator(new_page, server, artifacts):
