@@ -237,6 +237,45 @@ def test_forged_and_foreign_tokens(table):
     assert snapshot(table) == before
 
 
+def test_flood_is_rate_limited(database, logs):
+    """A client that floods gets `rate_limited` errors beyond its token bucket (the usual
+    limits: 20 messages a second, bursts of 40); nothing else changes, the other player hears
+    nothing of it, and the connection works again once the bucket has refilled."""
+    srv = ServerProc(database, log_dir=logs, args=("--rate", "20", "--burst", "40")).start()
+    try:
+        code = srv.create(game="abluxxen", variant="duel")["table"]["code"]
+        j = [srv.join(code, "Ann"), srv.join(code, "Bob")]
+        ann, bob = (Sync(f"{srv.ws_base}/ws/{code}?token={x['token']}") for x in j)
+        ann.drain(0.3)
+        bob.drain(0.3)
+        seen = lambda: [(st["index"], st["view"]) for st in (ann.state(), bob.state())]  # noqa: E731
+        before = seen()
+        flood = [json.dumps({"type": "ping", "id": i}) if i % 2 else
+                 json.dumps({"type": "decide", "decision": "play 13 13 13 13 13", "id": i})
+                 for i in range(300)]
+        t0 = time.monotonic()
+        for payload in flood:
+            ann.ws.send(payload)
+        replies = [ann.recv() for _ in flood]                 # one answer per message
+        elapsed = time.monotonic() - t0
+        limited = [m for m in replies if m["type"] == "error" and m["code"] == "rate_limited"]
+        served = [m for m in replies if m not in limited]
+        assert len(limited) >= 300 - 40 - 20 * elapsed - 1, (len(limited), elapsed)
+        assert len(served) <= 40 + 20 * elapsed + 1
+        # what got through was answered as usual: pongs, and refusals of the illegal decision
+        assert {m["type"] for m in served} <= {"pong", "error"}
+        assert {m["code"] for m in served if m["type"] == "error"} <= {"illegal", "not_your_turn"}
+        assert bob.drain(0.3) == []                           # nobody else hears of it
+        time.sleep(1.5)
+        assert ann.ask(json.dumps({"type": "ping", "id": "after"}))["type"] == "pong"
+        assert seen() == before
+        assert srv.alive()
+        ann.close()
+        bob.close()
+    finally:
+        srv.stop()
+
+
 def test_game_goes_on_after_the_abuse(table):
     """After all that, the two clients finish the game and the record replays."""
     from cardtable.core.record import load_record
