@@ -90,6 +90,42 @@ def test_any_text_is_parsed_or_refused_cleanly(text):
         assert g.history == [" ".join(text.split())] or len(g.history) == 1
 
 
+# notation-shaped text: a decision's first word, then tokens that look like numbers but are
+# not all numbers of the notation (superscripts, other scripts' digits, huge digit strings)
+HEADS = ["play", "shadow", "draw", "draw pool", "draw deck", "take", "keep", "pass", "replace",
+         "peek", "swap", "snap", "give", "hand-over", "penalty", "kombio", "discard", "skip"]
+TOKENS = st.sampled_from(["²", "٣", "７", "1²", "7", "13", "0", "X", "x", "3+13+X", "1.2", "2.٣",
+                          "0.0", "9" * 5000, "1" + "0" * 4400, "-1", "+", ".", "1..2", "²+X"])
+notation_like = st.builds(lambda head, toks: " ".join([head, *toks]), st.sampled_from(HEADS),
+                          st.lists(TOKENS | st.text(max_size=4), max_size=4))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from([("abluxxen", {}), ("abluxxen", {"variant": "duel"}),
+                        ("kombio", {"players": 3})]), notation_like)
+def test_notation_like_text_is_parsed_or_refused_cleanly(game, text):
+    g = new_game(game[0], seed=2, **game[1])
+    before = g.view(None)
+    try:
+        g.apply(text)
+    except IllegalDecision as e:
+        assert e.reason
+        assert g.view(None) == before
+    else:
+        assert len(g.history) == 1
+
+
+def test_superscript_and_foreign_digits_are_not_numbers():
+    g = new_game("abluxxen", variant="duel", seed=2)
+    for text in ("play ²", "shadow ²", "draw pool ²", "draw pool 3+٣", "play " + "9" * 5000):
+        with pytest.raises(IllegalDecision, match="card|shadow"):
+            g.apply(text)
+    k = new_game("kombio", players=3, seed=2)
+    for text in ("replace ²", "peek 1.²", "swap ٣.1 1.1"):
+        with pytest.raises(IllegalDecision):
+            k.apply(text)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**31), st.lists(st.integers(0, 10**6), max_size=120),
        st.sampled_from(["basic", "advanced", "expert", "duel", "classic"]))

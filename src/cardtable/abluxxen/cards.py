@@ -14,7 +14,7 @@ Structured arguments (`Decision.args`):
 from __future__ import annotations
 
 from cardtable.core.errors import IllegalDecision, RecordError
-from cardtable.core.game import Decision
+from cardtable.core.game import Decision, notation_number
 
 JOKER = 14
 ALL_CARDS = [v for v in range(1, 14) for _ in range(8)] + [JOKER] * 5  # AB-1: 109 cards
@@ -85,8 +85,9 @@ def draw_pool(item: tuple) -> Decision:
 def _card_token(tok: str, text: str) -> int:
     if tok in ("X", "x"):
         return JOKER
-    if tok.isdigit() and 1 <= int(tok) <= 13:
-        return int(tok)
+    n = notation_number(tok)
+    if n is not None and 1 <= n <= 13:
+        return n
     raise IllegalDecision(text, f"{tok!r} is not a card (1..13 or X)")
 
 
@@ -120,9 +121,10 @@ def parse(text) -> Decision:
             raise IllegalDecision(text, "there are only 8 of each number and 5 jokers")
         return PLAY[v][k][j]
     if head == "shadow":
-        if len(words) != 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= 12:
+        n = notation_number(words[1]) if len(words) == 2 else None
+        if n is None or not 1 <= n <= 12:
             raise IllegalDecision(text, "write 'shadow N' with the number of a shadow stack")
-        return SHADOW[int(words[1])]
+        return SHADOW[n]
     if head == "draw":
         if len(words) == 2 and words[1].lower() == "deck":
             return DRAW_DECK

@@ -47,6 +47,15 @@ class Decision:
         return self.text
 
 
+def notation_number(tok: str, max_digits: int = 6) -> int | None:
+    """A number of the notation: ASCII decimal digits only, at most `max_digits` of them; else
+    None. ('²' and '٣' are digits to str.isdigit but not numbers here, and int() of a very long
+    digit string raises instead of answering.)"""
+    if tok and tok.isascii() and tok.isdigit() and len(tok) <= max_digits:
+        return int(tok)
+    return None
+
+
 class GameState(ABC):
     """Abstract game state. Subclasses: `AbluxxenState`, `KombioState`."""
 

@@ -18,7 +18,7 @@ Structured arguments (`Decision.args`):
 from __future__ import annotations
 
 from cardtable.core.errors import IllegalDecision
-from cardtable.core.game import Decision
+from cardtable.core.game import Decision, notation_number
 
 # -- KO-1: the 70 cards ------------------------------------------------------------------------
 VALUES = tuple(range(-1, 15))
@@ -133,14 +133,8 @@ def is_ours(d: Decision) -> bool:
 
 
 # -- parsing -----------------------------------------------------------------------------------
-def _number(tok: str) -> int | None:
-    if tok and tok.isascii() and tok.isdigit() and len(tok) <= 6:
-        return int(tok)
-    return None
-
-
 def _slot(tok: str, text: str) -> int:
-    s = _number(tok)
+    s = notation_number(tok)
     if s is None or s < 1:
         raise IllegalDecision(text, f"{tok!r} is not a slot number (1, 2, 3, ...)")
     return s
@@ -151,7 +145,7 @@ def _pos(tok: str, text: str) -> tuple[int, int]:
     if len(parts) != 2:
         raise IllegalDecision(text, f"{tok!r} is not a card on the table; write seat.slot, "
                                     "e.g. 2.4")
-    p = _number(parts[0])
+    p = notation_number(parts[0])
     if p is None:
         raise IllegalDecision(text, f"{tok!r}: {parts[0]!r} is not a seat number")
     return p, _slot(parts[1], text)
