@@ -338,3 +338,42 @@ def test_group_commit_acknowledges_only_after_commit(tmp_path):
         await store.close()
 
     asyncio.run(main())
+
+
+def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
+    """Hub.runtime pins; a runtime is dropped only when every holder has released it. (A
+    WebSocket that was still looking up its token lost its runtime to a lobby poll's release
+    and then heard nothing of the table.)"""
+    import asyncio
+
+    from cardtable.server.config import Settings
+    from cardtable.server.runtime import Hub
+
+    url, store = _store(tmp_path)
+    rec = new_game("abluxxen", variant="duel", seed=3).record()
+    values, rows = _new_table("PIN1")
+    values["base"] = {k: v for k, v in rec.items() if k != "actions"}
+    values["settings"] = {}
+
+    async def main():
+        tid = await store.create_table(values, rows)
+        hub = Hub(store, Settings(database=url))
+        a = await hub.runtime(tid)                       # e.g. a connecting WebSocket
+        b = await hub.runtime(tid)                       # e.g. the lobby listing tables
+        assert a is b and a.pins == 2
+        hub.release(b)
+        assert hub.rts.get(tid) is a                     # still held by the first
+        c = await hub.runtime(tid)
+        assert c is a                                    # no second runtime of the table
+        hub.release(c)
+        hub.release(a)
+        assert tid not in hub.rts                        # nobody holds it: dropped
+        # loads that overlap share one runtime
+        d, e = await asyncio.gather(hub.runtime(tid), hub.runtime(tid))
+        assert d is e and d.pins == 2 and hub.rts[tid] is d
+        hub.release(d)
+        hub.release(e)
+        assert tid not in hub.rts
+        await store.close()
+
+    asyncio.run(main())

@@ -189,7 +189,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return rt
 
     async def fresh(rt: TableRuntime) -> TableRuntime:
-        await rt.refresh()
+        try:
+            await rt.refresh()
+        except BaseException:
+            release_later(rt)
+            raise
         return rt
 
     def release_later(rt: TableRuntime) -> None:
@@ -251,14 +255,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         else:
             raise _bad("could not find a free table code", 503)
         rt = await hub().runtime(table_id)
-        if status == "playing":
-            await rt.reset_deadline()
-        hub().after_change(rt)
-        out = P.CreateOut(table=table_out(rt))
+        try:
+            if status == "playing":
+                await rt.reset_deadline()
+            hub().after_change(rt)
+            out = P.CreateOut(table=table_out(rt))
+        finally:
+            release_later(rt)
         if token is not None:
             out.join = P.JoinOut(table=out.table, seat=seat, name=req.name, token=token,
                                  ws=f"/ws/{code}", resume_link=f"/t/{code}#token={token}")
-        release_later(rt)
         return out
 
     @app.get("/api/tables", response_model=list[P.TableOut])
@@ -269,10 +275,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for row in await hub().store.open_tables(game, limit):
             rt = await hub().runtime(row["id"])
             if rt is not None:
-                await rt.refresh()
-                if rt.status == "waiting":
-                    out.append(table_out(rt))
-                release_later(rt)
+                try:
+                    await rt.refresh()
+                    if rt.status == "waiting":
+                        out.append(table_out(rt))
+                finally:
+                    release_later(rt)
         return out
 
     @app.get("/api/tables/{code}", response_model=P.TableOut)
@@ -365,9 +373,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             release_later(rt)
         new = await hub().runtime(new_id)
-        hub().after_change(new)
-        out = table_out(new)
-        release_later(new)
+        try:
+            hub().after_change(new)
+            out = table_out(new)
+        finally:
+            release_later(new)
         return out
 
     async def make_rematch(rt: TableRuntime) -> int:
@@ -402,8 +412,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 c.send({"type": "rematch", "table": code})
             rt.publish([], only_state=True)
         new = await hub().runtime(new_id)
-        if new.status == "playing":
-            await new.reset_deadline()
+        try:
+            if new.status == "playing":
+                await new.reset_deadline()
+        finally:
+            release_later(new)
         return new_id
 
     @app.get("/api/tables/{code}/record")

@@ -120,6 +120,7 @@ class TableRuntime:
         self.lock = asyncio.Lock()
         self.conns: set = set()
         self.driven = False
+        self.pins = 0                   # callers of Hub.runtime that have not released it yet
         self.tick = 0                                      # bumped by every change
         self._changed = asyncio.Event()
         self._vcache: dict = {}
@@ -616,12 +617,23 @@ class Hub:
         self.on_change: Callable[[TableRuntime], None] | None = None
 
     async def runtime(self, table_id: int) -> TableRuntime | None:
-        rt = self.rts.get(table_id)
-        if rt is not None:
+        """The table's runtime, loaded if need be, and pinned: it stays this process's one
+        runtime of the table until the caller calls `release` (once per call of this)."""
+        while True:
+            rt = self.rts.get(table_id)
+            if rt is None:
+                fut = self._loading.get(table_id)
+                if fut is None:
+                    rt = await self._load(table_id)
+                else:
+                    rt = await asyncio.shield(fut)
+                    if rt is not None and self.rts.get(table_id) is not rt:
+                        continue                  # released by its loader before we got it
+            if rt is not None:
+                rt.pins += 1
             return rt
-        fut = self._loading.get(table_id)
-        if fut is not None:
-            return await asyncio.shield(fut)
+
+    async def _load(self, table_id: int) -> TableRuntime | None:
         fut = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
@@ -652,7 +664,9 @@ class Hub:
         return await self.runtime(row["id"])
 
     def release(self, rt: TableRuntime) -> None:
-        if not rt.conns and not rt.driven and self.rts.get(rt.id) is rt:
+        """Unpin a runtime `runtime` gave; it is dropped when nobody holds it any more."""
+        rt.pins -= 1
+        if rt.pins <= 0 and not rt.conns and not rt.driven and self.rts.get(rt.id) is rt:
             del self.rts[rt.id]
 
     def notified(self, table_id: int, version: int | None) -> None:

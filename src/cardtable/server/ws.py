@@ -126,12 +126,14 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings) -> None:
     rt = await hub.runtime_by_code(code.upper())
     if rt is None:
         return await refuse("not_found", "no such table", 4404)
-    seat = None
-    if token:
-        seat = await hub.store.seat_by_token(rt.id, token[:256])
-        if seat is None:
-            hub.release(rt)
-            return await refuse("bad_token", "this token holds no seat at this table", 4401)
+    try:
+        seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
+    except BaseException:
+        hub.release(rt)
+        raise
+    if token and seat is None:
+        hub.release(rt)
+        return await refuse("bad_token", "this token holds no seat at this table", 4401)
     conn = Conn(ws, rt, seat, lang, settings)
     writer = asyncio.create_task(conn.writer())
     try:
