@@ -281,3 +281,35 @@ def test_fuzz_a_real_record_with_junk_at_the_end(rr_client, ab_record, cut, junk
     if r.status_code == 422:
         assert r.json()["error"] == "illegal_action"
         assert r.json()["index"] >= min(cut, len(ab_record["actions"]))
+
+
+def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
+    """Concurrent replays wait on the event loop, not in the worker threads that the bots and
+    table loads share: at most REPLAY_SLOTS are computed at once, and every one is answered."""
+    import asyncio
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    from cardtable.web import replay_api
+
+    lock, active, peak = threading.Lock(), [0], [0]
+
+    def slow_build(record, seat, names):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(0.1)
+        with lock:
+            active[0] -= 1
+        return {"ok": True}
+
+    monkeypatch.setattr(replay_api, "_safe_build", slow_build)
+    req = SimpleNamespace(record=SimpleNamespace(model_dump=dict), seat=None, names=None)
+
+    async def main():
+        return await asyncio.gather(*(replay_api.replay(req) for _ in range(6)))
+
+    answers = asyncio.run(main())
+    assert [a.status_code for a in answers] == [200] * 6
+    assert peak[0] == replay_api.REPLAY_SLOTS

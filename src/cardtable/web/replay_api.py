@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
+import weakref
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -58,8 +58,20 @@ MAX_BODY = 2 * 1024 * 1024
 MAX_ACTIONS = 5000
 MAX_SEATS = 8
 LANGS = ("en", "de")
-#: at most this many replays are computed at once (in worker threads)
-_SLOTS = threading.BoundedSemaphore(4)
+#: at most this many replays are computed at once, each in a worker thread of the default
+#: executor, which the bots and table loads share (6 threads on 2 cores): the slot is taken on
+#: the event loop before a thread is, so waiting replays hold no thread
+REPLAY_SLOTS = 2
+_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()     # event loop -> Semaphore
+
+
+def _loop_slots() -> asyncio.Semaphore:
+    """This event loop's semaphore (an asyncio.Semaphore belongs to one loop)."""
+    loop = asyncio.get_running_loop()
+    sem = _slots.get(loop)
+    if sem is None:
+        sem = _slots[loop] = asyncio.Semaphore(REPLAY_SLOTS)
+    return sem
 
 
 class _LimitedBodyRoute(APIRoute):
@@ -195,8 +207,7 @@ def _illegal(e: ReplayError) -> dict:
 
 def _safe_build(record: dict, seat: int | None, names: list[str] | None) -> dict:
     try:
-        with _SLOTS:
-            return build_replay(record, seat, names)
+        return build_replay(record, seat, names)
     except _Refused:
         raise
     except RecursionError:
@@ -220,7 +231,8 @@ async def replay(req: ReplayRequest) -> JSONResponse:
     action, with each action's seat and text. See the module docstring."""
     record = req.record.model_dump()
     try:
-        out = await asyncio.to_thread(_safe_build, record, req.seat, req.names)
+        async with _loop_slots():
+            out = await asyncio.to_thread(_safe_build, record, req.seat, req.names)
     except _Refused as r:
         return JSONResponse(r.body, status_code=422)
     return JSONResponse(out)
