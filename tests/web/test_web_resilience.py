@@ -3,7 +3,7 @@ restarted on the same port and database mid-game, a WebSocket that the far end c
 goes silent (the heartbeat must notice), and the browser going offline and online again. Each
 time the table page must say that it is reconnecting (in words, not colour only), take no clicks
 meanwhile, reconnect by itself, and the game must go on by clicking (to the end, where the shown
-scores are the record's)."""
+scores are the record's). And a table page left before it has connected opens no socket."""
 
 from __future__ import annotations
 
@@ -173,3 +173,42 @@ def test_socket_dropped_silent_and_offline(new_page, server):
     scores, winners = shown_scores(page)
     assert scores == view["scores"] and winners == view["winners"]
     assert_log_whole(page)
+
+
+#: counts the page's WebSockets and holds back the table's lobby data for 1.5 s, so that the
+#: user can leave the table page before it would connect
+SLOW_TABLE_AND_COUNT_SOCKETS = """(() => {
+  window.__sockets = [];
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) { const ws = new Native(...args); window.__sockets.push(ws); return ws; };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  const fetch0 = window.fetch.bind(window);
+  window.fetch = (url, opts) => /\\/api\\/tables\\/[A-Z0-9]+$/.test(String(url))
+    ? new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(url, opts)) : fetch0(url, opts);
+})();"""
+
+
+def test_leaving_a_table_page_before_it_connects_opens_no_socket(new_page, server):
+    """A table page left while it still loads (its lobby data, its game module) must not
+    connect afterwards: such a socket would never be closed and reconnect for ever."""
+    ann = new_page()
+    code = create_table(ann, "abluxxen", "basic", 3, ["easy", "easy"], name="Ann")
+    ann.wait_for_selector("#board .game")
+    page = new_page()
+    page.add_init_script(SLOW_TABLE_AND_COUNT_SOCKETS)
+    page.goto("/")
+    page.wait_for_selector("#create-btn")
+    page.evaluate("(code) => { const a = document.createElement('a'); a.href = '/t/' + code;"
+                  " a.dataset.link = ''; a.id = 'to-table'; a.textContent = 'to the table';"
+                  " document.body.appendChild(a); }", code)
+    page.click("#to-table")                                   # in-page navigation to the table
+    page.wait_for_url(f"**/t/{code}")
+    page.click("#site-nav a[href='/']")                       # and back, before it loaded
+    page.wait_for_selector("#create-btn")
+    page.wait_for_timeout(3000)                               # the held-back answer came meanwhile
+    assert page.evaluate("() => window.__sockets.length") == 0
+    # the same page, staying: it connects as usual, as a spectator (the counting works)
+    page.goto(f"/t/{code}")
+    page.wait_for_selector("#board .game", timeout=10000)
+    assert page.evaluate("() => window.__sockets.filter((s) => s.readyState === 1).length") == 1

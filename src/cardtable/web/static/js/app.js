@@ -40,7 +40,7 @@ function mySeats() {
 }
 
 /** Display names of the seats: the player's name, "Bot 2 (easy)", or "Seat 3". */
-export function seatNames(seats, mySeat) {
+export function seatNames(seats) {
   return seats.map((s) => {
     let n;
     if (s.kind === "bot") n = t("seat.bot", { n: s.seat, level: t("level." + s.bot) });
@@ -80,6 +80,18 @@ export function navigate(path, { replace = false } = {}) {
   route();
 }
 
+// A page in a module loaded on demand: its `destroy` becomes the route's cleanup, unless the
+// user has navigated on before the module arrived (then the page is not rendered at all).
+function lazyPage(loading, render, el) {
+  const mine = { destroy: null, gone: false };
+  cleanup = () => { mine.gone = true; if (mine.destroy) mine.destroy(); };
+  loading.then((mod) => {
+    if (mine.gone) return;
+    const page = render(mod);
+    mine.destroy = page && page.destroy;
+  }).catch((e) => el.appendChild(h("p", { class: "error" }, String(e))));
+}
+
 function route() {
   if (cleanup) { try { cleanup(); } catch (e) { console.error(e); } cleanup = null; }
   const el = mainEl();
@@ -95,13 +107,11 @@ function route() {
   } else if ((m = path.match(/^\/replay\/([A-Za-z0-9]{1,16})$/))) {
     document.title = `${t("table.replay")} ${m[1]} · cardtable`;
     el.className = "page-replay";
-    import("./replay.js").then((mod) => mod.render(el, { code: m[1].toUpperCase() }))
-      .catch((e) => el.appendChild(h("p", { class: "error" }, String(e))));
+    lazyPage(import("./replay.js"), (mod) => mod.render(el, { code: m[1].toUpperCase() }), el);
   } else if ((m = path.match(/^\/rules\/(abluxxen|kombio)$/))) {
     document.title = `${t("nav.rules")} · ${t("game." + m[1])} · cardtable`;
     el.className = "page-rules";
-    import("./rules.js").then((mod) => mod.render(el, { game: m[1] }))
-      .catch((e) => el.appendChild(h("p", { class: "error" }, String(e))));
+    lazyPage(import("./rules.js"), (mod) => mod.render(el, { game: m[1] }), el);
   } else {
     el.appendChild(h("p", {}, "404"));
   }
@@ -405,11 +415,11 @@ function renderTablePage(el, code) {
     history.replaceState({}, "", `/t/${code}`);
   }
   const S = {
-    code, table: null, state: null, welcome: null, log: [], status: "connecting",
+    code, table: null, state: null, status: "connecting",
     mod: null, ui: {}, pendingFx: [], conn: null, error: "", joinError: "", gone: false,
-    spectatorChoice: false,
   };
   let tick = null;
+  let alive = true;           // false once the user has left the page (see the cleanup below)
 
   const root = h("div", { class: "table-page" });
   el.appendChild(root);
@@ -425,6 +435,7 @@ function renderTablePage(el, code) {
       return;
     }
     S.mod = await import(GAME_MODULES[S.table.game]);
+    if (!alive) return;                        // left while loading: open no connection
     const mine = myInfo();
     if (!mine && S.table.status === "waiting" && S.table.free_seats.length) {
       drawJoin();
@@ -434,6 +445,7 @@ function renderTablePage(el, code) {
   }
 
   function connect(token) {
+    if (!alive) return;
     S.conn = new TableConnection(code, {
       token, lang: getLang(),
       onMessage, onStatus: (st) => { S.status = st; drawStatus(); },
@@ -475,7 +487,6 @@ function renderTablePage(el, code) {
   function onMessage(msg) {
     switch (msg.type) {
       case "welcome":
-        S.welcome = msg;
         if (msg.role === "player") {
           const mine = myInfo() || {};
           saveSeat(code, Object.assign(mine, { seat: msg.seat, name: msg.name, game: msg.game }));
@@ -485,14 +496,13 @@ function renderTablePage(el, code) {
         const prev = S.state;
         S.state = msg;
         S.error = "";
-        if (prev && (prev.index !== msg.index || (prev.window && !msg.window))) S.ui = { prefs: S.ui.prefs };
+        if (prev && (prev.index !== msg.index || (prev.window && !msg.window))) S.ui = {};
         if (msg.status !== (S.table && S.table.status) && S.table) S.table.status = msg.status;
         if (S.table) S.table.seats = msg.seats;
         draw();
         break;
       }
       case "event": {
-        S.log.push(msg);
         if (S.mod && S.mod.animHints && S.state) {
           try { S.pendingFx.push(...S.mod.animHints(S.state.view, msg, S.state.seat)); } catch (e) { /* ignore */ }
         }
@@ -720,7 +730,6 @@ function renderTablePage(el, code) {
 
   const offLang = onLang((lang) => {
     if (S.conn) {
-      S.log = [];
       clear(logList);
       S.conn.restart({ lang, resetEvents: true });
     }
@@ -734,6 +743,7 @@ function renderTablePage(el, code) {
 
   start();
   return () => {
+    alive = false;
     offLang();
     clearInterval(tick);
     document.removeEventListener("keydown", keydown);

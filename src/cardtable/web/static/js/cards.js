@@ -87,17 +87,6 @@ export function cardEl(game, value, opts = {}) {
   return el;
 }
 
-/** A row of small cards (e.g. a display layer), aria-labelled as a whole. */
-export function cardRow(game, values, opts = {}) {
-  const row = document.createElement("div");
-  row.className = "card-row" + (opts.cls ? " " + opts.cls : "");
-  for (const v of values) row.appendChild(cardEl(game, v, { size: opts.size || "sm" }));
-  if (opts.label) {
-    row.setAttribute("role", "group");
-    row.setAttribute("aria-label", opts.label);
-  }
-  return row;
-}
 
 /** "7 7 X" in words for screen readers and logs. */
 export function cardsText(game, values) {
