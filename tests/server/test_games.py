@@ -27,8 +27,17 @@ def test_abluxxen_basic_one_client_three_bots_and_rematch(server):
         assert out["table"]["status"] == "playing"
         ann = await Client(server.ws_base, code, token, since=0).connect()
         spec = await Client(server.ws_base, code, lang="de", since=0).connect()
-        await play(ann, "abluxxen", random.Random(1))
-        await spec.wait_for(lambda m: m["type"] == "state" and m["status"] == "over")
+        # spectators who come late get the game so far from the history (built once per
+        # viewer and language, then extended): one at index 20, two more at 40
+        rng, late = random.Random(1), []
+        for mark in (20, 40):
+            await play(ann, "abluxxen", rng, stop=lambda: (ann.last_state() or {}).get(
+                "index", 0) >= mark)
+            late.append(await Client(server.ws_base, code, lang="de", since=0).connect())
+        late.append(await Client(server.ws_base, code, lang="de", since=7).connect())
+        await play(ann, "abluxxen", rng)
+        for c in [spec] + late:
+            await c.wait_for(lambda m: m["type"] == "state" and m["status"] == "over")
         rec = server.record(code)
         rp = Replay(rec)
         assert rp.states[-1].over
@@ -39,6 +48,11 @@ def test_abluxxen_basic_one_client_three_bots_and_rematch(server):
         assert event_log(ann) == dict(enumerate(rec["actions"]))
         assert event_log(spec) == dict(enumerate(rec["actions"]))
         assert not ann.errors()
+        # the late ones: the same events, word for word, as the spectator who watched live
+        live = [m for m in spec.messages if m["type"] == "event"]
+        for c, since in zip(late, (0, 0, 7)):
+            check_messages(c, None, rp, seats)
+            assert [m for m in c.messages if m["type"] == "event"] == live[since:]
 
         # rematch: same settings, same players; the old token holds the same seat there
         r = server.post(f"/api/tables/{code}/rematch", {"token": token})
@@ -54,7 +68,7 @@ def test_abluxxen_basic_one_client_three_bots_and_rematch(server):
         again = await Client(server.ws_base, new["code"], token).connect()
         w = await again.wait_for(lambda m: m["type"] == "welcome")
         assert w["seat"] == 0 and w["name"] == "Ann"
-        for c in (ann, spec, again):
+        for c in (ann, spec, again, *late):
             await c.close()
 
     asyncio.run(main())
@@ -149,7 +163,8 @@ def test_kombio_snap_window_first_snap_wins_and_deadline(server):
     """KO-10 networked: the first snap to arrive closes the window at once (the others pass);
     a pass stays hidden from the other seats; a window nobody answers closes at its deadline."""
     async def main():
-        out = server.create(game="kombio", players=2, target=30, snap_seconds=1.5)
+        # 3 s windows: part 3 needs three answers inside one window on a busy machine
+        out = server.create(game="kombio", players=2, target=30, snap_seconds=3)
         code = out["table"]["code"]
         j = [server.join(code, "Ann"), server.join(code, "Bob")]
         cl = {i: await Client(server.ws_base, code, j[i]["token"]).connect() for i in (0, 1)}
@@ -178,7 +193,7 @@ def test_kombio_snap_window_first_snap_wins_and_deadline(server):
         ack = await cl[1].reply({"type": "decide", "decision": snap, "index": idx},
                                 kinds=("ack", "error"))
         assert ack["type"] == "ack" and ack["pending"] is False, ack
-        assert time.time() - t0 < 1.0                           # did not wait for the deadline
+        assert time.time() - t0 < 2.0                           # did not wait for the deadline
         evs = [await cl[1].wait_for(lambda m, i=i: m["type"] == "event" and m["index"] == i)
                for i in range(idx, idx + 2)]
         got = {e["seat"]: e["decision"] for e in evs}
@@ -192,7 +207,7 @@ def test_kombio_snap_window_first_snap_wins_and_deadline(server):
         ev = await cl[0].wait_for(lambda m: m["type"] == "event" and m["index"] == idx + 1,
                                   timeout=10)
         waited = time.time() - t0
-        assert 0.8 < waited < 4.0, waited
+        assert 2.0 < waited < 6.0, waited
         evs = [m for m in cl[0].messages if m["type"] == "event" and m["index"] in (idx, idx + 1)]
         assert [e["decision"] for e in evs] == ["pass", "pass"]
         assert {e["by"] for e in evs} == {"timeout"} and ev is evs[-1]

@@ -121,6 +121,8 @@ class TableRuntime:
         self.conns: set = set()
         self.driven = False
         self.pins = 0                   # callers of Hub.runtime that have not released it yet
+        #: (viewer, lang) -> (replayed state, event per action so far) for history_events
+        self._history: dict[tuple, tuple[GameState, list]] = {}
         self.tick = 0                                      # bumped by every change
         self._changed = asyncio.Event()
         self._vcache: dict = {}
@@ -581,25 +583,28 @@ class TableRuntime:
         self.conns.discard(conn)
 
     def history_events(self, viewer: int | None, lang: str, since: int) -> list[dict]:
-        """Events since action `since` for a client that reconnects, from the viewer's
-        views only (the record replayed from the start)."""
+        """Events since action `since` for a client that (re)connects, from the viewer's views
+        only. The events of each (viewer, language) are built once, by replaying the record
+        from the start, and extended as the game goes on: a history only grows, and every page
+        load asks for it from action 0."""
         since = max(0, min(since, self.n))
         if since >= self.n:
             return []
-        hist = self.state.history
-        st = load_record(dict(self.base, actions=list(hist[:since])))
-        out = []
-        viewers = {viewer}
-        before = self._views(st, viewers)
-        for i in range(since, self.n):
-            seat, by = self.log[i]
-            st.apply(hist[i])
-            after = self._views(st, viewers)
-            msg = self.event_msg(Step(i, seat, hist[i], by, before, after), viewer, lang)
-            if msg:
-                out.append(msg)
-            before = after
-        return out
+        cached = self._history.get((viewer, lang))
+        if cached is None or len(cached[1]) > self.n:
+            cached = self._history[(viewer, lang)] = (load_record(dict(self.base, actions=[])), [])
+        st, events = cached
+        if len(events) < self.n:
+            hist, viewers = self.state.history, {viewer}
+            before = self._views(st, viewers)
+            for i in range(len(events), self.n):
+                seat, by = self.log[i]
+                st.apply(hist[i])
+                after = self._views(st, viewers)
+                events.append(self.event_msg(Step(i, seat, hist[i], by, before, after), viewer,
+                                             lang))
+                before = after
+        return [m for m in events[since:self.n] if m]
 
     def record(self) -> dict:
         return dict(self.base, actions=list(self.state.history))
