@@ -315,16 +315,11 @@ class BatchTx(Tx):
 
 
 async def _insert_table(conn: AsyncConnection, values: dict, seat_rows: list[dict]) -> int:
-    now = time.time()
-    res = await conn.execute(insert(game_tables).values(
-        **values, n_actions=0, version=1, created_at=now, updated_at=now)
-        .returning(game_tables.c.id))
-    table_id = res.scalar_one()
-    await conn.execute(insert(seats), [dict(r, table_id=table_id) for r in seat_rows])
-    return table_id
+    return await conn.run_sync(_insert_table_sync, values, seat_rows)
 
 
 def _insert_table_sync(conn, values: dict, seat_rows: list[dict]) -> int:
+    """Insert a table row and its seats (SQLAlchemy Core); the new table's id."""
     now = time.time()
     res = conn.execute(insert(game_tables).values(
         **values, n_actions=0, version=1, created_at=now, updated_at=now)
@@ -699,7 +694,3 @@ class Store:
             res = await conn.execute(select(actions.c.text).where(actions.c.table_id == table_id)
                                      .order_by(actions.c.idx))
             return [r.text for r in res]
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"))
