@@ -115,6 +115,10 @@ def test_kombio_two_clients_one_bot(server):
         assert server.get("/api/tables", params={"game": "kombio"}).status_code == 200
         assert code in [t["code"] for t in server.get("/api/tables").json()]        # public
         j0 = server.join(code, "Ann")
+        # the lobby list (from the database rows) says what the table itself says
+        listed = {t["code"]: t for t in server.get("/api/tables", params={"game": "kombio"}).json()}
+        assert listed[code] == server.get(f"/api/tables/{code}").json()
+        assert listed[code]["free_seats"] == [2] and listed[code]["seats"][0]["name"] == "Ann"
         j2 = server.join(code, "Cy")
         assert j2["seat"] == 2
         a = await Client(server.ws_base, code, j0["token"], since=0).connect()

@@ -34,7 +34,7 @@ from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.migrate import upgrade
-from cardtable.server.runtime import Hub, TableRuntime
+from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.ws import handle_ws
 
 log = logging.getLogger("cardtable.server")
@@ -109,15 +109,19 @@ def table_config(req: P.CreateTable) -> tuple[dict, dict, list[dict]]:
 
 
 def table_out(rt: TableRuntime) -> P.TableOut:
-    seats = rt.seat_info()
-    s = rt.settings
+    return _table_out(rt.row, rt.seat_info(), rt.n)
+
+
+def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
+    """A table for the lobby, from its row and its seats (SeatInfo)."""
+    code, s = row["code"], row["settings"]
     return P.TableOut(
-        code=rt.code, link=f"/t/{rt.code}", ws=f"/ws/{rt.code}", game=rt.game,
-        variant=s.get("variant"), players=rt.players, seats=seats,
+        code=code, link=f"/t/{code}", ws=f"/ws/{code}", game=row["game"],
+        variant=s.get("variant"), players=len(seats), seats=seats,
         free_seats=[x["seat"] for x in seats if x["kind"] == "human" and not x["joined"]],
-        public=rt.public, status=rt.status, turn_seconds=s.get("turn_seconds"),
+        public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
-        options=s.get("options") or {}, actions=rt.n, rematch=rt.rematch)
+        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"])
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -271,17 +275,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
                           limit: int = Query(50, ge=1, le=200)) -> list[P.TableOut]:
         """Open public tables (waiting for players), newest first."""
-        out = []
-        for row in await hub().store.open_tables(game, limit):
-            rt = await hub().runtime(row["id"])
-            if rt is not None:
-                try:
-                    await rt.refresh()
-                    if rt.status == "waiting":
-                        out.append(table_out(rt))
-                finally:
-                    release_later(rt)
-        return out
+        rows, seat_rows = await hub().store.open_tables(game, limit)
+        return [_table_out(row, seat_info_of(seat_rows[row["id"]]), row["n_actions"])
+                for row in rows]
 
     @app.get("/api/tables/{code}", response_model=P.TableOut)
     async def get_table(code: CodePath) -> P.TableOut:

@@ -674,14 +674,24 @@ class Store:
                                    .order_by(seats.c.seat))
             return [_row(x) for x in s]
 
-    async def open_tables(self, game: str | None, limit: int) -> list[dict[str, Any]]:
+    async def open_tables(self, game: str | None, limit: int
+                          ) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+        """Public tables waiting for players, newest first, and their seats by table id (one
+        read, two queries)."""
         async with self.engine.connect() as conn:
             q = (select(game_tables).where(game_tables.c.status == "waiting",
                                            game_tables.c.public.is_(True))
                  .order_by(game_tables.c.created_at.desc()).limit(limit))
             if game:
                 q = q.where(game_tables.c.game == game)
-            return [_row(r) for r in await conn.execute(q)]
+            rows = [_row(r) for r in await conn.execute(q)]
+            by_table: dict[int, list[dict[str, Any]]] = {r["id"]: [] for r in rows}
+            if rows:
+                res = await conn.execute(select(seats).where(seats.c.table_id.in_(list(by_table)))
+                                         .order_by(seats.c.table_id, seats.c.seat))
+                for x in res:
+                    by_table[x.table_id].append(_row(x))
+            return rows, by_table
 
     async def playing_ids(self) -> list[int]:
         async with self.engine.connect() as conn:

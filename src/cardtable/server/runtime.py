@@ -104,6 +104,13 @@ def norm(text: str) -> str:
     return " ".join(text.split())
 
 
+def seat_info_of(seat_rows: list[dict]) -> list[dict]:
+    """The seats as clients see them (protocol SeatInfo): no tokens, `joined` for bots too."""
+    return [{"seat": s["seat"], "kind": s["kind"], "bot": s["bot"], "name": s["name"],
+             "joined": s["kind"] == "bot" or s["joined_at"] is not None,
+             "away": bool(s["away"])} for s in seat_rows]
+
+
 class TableRuntime:
     def __init__(self, hub: Hub, row: dict, seat_rows: list[dict], state: GameState,
                  log_rows: list[tuple[int, str]]):
@@ -143,10 +150,7 @@ class TableRuntime:
             self.seats = [{k: r[k] for k in ("seat", "kind", "bot", "name", "away", "joined_at")}
                           for r in seat_rows]
             self.names = {lang: V.seat_names(self.seats, lang) for lang in ("en", "de")}
-        self._seat_info = [
-            {"seat": s["seat"], "kind": s["kind"], "bot": s["bot"], "name": s["name"],
-             "joined": s["kind"] == "bot" or s["joined_at"] is not None,
-             "away": bool(s["away"])} for s in self.seats]
+        self._seat_info = seat_info_of(self.seats)
 
     def seat_info(self) -> list[dict]:
         return self._seat_info
