@@ -80,14 +80,22 @@ def test_record_roundtrip_through_json_file(tmp_path):
 @given(st.text(max_size=40))
 def test_any_text_is_parsed_or_refused_cleanly(text):
     g = new_game("abluxxen", seed=2)
+    if applied_or_refused_cleanly(g, text):
+        assert g.history == [" ".join(text.split())] or len(g.history) == 1
+
+
+def applied_or_refused_cleanly(g, text) -> bool:
+    """Apply `text` to a fresh game: True if it was applied (one action more); if refused,
+    the refusal is an IllegalDecision with a reason and the game is unchanged."""
     before = g.view(None)
     try:
         g.apply(text)
     except IllegalDecision as e:
         assert e.reason
         assert g.view(None) == before
-    else:
-        assert g.history == [" ".join(text.split())] or len(g.history) == 1
+        return False
+    assert len(g.history) == 1
+    return True
 
 
 # notation-shaped text: a decision's first word, then tokens that look like numbers but are
@@ -104,15 +112,7 @@ notation_like = st.builds(lambda head, toks: " ".join([head, *toks]), st.sampled
 @given(st.sampled_from([("abluxxen", {}), ("abluxxen", {"variant": "duel"}),
                         ("kombio", {"players": 3})]), notation_like)
 def test_notation_like_text_is_parsed_or_refused_cleanly(game, text):
-    g = new_game(game[0], seed=2, **game[1])
-    before = g.view(None)
-    try:
-        g.apply(text)
-    except IllegalDecision as e:
-        assert e.reason
-        assert g.view(None) == before
-    else:
-        assert len(g.history) == 1
+    applied_or_refused_cleanly(new_game(game[0], seed=2, **game[1]), text)
 
 
 def test_superscript_and_foreign_digits_are_not_numbers():
