@@ -18,6 +18,7 @@ import re
 import secrets
 import sys
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
 
@@ -186,22 +187,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def hub() -> Hub:
         return state["hub"]
 
-    async def get_rt(code: str) -> TableRuntime:
+    @asynccontextmanager
+    async def table(code: str, refresh: bool = True) -> AsyncIterator[TableRuntime]:
+        """The table `code` (404 if there is none), brought up to date with the database
+        unless `refresh` is false, held for the block (Hub.runtime) and released after it."""
         rt = await hub().runtime_by_code(code.upper())
         if rt is None:
             raise _bad("no such table", 404)
-        return rt
-
-    async def fresh(rt: TableRuntime) -> TableRuntime:
         try:
-            await rt.refresh()
-        except BaseException:
-            release_later(rt)
-            raise
-        return rt
+            if refresh:
+                await rt.refresh()
+            yield rt
+        finally:
+            hub().release(rt)
 
-    def release_later(rt: TableRuntime) -> None:
-        hub().release(rt)
+    async def opened(table_id: int, start_clock: bool = True) -> P.TableOut:
+        """A table just created: its turn clock started if it is being played (unless
+        `start_clock` is false), the drivers told; the lobby's view of it."""
+        async with hub().held(table_id) as rt:
+            if start_clock and rt.status == "playing":
+                await rt.reset_deadline()
+            hub().after_change(rt)
+            return table_out(rt)
 
     # -- lobby ---------------------------------------------------------------------------------------
     @app.get("/api/health")
@@ -258,14 +265,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 continue
         else:
             raise _bad("could not find a free table code", 503)
-        rt = await hub().runtime(table_id)
-        try:
-            if status == "playing":
-                await rt.reset_deadline()
-            hub().after_change(rt)
-            out = P.CreateOut(table=table_out(rt))
-        finally:
-            release_later(rt)
+        out = P.CreateOut(table=await opened(table_id))
         if token is not None:
             out.join = P.JoinOut(table=out.table, seat=seat, name=req.name, token=token,
                                  ws=f"/ws/{code}", resume_link=f"/t/{code}#token={token}")
@@ -281,20 +281,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables/{code}", response_model=P.TableOut)
     async def get_table(code: CodePath) -> P.TableOut:
-        rt = await fresh(await get_rt(code))
-        out = table_out(rt)
-        release_later(rt)
-        return out
+        async with table(code) as rt:
+            return table_out(rt)
 
     async def _join(code: str, req: P.JoinTable) -> P.JoinOut:
-        rt = await get_rt(code)
-        try:
+        async with table(code, refresh=False) as rt:
             seat, token = await join_seat(rt, req.name, req.seat)
-            out = P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
-                            ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
-        finally:
-            release_later(rt)
-        return out
+            return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
+                             ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
 
     @app.post("/api/tables/{code}/join", response_model=P.JoinOut)
     async def join(code: CodePath, req: P.JoinTable) -> P.JoinOut:
@@ -344,39 +338,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def watch(code: CodePath) -> P.WatchOut:
         """Spectate: the public view now (no hands, no unseen cards) and the WebSocket path
         (connect without a token)."""
-        rt = await fresh(await get_rt(code))
-        out = P.WatchOut(table=table_out(rt), ws=f"/ws/{rt.code}", index=rt.n,
-                         view=rt.view_for(None))
-        release_later(rt)
-        return out
+        async with table(code) as rt:
+            return P.WatchOut(table=table_out(rt), ws=f"/ws/{rt.code}", index=rt.n,
+                              view=rt.view_for(None))
 
     @app.post("/api/tables/{code}/rematch", response_model=P.TableOut)
     async def rematch(code: CodePath, req: P.Rematch) -> P.TableOut:
         """A new table with the same settings and players (a finished game only; any seat's
         token). Every player's token works at the new table too."""
-        rt = await fresh(await get_rt(code))
-        try:
+        async with table(code) as rt:
             seat = await hub().store.seat_by_token(rt.id, req.token)
             if seat is None:
                 raise _bad("this token holds no seat at this table", 403)
             for attempt in range(8):
                 try:
-                    new_id = await make_rematch(rt)
+                    new_id, created = await make_rematch(rt)
                     break
                 except IntegrityError:              # the new code was taken: another one
                     if attempt == 7:
                         raise _bad("could not find a free table code", 503) from None
-        finally:
-            release_later(rt)
-        new = await hub().runtime(new_id)
-        try:
-            hub().after_change(new)
-            out = table_out(new)
-        finally:
-            release_later(new)
-        return out
+        return await opened(new_id, start_clock=created)
 
-    async def make_rematch(rt: TableRuntime) -> int:
+    async def make_rematch(rt: TableRuntime) -> tuple[int, bool]:
+        """The rematch table's id, and whether this call created it (else it existed)."""
         store = hub().store
         async with rt.lock:
             async with store.locked(rt.id) as tx:
@@ -385,7 +369,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     raise _bad("the game is not over", 409)
                 if rt.rematch:
                     row = await store.table_by_code(rt.rematch)
-                    return row["id"]
+                    return row["id"], False
                 seat_rows = await tx.seats()
                 cfg = rt.settings
                 base = dict(rt.base)
@@ -407,25 +391,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for c in list(rt.conns):
                 c.send({"type": "rematch", "table": code})
             rt.publish([], only_state=True)
-        new = await hub().runtime(new_id)
-        try:
-            if new.status == "playing":
-                await new.reset_deadline()
-        finally:
-            release_later(new)
-        return new_id
+        return new_id, True
 
     @app.get("/api/tables/{code}/record")
     async def record(code: CodePath) -> JSONResponse:
         """The finished game as a record (NOTATION.md). 409 while it is being played: the
         record's seed would reveal every hidden card."""
-        rt = await fresh(await get_rt(code))
-        try:
+        async with table(code) as rt:
             if rt.status != "over":
                 raise _bad("the game is not over", 409)
             rec = rt.record()
-        finally:
-            release_later(rt)
         return JSONResponse(rec, headers={
             "Content-Disposition": f'attachment; filename="cardtable-{rt.code}.json"'})
 

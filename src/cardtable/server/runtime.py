@@ -32,7 +32,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -595,7 +596,7 @@ class TableRuntime:
         if since >= self.n:
             return []
         cached = self._history.get((viewer, lang))
-        if cached is None or len(cached[1]) > self.n:
+        if cached is None:
             cached = self._history[(viewer, lang)] = (load_record(dict(self.base, actions=[])), [])
         st, events = cached
         if len(events) < self.n:
@@ -671,6 +672,16 @@ class Hub:
         if row is None:
             return None
         return await self.runtime(row["id"])
+
+    @asynccontextmanager
+    async def held(self, table_id: int) -> AsyncIterator[TableRuntime | None]:
+        """`runtime(table_id)`, released at the end of the block."""
+        rt = await self.runtime(table_id)
+        try:
+            yield rt
+        finally:
+            if rt is not None:
+                self.release(rt)
 
     def release(self, rt: TableRuntime) -> None:
         """Unpin a runtime `runtime` gave; it is dropped when nobody holds it any more."""

@@ -126,14 +126,18 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings) -> None:
     rt = await hub.runtime_by_code(code.upper())
     if rt is None:
         return await refuse("not_found", "no such table", 4404)
-    try:
+    try:                                       # the runtime is held while the client is here
         seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
-    except BaseException:
+        if token and seat is None:
+            return await refuse("bad_token", "this token holds no seat at this table", 4401)
+        await _serve(ws, rt, seat, lang, since_raw, hub, settings)
+    finally:
         hub.release(rt)
-        raise
-    if token and seat is None:
-        hub.release(rt)
-        return await refuse("bad_token", "this token holds no seat at this table", 4401)
+
+
+async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
+                 since_raw: str | None, hub: Hub, settings) -> None:
+    """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes."""
     conn = Conn(ws, rt, seat, lang, settings)
     writer = asyncio.create_task(conn.writer())
     try:
@@ -175,7 +179,6 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings) -> None:
         except asyncio.QueueFull:
             writer.cancel()
         await asyncio.gather(writer, return_exceptions=True)
-        hub.release(rt)
 
 
 async def handle_message(conn: Conn, data, received: float, hub: Hub, settings) -> None:
