@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import json
 import random
 import socket
@@ -294,7 +295,7 @@ def test_bot_pool_serves_tables_in_turn():
             tasks.append(asyncio.create_task(job("B", "b0")))
             await asyncio.gather(*tasks)
         finally:
-            pool.close()
+            await pool.close()
         return done
 
     assert asyncio.run(main()) == ["a0", "b0", "a1", "a2", "a3"]
@@ -546,3 +547,42 @@ def test_security_headers_and_health(server):
     health = get(server, "/api/health").json()
     text = json.dumps(health)
     assert socket.gethostname() not in text and str(server.proc.pid) not in text
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(d))
+    return out
+
+
+def test_bot_workers_go_with_a_killed_server(tmp_path, logs):
+    """The bot pool's worker processes do not outlive their server, even after kill -9."""
+    srv = ServerProc(str(tmp_path / "k.db"), log_dir=logs, args=("--bot-delay", "0")).start()
+    try:
+        code = srv.create(game="kombio", players=2, seats=[
+            {"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "hard"}])["table"]["code"]
+        wait_state(srv, code, lambda m: m["index"] >= 2)
+        workers = _children(srv.proc.pid)
+        assert workers
+    finally:
+        srv.kill9()
+    deadline = time.time() + 120                # a generous bound: they go within a second
+    while any(os.path.exists(f"/proc/{w}") and "zombie" not in _state(w) for w in workers):
+        assert time.time() < deadline, f"bot workers {workers} outlived their server"
+        time.sleep(0.1)
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next(line for line in f if line.startswith("State:")).lower()
+    except (OSError, StopIteration):
+        return "gone"

@@ -29,6 +29,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -41,12 +43,21 @@ log = logging.getLogger("cardtable.server.bots")
 WORKER_NICE = 10
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
     try:
         os.nice(WORKER_NICE)
     except OSError:
         pass
+    # a worker outlives a server killed with SIGKILL (it holds its own end of the job queue,
+    # so it never reads an end of file): it watches its parent and goes with it
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     import cardtable.bots  # noqa: F401  (import once, not in the first decision)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def think(name: str, seed: int, state: GameState) -> str:
@@ -77,7 +88,7 @@ class BotPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, initializer=_init_worker,
+                max_workers=self.workers, initializer=_init_worker, initargs=(os.getpid(),),
                 mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
@@ -140,11 +151,12 @@ class BotPool:
         pool.shutdown(wait=False, cancel_futures=True)
         self._executor = None
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Cancel what waits, and stop the workers (after the decisions they are making)."""
         for q in self._queues.values():
             for _, fut in q:
                 fut.cancel()
         self._queues.clear()
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+            executor, self._executor = self._executor, None
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
