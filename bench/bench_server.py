@@ -158,7 +158,8 @@ class Bench:
     def start_server(self, log: Path) -> None:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "1000", "--burst", "1000", "--client-limits", "off"]
+               "--rate", "1000", "--burst", "1000", "--client-limits", "off",
+               "--bot-workers", str(self.args.bot_workers)]
         self._log = open(log, "wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
                                      cwd=str(ROOT))
@@ -300,6 +301,9 @@ def main() -> int:
                     help="tables of bots only, thinking flat out, in one more run per "
                          "database at think 1000 ms (0: no such run; default %(default)s)")
     ap.add_argument("--bot-level", default="expert", help="their bots (default %(default)s)")
+    ap.add_argument("--bot-workers", type=int, default=2,
+                    help="the server's bot worker processes (0: threads of the server "
+                         "process, as before issue 11; default %(default)s)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
