@@ -1,7 +1,8 @@
 """Abluxxen (AMIGO 2022; duel; Ravensburger classic) — the rules engine.
 
 Rules: see RULES.md (AB-*, DU-*, CL-*); each rule is implemented in one place below, named
-by its clause id. The variant's `Rules` options switch AB-15, AB-20, the duel and the tie-break.
+by its clause id. The variant's `Rules` options switch AB-15, AB-20, the duel (and in it DU-4's
+`shadow_partial`) and the tie-break.
 
 Decision points (`awaiting`), each with one deciding seat (`to_move`, AB-21):
   play           the active player plays a set            play 7 7 X | play X X
