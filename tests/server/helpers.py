@@ -69,7 +69,7 @@ class ServerProc:
     def start(self, timeout: float = 60.0) -> ServerProc:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "200", "--burst", "400", *self.args]
+               "--rate", "200", "--burst", "400", "--client-limits", "off", *self.args]
         if self.log_dir is not None:
             self._log = open(self.log_dir / f"server-{self.port}-{time.time():.0f}.log", "ab")
             out = self._log
@@ -145,7 +145,7 @@ class Client:
     protocol's server models)."""
 
     def __init__(self, ws_base: str, code: str, token: str | None = None, lang: str = "en",
-                 since: int | None = None):
+                 since: int | None = None, headers: dict | None = None):
         q = []
         if token:
             q.append(f"token={token}")
@@ -154,6 +154,7 @@ class Client:
         if since is not None:
             q.append(f"since={since}")
         self.url = f"{ws_base}/ws/{code}" + ("?" + "&".join(q) if q else "")
+        self.headers = headers
         self.token = token
         self.lang = lang
         self.messages: list[dict] = []
@@ -166,7 +167,7 @@ class Client:
     async def connect(self) -> Client:
         # proxy=None: loopback only, whatever the environment says
         self.ws = await websockets.connect(self.url, max_size=None, open_timeout=10, proxy=None,
-                                           compression=None)
+                                           compression=None, additional_headers=self.headers)
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -399,3 +400,9 @@ def assert_clean_log(logs: Path) -> None:
     for f in logs.glob("server-*.log"):
         text = f.read_text(errors="replace")
         assert "Traceback" not in text, f"{f.name}:\n{text[-4000:]}"
+
+
+def echo_think(name: str, seed: int, state) -> str:
+    """A stand-in for botpool.think (run in the pool's worker processes): answers the job's
+    name, so a test sees the order in which jobs were made."""
+    return name

@@ -7,16 +7,16 @@ without `shadow_partial` was played with the whole-stack reading. This revision 
 `"shadow_partial": false` into those bases, so that their actions replay as they were played
 (the server rebuilds a table from its base and actions). Nothing in the schema changes.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-11-24
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
