@@ -63,6 +63,7 @@ BOTS: dict[str, type[Bot] | str] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
+    "pimc": "cardtable.bots.pimc:PIMCBot",
 }
 
 
@@ -70,8 +71,8 @@ BOTS: dict[str, type[Bot] | str] = {
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 250}),      # about 0.2-0.3 s a decision on one core
-    "expert": ("ismcts", {"iterations": 1000}),   # about 1 s a decision on one core
+    "hard": ("pimc", {"iterations": 300}),
+    "expert": ("pimc", {"iterations": 1200}),
 }
 
 
@@ -80,6 +81,9 @@ def bot_names() -> list[str]:
 
 
 def bot_class(name: str) -> type[Bot]:
+    """The class of a bot or of a difficulty level's bot (ConfigError for an unknown name)."""
+    if name in LEVELS:
+        name = LEVELS[name][0]
     try:
         cls = BOTS[name]
     except KeyError:
