@@ -284,15 +284,20 @@ def _card_counting(seen: int) -> tuple[dict[int, int], int, float, float]:
     counts: dict[int, int] = {}
     total = 0
     vsum = 0
-    for c in range(C.N_CARDS):
-        if not (seen >> c) & 1:
-            v = VALUE[c]
-            counts[v] = counts.get(v, 0) + 1
-            total += 1
-            vsum += v
+    for v, mask in _VALUE_MASKS:                # ids are grouped by value, lowest first
+        k = (mask & ~seen).bit_count()
+        if k:
+            counts[v] = k
+            total += k
+            vsum += k * v
     E = vsum / total if total else 5.0
     var = (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
     return counts, total, E, var
+
+
+#: (value, bit set of the card ids of that value), lowest value first
+_VALUE_MASKS = tuple((v, sum(1 << c for c in range(C.N_CARDS) if VALUE[c] == v))
+                     for v in sorted(set(VALUE)))
 
 
 #: `_card_counting` by seen set (a pure function; searches ask for the same sets again and
@@ -322,7 +327,7 @@ class _KCtx:
         self.E = E
         self._best_swap = None
         self.called = state.caller is not None
-        self.own = [(s, state.card_seen(me, me, s))
+        self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
                     for s, c in enumerate(state.grids[me], 1) if c >= 0]
         # other players' cards that may be touched: (p, s, value seen by me or None, p knows)
         self.opp = []
@@ -338,7 +343,7 @@ class _KCtx:
             for s, c in enumerate(state.grids[p], 1):
                 if c < 0:
                     continue
-                v = state.card_seen(me, p, s)
+                v = VALUE[c] if (seen >> c) & 1 else None
                 knows = bool((kn >> c) & 1)
                 if v is None:
                     if knows:
@@ -435,6 +440,8 @@ def _draw_gain(ctx: _KCtx, bad: float) -> float:
 
 def heuristic(state, rng: Rng) -> Decision:
     me = state.to_move
+    if state.phase == "snap" and not _snap_candidates(state, me):
+        return C.PASS                        # the common case (pass is always legal there)
     legal = state.legal_decisions()
     if len(legal) == 1:
         return legal[0]
