@@ -81,7 +81,7 @@ def test_render_parts(lang):
     state = new_game(players=2, seed=3)
     text = _text(ui.render(state.view(0), 0, ["You", "Ben"], lang))
     assert t(lang, "ko.pile.empty") in text
-    assert t(lang, "ko.deck", cards=t(lang, "ko.cards.n", n=62)) in text
+    assert t(lang, "ko.deck", cards=t(lang, "ko.cards", n=62)) in text
     assert "0.1  ?" in text and "1.4  ?" in text
     assert re.search(r"0\.3 +-?\d+", text) and re.search(r"0\.4 +-?\d+", text)   # KO-2
 

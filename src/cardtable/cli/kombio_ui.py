@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.cli.games import SingleGame, Timed
-from cardtable.cli.i18n import t
+from cardtable.cli.i18n import join, t
 from cardtable.core.errors import ConfigError
 from cardtable.kombio import MAX_PLAYERS, MIN_PLAYERS, new_game
 
@@ -57,13 +57,11 @@ def _acard(lang: str, v) -> str:
 
 
 def _cards(n: int, lang: str) -> str:
-    return t(lang, "ko.cards.1") if n == 1 else t(lang, "ko.cards.n", n=n)
+    return t(lang, "ko.cards", n=n)
 
 
 def _join(items: list[str], lang: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + t(lang, "ko.list_and") + items[-1]
+    return join(items, lang)
 
 
 def _pos(text: str) -> tuple[int, int]:
@@ -233,7 +231,7 @@ def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lan
                 target=None, memory=False, memory_seconds=None, snap_seconds=None):
     """One game of Kombio: rounds until a total reaches `target` (KO-4, KO-16)."""
     if variant not in (None, "basic"):
-        raise ConfigError(t(lang, "ko.err_variant", variant=variant))
+        raise ConfigError(t(lang, "ko.err_variant", variant=repr(variant)))
     if rounds is not None:
         raise ConfigError(t(lang, "ko.err_rounds"))
     players = 4 if players is None else players
@@ -311,7 +309,7 @@ def render(view, seat, names, lang):
         parts.extend(_knowledge(view, seat, lang))
     if caller is not None and view.get("turns_left") is not None and not view.get("over"):
         k = view["turns_left"]
-        key = _you("ko.turns_left", caller, seat) + (".1" if k == 1 else ".n")
+        key = _you("ko.turns_left", caller, seat)
         parts.append(Text(t(lang, key, name=names[caller], n=k), style="magenta"))
     if view.get("window") and view.get("top") is not None:
         w = view["window"]
@@ -647,8 +645,8 @@ def summary(view, names, lang):
             lines.append(Text(t(lang, "ko.sum.tie_still", total=best,
                                 tied=_join([names[s] for s in seats], lang),
                                 score=last[seats[0]])))
-    key = "ko.sum.winners.1" if len(winners) == 1 else "ko.sum.winners.n"
-    lines.append(Text(t(lang, key, names=_join([names[s] for s in winners], lang)),
+    key = "ko.sum.winners"
+    lines.append(Text(t(lang, key, n=len(winners), names=_join([names[s] for s in winners], lang)),
                       style="bold"))
     return Group(*lines)
 

@@ -458,7 +458,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
         if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
             line = line.replace("\n", "\n     ")        # further lines under the first one
-            _say(console, t(lang, "cli.replay_step", i=i, line=line))
+            _say(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
         if pause and i + 1 < len(actions):
             try:
                 input(t(lang, "cli.replay_pause"))
