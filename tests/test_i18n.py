@@ -115,3 +115,45 @@ def test_browser_formatter_matches_python(tmp_path):
     result = json.loads(proc.stdout)
     assert result["n"] == len(cases) and result["n"] > 1000
     assert result["bad"] == []
+
+
+# -- the engines' refusals ------------------------------------------------------------------------
+SWEEP = ["", "play", "play 99", "play 7 8", "play 7 7 7 7 7 7 7 7 7", "play X X X X X X",
+         "play 13", "play X", "shadow", "shadow 3", "shadow 13", "draw", "draw deck",
+         "draw pool 5", "draw pool 1+1", "take", "take 1", "leave", "keep", "discard", "pass",
+         "pass 1", "fly", "replace", "replace 0", "replace 9", "peek 0.1", "peek 1.1",
+         "peek 9.1", "peek 1.9", "peek 0.1 0.1", "peek 0.1 1.1", "peek x.1", "peek 1",
+         "swap", "swap 0.1", "swap 0.1 1.1", "snap 0.1", "snap", "give 1", "give",
+         "hand-over", "penalty", "kombio", "skip", "take 9"]
+
+
+@pytest.mark.parametrize("game,opts", [("abluxxen", {"variant": "basic", "players": 3}),
+                                       ("abluxxen", {"variant": "duel", "players": 2}),
+                                       ("kombio", {"players": 3})])
+def test_every_refusal_has_a_code_worded_in_both_languages(game, opts):
+    """IllegalDecision.code and .params (the server sends them; front ends word them):
+    every refusal met in random games has a catalog message in English and German, the English
+    one is the `reason`, and the German one is not the English text."""
+    from cardtable import new_game
+    from cardtable.core.checks import check_refusal
+    from cardtable.core.errors import IllegalDecision
+    from cardtable.core.rng import Rng
+
+    codes = set()
+    for seed in range(6):
+        g = new_game(game, seed=seed, **opts)
+        rng = Rng(seed)
+        while not g.over:
+            legal = set(g.legal())
+            for text in SWEEP:
+                if " ".join(text.split()).lower() in legal:
+                    continue
+                try:
+                    g.copy().apply(text)
+                except IllegalDecision as e:
+                    check_refusal(e)
+                    assert e.words("de") != e.words("en"), e.code
+                    codes.add(e.code)
+            moves = g.legal_decisions()
+            g.apply(moves[rng.below(len(moves))])
+    assert len(codes) >= 10, codes

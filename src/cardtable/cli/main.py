@@ -186,18 +186,18 @@ def _bots_for(spec: str, seat: int, players: int, seed: int, lang: str) -> dict:
     return {s: make_bot(kind, seed=seed * 100 + s + 1) for s, kind in zip(others, kinds)}
 
 
-def _reason(state: GameState, text: str) -> str | None:
-    """None if `text` is legal now, else the one-line reason it is not."""
+def _reason(state: GameState, text: str, lang: str = "en") -> str | None:
+    """None if `text` is legal now, else the one-line reason it is not, in `lang`."""
     try:
         d = state.parse(text)
     except IllegalDecision as e:
-        return e.reason
+        return e.words(lang)
     if state.is_legal(d):
         return None
     try:
         state.copy().apply(d)
     except IllegalDecision as e:
-        return e.reason
+        return e.words(lang)
     return None
 
 
@@ -270,7 +270,7 @@ class Game:
                     return legal[i - 1]
                 self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
                 continue
-            reason = _reason(state, line)
+            reason = _reason(state, line, lang)
             if reason is None:
                 return state.parse(line).text
             self.say(t(lang, "cli.illegal", reason=reason), "red")
