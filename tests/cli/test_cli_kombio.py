@@ -411,7 +411,7 @@ def test_seat_and_german(run):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Spieler: Ben (Platz 0, Bot: greedy), Du (Platz 1), Caro (Platz 2, Bot: greedy)" in out
-    assert "Du bist am Zug: ziehe eine Karte" in out and "Schnappfenster auf die" in out
+    assert "Du bist am Zug: ziehe eine Karte" in out and "Klopfen auf die" in out
     assert "s zum Schnappen: `snap " in out and "Deine Entscheidung> " in out
     assert "Runde 1 ist vorbei" in out and "Ergebnis" in out
     assert re.search(r"^Es gewinnt|^Es gewinnen", out, re.M)

@@ -193,7 +193,8 @@ def test_round_end_lines_use_the_revealed_round():  # KO-15
     text = "\n".join(lines)
     for q in range(3):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None)
-        assert f"{names[q]} reveals: {cards}" in text
+        verb = "reveal" if q == 0 else "reveals"            # the viewer: "You reveal"
+        assert f"{names[q]} {verb}: {cards}" in text
         assert f"{names[q]}: sum {last['sums'][q]}" in text
     assert last["scores"] == after["round_scores"][0]
 

@@ -528,7 +528,7 @@ def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
              avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
     others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
     if others:
-        line += t(lang, "ko.log.first", others=_join([names[o] for o in others], lang),
+        line += t(lang, _you("ko.log.first", w, viewer), others=_join([names[o] for o in others], lang),
                   name=names[w])
     if right and p == w:
         line += t(lang, "ko.log.right_own")
@@ -567,7 +567,7 @@ def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
     lines = [t(lang, "ko.round.over", round=r, reason=reason)]
     for q in range(n):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None) or "—"
-        lines.append(t(lang, "ko.round.cards", name=names[q], cards=cards))
+        lines.append(t(lang, _you("ko.round.cards", q, viewer), name=names[q], cards=cards))
     for q in range(n):
         extra = scores[q] - sums[q]
         lines.append(t(lang, "ko.round.row", name=names[q], sum=sums[q],
