@@ -412,7 +412,7 @@ def test_seat_and_german(run):
     out = proc.stdout
     assert "Spieler: Ben (Platz 0, Bot: greedy), Du (Platz 1), Caro (Platz 2, Bot: greedy)" in out
     assert "Du bist am Zug: ziehe eine Karte" in out and "Klopfen auf die" in out
-    assert "s zum Schnappen: `snap " in out and "Deine Entscheidung> " in out
+    assert "s zum Klopfen: `snap " in out and "Deine Entscheidung> " in out
     assert "Runde 1 ist vorbei" in out and "Ergebnis" in out
     assert re.search(r"^Es gewinnt|^Es gewinnen", out, re.M)
     assert "Ben zieht eine Karte und schaut sie an" in out
