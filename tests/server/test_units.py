@@ -454,3 +454,22 @@ def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
         await store.close()
 
     asyncio.run(main())
+
+
+def test_seat_names_and_event_words_in_the_players_language():
+    """Issue 14: bots and free seats are named in each language, and a German log line of a
+    bot's play has no English in it ('Bot 1 (easy) spielt 2×13' was the slip)."""
+    from cardtable.core import new_game
+    from cardtable.server.views import describe, seat_names
+
+    rows = [{"seat": 0, "kind": "human", "name": "Ann"}, {"seat": 1, "kind": "bot", "bot": "easy"},
+            {"seat": 2, "kind": "human", "name": None}]
+    assert seat_names(rows, "en") == ["Ann", "Bot 1 (easy)", "Seat 2"]
+    assert seat_names(rows, "de") == ["Ann", "Bot 1 (leicht)", "Platz 2"]
+    g = new_game("abluxxen", players=3, seed=1)
+    before = g.view(0)
+    actor = g.to_move
+    g.apply(g.legal()[0])
+    line = describe("abluxxen", before, g.history[-1], g.view(0), actor, 0,
+                    seat_names(rows, "de"), "de")
+    assert line and "easy" not in line and " plays" not in line

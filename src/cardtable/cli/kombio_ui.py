@@ -285,7 +285,7 @@ def render(view, seat, names, lang):
     panels = []
     for p in range(n):
         mark = "▶ " if p == to_move else ("• " if p == active else "")
-        key = "ko.head.plain" if names[p] == t(lang, "cli.seat_name", n=p) else "ko.head"
+        key = "ko.head.plain" if names[p] == t(lang, "seat.name", n=p) else "ko.head"
         head = Text(mark + t(lang, key, name=names[p], seat=p,
                              cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
                     style="bold" if p == seat else "")

@@ -28,6 +28,7 @@ from cardtable import __version__
 from cardtable.bots import act, make_bot
 from cardtable.cli.games import ui_module
 from cardtable.cli.i18n import check_lang, default_lang, t
+from cardtable.i18n import level
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record, read_record, save_record
@@ -333,7 +334,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         else:
             names.append(next(others))
             labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
-                            kind=bot_map[s].name))
+                            kind=level(lang, bot_map[s].name)))
     prompter = prompter or Prompter()
     _say(console, t(lang, "cli.seed", seed=seed), "bold")
     _say(console, t(lang, "cli.players", players=", ".join(labels)))
@@ -439,7 +440,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
     state = _load(rec, lang, upto=0)
     _check_seat(seat, state, lang)
     console = _console()
-    names = [t(lang, "cli.seat_name", n=s) for s in range(state.players)]
+    names = [t(lang, "seat.name", n=s) for s in range(state.players)]
     if seat is not None:
         names[seat] = t(lang, "cli.you")
     actions = rec.get("actions", [])

@@ -243,3 +243,8 @@ def join(items: list[str], lang: str) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + t(lang, "list.and") + items[-1]
+
+
+def level(lang: str, bot: str) -> str:
+    """A bot's name or level in `lang` ('easy' -> 'leicht'); an unknown name as it is."""
+    return t(lang, "level." + bot) if has("level." + bot) else bot

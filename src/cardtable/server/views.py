@@ -20,6 +20,7 @@ import importlib
 from typing import Any
 
 from cardtable.core.game import GameState
+from cardtable.i18n import level, t
 
 HIDDEN = "?"
 
@@ -83,13 +84,14 @@ def describe(game: str, before: dict, decision: str, after: dict, actor: int,
 
 
 def seat_names(seat_rows: list[dict], lang: str = "en") -> list[str]:
-    """Display names: the player's name, or the bot's ('Bot 2 (medium)'); free seats 'Seat N'."""
+    """Display names in `lang` (the catalog's seat.*): the player's name, or the bot's
+    ('Bot 2 (medium)', 'Bot 2 (mittel)'); free seats 'Seat N' / 'Platz N'."""
     out = []
     for r in seat_rows:
         if r["kind"] == "bot":
-            out.append(f"Bot {r['seat']} ({r['bot']})")
+            out.append(t(lang, "seat.bot", n=r["seat"], level=level(lang, r["bot"])))
         elif r.get("name"):
             out.append(r["name"])
         else:
-            out.append(("Platz" if lang == "de" else "Seat") + f" {r['seat']}")
+            out.append(t(lang, "seat.name", n=r["seat"]))
     return out
