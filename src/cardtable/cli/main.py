@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cardtable import __version__
-from cardtable.bots import act, make_bot
+from cardtable.bots import act, bot_names, make_bot
 from cardtable.cli.games import ui_module
 from cardtable.cli.i18n import check_lang, default_lang, t
 from cardtable.i18n import level
@@ -166,10 +166,7 @@ class Prompter:
             if self._session is None:
                 self._session = PromptSession()
             completer = WordCompleter(words, sentence=True, ignore_case=True) if words else None
-            try:
-                return self._session.prompt(prompt, completer=completer)
-            except KeyboardInterrupt:
-                raise EOFError from None
+            return self._session.prompt(prompt, completer=completer)   # Ctrl-C: interrupt
         line = self._plain(prompt)
         if not sys.stdin.isatty():
             sys.stdout.write(line + "\n")    # echo: a piped session reads like a typed one
@@ -299,6 +296,19 @@ class Game:
         return True
 
 
+def check_save(save: Path | None, lang: str) -> None:
+    """Refuse a --save path that cannot be written, before the deal (ConfigError: exit 2)."""
+    if save is None:
+        return
+    if save.is_dir():
+        raise ConfigError(t(lang, "cli.err_save_dir", path=str(save)))
+    folder = save.parent
+    if not folder.is_dir():
+        raise ConfigError(t(lang, "cli.err_save_parent", path=str(save), folder=str(folder)))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(t(lang, "cli.err_save_write", path=str(save), folder=str(folder)))
+
+
 def _save_path(save: Path, session) -> Path:
     if session.rounds > 1:
         return save.with_name(f"{save.stem}-{session.index + 1}{save.suffix}")
@@ -309,6 +319,8 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
              **game_options) -> int:
     lang = check_lang(lang)
+    save = None if save is None else Path(save)
+    check_save(save, lang)
     console = console or _console()
     ui = ui_module(game)
     extra = {k: v for k, v in game_options.items() if v is not None and v is not False}
@@ -342,10 +354,26 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
 
     def save_current() -> None:
         if save is not None:
-            path = _save_path(Path(save), session)
-            save_record(session.state, path)
+            path = _save_path(save, session)
+            try:
+                save_record(session.state, path)
+            except OSError as e:     # the folder went away during the game
+                raise ConfigError(t(lang, "cli.err_save_failed", path=str(path),
+                                    why=e.strerror or str(e))) from None
             _say(console, t(lang, "cli.saved", path=str(path)), "dim")
 
+    try:
+        return _play_session(session, g, ui, seat, names, lang, console, prompter,
+                             save_current)
+    except KeyboardInterrupt:                 # Ctrl-C: the record is kept, exit status 130
+        console.print()
+        save_current()
+        _say(console, t(lang, "cli.quit"))
+        return 130
+
+
+def _play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
+    """The games of a session, one after another (a CL-5 match: several)."""
     while True:
         state = session.state
         if session.rounds > 1:
@@ -385,7 +413,7 @@ def play_cmd(
     variant: Optional[str] = typer.Option(None, "--variant", help=t(_L, "help.variant")),
     players: Optional[int] = typer.Option(None, "--players", help=t(_L, "help.players")),
     seat: int = typer.Option(0, "--seat", help=t(_L, "help.seat")),
-    bots: str = typer.Option("greedy", "--bots", help=t(_L, "help.bots")),
+    bots: str = typer.Option("greedy", "--bots", help=t(_L, "help.bots", names=", ".join(bot_names()))),
     seed: Optional[int] = typer.Option(None, "--seed", help=t(_L, "help.seed")),
     lang: Optional[str] = typer.Option(None, "--lang", help=t(_L, "help.lang")),
     save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", help=t(_L, "help.save")),
@@ -451,6 +479,8 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         _say(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
     if pause is None:
         pause = sys.stdout.isatty() and sys.stdin.isatty()
+    skip = 0                                   # actions still to show without a pause
+    prompter = Prompter()
     for i, action in enumerate(actions):
         before = state.view(seat)
         actor = state.to_move
@@ -460,11 +490,20 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
             line = line.replace("\n", "\n     ")        # further lines under the first one
             _say(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
-        if pause and i + 1 < len(actions):
+        if skip:
+            skip -= 1
+        elif pause and i + 1 < len(actions):
             try:
-                input(t(lang, "cli.replay_pause"))
+                answer = prompter.ask(t(lang, "cli.replay_pause")).strip().lower()
             except EOFError:
+                answer = "c"
+            if answer in QUIT_WORDS:
+                _say(console, t(lang, "cli.replay_stopped"))
+                return 0
+            if answer in ("c", "all", "alle"):    # on to the end without pauses
                 pause = False
+            elif answer.isdigit() and int(answer) > 1:
+                skip = int(answer) - 1
     console.rule(t(lang, "cli.replay_final"))
     console.print(ui.render(state.view(seat), seat, names, lang))
     if state.over:
