@@ -85,3 +85,20 @@ def test_german_refusal_is_german(run):
     assert proc.returncode == 0
     assert "Nicht erlaubt: „99“ ist keine Karte (1..13 oder X)" in proc.stdout
     assert "is not a card" not in proc.stdout
+
+
+def test_hint_shows_no_win_chance_for_options_searched_too_rarely(cli, tmp_path):
+    from cardtable.cli.hint_cmd import MIN_VISITS
+
+    rec = tmp_path / "h.json"
+    assert cli("play", "abluxxen", "--seed", "3", "--save", rec, input="1\nquit\n").returncode == 0
+    proc = cli("hint", rec, "--iterations", "80")
+    assert proc.returncode == 0, proc.stderr
+    rows = [[c.strip() for c in line.split("│")] for line in proc.stdout.splitlines()
+            if line.strip()[:1].isdigit()]
+    assert rows
+    for row in rows:
+        visits, chance = int(row[2]), row[3]
+        assert (chance == "—") == (visits < MIN_VISITS), row
+    assert any(int(r[2]) < MIN_VISITS for r in rows) and "too few for an estimate" in proc.stdout
+    assert any(int(r[2]) >= MIN_VISITS for r in rows)
