@@ -32,19 +32,24 @@ class PtySession:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         full = {k: v for k, v in os.environ.items()
                 if not k.startswith("LC_") and k not in ("COLUMNS", "LINES")}
-        full.update(LANG=lang, TERM="xterm-256color", PYTHONIOENCODING="utf-8")
+        full.update(LANG=lang, TERM="xterm-256color", PYTHONIOENCODING="utf-8",
+                    PROMPT_TOOLKIT_NO_CPR="1")     # no cursor position requests to answer
         full.update(env or {})
         self.proc = subprocess.Popen(_command() + [str(a) for a in args], stdin=slave,
                                      stdout=slave, stderr=slave, env=full,
                                      preexec_fn=_controlling_terminal)
         os.close(slave)
         self.raw = b""
+        self._text, self._text_of = "", 0
         self.pos = 0                      # end of what `expect` has consumed
 
     @property
     def text(self) -> str:
         """Everything printed so far, without terminal control sequences."""
-        return ANSI.sub("", self.raw.decode("utf-8", errors="replace"))
+        if self._text_of != len(self.raw):
+            self._text = ANSI.sub("", self.raw.decode("utf-8", errors="replace"))
+            self._text_of = len(self.raw)
+        return self._text
 
     def _read(self, wait: float) -> bool:
         r, _, _ = select.select([self.master], [], [], wait)
@@ -56,8 +61,6 @@ class PtySession:
             chunk = b""
         if not chunk:
             raise EOFError
-        if b"\x1b[6n" in chunk:              # a cursor position request (prompt_toolkit)
-            os.write(self.master, b"\x1b[1;1R")
         self.raw += chunk
         return True
 

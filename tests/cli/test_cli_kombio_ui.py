@@ -55,7 +55,9 @@ def test_ui_module_interface():
     state.apply("replace 1")
     timed = session.timed(state.view(0), 0)                     # KO-10: the window is timed
     assert timed.seconds == 0.5 and timed.default == "pass"
-    assert timed.prompt.startswith("0.5 s to snap: `snap ") and "Enter to pass" in timed.prompt
+    top = state.view(0)['top']
+    assert timed.prompt.startswith(f"Snap window on the {top} · 0.5 s to snap: `snap ")
+    assert "Enter to pass" in timed.prompt
 
 
 # KO-2, KO-11: the picture shows exactly what the seat has seen

@@ -208,8 +208,18 @@ class KombioSession(SingleGame):
         example = snaps[0] if snaps else "snap P.S"
         return Timed(self.snap_seconds, "pass",
                      t(self.lang, "ko.timed.prompt", secs=_secs(self.snap_seconds),
-                       example=example),
+                       example=example, top=view.get("top")),
                      t(self.lang, "ko.timed.timeout"))
+
+    def stale_note(self, view, line: str) -> str:
+        """Said of a line typed before the snap window on view's top card opened."""
+        return t(self.lang, "ko.timed.stale", line=line, top=view.get("top"))
+
+    def interlude(self, before, after, seat, names, lang):
+        """After a round: every grid as revealed (KO-15), to look at before the next round."""
+        if after["round"] == before["round"] and not (after["over"] and not before["over"]):
+            return None
+        return revealed(after, names, lang)
 
     def present(self, view, seat, prompt: bool):
         if self.memory is None or seat is None:
@@ -322,6 +332,23 @@ def render(view, seat, names, lang):
     title = t(lang, "ko.title.over" if view.get("over") else "ko.title", round=view["round"],
               target=view["target"])
     return Panel(Group(*parts), title=title, title_align="left")
+
+
+def revealed(after, names, lang):
+    """The finished round's grids, all face up, with each seat's sum, score and total (KO-15)."""
+    last = after.get("last_round")
+    rows = after.get("round_scores") or []
+    if not last or not rows:
+        return None
+    scores = rows[-1]
+    panels = []
+    for p, grid in enumerate(last["grids"]):
+        head = Text(t(lang, "ko.round.grid_head", name=names[p], sum=last["sums"][p],
+                      score=scores[p], total=after["totals"][p]), style="bold")
+        panels.append(Panel(Group(head, grid_text({"grids": last["grids"]}, p, None)),
+                            expand=False, box=box.ROUNDED))
+    return Panel(Columns(panels, padding=(0, 1)), title=t(lang, "ko.round.revealed",
+                                                          round=len(rows)), title_align="left")
 
 
 def _knowledge(view, seat, lang) -> list[Text]:

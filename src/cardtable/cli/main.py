@@ -35,6 +35,8 @@ from cardtable.core.record import load_record, read_record, save_record
 
 #: names of the bots, given to the other seats in seat order
 BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
+#: seconds to wait after a bot's decision in a terminal game (--bot-pause), so a person follows
+BOT_PAUSE = 1.0
 QUIT_WORDS = {"quit", "exit", "q", "ende"}
 HELP_WORDS = {"help", "?", "h", "hilfe"}
 
@@ -81,8 +83,8 @@ class LineReader:
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self.buf and not self.eof:
             if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                left = max(0.0, deadline - time.monotonic())    # 0: only what is there
+                if not select.select([self.fd], [], [], left)[0]:
                     return None
             chunk = os.read(self.fd, 4096)
             if chunk:
@@ -151,10 +153,35 @@ class Prompter:
                     pass
         return line
 
+    def stale(self) -> list[str]:
+        """On a terminal: the lines typed before now (read and dropped: answers meant for a
+        prompt that has gone, e.g. a snap window that closed). Elsewhere (a pipe): none."""
+        reader = self._line_reader()
+        if reader is None or not os.isatty(reader.fd):
+            return []
+        lines = []
+        while True:
+            try:
+                line = reader.readline(0)
+            except EOFError:
+                break
+            if line is None:
+                break
+            lines.append(line)
+        return [x for x in lines if x.strip()]
+
     def ask_timed(self, prompt: str, seconds: float) -> str | None:
         """One line, or None if none came within `seconds`."""
         line = self._plain(prompt, max(seconds, 0.0))
         if line is not None and not sys.stdin.isatty():
+            sys.stdout.write(line + "\n")
+        return line
+
+    def ask_line(self, prompt: str) -> str:
+        """A plain line (no editing or completion): a pause such as 'Enter: next round'.
+        What was typed ahead is read as typed."""
+        line = self._plain(prompt)
+        if not sys.stdin.isatty():
             sys.stdout.write(line + "\n")
         return line
 
@@ -203,10 +230,14 @@ class Game:
     """One player at `seat` against bots; prints the table, log lines, and asks for decisions.
     `session` may provide the optional hooks `timed`, `present` and `observe` (games.py)."""
 
-    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto, session=None):
+    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto, session=None,
+                 bot_pause: float = 0.0):
         self.ui, self.seat, self.bots, self.names = ui, seat, bots, names
         self.lang, self.console, self.prompter, self.auto = lang, console, prompter, auto
+        self.bot_pause = bot_pause
         self.timed = getattr(session, "timed", None)
+        self.stale_note = getattr(session, "stale_note", None)
+        self.interlude = getattr(session, "interlude", None)
         self._present = getattr(session, "present", None)
         self.observe = getattr(session, "observe", None)
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
@@ -238,6 +269,9 @@ class Game:
         self.say(why, "bold")
         self.menu(legal)
         deadline = time.monotonic() + timed.seconds if timed else None
+        if timed and self.stale_note:     # typed before this window opened: not for it
+            for old in self.prompter.stale():
+                self.say(self.stale_note(raw, " ".join(old.split())), "red")
         while True:
             try:
                 if timed:                             # e.g. Kombio's snap window (KO-10)
@@ -293,6 +327,19 @@ class Game:
                                     s, self.seat, self.names, self.lang)
             if line:                                # empty: nothing the viewer may see yet
                 self.say(line, "bold" if s == self.seat else "")
+                if s != self.seat and self.bot_pause > 0:
+                    time.sleep(self.bot_pause)      # pacing: a person can follow the bots
+            shown = self.interlude(before, after, self.seat, self.names, self.lang) \
+                if self.interlude else None
+            if shown is not None:                   # e.g. a Kombio round's revealed grids
+                self.console.print(shown)
+                if self.prompter.tty and not state.over:
+                    try:
+                        answer = self.prompter.ask_line(t(self.lang, "cli.next_round"))
+                    except EOFError:
+                        answer = ""
+                    if answer.strip().lower() in QUIT_WORDS:
+                        return False
         return True
 
 
@@ -317,7 +364,7 @@ def _save_path(save: Path, session) -> Path:
 
 def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
-             **game_options) -> int:
+             bot_pause: float | None = None, **game_options) -> int:
     lang = check_lang(lang)
     save = None if save is None else Path(save)
     check_save(save, lang)
@@ -348,9 +395,13 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
             labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
                             kind=level(lang, bot_map[s].name)))
     prompter = prompter or Prompter()
+    if bot_pause is None:
+        bot_pause = BOT_PAUSE if prompter.tty else 0.0
+    if not 0 <= bot_pause <= 60:
+        raise ConfigError(t(lang, "cli.err_bot_pause", n=f"{bot_pause:g}"))
     _say(console, t(lang, "cli.seed", seed=seed), "bold")
     _say(console, t(lang, "cli.players", players=", ".join(labels)))
-    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session)
+    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
 
     def save_current() -> None:
         if save is not None:
@@ -420,6 +471,8 @@ def play_cmd(
     rounds: Optional[int] = typer.Option(None, "--rounds", help=t(_L, "help.rounds")),
     start: int = typer.Option(0, "--start", help=t(_L, "help.start")),
     auto: bool = typer.Option(True, "--auto-forced/--confirm-forced", help=t(_L, "help.auto")),
+    bot_pause: Optional[float] = typer.Option(None, "--bot-pause", metavar="S",
+                                              help=t(_L, "help.bot_pause")),
     target: Optional[int] = typer.Option(None, "--target", help=t(_L, "ko.opt.target")),
     memory: bool = typer.Option(False, "--memory", help=t(_L, "ko.opt.memory")),
     memory_seconds: Optional[float] = typer.Option(None, "--memory-seconds", metavar="S",
@@ -428,7 +481,7 @@ def play_cmd(
                                                  help=t(_L, "ko.opt.snap_seconds")),
 ) -> None:
     raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
-                              start, auto, target=target, memory=memory,
+                              start, auto, bot_pause=bot_pause, target=target, memory=memory,
                               memory_seconds=memory_seconds, snap_seconds=snap_seconds))
 
 
@@ -494,7 +547,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
             skip -= 1
         elif pause and i + 1 < len(actions):
             try:
-                answer = prompter.ask(t(lang, "cli.replay_pause")).strip().lower()
+                answer = prompter.ask_line(t(lang, "cli.replay_pause")).strip().lower()
             except EOFError:
                 answer = "c"
             if answer in QUIT_WORDS:

@@ -528,6 +528,7 @@ def listen(settings: Settings) -> socket.socket:
         sock.close()
         why = getattr(e, "strerror", None) or str(e)
         raise ConfigError(f"cannot listen on {settings.host}:{settings.port}: {why}") from None
+    sock.listen(2048)                 # connections wait from now on, also during the startup
     settings.port = sock.getsockname()[1]
     return sock
 
