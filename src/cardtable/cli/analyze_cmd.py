@@ -33,7 +33,8 @@ def _ints(text: str | None, what: str) -> list[int] | None:
 def run_analyze_cmd(*, game: str, variant: str | None, players: str | None, bots: str,
                     games: int, jobs: int | None, seed: int, out: Path, ray: str | None,
                     resume: bool, charts: bool, report: Path | None,
-                    progress: bool | None = None, command: str = "") -> int:
+                    progress: bool | None = None, command: str = "",
+                    report_only: bool = False) -> int:
     from cardtable.sim import analytics as an
     from cardtable.sim.analytics_report import write_report
     from cardtable.sim.tournament import default_jobs
@@ -54,6 +55,17 @@ def run_analyze_cmd(*, game: str, variant: str | None, players: str | None, bots
         run.out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ConfigError(f"cannot create the output folder {str(out)!r}: {e.strerror}") from None
+    if report_only:
+        run.summaries = an.saved_summaries(run.out, configs)
+        if not run.summaries:
+            raise ConfigError(f"no saved configuration in {str(out)!r}/configs to report on")
+        path = write_report(run.summaries, run.out, "", charts=charts)
+        if report is not None:
+            _publish(run.summaries, run.out, Path(report), "", charts)
+            path = Path(report)
+        console.print(Text(f"Report of {len(run.summaries)} configurations: {path}"),
+                      soft_wrap=True)
+        return 0
     if progress is None:
         progress = sys.stderr.isatty()
     console.print(Text(f"Analyze: {len(configs)} configurations × {games:,} games, bots "
@@ -125,10 +137,13 @@ def register(app: typer.Typer) -> None:
         progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                                 help="Progress on stderr (default: on a "
                                                 "terminal)."),
+        report_only: bool = typer.Option(False, "--report-only", help="Play nothing: rebuild "
+                                         "the report from DIR/configs (runs of several "
+                                         "commands together)."),
     ) -> None:
         command = "cardtable " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
             if sys.argv and sys.argv[0].endswith("cardtable") else ""
         raise typer.Exit(run_analyze_cmd(
             game=game, variant=variant, players=players, bots=bots, games=games, jobs=jobs,
             seed=seed, out=out, ray=ray, resume=resume, charts=charts, report=report,
-            progress=progress, command=command))
+            progress=progress, command=command, report_only=report_only))

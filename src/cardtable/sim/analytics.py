@@ -451,6 +451,17 @@ def _config_path(out: Path, cfg: Config) -> Path:
     return out / "configs" / (cfg.label.replace("/", "_") + ".json")
 
 
+def saved_summaries(out: Path, configs: list[Config]) -> list[dict]:
+    """The summaries saved under DIR/configs for `configs` (in their order; missing ones are
+    left out)."""
+    found = []
+    for cfg in configs:
+        path = _config_path(out, cfg)
+        if path.exists():
+            found.append(json.loads(path.read_text(encoding="utf-8")))
+    return found
+
+
 def run_analysis(run: AnalyzeRun, progress: Callable[[Config, int, int], None] | None = None,
                  after_config: Callable[[AnalyzeRun], None] | None = None) -> list[dict]:
     """Play and summarise every configuration; each summary is saved as soon as it is done
@@ -470,6 +481,7 @@ def run_analysis(run: AnalyzeRun, progress: Callable[[Config, int, int], None] |
         summary = summarize(cfg, games, cpu)
         summary["seed"] = run.seed
         summary["wall_seconds"] = wall
+        summary["command"] = run.command
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
         run.summaries.append(summary)

@@ -49,10 +49,12 @@ def markdown(summaries: list[dict], command: str, charts: list[str]) -> str:
     ko = [s for s in summaries if s["game"] == "kombio"]
     bots = sorted({b for s in summaries for b in s["bots"]})
     cpu = sum(s["cpu_seconds"] for s in summaries)
+    commands = list(dict.fromkeys(c for c in [s.get("command") for s in summaries] + [command]
+                                  if c))
     lines = ["# Variant analytics", "",
-             f"Made by `{command}`" if command else "", "",
+             "Made by " + " and ".join(f"`{c}`" for c in commands) if commands else "", "",
              f"Bots: {', '.join(bots)} in every seat; games per configuration: "
-             + ", ".join(sorted({"{:,}".format(s["games"]) for s in summaries})) + f"; CPU time "
+             + "; ".join(f"{g}: {n}" for g, n in _games_by_family(summaries)) + f"; CPU time "
              f"{cpu / 3600:.2f} h in all. Seat 0 starts (Kombio: the first round; the start "
              "then moves clockwise, KO-4). Intervals are 95% (Wilson for shares, normal for "
              "means and slopes). A bot measures its own play as much as the rules: the figures "
@@ -138,6 +140,13 @@ def markdown(summaries: list[dict], command: str, charts: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _games_by_family(summaries: list[dict]) -> list[tuple[str, str]]:
+    out: dict[str, set] = {}
+    for s in summaries:
+        out.setdefault(s["game"].capitalize(), set()).add(s["games"])
+    return [(g, " / ".join(f"{n:,}" for n in sorted(ns))) for g, ns in out.items()]
+
+
 def _option_rows(ab: list[dict]) -> list[str]:
     """Pairs of configurations that differ in one rule option, same player count."""
     by = {(s["variant"], s["players"], tuple(sorted(s["options"].items()))): s for s in ab}
@@ -217,10 +226,10 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
         ax.set_title("Abluxxes and endings", fontsize=10)
         save(fig, "abluxx.png")
 
+    jok = [s for s in ab if s["variant"] != "duel"]
+    if jok:
         fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
-        for s in ab:
-            if s["variant"] == "duel":
-                continue
+        for s in jok:
             pts = [(j["jokers"], j["rate"] * s["players"]) for j in s["jokers"] if j["n"] >= 200]
             ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, label=s["label"])
         ax.axhline(1, color="grey", ls="--", lw=1)
