@@ -6,14 +6,15 @@
     import cardtable.rl.openspiel                # registers python_cardtable_abluxxen, _kombio
 
 Every front end builds on the core protocol only (views, legal decisions, apply); the action
-ids and the observation tensors are the same in all three (codec.py documents them).
+ids and the observation tensors are the same in all three (codec.py documents them). A trained
+policy plays as the bot `ppo` (policy.py, numpy only; train.py trains one).
 """
 
 from __future__ import annotations
 
-try:
-    from cardtable.rl.gymnasium import register as _register
-except ImportError as e:                            # pragma: no cover - depends on the extra
-    raise ImportError(f"cardtable.rl needs the rl extra: pip install 'cardtable[rl]' ({e})") from e
+import importlib.util
 
-_register()
+if importlib.util.find_spec("gymnasium") is not None:   # without the rl extra: no registration
+    from cardtable.rl.gymnasium import register as _register
+
+    _register()
