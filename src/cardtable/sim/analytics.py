@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -46,7 +45,7 @@ from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.core.record import new_game
 from cardtable.sim.stats import Z95, wilson
-from cardtable.sim.tournament import _check_reachable, derive_seed
+from cardtable.sim.tournament import derive_seed, ray_connect
 
 ABLUXXEN_PLAYERS = {"basic": (3, 4, 5), "advanced": (3, 4, 5), "expert": (3, 4, 5),
                     "duel": (2,), "classic": (2, 3, 4, 5)}
@@ -282,23 +281,7 @@ def _pool_batches(cfg, seed, chunks, jobs) -> Iterable[tuple[int, list]]:
 
 
 def _ray_batches(cfg, seed, chunks, address) -> Iterable[tuple[int, list]]:
-    try:
-        import ray
-    except ImportError:
-        raise ConfigError("--ray needs the ray package: pip install 'cardtable[ray]'") from None
-    owned = False
-    if not ray.is_initialized():
-        try:
-            if address == "local":
-                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-                ray.init(include_dashboard=False, log_to_driver=False)
-            else:
-                if address != "auto":
-                    _check_reachable(address)
-                ray.init(address=address, log_to_driver=False)
-        except (ConnectionError, ValueError) as e:
-            raise ConfigError(f"cannot connect to Ray at {address!r}: {e}") from None
-        owned = True
+    ray, owned = ray_connect(address)
     try:
         task = ray.remote(run_chunk)
         refs = {task.remote(cfg, seed, c): c[0] for c in chunks}
