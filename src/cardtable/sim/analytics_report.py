@@ -195,6 +195,10 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
                         yerr=[[y - lo], [hi - y]], fmt="o", ms=3,
                         color=plt.cm.viridis(x["seat"] / 5))
     ax.axhline(1, color="grey", ls="--", lw=1)
+    for k in range(max(s["players"] for s in summaries)):
+        ax.plot([], [], "o", ms=4, color=plt.cm.viridis(k / 5),
+                label="seat 0 (starts)" if k == 0 else f"seat {k}")
+    ax.legend(fontsize=7, ncol=6, loc="upper left")
     ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("win share × players (1 = fair)")
     ax.set_title("Win share per seat; seats left to right from the start seat (95%)",
