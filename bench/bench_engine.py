@@ -174,12 +174,49 @@ def main() -> int:
         print(f"(OpenSpiel crazy_eights not available: {e})", file=sys.stderr)
     print(f"{'engine / layer':34} {'decisions/s':>12} {'games/s':>10} {'dec/game':>9} "
           f"{'vs UNO':>7} {'us/dec':>8} {'layer cost':>11}")
-    per = {name: t / d for name, d, g, t, _ in rows}
+    per = {name: t / d for name, d, g, t, _ in rows if not name.startswith(" ")}
     for name, d, g, t, raw in rows:
-        cost = f"{(per[name] - per[raw]) * 1e6:+9.1f}us" if raw else ""
+        us = t / d * 1e6
+        cost = f"{us - per[raw] * 1e6:+9.1f}us" if raw else ""
         print(f"{name:34} {d / t:12,.0f} {g / t:10,.1f} {d / max(g, 1):9.1f} "
-              f"{d / t / uno:6.2f}x {per[name] * 1e6:8.2f} {cost:>11}")
+              f"{d / t / uno:6.2f}x {us:8.2f} {cost:>11}")
+    print("\nwhere a layer's time goes, per decision (us; the codec's parts, on states of random "
+          "games):")
+    print(f"{'game':22} {'view(seat)':>11} {'encode':>8} {'mask':>8}")
+    for game, label, opts, _ in configs:
+        v, e, m = codec_parts(game, opts)
+        print(f"{label:22} {v:11.1f} {e:8.1f} {m:8.1f}")
     return 0
+
+
+def codec_parts(game: str, opts: dict, states: int = 3000) -> tuple[float, float, float]:
+    """Mean microseconds of the seat view, the tensor and the legal-id map (rl/codec.py)."""
+    from cardtable import new_game
+    from cardtable.rl.codec import make_codec
+    rnd = random.Random(2)
+    sample = []
+    seed = 0
+    while len(sample) < states:
+        s = new_game(game, seed=seed, **opts)
+        seed += 1
+        while not s.over and len(sample) < states:
+            if rnd.random() < 0.2:
+                sample.append(s.copy())
+            legal = s.legal_decisions()
+            s.apply(legal[rnd.randrange(len(legal))])
+    codec = make_codec(game, sample[0].players)
+    clock = time.perf_counter
+    t0 = clock()
+    views = [s.view(s.to_move) for s in sample]
+    t1 = clock()
+    for v in views:
+        codec.encode(v)
+    t2 = clock()
+    for s, v in zip(sample, views):
+        codec.legal(s, v)
+    t3 = clock()
+    n = len(sample) / 1e6
+    return (t1 - t0) / n, (t2 - t1) / n, (t3 - t2) / n
 
 
 if __name__ == "__main__":

@@ -173,7 +173,7 @@ class AbluxxenCodec:
         return out
 
     def encode(self, view: dict) -> np.ndarray:
-        o = np.zeros(self.obs_size, np.float32)
+        o = [0.0] * self.obs_size          # a list, filled, then one array: cheaper than numpy
         n = view["players"]
         me = view["seat"]
         sizes = view["hand_counts"]
@@ -182,7 +182,7 @@ class AbluxxenCodec:
         for s in range(n):
             r = (s - me) % n
             b = r * AB_SEAT_BLOCK
-            o[b] = 1
+            o[b] = 1.0
             o[b + 1] = sizes[s] / 13
             disp = displays[s]
             o[b + 2] = len(disp) / 10
@@ -190,15 +190,12 @@ class AbluxxenCodec:
             for depth, off in ((1, 4), (2, 19)):
                 if len(disp) >= depth:
                     layer = disp[-depth]
-                    o[b + off + _card_index(layer[0])] = 1   # sorted: jokers last
+                    o[b + off + _card_index(layer[0])] = 1.0   # sorted: jokers last
                     o[b + off + 14] = len(layer) / 8
-            o[b + 34] = s == active
-            o[b + 35] = s == to_move
-        hand = view["hands"][me]
-        for c in hand:
-            o[180 + _card_index(c)] += 1
-        o[180:193] /= 8
-        o[193] /= 5
+            o[b + 34] = float(s == active)
+            o[b + 35] = float(s == to_move)
+        for c in view["hands"][me]:
+            o[180 + _card_index(c)] += 0.2 if c == "X" else 0.125     # counts /8, jokers /5
         for pos, item in enumerate(view["pool"]):
             for c in item:
                 o[194 + pos * 14 + _card_index(c)] += 1
@@ -209,14 +206,14 @@ class AbluxxenCodec:
                 o[280 + stack[0] - 1] = len(stack) / 8
         pending = view["pending"]
         if pending:
-            o[292] = 1
-            o[293 + (pending["victim"] - me) % n] = 1
+            o[292] = 1.0
+            o[293 + (pending["victim"] - me) % n] = 1.0
             for c in pending["cards"]:
                 o[298 + _card_index(c)] += 1
         o[312] = view["owed"] / 13
         if view["awaiting"] is not None:
-            o[313 + AB_PHASES.index(view["awaiting"])] = 1
-        return o
+            o[313 + AB_PHASES.index(view["awaiting"])] = 1.0
+        return np.array(o, np.float32)
 
 
 # -- Kombio -----------------------------------------------------------------------------------
@@ -337,7 +334,7 @@ class KombioCodec:
 
     def encode(self, view: dict) -> np.ndarray:
         n, K = self.players, self.K
-        o = np.zeros(self.obs_size, np.float32)
+        o = [0.0] * self.obs_size
         me = view["seat"]
         peeked = set()
         for t in view["peeked"]:
@@ -359,16 +356,16 @@ class KombioCodec:
         for p in range(n):
             b = self.seat0 + ((p - me) % n) * 6
             o[b] = view["counts"][p] / K
-            o[b + 1] = p == caller
-            o[b + 2] = p == active
-            o[b + 3] = p == to_move
-            o[b + 4] = p == view["round_start"]
+            o[b + 1] = float(p == caller)
+            o[b + 2] = float(p == active)
+            o[b + 3] = float(p == to_move)
+            o[b + 4] = float(p == view["round_start"])
             o[b + 5] = view["totals"][p] / self.target
         if view["drawn"] is not None:
             o[self.o_drawn + view["drawn"] + 1] = 1
         if view["top"] is not None:
             o[self.o_top + view["top"] + 1] = 1
-        o[self.o_top + 16] = bool(view["top_snapped"])
+        o[self.o_top + 16] = float(bool(view["top_snapped"]))
         o[self.o_deck] = view["deck"] / 70
         o[self.o_deck + 1] = view["discard"] / 70
         if view["awaiting"] is not None:
@@ -382,7 +379,7 @@ class KombioCodec:
         snap = view["snap"]
         if snap is not None:
             o[self.o_snap + (0 if snap["right"] else 1)] = 1
-        return o
+        return np.array(o, np.float32)
 
 
 def make_codec(game: str, players: int, **options: Any):
