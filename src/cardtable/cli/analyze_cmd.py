@@ -34,7 +34,7 @@ def run_analyze_cmd(*, game: str, variant: str | None, players: str | None, bots
                     games: int, jobs: int | None, seed: int, out: Path, ray: str | None,
                     resume: bool, charts: bool, report: Path | None,
                     progress: bool | None = None, command: str = "",
-                    report_only: bool = False) -> int:
+                    report_only: bool = False, note: str = "") -> int:
     from cardtable.sim import analytics as an
     from cardtable.sim.analytics_report import write_report
     from cardtable.sim.tournament import default_jobs
@@ -59,9 +59,9 @@ def run_analyze_cmd(*, game: str, variant: str | None, players: str | None, bots
         run.summaries = an.saved_summaries(run.out, configs)
         if not run.summaries:
             raise ConfigError(f"no saved configuration in {str(out)!r}/configs to report on")
-        path = write_report(run.summaries, run.out, "", charts=charts)
+        path = write_report(run.summaries, run.out, "", charts=charts, note=note)
         if report is not None:
-            _publish(run.summaries, run.out, Path(report), "", charts)
+            _publish(run.summaries, run.out, Path(report), "", charts, note)
             path = Path(report)
         console.print(Text(f"Report of {len(run.summaries)} configurations: {path}"),
                       soft_wrap=True)
@@ -85,15 +85,16 @@ def run_analyze_cmd(*, game: str, variant: str | None, players: str | None, bots
         write_report(r.summaries, r.out, command, charts=False)
 
     an.run_analysis(run, progress=tick, after_config=after)
-    path = write_report(run.summaries, run.out, command, charts=charts)
+    path = write_report(run.summaries, run.out, command, charts=charts, note=note)
     if report is not None:
-        _publish(run.summaries, run.out, Path(report), command, charts)
+        _publish(run.summaries, run.out, Path(report), command, charts, note)
         path = Path(report)
     console.print(Text(f"Report: {path}", style="dim"), soft_wrap=True)
     return 0
 
 
-def _publish(summaries, out: Path, report: Path, command: str, charts: bool) -> None:
+def _publish(summaries, out: Path, report: Path, command: str, charts: bool,
+             note: str = "") -> None:
     """Write the Markdown to `report` with its charts in a folder beside it (docs/analytics/)."""
     import shutil
 
@@ -102,7 +103,7 @@ def _publish(summaries, out: Path, report: Path, command: str, charts: bool) -> 
     folder = report.with_suffix("")
     folder.mkdir(parents=True, exist_ok=True)
     names = write_charts(summaries, folder) if charts else []
-    text = markdown(summaries, command, [f"{folder.name}/{n}" for n in names])
+    text = markdown(summaries, command, [f"{folder.name}/{n}" for n in names], note)
     report.write_text(text, encoding="utf-8")
     shutil.copy(report, out / "report.md") if report.resolve() != (out / "report.md").resolve() \
         else None
@@ -140,10 +141,12 @@ def register(app: typer.Typer) -> None:
         report_only: bool = typer.Option(False, "--report-only", help="Play nothing: rebuild "
                                          "the report from DIR/configs (runs of several "
                                          "commands together)."),
+        note: str = typer.Option("", "--note", help="A paragraph for the report (e.g. why "
+                                 "these bots and game counts)."),
     ) -> None:
         command = "cardtable " + " ".join(shlex.quote(a) for a in sys.argv[1:]) \
             if sys.argv and sys.argv[0].endswith("cardtable") else ""
         raise typer.Exit(run_analyze_cmd(
             game=game, variant=variant, players=players, bots=bots, games=games, jobs=jobs,
             seed=seed, out=out, ray=ray, resume=resume, charts=charts, report=report,
-            progress=progress, command=command, report_only=report_only))
+            progress=progress, command=command, report_only=report_only, note=note))

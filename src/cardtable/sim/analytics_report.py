@@ -44,7 +44,7 @@ def _lengths(s: dict) -> str:
     return f"{_num(d['mean'])} ({d['p10']}–{d['median']}–{d['p90']})"
 
 
-def markdown(summaries: list[dict], command: str, charts: list[str]) -> str:
+def markdown(summaries: list[dict], command: str, charts: list[str], note: str = "") -> str:
     ab = [s for s in summaries if s["game"] == "abluxxen"]
     ko = [s for s in summaries if s["game"] == "kombio"]
     bots = sorted({b for s in summaries for b in s["bots"]})
@@ -59,6 +59,8 @@ def markdown(summaries: list[dict], command: str, charts: list[str]) -> str:
              "then moves clockwise, KO-4). Intervals are 95% (Wilson for shares, normal for "
              "means and slopes). A bot measures its own play as much as the rules: the figures "
              "say how these rules play *with these bots*.", ""]
+    if note:
+        lines += [note, ""]
     if ab:
         lines += ["## Abluxxen", "", "### Start seat, length and endings", ""]
         rows = []
@@ -259,9 +261,9 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
 
 
 def write_report(summaries: list[dict], out: Path, command: str, charts: bool = True,
-                 md_name: str = "report.md") -> Path:
+                 md_name: str = "report.md", note: str = "") -> Path:
     out.mkdir(parents=True, exist_ok=True)
     names = write_charts(summaries, out) if charts else []
     path = out / md_name
-    path.write_text(markdown(summaries, command, names), encoding="utf-8")
+    path.write_text(markdown(summaries, command, names, note), encoding="utf-8")
     return path
