@@ -110,7 +110,7 @@ def test_every_deal_has_a_128_bit_secret_seed(plain):
                                            "public": False}, h).json()
         code, token = out["table"]["code"], out["join"]["token"]
         c = await Client(server.ws_base, code, token).connect()
-        await play(c, "abluxxen", random.Random(1), timeout=120)
+        await play(c, "abluxxen", random.Random(1), timeout=600)
         await c.close()
         seeds.append(get(server, f"/api/tables/{code}/record", h).json()["seed"])
         r = post(server, f"/api/tables/{code}/rematch", {"token": token}, h)
