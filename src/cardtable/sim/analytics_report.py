@@ -58,7 +58,9 @@ def markdown(summaries: list[dict], command: str, charts: list[str], note: str =
              f"{cpu / 3600:.2f} h in all. Seat 0 starts (Kombio: the first round; the start "
              "then moves clockwise, KO-4). Intervals are 95% (Wilson for shares, normal for "
              "means and slopes). A bot measures its own play as much as the rules: the figures "
-             "say how these rules play *with these bots*.", ""]
+             "say how these rules play *with these bots*. In a configuration's name, "
+             "`+option` is a rule option set on and `-option` set off (the duel's DU-4 "
+             "`shadow_partial` is set explicitly both ways).", ""]
     if note:
         lines += [note, ""]
     if ab:
