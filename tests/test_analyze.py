@@ -82,10 +82,3 @@ def test_markdown_without_options_pairs():
     text = markdown([], "cardtable analyze", [])
     assert text.startswith("# Variant analytics")
 
-
-def test_ray_gives_the_same_games():
-    pytest.importorskip("ray")
-    cfg = an.default_configs("kombio", ["random"], None, [3])[0]
-    serial, _ = an.run_config(cfg, 6, seed=4, chunk=2)
-    remote, _ = an.run_config(cfg, 6, seed=4, ray="local", chunk=2)
-    assert serial == remote
