@@ -9,7 +9,7 @@ variant, players, training settings). The bot reads the seat's view only (`state
 determinization `bots.act` hands it), encodes it with the codec, and plays the legal action of
 highest logit (deterministic; `sample=True` samples from the masked softmax with its seed).
 
-    cardtable tournament --game abluxxen --bots ppo,easy,easy,easy --duplicate --games 2000
+    cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
     make_bot("ppo", model="path/to/policy.npz")
 """
 

@@ -3,7 +3,7 @@ CPU within a CPU-time budget, then the learning curve (PNG) and the policy as a 
 the bot `ppo` plays (rl/policy.py).
 
     python -m cardtable.rl.train --cpu-minutes 14 --opponents easy
-    cardtable tournament --game abluxxen --bots ppo,easy,easy,easy --duplicate --games 2000
+    cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
 
 The learner sits at a random seat of 4-player basic Abluxxen (by default) against three bots
 (`--opponents`), sees only its own view (rl/codec.py's tensor), acts through the action mask,
