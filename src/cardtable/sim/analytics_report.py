@@ -86,6 +86,9 @@ def markdown(summaries: list[dict], command: str, charts: list[str], note: str =
         lines += _table(["configuration", "turns that abluxx", "abluxxes per turn",
                          "shadowluxxes per turn (DU-4)",
                          "optional draws taken (AB-15)"], rows)
+        lines += ["Intervals of shares of turns (and of draws) treat the turns as independent; "
+                  "turns of one game are not, so these intervals are narrower than the truth. "
+                  "Those of the games (seats, endings) are exact.", ""]
         lines += ["### What each rule option changes", ""] + _option_rows(ab)
         lines += ["### The value of a joker", "",
                   "Win share and final score of a seat by the number of jokers in its starting "
@@ -119,7 +122,9 @@ def markdown(summaries: list[dict], command: str, charts: list[str], note: str =
                          "decisions (p10–median–p90)", "rounds", "turns per round",
                          "rounds ended by a call (KO-12)", "a grid emptied (KO-13)",
                          "calls that succeed (KO-15)"], rows)
-        lines += ["### Scores by when Kombio was called", "",
+        lines += ["Shares of rounds and calls count the rounds as independent (the rounds of "
+                  "one game are not quite), so their intervals are a little narrow.", "",
+                  "### Scores by when Kombio was called", "",
                   "The caller's round score (sum, +15 when not strictly lowest, KO-15) and the "
                   "share of successful calls by the circuit of the round in which the call came "
                   "(circuit 1 = the first turn of every player).", ""]
