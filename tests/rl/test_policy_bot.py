@@ -54,7 +54,7 @@ def test_the_bot_plays_the_best_legal_logit(tmp_path):
 
 def test_the_committed_policy_plays_a_tournament():
     assert DEFAULT_MODEL.exists(), "the trained policy file is missing (make train)"
-    res = run_tournament(TournamentConfig(game="abluxxen", bots=["ppo", "easy", "easy", "easy"],
+    res = run_tournament(TournamentConfig(game="abluxxen", bots=["ppo", "greedy", "greedy", "greedy"],
                                           games=2, duplicate=True, seed=3))
     assert len(res.games) == 8
 
