@@ -15,10 +15,28 @@ keep/discard; Kombio: each seat of a snap window in turn, its answer hidden from
 until the window closes).
 
 Observation of an agent: {"observation": float32 tensor, "action_mask": int8 vector}, made from
-that seat's view only (`state.view(seat)`); the tensor layout and the action ids are documented
-in rl/codec.py (Abluxxen: 319 floats, 653 actions; Kombio: depends on the players and
-`max_cards`). The mask of an agent that is not to act is all zeros. `infos[agent]` of the agent
-to act holds its JSON view (`"view"`, NOTATION.md) with its legal decision texts.
+that seat's view only (`state.view(seat)`). The mask of an agent that is not to act is all
+zeros. `infos[agent]` of the agent to act holds its JSON view (`"view"`, NOTATION.md) with its
+legal decision texts. The ids and the tensor, in short (rl/codec.py has every offset):
+
+Abluxxen actions (653, every rule set and player count):
+    0..623    play v (1..13) with k (1..8) cards of v and j (0..5) jokers: (v-1)*48 + (k-1)*6 + j
+    624..628  play j jokers alone (j 1..5)         629..640  shadow v (v 1..12, DU-4)
+    641..646  take, leave, keep, discard, pass, draw deck
+    647..652  draw pool position 0..5 (the first position of equal items only)
+Abluxxen observation (319): 5 seat blocks of 36 from the viewer on (hand size, display layers
+    and cards, top two layers one-hot with sizes, active, to move), own hand counts (14),
+    pool (6 x 14 counts), deck and discard sizes, duel shadow counts (12), pending abluxxed
+    cards with the victim (20), draws owed, awaiting one-hot (6).
+Kombio actions (players n, K = max_cards cards per grid, P = n*K positions; a card is
+    (seat relative to the decider, rank among that grid's occupied slots)):
+    0..8 draw, discard, kombio, skip, keep, swap, pass, hand-over, penalty; then replace, take,
+    give own card c (3 x K); peek, snap, swap position (3 x P); peek pair, swap pair
+    (2 x P(P-1)/2).
+Kombio observation: per seat and card (n x K x 18: unseen, value one-hot -1..14, peeked), per
+    seat (n x 6: cards, caller, active, to move, round start, total/target), drawn card, top
+    discard card and whether it was snapped, deck and discard sizes, awaiting, action card,
+    turns left, snap answers so far, the last snap's result.
 
 Rewards: 0 until the game ends, then the final reward of every seat (`reward="score"`: Abluxxen
 final score, Kombio minus the final total; `reward="win"`: the share of the win), and every
