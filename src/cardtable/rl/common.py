@@ -43,10 +43,11 @@ class GameConfig:
 
     @property
     def label(self) -> str:
-        if self.game == "kombio":
-            return f"kombio-{self.players}p"
-        opts = "".join(f"+{k}" if v else f"-{k}" for k, v in self.options)
-        return f"abluxxen-{self.variant}{opts}-{self.players}p"
+        """"abluxxen-duel+shadow_partial-2p", "kombio-4p" (the analytics' names, with -)."""
+        from cardtable.sim.analytics import Config
+
+        return Config(self.game, self.players, (), self.variant, self.options).label \
+            .replace("/", "-")
 
 
 def make_config(game: str = "abluxxen", variant: str | None = None, players: int | None = None,
