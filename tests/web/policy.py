@@ -38,6 +38,14 @@ def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
         return False
 
 
+def click_hand_card(page: Page, idx) -> None:
+    """Click a hand card where a person would: on its visible edge (the cards of a group are
+    fanned, each covering most of the one before)."""
+    card = page.locator(f'.hand button.card[data-idx="{idx}"]')
+    box = card.bounding_box()
+    card.click(position={"x": 7, "y": box["height"] / 2})
+
+
 def _click_any(page: Page, selector: str, rng: random.Random) -> str | None:
     loc = page.locator(selector)
     n = loc.count()
@@ -73,8 +81,8 @@ class AbluxxenPlayer:
             if numbers and len(numbers) >= 2 and not self.checked_illegal:
                 # two different numbers are not a set: the UI must refuse to confirm it
                 self.checked_illegal = True
-                page.click(f'.hand button.card[data-idx="{numbers[0][0][0]}"]')
-                page.click(f'.hand button.card[data-idx="{numbers[1][0][0]}"]')
+                click_hand_card(page, numbers[0][0][0])
+                click_hand_card(page, numbers[1][0][0])
                 assert page.locator("#play-btn").is_disabled()
                 assert page.locator(".sel-bad").count() == 1
                 page.click("#clear-btn")
@@ -87,14 +95,14 @@ class AbluxxenPlayer:
             else:
                 pick = [idx for idx, _ in jokers[0]]
             for idx in pick:
-                page.click(f'.hand button.card[data-idx="{idx}"]')
+                click_hand_card(page, idx)
             assert page.locator(".hand button.card.is-selected").count() == len(pick)
             play = page.locator("#play-btn")
             assert play.is_enabled(), page.locator(".action-bar").inner_text()
             predicted = page.eval_on_selector_all(".seat-panel.would-hit", "ps => ps.map(p => p.dataset.seat)")
-            ends = page.locator("#sel-info").inner_text()
+            ends = page.locator("#sel-info").get_attribute("data-ends") == "1"
             play.click()
-            if predicted and "AB-7" not in ends:
+            if predicted and not ends:
                 # the UI said these players would be abluxxed: the first one must be (after a
                 # duel's shadow step), and this player decides take / leave
                 page.wait_for_selector("#take-btn, .shadow-btn, [data-status=over]", timeout=10000)

@@ -13,6 +13,7 @@
 import { t, getLang, onLang, addStrings } from "./i18n.js";
 import { renderAbluxxen } from "./abluxxen.js";
 import { renderKombio } from "./kombio.js";
+import { seatNames as namesOf } from "./seats.js";
 
 const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
 
@@ -148,15 +149,6 @@ async function getJSON(url, opts) {
   return body;
 }
 
-/** Display names as the server's events use them (cardtable.server.views.seat_names). */
-function seatNames(table) {
-  return (table.seats || []).map((s) => {
-    if (s.kind === "bot") return `Bot ${s.seat} (${s.bot})`;
-    if (s.name) return s.name;
-    return `Seat ${s.seat}`;
-  });
-}
-
 // -- the page -------------------------------------------------------------------------------------
 export function render(el, { code } = {}) {
   const st = {
@@ -205,7 +197,7 @@ export function render(el, { code } = {}) {
         throw e;
       });
       st.table = table;
-      st.names = seatNames(table);
+      st.names = namesOf(table.seats || []);
       let record;
       try {
         record = await getJSON(`/api/tables/${encodeURIComponent(st.code)}/record`);
