@@ -193,7 +193,10 @@ def test_out_of_turn_illegal_stale_spectator(table):
 def test_size_limits(table):
     before = snapshot(table)
     a = table["clients"][0]
-    err = a.ask(json.dumps({"type": "decide", "decision": "x" * 100_000}))
+    err = a.ask(json.dumps({"type": "decide", "decision": "x" * 10_000}))
+    assert err["code"] == "too_large"
+    # the limit counts bytes, not characters: 3,000 two-byte letters are 6,000 bytes
+    err = a.ask(json.dumps({"type": "decide", "decision": "é" * 3000}, ensure_ascii=False))
     assert err["code"] == "too_large"
     err = a.ask("[" * 3000 + "]" * 3000)
     assert err["code"] == "too_large"

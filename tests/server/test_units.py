@@ -16,7 +16,7 @@ from cardtable.core.record import new_game
 from cardtable.server.config import DatabaseURL
 from cardtable.server.protocol import Auth, Decide, Ping, Sync, parse_client
 from cardtable.server.views import merge_views, public_view
-from cardtable.server.ws import TokenBucket
+from cardtable.server.security import BadJSON, TokenBucket
 
 
 def _leaves(obj, path=()):
@@ -102,8 +102,15 @@ def test_client_messages():
                 '{"type":"decide","decision":""}',
                 '{"type":"decide","decision":"' + "x" * 65 + '"}',
                 '{"type":"decide"}', '{"type":"nope"}', '{"decision":"x"}', '[]', '"ping"',
-                'not json', '{"type":"sync","since":-1}', '{"type":"ping","id":[1]}'):
+                '{"type":"sync","since":-1}', '{"type":"ping","id":[1]}'):
         with pytest.raises(ValidationError):
+            parse_client(bad)
+    # not JSON as the protocol means it: refused before the models see it
+    for bad in ('not json', '{"type":"ping","id":NaN}', '{"type":"ping","id":-Infinity}',
+                '{"type":"ping","id":1e400}', '{"type":"ping","id":"\\ud800"}',
+                '{"type":"ping","type":"ping"}', '{"type":"ping","id":' + "9" * 50 + '}',
+                b'{"type":"ping","id":"\xff"}', '[' * 100 + ']' * 100):
+        with pytest.raises(BadJSON):
             parse_client(bad)
 
 
@@ -139,7 +146,35 @@ def test_migrations_match_the_models_and_are_idempotent(tmp_path):
         diff = compare_metadata(ctx, metadata)
         assert diff == [], diff
         assert conn.exec_driver_sql("SELECT version_num FROM cardtable_alembic_version") \
-            .scalar() == "0001"
+            .scalar() == "0002"
+    engine.dispose()
+
+
+def test_migration_0002_keeps_the_tables_of_0001(tmp_path):
+    """A database of the first schema upgrades in place: its tables, seats and actions stay,
+    and the widened code column takes a private table's 26-letter code."""
+    from sqlalchemy import create_engine
+
+    from cardtable.server.migrate import upgrade
+
+    db = tmp_path / "old.db"
+    upgrade(str(db), "0001")
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO game_tables (id, code, game, settings, base, public, status, n_actions, "
+            "version, created_at, updated_at) VALUES (1, 'ABCDEFGH', 'kombio', '{}', '{}', 1, "
+            "'over', 1, 3, 0, 0)")
+        conn.exec_driver_sql("INSERT INTO seats (table_id, seat, kind, away) VALUES (1, 0, 'bot', 0)")
+        conn.exec_driver_sql("INSERT INTO actions (table_id, idx, seat, text, by, at) "
+                             "VALUES (1, 0, 0, 'draw', 'bot', 0)")
+    upgrade(str(db))
+    with engine.begin() as conn:
+        assert conn.exec_driver_sql("SELECT code, creator FROM game_tables").all() == \
+            [("ABCDEFGH", None)]
+        assert conn.exec_driver_sql("SELECT client FROM seats").all() == [(None,)]
+        assert conn.exec_driver_sql("SELECT text FROM actions").all() == [("draw",)]
+        conn.exec_driver_sql("UPDATE game_tables SET code = ?", ("Q" * 26,))
     engine.dispose()
 
 

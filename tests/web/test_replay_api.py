@@ -15,13 +15,14 @@ from hypothesis import strategies as st
 
 from cardtable.core.record import load_record, new_game
 from cardtable.server import Settings, create_app
+from cardtable.server.security import Limits
 from cardtable.web.replay_api import MAX_ACTIONS, MAX_BODY
 
 
 @pytest.fixture(scope="module")
 def rr_client(tmp_path_factory):
     db = tmp_path_factory.mktemp("replay-api") / "cardtable.db"
-    app = create_app(Settings(database=str(db), announce=False))
+    app = create_app(Settings(database=str(db), announce=False, limits=Limits.off()))
     with TestClient(app) as client:
         yield client
 
@@ -194,7 +195,7 @@ def test_seat_and_names_must_fit_the_game(rr_client, ab_record):
 
 def test_not_json(rr_client):
     r = rr_client.post("/api/replay", content=b"{not json", headers={"content-type": "application/json"})
-    assert r.status_code == 422
+    assert r.status_code == 400 and r.json()["error"] == "bad_json"
 
 
 def test_too_many_actions(rr_client):
@@ -295,7 +296,7 @@ def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
 
     lock, active, peak = threading.Lock(), [0], [0]
 
-    def slow_build(record, seat, names):
+    def slow_build(record, seat, names, first, count):
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
@@ -305,7 +306,8 @@ def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
         return {"ok": True}
 
     monkeypatch.setattr(replay_api, "_safe_build", slow_build)
-    req = SimpleNamespace(record=SimpleNamespace(model_dump=dict), seat=None, names=None)
+    req = SimpleNamespace(record=SimpleNamespace(model_dump=dict), seat=None, names=None,
+                          from_=0, count=replay_api.MAX_PAGE)
 
     async def main():
         return await asyncio.gather(*(replay_api.replay(req) for _ in range(6)))

@@ -15,6 +15,9 @@ class Bot:
     `state.to_move` (so its hidden parts are guesses, not the truth)."""
 
     name = "bot"
+    #: True for bots that search (seconds of CPU a decision): the server runs them in worker
+    #: processes (server/botpool.py)
+    searches = False
 
     def __init__(self, seed: int = 0):
         self.seed = seed

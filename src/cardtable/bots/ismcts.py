@@ -173,6 +173,7 @@ class ISMCTSBot(Bot):
     """
 
     name = "ismcts"
+    searches = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, exploration: float | None = None,

@@ -42,9 +42,24 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds before a bot's decision is applied (default %(default)s)")
     p.add_argument("--standin", default=d.standin,
                    help="bot that plays for an away player (default %(default)s)")
-    p.add_argument("--rate", type=float, default=d.rate, help="messages per second per client")
-    p.add_argument("--burst", type=int, default=d.burst, help="message burst per client")
+    p.add_argument("--rate", type=float, default=d.rate,
+                   help="messages per second per connection (default %(default)s)")
+    p.add_argument("--burst", type=int, default=d.burst, help="message burst per connection")
+    p.add_argument("--client-limits", choices=("on", "off"), default="on",
+                   help="the limits per client address (docs/deploy.md); off: for tests and "
+                        "benchmarks whose clients all come from one address")
+    p.add_argument("--bot-workers", type=int, default=d.bot_workers,
+                   help="worker processes for searching bots (0: threads, default %(default)s)")
+    p.add_argument("--trusted-proxies", default=d.trusted_proxies,
+                   help="addresses whose X-Forwarded-For is believed (default %(default)s)")
+    p.add_argument("--instance", default=None, help="a label of this process (/api/health)")
     a = p.parse_args(argv)
+    from cardtable.server.security import Limits
+
+    limits = Limits() if a.client_limits == "on" else Limits.off()
+    extra = {"instance": a.instance} if a.instance else {}
     run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
-                 standin=a.standin, rate=a.rate, burst=a.burst))
+                 standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
+                 bot_workers=a.bot_workers, trusted_proxies=a.trusted_proxies,
+                 public_seats_per_client=1 if a.client_limits == "on" else 0, **extra))
     return 0

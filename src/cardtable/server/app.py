@@ -22,7 +22,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Path, Query, WebSocket
+from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
@@ -36,26 +37,50 @@ from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.migrate import upgrade
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
+from cardtable.server.security import (
+    MAX_CODE_LEN,
+    ClientLimits,
+    Guard,
+    client_addr,
+    client_key,
+    new_code,
+    same_name,
+    secret_seed,
+)
 from cardtable.server.ws import handle_ws
+from cardtable.web.replay_api import MAX_PAGE, ReplayResponse, replay_page
 
 log = logging.getLogger("cardtable.server")
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LEN = 8
-CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,16}$", max_length=16,
+CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CODE_LEN,
                                description="the table code")]
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+#: bots that search (their decisions cost up to seconds of CPU: limited per client)
+SEARCH_BOTS = ("ismcts", "hard", "expert")
 
 
 def _bad(msg: str, status: int = 422):
     return HTTPException(status_code=status, detail=msg)
 
 
-def table_config(req: P.CreateTable) -> tuple[dict, dict, list[dict]]:
-    """(settings, base record, seat rows) of a new table; HTTPException 422 if bad."""
+def _searching(settings: dict) -> bool:
+    return any(s.get("bot") in SEARCH_BOTS for s in settings.get("seats") or [])
+
+
+def _errors(exc: RequestValidationError) -> list[dict]:
+    """FastAPI's validation errors without the client's input (never echoed back: it may be
+    megabytes, or not even encodable) and without the validators' context."""
+    out = []
+    for e in exc.errors()[:10]:
+        loc = [x if isinstance(x, (int, str)) else str(x) for x in e.get("loc", ())]
+        out.append({"loc": [str(x)[:64] if isinstance(x, str) else x for x in loc][:8],
+                    "msg": str(e.get("msg", "invalid"))[:200], "type": str(e.get("type", ""))[:64]})
+    return out
+
+
+def table_config(req: P.CreateTable, server: Settings | None = None
+                 ) -> tuple[dict, dict, list[dict]]:
+    """(settings, base record, seat rows) of a new table; HTTPException 422 if bad. `server`:
+    the server's settings (a public table's default turn timer)."""
     game = req.game
     if game == "abluxxen":
         from cardtable.abluxxen.rules import DEFAULT_PLAYERS
@@ -73,7 +98,7 @@ def table_config(req: P.CreateTable) -> tuple[dict, dict, list[dict]]:
         opts = {"players": players, "target": req.target or 100}
     if req.options:
         opts["options"] = dict(req.options)
-    seed = secrets.randbelow(2**31)
+    seed = secret_seed()                  # the deal can't be computed from what a seat sees
     start = secrets.randbelow(players)
     try:
         state = new_game(game, seed=seed, start=start, **opts)
@@ -94,16 +119,19 @@ def table_config(req: P.CreateTable) -> tuple[dict, dict, list[dict]]:
             if bot not in known:
                 raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})")
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
-                         "away": False, "joined_at": None})
+                         "away": False, "joined_at": None, "client": None})
         else:
             if spec.bot:
                 raise _bad("a human seat has no bot")
             rows.append({"seat": i, "kind": "human", "bot": None, "name": None,
-                         "token_hash": None, "away": False, "joined_at": None})
+                         "token_hash": None, "away": False, "joined_at": None, "client": None})
+    turn = req.turn_seconds
+    if turn is None and req.public and server is not None and server.public_turn_seconds:
+        turn = server.public_turn_seconds       # nobody can stall a public table for ever
     settings = {"game": game, "variant": variant, "players": players,
                 "options": dict(req.options or {}),
                 "target": opts.get("target"), "public": req.public,
-                "turn_seconds": req.turn_seconds,
+                "turn_seconds": turn,
                 "snap_seconds": req.snap_seconds if game == "kombio" else None,
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
     return settings, base, rows
@@ -147,12 +175,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     url = settings.url()
     state: dict = {}
+    clients = ClientLimits(settings.limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(upgrade, url)
         store = Store(url, settings.pool_size, settings.max_overflow)
         hub = Hub(store, settings)
+        hub.clients = clients
         drivers = Drivers(hub, settings)
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
@@ -184,15 +214,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Lobby of the cardtable game server. Games are played over the "
                               "WebSocket /ws/{code} (docs/protocol.md).", **extra)
 
+    def body_limit(path: str) -> int:
+        return settings.max_replay_body if path == "/api/replay" else settings.max_body
+
+    app.add_middleware(Guard, clients=clients, body_limit=body_limit)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _errors(exc)}, status_code=422)
+
     def hub() -> Hub:
         return state["hub"]
 
     @asynccontextmanager
-    async def table(code: str, refresh: bool = True) -> AsyncIterator[TableRuntime]:
+    async def table(code: str, refresh: bool = True, request: Request | None = None
+                    ) -> AsyncIterator[TableRuntime]:
         """The table `code` (404 if there is none), brought up to date with the database
-        unless `refresh` is false, held for the block (Hub.runtime) and released after it."""
+        unless `refresh` is false, held for the block (Hub.runtime) and released after it.
+        An address that looked up too many codes that do not exist gets 429 for a while."""
+        addr = client_addr(request.scope) if request is not None else None
+        if addr is not None and clients.guessing(addr):
+            raise HTTPException(429, "too many unknown table codes from your address: wait a "
+                                     "minute", headers={"Retry-After": "60"})
         rt = await hub().runtime_by_code(code.upper())
         if rt is None:
+            if addr is not None:
+                clients.missed(addr)
             raise _bad("no such table", 404)
         try:
             if refresh:
@@ -215,6 +262,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict:
         return {"ok": True, "version": __version__, "database": url.kind,
                 "instance": settings.instance, "driving": len(state["drivers"].tasks)}
+        # (`instance` is a random label of this process unless the operator sets one: no host
+        # name or process id for the world to see)
 
     @app.get("/api/stats")
     async def stats(since: Annotated[int, Query(ge=0, le=2**53)] = 0) -> dict:
@@ -239,9 +288,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
 
     @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
-    async def create_table(req: P.CreateTable) -> P.CreateOut:
-        """Create a table. With `name`, the creator takes the first human seat at once."""
-        cfg, base, rows = table_config(req)
+    async def create_table(req: P.CreateTable, request: Request) -> P.CreateOut:
+        """Create a table. With `name`, the creator takes the first human seat at once. An
+        address may have a few unfinished tables at a time (fewer with searching bots)."""
+        cfg, base, rows = table_config(req, settings)
+        creator = client_key(client_addr(request.scope))
+        await check_table_quota(creator, _searching(cfg))
         humans = [r["seat"] for r in rows if r["kind"] == "human"]
         token = None
         seat = None
@@ -250,16 +302,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise _bad("no human seat to join")
             seat = humans[0]
             token = secrets.token_urlsafe(32)
-            rows[seat].update(name=req.name, token_hash=token_hash(token), joined_at=time.time())
+            rows[seat].update(name=req.name, token_hash=token_hash(token), joined_at=time.time(),
+                              client=creator)
         status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
         store = hub().store
         for _ in range(8):
-            code = new_code()
+            code = new_code(private=not req.public)
             try:
                 table_id = await store.create_table({
                     "code": code, "game": req.game, "settings": cfg, "base": base,
                     "public": req.public, "status": status, "deadline": None, "snap": None,
-                    "rematch_code": None}, rows)
+                    "rematch_code": None, "creator": creator}, rows)
                 break
             except IntegrityError:
                 continue
@@ -271,6 +324,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  ws=f"/ws/{code}", resume_link=f"/t/{code}#token={token}")
         return out
 
+    async def check_table_quota(creator: str, searching: bool) -> None:
+        """429 if the address already has its share of unfinished tables (docs/deploy.md)."""
+        lim = settings.limits
+        if not lim.tables and not lim.search_tables:
+            return
+        mine = await hub().store.unfinished_by_creator(creator)
+        if lim.tables and len(mine) >= lim.tables:
+            raise _bad(f"you have {len(mine)} unfinished tables (at most {lim.tables}): finish "
+                       "or leave one first", 429)
+        if searching and lim.search_tables and \
+                sum(_searching(t["settings"]) for t in mine) >= lim.search_tables:
+            raise _bad(f"you have {lim.search_tables} unfinished tables with hard or expert "
+                       "bots (the most per player): finish one first", 429)
+
     @app.get("/api/tables", response_model=list[P.TableOut])
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
                           limit: int = Query(50, ge=1, le=200)) -> list[P.TableOut]:
@@ -280,34 +347,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 for row in rows]
 
     @app.get("/api/tables/{code}", response_model=P.TableOut)
-    async def get_table(code: CodePath) -> P.TableOut:
-        async with table(code) as rt:
+    async def get_table(code: CodePath, request: Request) -> P.TableOut:
+        async with table(code, request=request) as rt:
             return table_out(rt)
 
-    async def _join(code: str, req: P.JoinTable) -> P.JoinOut:
-        async with table(code, refresh=False) as rt:
-            seat, token = await join_seat(rt, req.name, req.seat)
+    async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
+        async with table(code, refresh=False, request=request) as rt:
+            seat, token = await join_seat(rt, req.name, req.seat,
+                                          client_key(client_addr(request.scope)))
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
 
     @app.post("/api/tables/{code}/join", response_model=P.JoinOut)
-    async def join(code: CodePath, req: P.JoinTable) -> P.JoinOut:
+    async def join(code: CodePath, req: P.JoinTable, request: Request) -> P.JoinOut:
         """Take a free human seat under a name; returns the seat's secret token."""
-        return await _join(code, req)
+        return await _join(code, req, request)
 
     @app.post("/api/join", response_model=P.JoinOut)
-    async def join_by_link(req: P.JoinByLink) -> P.JoinOut:
+    async def join_by_link(req: P.JoinByLink, request: Request) -> P.JoinOut:
         """Join by table code or by link (…/t/CODE)."""
-        m = re.search(r"(?:^|/t/)([A-Za-z0-9]{1,16})(?:[/?#].*)?$", req.table)
+        m = re.search(r"(?:^|/t/)([A-Za-z0-9]{1,32})(?:[/?#].*)?$", req.table)
         if not m:
             raise _bad("not a table code or link", 404)
-        return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat))
+        return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat), request)
 
-    async def join_seat(rt: TableRuntime, name: str, want: int | None) -> tuple[int, str]:
+    async def join_seat(rt: TableRuntime, name: str, want: int | None,
+                        client: str) -> tuple[int, str]:
         token = secrets.token_urlsafe(32)
         async with rt.lock:
             async with hub().store.locked(rt.id) as tx:
                 await rt._sync_tx(tx)
+                taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
+                if any(same_name(name, s["name"] or "") for s in taken):
+                    raise _bad(f"the name {name!r} is taken at this table: choose another", 409)
+                if rt.public and settings.public_seats_per_client:
+                    held = sum(c == client for c in await hub().store.seat_clients(rt.id))
+                    if held >= settings.public_seats_per_client:
+                        raise _bad("you already hold a seat at this public table (invite "
+                                   "friends to a private table to share a device)", 409)
                 free = [s["seat"] for s in rt.seats
                         if s["kind"] == "human" and s["joined_at"] is None]
                 if want is not None:
@@ -321,7 +398,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 else:
                     raise _bad("the table is full", 409)
                 now = time.time()
-                await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now)
+                await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
+                                     client=client)
                 seats_after = [dict(s) for s in rt.seats]
                 seats_after[seat].update(name=name, joined_at=now)
                 if len(free) == 1 and rt.status == "waiting":
@@ -335,18 +413,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return seat, token
 
     @app.get("/api/tables/{code}/watch", response_model=P.WatchOut)
-    async def watch(code: CodePath) -> P.WatchOut:
+    async def watch(code: CodePath, request: Request) -> P.WatchOut:
         """Spectate: the public view now (no hands, no unseen cards) and the WebSocket path
         (connect without a token)."""
-        async with table(code) as rt:
+        async with table(code, request=request) as rt:
             return P.WatchOut(table=table_out(rt), ws=f"/ws/{rt.code}", index=rt.n,
                               view=rt.view_for(None))
 
     @app.post("/api/tables/{code}/rematch", response_model=P.TableOut)
-    async def rematch(code: CodePath, req: P.Rematch) -> P.TableOut:
+    async def rematch(code: CodePath, req: P.Rematch, request: Request) -> P.TableOut:
         """A new table with the same settings and players (a finished game only; any seat's
         token). Every player's token works at the new table too."""
-        async with table(code) as rt:
+        async with table(code, request=request) as rt:
             seat = await hub().store.seat_by_token(rt.id, req.token)
             if seat is None:
                 raise _bad("this token holds no seat at this table", 403)
@@ -369,22 +447,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     raise _bad("the game is not over", 409)
                 if rt.rematch:
                     row = await store.table_by_code(rt.rematch)
-                    return row["id"], False
+                    if row is not None:
+                        return row["id"], False
+                    # the rematch table expired unplayed (waiting_ttl): make a new one
                 seat_rows = await tx.seats()
                 cfg = rt.settings
                 base = dict(rt.base)
-                base["seed"] = secrets.randbelow(2**31)
+                base["seed"] = secret_seed()
                 base["start"] = secrets.randbelow(rt.players)
                 new_game(**{k: v for k, v in base.items() if k != "actions"})   # still valid
                 rows = [{k: r[k] for k in ("seat", "kind", "bot", "name", "token_hash",
-                                           "joined_at")} | {"away": False} for r in seat_rows]
+                                           "joined_at", "client")} | {"away": False}
+                        for r in seat_rows]
                 humans_in = all(r["kind"] == "bot" or r["joined_at"] is not None for r in rows)
                 status = "playing" if humans_in else "waiting"
-                code = new_code()
+                code = new_code(private=not rt.public)
                 await tx.insert_table({
                     "code": code, "game": rt.game, "settings": cfg, "base": base,
                     "public": rt.public, "status": status, "deadline": None, "snap": None,
-                    "rematch_code": None}, rows)
+                    "rematch_code": None, "creator": rt.row.get("creator")}, rows)
                 tx.set(rematch_code=code)
             new_id = tx.new_table_id
             rt._set_meta(tx.row, None)
@@ -394,20 +475,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return new_id, True
 
     @app.get("/api/tables/{code}/record")
-    async def record(code: CodePath) -> JSONResponse:
+    async def record(code: CodePath, request: Request) -> JSONResponse:
         """The finished game as a record (NOTATION.md). 409 while it is being played: the
         record's seed would reveal every hidden card."""
-        async with table(code) as rt:
+        async with table(code, request=request) as rt:
             if rt.status != "over":
                 raise _bad("the game is not over", 409)
             rec = rt.record()
         return JSONResponse(rec, headers={
             "Content-Disposition": f'attachment; filename="cardtable-{rt.code}.json"'})
 
+    @app.get("/api/tables/{code}/replay", response_model=ReplayResponse, tags=["replay"])
+    async def table_replay(code: CodePath, request: Request,
+                           seat: Annotated[int | None, Query(ge=0, le=5)] = None,
+                           first: Annotated[int, Query(alias="from", ge=0, le=10**7)] = 0,
+                           count: Annotated[int, Query(ge=1, le=MAX_PAGE)] = MAX_PAGE
+                           ) -> JSONResponse:
+        """A finished game step by step (as POST /api/replay with its record): the view of
+        `seat` (none: the full view) after each action, a page of `count` steps from `from`,
+        with the table's seat names in both languages. 409 while it is being played."""
+        async with table(code, request=request) as rt:
+            if rt.status != "over":
+                raise _bad("the game is not over", 409)
+            rec, names = rt.record(), dict(rt.names)
+        return await replay_page(rec, seat, names, first, count)
+
     # -- play --------------------------------------------------------------------------------------
     @app.websocket("/ws/{code}")
     async def ws_play(ws: WebSocket, code: str):
-        await handle_ws(ws, code, hub(), settings)
+        await handle_ws(ws, code, hub(), settings, clients)
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount
@@ -430,4 +526,6 @@ def run(settings: Settings) -> None:
     app = create_app(settings)
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
                 ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
-                access_log=False)
+                access_log=False, proxy_headers=bool(settings.trusted_proxies),
+                forwarded_allow_ips=settings.trusted_proxies or None,
+                h11_max_incomplete_event_size=16 * 1024)

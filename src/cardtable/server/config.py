@@ -14,10 +14,12 @@ LISTEN/NOTIFY and advisory-lock connections.
 from __future__ import annotations
 
 import os
-import socket
+import secrets
 from dataclasses import dataclass, field
 
 from sqlalchemy.engine import URL, make_url
+
+from cardtable.server.security import MAX_BODY, MAX_REPLAY_BODY, Limits
 
 DEFAULT_DATABASE = "cardtable.db"
 
@@ -71,15 +73,36 @@ class Settings:
     bot_delay: float = 0.5
     #: the bot that plays for a human seat whose player is away (NOTATION difficulty or name)
     standin: str = "medium"
-    #: largest WebSocket message the protocol accepts (bigger ones get an error); the transport
-    #: closes a connection whose frame exceeds `ws_max_frame` (code 1009)
+    #: largest WebSocket message the protocol accepts in bytes (bigger ones get an error); the
+    #: transport closes a connection whose frame exceeds `ws_max_frame` (code 1009)
     max_message: int = 4096
-    ws_max_frame: int = 1 << 20
+    ws_max_frame: int = 16 * 1024
+    #: largest HTTP request body in bytes: the lobby's, and the replay API's (a record)
+    max_body: int = MAX_BODY
+    max_replay_body: int = MAX_REPLAY_BODY
     #: token bucket per connection: `rate` messages per second, bursts of `burst`
     rate: float = 20.0
     burst: int = 40
+    #: limits per client address (security.Limits; docs/deploy.md)
+    limits: Limits = field(default_factory=Limits)
+    #: addresses whose X-Forwarded-For header names the client (a load balancer; "*": any)
+    trusted_proxies: str = "127.0.0.1"
     #: a connection that does not read its messages: close it when this many are queued
     send_queue: int = 512
+    #: events per page when a client catches up on a game's history (the next page is made
+    #: only when the client has read the last one)
+    history_page: int = 200
+    #: a public table's turn timer when its creator set none (a seat taken and left alone would
+    #: stall the table for ever); at a public table an address holds at most
+    #: `public_seats_per_client` seats
+    public_turn_seconds: float = 120.0
+    public_seats_per_client: int = 1
+    #: tables nobody joined or played for this long are deleted (finished games are kept)
+    waiting_ttl: float = 6 * 3600.0
+    idle_ttl: float = 7 * 24 * 3600.0
+    sweep_interval: float = 600.0
+    #: worker processes for the bots' thinking (0: threads of the server process, tests only)
+    bot_workers: int = 2
     #: database pools (PostgreSQL; two of them: reads and lobby, decisions)
     pool_size: int = 20
     max_overflow: int = 10
@@ -88,8 +111,8 @@ class Settings:
     gc_threshold: tuple[int, int, int] | None = (10_000, 10, 10)
     #: how often a PostgreSQL process looks for tables without a driver (seconds)
     claim_interval: float = 1.0
-    #: a label of this process in logs and /api/health
-    instance: str = field(default_factory=lambda: f"{socket.gethostname()}:{os.getpid()}")
+    #: a label of this process in logs and /api/health (random: it names no host or process)
+    instance: str = field(default_factory=lambda: secrets.token_hex(4))
     #: print the start line ("cardtable server on http://...") to stdout
     announce: bool = True
 

@@ -64,7 +64,7 @@ metadata = MetaData()
 game_tables = Table(
     "game_tables", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("code", String(16), nullable=False, unique=True),
+    Column("code", String(32), nullable=False, unique=True),
     Column("game", String(16), nullable=False),
     Column("settings", JSON, nullable=False),
     Column("base", JSON, nullable=False),
@@ -74,10 +74,13 @@ game_tables = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("deadline", Float, nullable=True),
     Column("snap", JSON, nullable=True),
-    Column("rematch_code", String(16), nullable=True),
+    Column("rematch_code", String(32), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    Column("creator", String(64), nullable=True),
     Index("ix_game_tables_lobby", "status", "public"),
+    Index("ix_game_tables_sweep", "status", "updated_at"),
+    Index("ix_game_tables_creator", "creator", "status"),
 )
 
 seats = Table(
@@ -91,6 +94,7 @@ seats = Table(
     Column("token_hash", String(64), nullable=True),
     Column("away", Boolean, nullable=False, default=False),
     Column("joined_at", Float, nullable=True),
+    Column("client", String(64), nullable=True),
     Index("ix_seats_token", "token_hash"),
 )
 
@@ -692,6 +696,51 @@ class Store:
                 for x in res:
                     by_table[x.table_id].append(_row(x))
             return rows, by_table
+
+    async def unfinished_by_creator(self, creator: str) -> list[dict[str, Any]]:
+        """Id and settings of the tables `creator` (security.client_key) made that are not over."""
+        async with self.engine.connect() as conn:
+            res = await conn.execute(
+                select(game_tables.c.id, game_tables.c.settings)
+                .where(game_tables.c.creator == creator, game_tables.c.status != "over"))
+            return [_row(r) for r in res]
+
+    async def seat_clients(self, table_id: int) -> list[str | None]:
+        async with self.engine.connect() as conn:
+            res = await conn.execute(select(seats.c.client).where(seats.c.table_id == table_id)
+                                     .order_by(seats.c.seat))
+            return [r.client for r in res]
+
+    async def sweep(self, waiting_before: float, idle_before: float,
+                    keep: set[int] = frozenset()) -> list[int]:
+        """Delete the tables nobody joined since `waiting_before` and the games nobody played
+        since `idle_before` (epoch seconds), except those in `keep`; finished games stay.
+        Their ids (PostgreSQL: each deletion is notified as "id:-1")."""
+        cond = ((game_tables.c.status == "waiting") & (game_tables.c.updated_at < waiting_before)) \
+            | ((game_tables.c.status == "playing") & (game_tables.c.updated_at < idle_before))
+        async with self.engine.connect() as conn:
+            ids = [r.id for r in await conn.execute(select(game_tables.c.id).where(cond))
+                   if r.id not in keep]
+        if not ids:
+            return []
+        if self.url.is_postgres:
+            async with self.engine.begin() as conn:
+                res = await conn.execute(game_tables.delete().where(
+                    game_tables.c.id.in_(ids), cond).returning(game_tables.c.id))
+                gone = [r.id for r in res]
+                for table_id in gone:
+                    await conn.execute(text("SELECT pg_notify(:ch, :payload)"),
+                                       {"ch": NOTIFY_CHANNEL, "payload": f"{table_id}:-1"})
+            return gone
+
+        def delete(cur: sqlite3.Cursor) -> list[int]:
+            marks = ", ".join("?" for _ in ids)
+            cur.execute(f"DELETE FROM game_tables WHERE id IN ({marks}) AND ("
+                        "(status = 'waiting' AND updated_at < ?) OR "
+                        "(status = 'playing' AND updated_at < ?)) RETURNING id",
+                        [*ids, waiting_before, idle_before])
+            return [r[0] for r in cur.fetchall()]
+        return await self.write(delete)
 
     async def playing_ids(self) -> list[int]:
         async with self.engine.connect() as conn:

@@ -17,7 +17,11 @@ window the bot seats answer (a bot's snap after a reaction time of 30-70 % of th
 quick human can be first) and the window is closed at its deadline.
 
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
-seat. Bots think in worker threads, on copies of the state.
+seat. Searching bots think in worker processes (botpool.py: a fair share per table), the cheap
+ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
+(security.secret_seed): a player cannot replay a bot's choices to learn its hand.
+
+`Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl); finished games are kept.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import random
 import time
 
 from cardtable.bots import act, make_bot
+from cardtable.server.botpool import BotPool
 from cardtable.server.runtime import (
     BY_BOT,
     BY_STANDIN,
@@ -37,6 +42,7 @@ from cardtable.server.runtime import (
     TableRuntime,
     _log_failure,
 )
+from cardtable.server.security import secret_seed
 
 log = logging.getLogger("cardtable.server.driver")
 
@@ -51,16 +57,20 @@ class Drivers:
         self.store = hub.store
         self.tasks: dict[int, asyncio.Task] = {}
         self._bots: dict[tuple, object] = {}
-        self._rng = random.Random()
+        self._rng = random.Random()             # bots' reaction times in snap windows only
+        self.pool = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
+        self.sweeper = Sweeper(hub, settings)
         self._claim_task: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._lockconn = None
         self._lockconn_lock = asyncio.Lock()
         self._stopping = False
         hub.on_change = self.ensure
+        hub.on_expired = self._expired
 
     # -- ownership -----------------------------------------------------------------------------------
     async def start(self) -> None:
+        self.sweeper.start()
         if self.store.url.is_postgres:
             self._claim_task = asyncio.create_task(self._claim_loop())
         else:
@@ -69,6 +79,9 @@ class Drivers:
 
     async def stop(self) -> None:
         self._stopping = True
+        await self.sweeper.stop()
+        if self.pool is not None:
+            self.pool.close()
         tasks = list(self.tasks.values())
         if self._claim_task:
             tasks.append(self._claim_task)
@@ -80,6 +93,11 @@ class Drivers:
                 await self._lockconn.close()
             except Exception:
                 pass
+
+    def _expired(self, table_id: int) -> None:
+        task = self.tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
 
     def ensure(self, rt: TableRuntime) -> None:
         """Called after every change this process made: drive newly started tables."""
@@ -144,26 +162,31 @@ class Drivers:
                 pass
 
     # -- bots ------------------------------------------------------------------------------------------
-    def bot_for(self, rt: TableRuntime, seat: int):
+    def bot_for(self, rt: TableRuntime, seat: int) -> tuple[str, object]:
+        """(The bot's name or level, its bot) for `seat`: its own, or the stand-in."""
         s = rt.seats[seat]
         name = s["bot"] if s["kind"] == "bot" else self.settings.standin
         key = (rt.id, seat, name)
         bot = self._bots.get(key)
         if bot is None:
-            bot = make_bot(name, seed=self._rng.randrange(2**62))
+            bot = make_bot(name, seed=secret_seed())
             self._bots[key] = bot
-        return bot
+        return name, bot
 
     async def choose(self, rt: TableRuntime, seat: int, window: bool = False) -> str:
-        bot = self.bot_for(rt, seat)
+        name, bot = self.bot_for(rt, seat)
         state = rt.window_state(seat) if window else rt.state.copy()
         try:
-            decision = await asyncio.to_thread(act, bot, state)
+            if bot.searches and self.pool is not None:
+                return await self.pool.decide(rt.id, name, bot.rng.below(2**62), state)
+            return (await asyncio.to_thread(act, bot, state)).text
+        except asyncio.CancelledError:
+            raise
         except Exception:                 # a broken bot must not stall the table
             log.exception("bot %s failed at table %s; a random bot decides", bot.name, rt.code)
-            decision = await asyncio.to_thread(act, make_bot("random", seed=self._rng.randrange(2**62)),
+            decision = await asyncio.to_thread(act, make_bot("random", seed=secret_seed()),
                                                state)
-        return decision.text
+            return decision.text
 
     # -- one table ----------------------------------------------------------------------------------------
     async def _drive(self, table_id: int) -> None:
@@ -262,6 +285,67 @@ class Drivers:
         await rt.wait_change(tick, None)
 
 
+class Sweeper:
+    """Deletes abandoned tables every `sweep_interval` seconds: tables nobody joined for
+    `waiting_ttl`, games nobody played for `idle_ttl` (finished games stay, with their
+    records). A table with a client of this process is never deleted. On PostgreSQL one
+    process sweeps at a time (advisory lock 727271); every deletion is notified, and each
+    process closes its clients' connections to a deleted table."""
+
+    LOCK = 727271
+
+    def __init__(self, hub: Hub, settings):
+        self.hub = hub
+        self.settings = settings
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        if self.settings.sweep_interval > 0:
+            self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("sweeping abandoned tables failed: %s", e)
+
+    async def sweep(self, now: float | None = None) -> list[int]:
+        """One sweep; the ids of the deleted tables."""
+        now = time.time() if now is None else now
+        keep = {i for i, rt in self.hub.rts.items() if rt.conns}
+        store = self.hub.store
+        if store.url.is_postgres:
+            from sqlalchemy import text
+
+            async with store.engine.connect() as conn:
+                got = (await conn.execute(text("SELECT pg_try_advisory_lock(:k)"),
+                                          {"k": self.LOCK})).scalar()
+                if not got:
+                    return []
+                try:
+                    gone = await store.sweep(now - self.settings.waiting_ttl,
+                                             now - self.settings.idle_ttl, keep)
+                finally:
+                    await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": self.LOCK})
+        else:
+            gone = await store.sweep(now - self.settings.waiting_ttl,
+                                     now - self.settings.idle_ttl, keep)
+        for table_id in gone:
+            self.hub.expired(table_id)
+        if gone:
+            log.info("expired %d abandoned tables", len(gone))
+        return gone
+
+
 class Listener:
     """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables."""
 
@@ -295,9 +379,13 @@ class Listener:
                     async for note in conn.notifies():
                         table_id, _, version = note.payload.partition(":")
                         try:
-                            self.hub.notified(int(table_id), int(version))
+                            table_id, version = int(table_id), int(version)
                         except ValueError:
                             continue
+                        if version < 0:                    # deleted (Sweeper)
+                            self.hub.expired(table_id)
+                        else:
+                            self.hub.notified(table_id, version)
                 finally:
                     self.ready.clear()
                     await conn.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Optional
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -18,6 +19,8 @@ from pydantic import (
     TypeAdapter,
     field_validator,
 )
+
+from cardtable.server.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict_json
 
 PROTOCOL_VERSION = 1
 
@@ -68,8 +71,14 @@ _client = TypeAdapter(ClientMessage)
 
 
 def parse_client(raw: str | bytes):
-    """A client message from JSON text; raises pydantic.ValidationError."""
-    return _client.validate_json(raw)
+    """A client message from JSON text; raises pydantic.ValidationError (or security.BadJSON:
+    not JSON as the protocol means it)."""
+    return parse_client_value(strict_json(raw))
+
+
+def parse_client_value(value: Any):
+    """A client message from parsed JSON (security.strict_json); raises ValidationError."""
+    return _client.validate_python(value, strict=True)
 
 
 # -- server -> client ---------------------------------------------------------------------------
@@ -159,7 +168,8 @@ server_message = TypeAdapter(ServerMessage)
 
 
 # -- HTTP bodies ------------------------------------------------------------------------------------
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+#: a player's name (security.clean_name: no control or formatting characters, no bot's name)
+Name = Annotated[str, StringConstraints(max_length=4 * NAME_MAX), AfterValidator(clean_name)]
 
 
 class SeatSpec(BaseModel):
@@ -212,7 +222,7 @@ class JoinTable(BaseModel):
 
 class JoinByLink(JoinTable):
     table: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                            max_length=300)] = Field(
+                                            max_length=300 + MAX_CODE_LEN)] = Field(
         ..., description="a table code or a link ending in /t/CODE")
 
 

@@ -51,6 +51,9 @@ log = logging.getLogger("cardtable.server")
 #: `by` of an action: who made it
 BY_PLAYER, BY_BOT, BY_STANDIN, BY_TIMEOUT = "player", "bot", "standin", "timeout"
 MAX_DECISION = 64
+#: a table keeps a copy of its state every CHECKPOINT actions (made when a client catches up
+#: on the history): a page of history is replayed from the nearest one, not from the start
+CHECKPOINT = 500
 
 
 class ProtocolError(Exception):
@@ -129,8 +132,9 @@ class TableRuntime:
         self.conns: set = set()
         self.driven = False
         self.pins = 0                   # callers of Hub.runtime that have not released it yet
-        #: (viewer, lang) -> (replayed state, event per action so far) for history_events
-        self._history: dict[tuple, tuple[GameState, list]] = {}
+        #: action index -> the state after that many actions, every CHECKPOINT actions (read
+        #: and extended by history_page's worker threads; never changed once stored)
+        self._checkpoints: dict[int, GameState] = {}
         self.tick = 0                                      # bumped by every change
         self._changed = asyncio.Event()
         self._vcache: dict = {}
@@ -271,11 +275,12 @@ class TableRuntime:
                 "name": self.names[lang][viewer] if viewer is not None else None,
                 "lang": lang, "server_time": time.time()}
 
-    def event_msg(self, step: Step, viewer: int | None, lang: str) -> dict | None:
+    def event_msg(self, step: Step, viewer: int | None, lang: str,
+                  names: list[str] | None = None) -> dict | None:
         if viewer not in step.before:
             return None
         text = V.describe(self.game, step.before[viewer], step.text, step.after[viewer],
-                          step.seat, viewer, self.names[lang], lang)
+                          step.seat, viewer, names or self.names[lang], lang)
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
                 "by": step.by, "text": text}
 
@@ -587,29 +592,49 @@ class TableRuntime:
     def detach(self, conn) -> None:
         self.conns.discard(conn)
 
-    def history_events(self, viewer: int | None, lang: str, since: int) -> list[dict]:
-        """Events since action `since` for a client that (re)connects, from the viewer's views
-        only. The events of each (viewer, language) are built once, by replaying the record
-        from the start, and extended as the game goes on: a history only grows, and every page
-        load asks for it from action 0."""
-        since = max(0, min(since, self.n))
-        if since >= self.n:
+    async def history_page(self, viewer: int | None, lang: str, start: int,
+                           end: int) -> list[dict]:
+        """The events of actions `start` to `end` (not included) for a client that
+        (re)connects or syncs, from the viewer's own views only; built in a worker thread, so
+        a long game's history never holds up the event loop. Only actions already applied
+        (`end <= n`) are asked for."""
+        end = min(end, self.n)
+        if start >= end:
             return []
-        cached = self._history.get((viewer, lang))
-        if cached is None:
-            cached = self._history[(viewer, lang)] = (load_record(dict(self.base, actions=[])), [])
-        st, events = cached
-        if len(events) < self.n:
-            hist, viewers = self.state.history, {viewer}
-            before = self._views(st, viewers)
-            for i in range(len(events), self.n):
-                seat, by = self.log[i]
-                st.apply(hist[i])
-                after = self._views(st, viewers)
-                events.append(self.event_msg(Step(i, seat, hist[i], by, before, after), viewer,
-                                             lang))
-                before = after
-        return [m for m in events[since:self.n] if m]
+        history, log, names = self.state.history, self.log, self.names[lang]
+        return await asyncio.to_thread(self._events, viewer, lang, start, end, history, log,
+                                       names)
+
+    def _state_at(self, index: int, history: list[str]) -> GameState:
+        """A new state after the first `index` actions, from the nearest checkpoint (stores
+        the checkpoints passed on the way)."""
+        cps = self._checkpoints
+        k = max((c for c in cps if c <= index), default=0)
+        st = cps[k].copy() if k else load_record(dict(self.base, actions=[]))
+        for i in range(k, index):
+            st.apply(history[i])
+            if (i + 1) % CHECKPOINT == 0 and (i + 1) not in cps:
+                cps[i + 1] = st.copy()
+        return st
+
+    def _events(self, viewer, lang, start, end, history, log, names) -> list[dict]:
+        """(A worker thread.) See `history_page`."""
+        st = self._state_at(start, history)
+        viewers = {viewer}
+        before = self._views(st, viewers)
+        out = []
+        for i in range(start, end):
+            seat, by = log[i]
+            st.apply(history[i])
+            after = self._views(st, viewers)
+            if (i + 1) % CHECKPOINT == 0 and (i + 1) not in self._checkpoints:
+                self._checkpoints[i + 1] = st.copy()
+            msg = self.event_msg(Step(i, seat, history[i], by, before, after), viewer, lang,
+                                 names)
+            if msg:
+                out.append(msg)
+            before = after
+        return out
 
     def record(self) -> dict:
         return dict(self.base, actions=list(self.state.history))
@@ -625,6 +650,8 @@ class Hub:
         self._loading: dict[int, asyncio.Future] = {}
         self.stats = Stats()
         self.on_change: Callable[[TableRuntime], None] | None = None
+        self.on_expired: Callable[[int], None] | None = None
+        self.clients = None                # security.ClientLimits (set by the app)
 
     async def runtime(self, table_id: int) -> TableRuntime | None:
         """The table's runtime, loaded if need be, and pinned: it stays this process's one
@@ -695,6 +722,17 @@ class Hub:
         if rt is not None and (version is None or version > rt.version):
             task = asyncio.ensure_future(rt.refresh(version))
             task.add_done_callback(_log_failure)
+
+    def expired(self, table_id: int) -> None:
+        """The table was deleted (driver.Sweeper): its clients are told and disconnected."""
+        rt = self.rts.pop(table_id, None)
+        if self.on_expired is not None:
+            self.on_expired(table_id)
+        if rt is None:
+            return
+        for c in list(rt.conns):
+            c.error("expired", "this table was abandoned and has been closed")
+            c.send_close(4410)
 
     def after_change(self, rt: TableRuntime) -> None:
         if self.on_change is not None:

@@ -2,48 +2,45 @@
 
 Each connection has a seat (from `?token=` or an `auth` message) or is a spectator, an
 outgoing queue drained by its own writer task (messages keep their order; a client that does not
-read is disconnected when the queue is full), and a token bucket: messages beyond it get a
-`rate_limited` error and are dropped. Every incoming message is checked for size, then parsed
-with the pydantic models of protocol.py; whatever is wrong gets an `error` to this client only.
+read is disconnected when the queue is full), and two token buckets, its own and its client
+address's (security.ClientLimits): messages beyond them get a `rate_limited` error and are
+dropped. Every incoming message is checked for its size in bytes, read with
+`security.strict_json` (binary frames, NaN, duplicate keys ... are `bad_message`), then with the
+pydantic models of protocol.py; whatever is wrong gets an `error` to this client only.
+
+A game's history (a client that connects with `since=`, or sends `sync` with `since`) is not
+put into the queue in one go: the queue holds a marker, and the writer sends the history page
+by page (`history_page` events at a time, each page made in a worker thread when the
+previous one has been sent), so a game of any length can be rejoined with bounded memory per
+connection and without holding up the event loop. Events of decisions made meanwhile are
+queued behind the marker: every event reaches the client once and in order.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import time
+from dataclasses import dataclass
 
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardtable.server.protocol import Auth, Back, Decide, Ping, Sync, parse_client
+from cardtable.server.protocol import Auth, Back, Decide, Ping, Sync, parse_client_value
 from cardtable.server.runtime import BY_PLAYER, Hub, ProtocolError, TableRuntime, dumps
+from cardtable.server.security import BadJSON, ClientLimits, TokenBucket, strict_json
 
 log = logging.getLogger("cardtable.server.ws")
 
-CODE_RE = re.compile(r"^[A-Za-z0-9]{1,16}$")
+CODE_RE = re.compile(r"^[A-Za-z0-9]{1,32}$")
 
 
-class TokenBucket:
-    """`rate` tokens per second, at most `burst` saved up; one message costs one token."""
-
-    def __init__(self, rate: float, burst: int, clock=time.monotonic):
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.clock = clock
-        self.last = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
+@dataclass
+class History:
+    """A marker in the send queue: the events of actions start..end-1 go here."""
+    start: int
+    end: int
 
 
 class Conn:
@@ -52,23 +49,41 @@ class Conn:
         self.rt = rt
         self.seat = seat
         self.lang = lang
+        self.page = max(1, settings.history_page)
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=settings.send_queue)
         self.bucket = TokenBucket(settings.rate, settings.burst)
         self.closed = False
         self.close_code = 1000
         self._last_state: dict | None = None
 
-    def send(self, msg: dict) -> None:
+    def _put(self, item) -> None:
         if self.closed:
             return
         try:
-            self.queue.put_nowait(dumps(msg))
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:                 # a client that does not read: drop it
             self.closed = True
             self.close_code = 1008
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
+
+    def send(self, msg: dict) -> None:
+        self._put(dumps(msg))
+
+    def send_close(self, code: int) -> None:
+        """Close the connection once what is queued has been sent."""
+        if not self.closed:
+            self.close_code = code
+            self._put(None)
+            self.closed = True
+
+    def send_history(self, since: int) -> None:
+        """Queue the events from action `since` up to now (call under the table's lock, so
+        that the events of later decisions follow them)."""
+        since = max(0, since)
+        if since < self.rt.n:
+            self._put(History(since, self.rt.n))
 
     def send_state(self, msg: dict, force: bool = False) -> None:
         """Send a state message unless it says nothing new (server_time aside)."""
@@ -82,13 +97,23 @@ class Conn:
     def error(self, code: str, message: str, ident=None) -> None:
         self.send({"type": "error", "code": code, "message": message, "id": ident})
 
+    async def _history(self, h: History) -> None:
+        for start in range(h.start, h.end, self.page):
+            events = await self.rt.history_page(self.seat, self.lang, start,
+                                                min(h.end, start + self.page))
+            for msg in events:
+                await self.ws.send_text(dumps(msg))
+
     async def writer(self) -> None:
         try:
             while True:
-                data = await self.queue.get()
-                if data is None:
+                item = await self.queue.get()
+                if item is None:
                     break
-                await self.ws.send_text(data)
+                if isinstance(item, History):
+                    await self._history(item)
+                else:
+                    await self.ws.send_text(item)
         except Exception:
             pass
         finally:
@@ -108,12 +133,14 @@ def _summary(e: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"[:200]
 
 
-async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings) -> None:
+async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
+                    clients: ClientLimits | None = None) -> None:
     params = ws.query_params
     token = params.get("token")
     lang = params.get("lang", "en")
     lang = lang if lang in ("en", "de") else "en"
-    since_raw = params.get("since")
+    since_raw, tail_raw = params.get("since"), params.get("tail")
+    addr = ws.client.host if ws.client else "unknown"
     await ws.accept()
 
     async def refuse(code_: str, message: str, close_code: int) -> None:
@@ -121,40 +148,54 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings) -> None:
                                   "id": None}))
         await ws.close(close_code)
 
-    if not CODE_RE.match(code):
-        return await refuse("not_found", "no such table", 4404)
-    rt = await hub.runtime_by_code(code.upper())
+    if clients is not None and clients.guessing(addr):
+        return await refuse("rate_limited", "too many unknown table codes from your address: "
+                                            "wait a minute", 4429)
+    rt = await hub.runtime_by_code(code.upper()) if CODE_RE.match(code) else None
     if rt is None:
+        if clients is not None:
+            clients.missed(addr)
         return await refuse("not_found", "no such table", 4404)
     try:                                       # the runtime is held while the client is here
-        seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
-        if token and seat is None:
-            return await refuse("bad_token", "this token holds no seat at this table", 4401)
-        await _serve(ws, rt, seat, lang, since_raw, hub, settings)
+        if clients is not None and not clients.connect(addr):
+            return await refuse("rate_limited", "too many connections from your address "
+                                                f"(at most {clients.limits.connections})", 4429)
+        try:
+            seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
+            if token and seat is None:
+                return await refuse("bad_token", "this token holds no seat at this table", 4401)
+            await _serve(ws, rt, seat, lang, _number(since_raw), _number(tail_raw), hub,
+                         settings, clients, addr)
+        finally:
+            if clients is not None:
+                clients.disconnect(addr)
     finally:
         hub.release(rt)
 
 
+def _number(raw: str | None) -> int | None:
+    if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+        return None
+    return int(raw)
+
+
 async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
-                 since_raw: str | None, hub: Hub, settings) -> None:
-    """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes."""
+                 since: int | None, tail: int | None, hub: Hub, settings,
+                 clients: ClientLimits | None, addr: str) -> None:
+    """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
+    `since`: send the events from that action on; `tail`: at most that many of the last."""
     conn = Conn(ws, rt, seat, lang, settings)
     writer = asyncio.create_task(conn.writer())
     try:
-        since = None
-        if since_raw is not None:
-            try:
-                since = int(since_raw)
-            except ValueError:
-                since = None
         # under the table's lock: no decision is half broadcast while this client joins, so
         # it gets each event exactly once (in the history or in the broadcast)
         async with rt.lock:
             rt.attach(conn)
             conn.send(rt.welcome_msg(seat, lang))
+            if tail is not None:
+                since = max(since or 0, rt.n - tail)
             if since is not None:
-                for msg in rt.history_events(seat, lang, since):
-                    conn.send(msg)
+                conn.send_history(since)
             conn.send_state(rt.state_msg(seat), force=True)
         if seat is not None and rt.seats[seat]["away"]:
             await rt.set_away(seat, False)                  # the player is back
@@ -163,10 +204,7 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             if msg["type"] == "websocket.disconnect":
                 break
             received = time.perf_counter()
-            data = msg.get("text")
-            if data is None:
-                data = msg.get("bytes") or b""
-            await handle_message(conn, data, received, hub, settings)
+            await handle_message(conn, msg, received, hub, settings, clients, addr)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -181,30 +219,41 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
         await asyncio.gather(writer, return_exceptions=True)
 
 
-async def handle_message(conn: Conn, data, received: float, hub: Hub, settings) -> None:
+def _ident(raw) -> str | int | None:
+    """The `id` of a message that failed validation, if it is a usable one (echoed back)."""
+    if isinstance(raw, dict):
+        i = raw.get("id")
+        if isinstance(i, str) and len(i) <= 64:
+            return i
+        if isinstance(i, int) and not isinstance(i, bool) and abs(i) <= 2 ** 53:
+            return i
+    return None
+
+
+async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, settings,
+                         clients: ClientLimits | None = None, addr: str = "") -> None:
     rt = conn.rt
-    if not conn.bucket.take():
+    if not conn.bucket.take() or (clients is not None and not clients.ws_message_ok(addr)):
         conn.error("rate_limited", f"too many messages: at most {settings.rate:g} per second "
                                    f"(bursts of {settings.burst})")
         return
-    if len(data) > settings.max_message:
+    data = msg.get("text")
+    if data is None:
+        conn.error("bad_message", "binary frames are not part of the protocol: send JSON text")
+        return
+    if len(data) * 4 > settings.max_message and \
+            len(data.encode("utf-8", "surrogatepass")) > settings.max_message:
         conn.error("too_large", f"a message may have at most {settings.max_message} bytes")
         return
     try:
-        m = parse_client(data)
-    except ValidationError as e:
-        ident = None
-        try:
-            raw = json.loads(data)
-            if isinstance(raw, dict) and isinstance(raw.get("id"), (str, int)) \
-                    and not isinstance(raw.get("id"), bool) and len(str(raw.get("id"))) <= 64:
-                ident = raw["id"]
-        except (ValueError, RecursionError):
-            pass
-        conn.error("bad_message", _summary(e), ident)
+        raw = strict_json(data)
+    except BadJSON as e:
+        conn.error("bad_message", str(e))
         return
-    except RecursionError:
-        conn.error("bad_message", "malformed message")
+    try:
+        m = parse_client_value(raw)
+    except ValidationError as e:
+        conn.error("bad_message", _summary(e), _ident(raw))
         return
     ident = m.id
     if isinstance(m, Ping):
@@ -212,8 +261,7 @@ async def handle_message(conn: Conn, data, received: float, hub: Hub, settings) 
     elif isinstance(m, Sync):
         async with rt.lock:
             if m.since is not None:
-                for msg in rt.history_events(conn.seat, conn.lang, m.since):
-                    conn.send(msg)
+                conn.send_history(m.since)
             conn.send_state(rt.state_msg(conn.seat), force=True)
     elif isinstance(m, Auth):
         seat = await hub.store.seat_by_token(rt.id, m.token)

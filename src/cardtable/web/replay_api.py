@@ -4,10 +4,11 @@ The browser's replay page fetches a finished game's record (`GET /api/tables/{co
 and posts it here with the seat whose view it wants:
 
     POST /api/replay
-    {"record": {...NOTATION.md record...}, "seat": 2 | null, "names": ["Ann", ...]?}
+    {"record": {...NOTATION.md record...}, "seat": 2 | null, "names": ["Ann", ...]?,
+     "from": 0?, "count": 1000?}
 
     200 {"game", "variant", "players", "seat", "names", "actions", "over", "scores",
-         "winners", "steps": [Step, ...]}
+         "winners", "from", "steps": [Step, ...]}
     Step = {"index": i, "seat": who decided (null for step 0), "decision": the action's text
             (null for step 0), "text": {"en": ..., "de": ...}, "view": the view after i actions}
 
@@ -15,8 +16,11 @@ and posts it here with the seat whose view it wants:
   in particular": every hand, grid card and pending card shown; the deck as a count). A seat
   number gives exactly `view(seat)` after each action (`cardtable replay --as SEAT`): other
   hands as counts, unseen Kombio cards as "?".
-- `steps[0]` is the state before the first action; `steps[i]` the state after action i-1, which
-  `steps[i].seat` took (the engine's `to_move` before it). So there are `len(actions) + 1` steps.
+- Step i is the state after i actions: step 0 before the first action, step i after action
+  i-1, which step i's `seat` took (the engine's `to_move` before it); a record has
+  `len(actions) + 1` steps. One answer holds the steps `from` .. `from + count - 1` (at most
+  `MAX_PAGE`, default all up to that; fewer at the end): a game of any length is replayed page
+  by page (the engine replays the actions before `from` without views, which is quick).
 - `text`: the action in words in English and German, built from the chosen viewer's views only
   (the same words the table's event log uses; "" when there is nothing visible to say, e.g.
   another seat's answer in a Kombio snap window before it closes).
@@ -26,8 +30,9 @@ and posts it here with the seat whose view it wants:
 - `names` (optional, one per seat, 1-40 characters): used in the words; default "Seat N" /
   "Platz N".
 
-Errors (never a 5xx): `413` a body over `MAX_BODY` bytes; `422` a malformed body
-(FastAPI's validation list in `detail`), or a record the engine refuses:
+Errors (never a 5xx): `413` a body over `MAX_BODY` bytes and `400` a body that is not JSON
+(both from the server's guard, server/security.py); `422` a malformed body (FastAPI's
+validation list in `detail`), or a record the engine refuses:
 `{"detail": "...", "error": "bad_record"}` (RecordError: unknown game or variant, impossible
 deal, ...), `{"detail": "...", "error": "illegal_action", "index": i, "action": "...",
 "reason": "..."}` (ReplayError: action i is illegal where it stands), `{"detail": "...",
@@ -39,23 +44,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
-from fastapi.routing import APIRoute
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import ReplayError, load_record
+from cardtable.server.security import MAX_REPLAY_BODY
 from cardtable.server.views import describe
 
 log = logging.getLogger("cardtable.web.replay")
 
-#: the largest request body (bytes) and the most actions a record may have
-MAX_BODY = 2 * 1024 * 1024
-MAX_ACTIONS = 5000
+#: the largest request body (bytes; enforced by the server's guard), the most actions a record
+#: may have, and the most steps one answer holds
+MAX_BODY = MAX_REPLAY_BODY
+MAX_ACTIONS = 200_000
+MAX_PAGE = 1000
 MAX_SEATS = 8
 LANGS = ("en", "de")
 #: at most this many replays are computed at once, each in a worker thread of the default
@@ -74,35 +80,7 @@ def _loop_slots() -> asyncio.Semaphore:
     return sem
 
 
-class _LimitedBodyRoute(APIRoute):
-    """Reads the request body itself, refusing (413) one over MAX_BODY before it is parsed,
-    whether or not the client sent a Content-Length."""
-
-    def get_route_handler(self) -> Callable:
-        handler = super().get_route_handler()
-
-        async def limited(request: Request) -> Response:
-            too_big = JSONResponse({"detail": f"the body is larger than {MAX_BODY} bytes",
-                                    "error": "too_large"}, status_code=413)
-            length = request.headers.get("content-length")
-            if length is not None:
-                try:
-                    if int(length) > MAX_BODY:
-                        return too_big
-                except ValueError:
-                    return JSONResponse({"detail": "bad Content-Length"}, status_code=400)
-            body = bytearray()
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > MAX_BODY:
-                    return too_big
-            request._body = bytes(body)      # Starlette's cache: the handler reads it from here
-            return await handler(request)
-
-        return limited
-
-
-router = APIRouter(route_class=_LimitedBodyRoute)
+router = APIRouter()
 
 Action = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
@@ -126,6 +104,9 @@ class ReplayRequest(BaseModel):
     seat: Annotated[int, Field(ge=0, lt=MAX_SEATS)] | None = None
     #: display names, one per seat (optional)
     names: Annotated[list[Name], Field(min_length=1, max_length=MAX_SEATS)] | None = None
+    #: the first step of the answer, and how many steps (a page)
+    from_: Annotated[int, Field(ge=0, le=MAX_ACTIONS, alias="from")] = 0
+    count: Annotated[int, Field(ge=1, le=MAX_PAGE)] = MAX_PAGE
 
 
 class ReplayStep(BaseModel):
@@ -146,6 +127,7 @@ class ReplayResponse(BaseModel):
     over: bool
     scores: list[int] | None
     winners: list[int] | None
+    from_: int = Field(alias="from")
     steps: list[ReplayStep]
 
 
@@ -154,15 +136,20 @@ class _Refused(Exception):
         self.body = body
 
 
-def _names(given: list[str] | None, players: int) -> dict[str, list[str]]:
+def _names(given: list[str] | dict | None, players: int) -> dict[str, list[str]]:
+    if isinstance(given, dict):                 # per language (a table's seat names)
+        return {lang: list(given[lang]) for lang in LANGS}
     if given is None:
         return {"en": [f"Seat {s}" for s in range(players)],
                 "de": [f"Platz {s}" for s in range(players)]}
     return {lang: list(given) for lang in LANGS}
 
 
-def build_replay(record: dict, seat: int | None, names: list[str] | None) -> dict:
-    """The replay of `record` for `seat` (None: the full view). Raises _Refused."""
+def build_replay(record: dict, seat: int | None, names: list[str] | dict | None,
+                 first: int = 0, count: int = MAX_PAGE) -> dict:
+    """The replay of `record` for `seat` (None: the full view): steps `first` .. `first +
+    count - 1`. Every action is checked, also those after the page. `names`: one per seat, or
+    {"en": [...], "de": [...]}. Raises _Refused."""
     actions = record.get("actions", [])
     try:
         state = load_record(dict(record, actions=[]))
@@ -172,32 +159,42 @@ def build_replay(record: dict, seat: int | None, names: list[str] | None) -> dic
     if seat is not None and seat >= players:
         raise _Refused({"detail": f"seat {seat} is not in this game (seats 0..{players - 1})",
                         "error": "bad_seat"})
-    if names is not None and len(names) != players:
+    if isinstance(names, list) and len(names) != players:
         raise _Refused({"detail": f"names: {len(names)} given for {players} seats",
                         "error": "bad_seat"})
+    if first > len(actions):
+        raise _Refused({"detail": f"from: the record has steps 0..{len(actions)}",
+                        "error": "bad_page"})
     words = _names(names, players)
     game = state.game
-    view = state.view(seat)
-    steps = [{"index": 0, "seat": None, "decision": None, "text": {"en": "", "de": ""},
-              "view": view}]
+    last = first + count - 1                     # the page's last step
+    view = state.view(seat) if first == 0 else None
+    steps = [] if first else [{"index": 0, "seat": None, "decision": None,
+                               "text": {"en": "", "de": ""}, "view": view}]
     for i, action in enumerate(actions):
         if state.over:
             raise _Refused(_illegal(ReplayError(i, action, "the game is already over")))
         actor = state.to_move
+        in_page = first <= i + 1 <= last
+        if in_page and view is None:
+            view = state.view(seat)
         try:
             state.apply(action)
         except CardtableError as e:
             raise _Refused(_illegal(ReplayError(i, action, getattr(e, "reason", str(e))))) from None
+        if not in_page:
+            continue
         after = state.view(seat)
         text = {lang: describe(game, view, action, after, actor, seat, words[lang], lang)
                 for lang in LANGS}
         steps.append({"index": i + 1, "seat": actor, "decision": state.history[-1]
                       if state.history else action, "text": text, "view": after})
         view = after
-    return {"game": game, "variant": view.get("variant"), "players": players, "seat": seat,
-            "names": names if names is not None else words["en"], "actions": len(actions),
+    return {"game": game, "variant": state.view(None).get("variant"),
+            "players": players, "seat": seat,
+            "names": names if isinstance(names, list) else words["en"], "actions": len(actions),
             "over": state.over, "scores": state.scores(), "winners": state.winners(),
-            "steps": steps}
+            "from": first, "steps": steps}
 
 
 def _illegal(e: ReplayError) -> dict:
@@ -205,9 +202,10 @@ def _illegal(e: ReplayError) -> dict:
             "reason": e.reason}
 
 
-def _safe_build(record: dict, seat: int | None, names: list[str] | None) -> dict:
+def _safe_build(record: dict, seat: int | None, names: list[str] | dict | None,
+                first: int = 0, count: int = MAX_PAGE) -> dict:
     try:
-        return build_replay(record, seat, names)
+        return build_replay(record, seat, names, first, count)
     except _Refused:
         raise
     except RecursionError:
@@ -223,16 +221,25 @@ def _safe_build(record: dict, seat: int | None, names: list[str] | None) -> dict
     response_model=ReplayResponse,
     tags=["replay"],
     summary="The views of a game record, step by step",
-    responses={413: {"description": "body over 2 MiB"},
+    responses={413: {"description": "body over 4 MiB"},
                422: {"description": "malformed body, record or action (detail says which)"}},
 )
 async def replay(req: ReplayRequest) -> JSONResponse:
     """Replays `record` and returns the view of `seat` (null: the full view) after every
     action, with each action's seat and text. See the module docstring."""
-    record = req.record.model_dump()
+    return await replay_page(req.record.model_dump(), req.seat, req.names, req.from_,
+                             req.count)
+
+
+async def replay_page(record: dict, seat: int | None, names, first: int = 0,
+                      count: int = MAX_PAGE) -> JSONResponse:
+    """A page of a replay (build_replay) in a worker thread, at most REPLAY_SLOTS at once;
+    422 with the reason if the record is refused. (Also the server's
+    GET /api/tables/{code}/replay: a finished table's own record, which never travels through
+    a browser, whose numbers cannot hold its 128-bit seed.)"""
     try:
         async with _loop_slots():
-            out = await asyncio.to_thread(_safe_build, record, req.seat, req.names)
+            out = await asyncio.to_thread(_safe_build, record, seat, names, first, count)
     except _Refused as r:
         return JSONResponse(r.body, status_code=422)
     return JSONResponse(out)

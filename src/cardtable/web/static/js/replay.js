@@ -1,8 +1,10 @@
 // The replay viewer of a finished game: /replay/CODE.
 //
-//   render(el, {code}) -> fetches GET /api/tables/CODE (names) and GET /api/tables/CODE/record,
-//   posts the record to POST /api/replay with the chosen seat (null: the full view) and shows
-//   the game step by step.
+//   render(el, {code}) -> fetches GET /api/tables/CODE (names), then the game's steps page by
+//   page from GET /api/tables/CODE/replay?seat=&from=&count= (the server replays the table's
+//   own record: the record's 128-bit seed never passes through JavaScript's numbers) for the
+//   chosen seat (none: the full view), and shows the game step by step. A page holds PAGE
+//   steps; pages are loaded when a step on them is shown, so games of any length replay.
 //
 // Controls: first / back / forward / last buttons, a slider, autoplay, the list of all
 // decisions (each one a button), keys ← → (one step), PageUp / PageDown (ten), Home / End,
@@ -13,7 +15,7 @@
 import { t, getLang, onLang, addStrings } from "./i18n.js";
 import { renderAbluxxen } from "./abluxxen.js";
 import { renderKombio } from "./kombio.js";
-import { seatNames as namesOf } from "./seats.js";
+import { seatNames } from "./seats.js";
 
 const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
 
@@ -129,6 +131,7 @@ addStrings({
 });
 
 const AUTOPLAY_MS = 900;
+const PAGE = 500;
 
 function node(tag, cls, text) {
   const el = document.createElement(tag);
@@ -177,16 +180,41 @@ export function render(el, { code } = {}) {
     root.replaceChildren(box);
   }
 
-  async function loadSeat(seat) {
+  /** A seat's replay: the game's facts and its steps, loaded page by page (a sparse array). */
+  function loadSeat(seat) {
     const key = seatKey(seat);
     if (!st.replays.has(key)) {
-      const body = { record: st.record, seat };
-      if (st.names.length === st.record.players || (st.names.length && !st.record.players)) body.names = st.names;
-      st.replays.set(key, getJSON("/api/replay", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-      }).catch((e) => { st.replays.delete(key); throw e; }));
+      const rep = { pages: new Map(), data: null };
+      rep.first = loadPage(rep, seat, 0).then(() => rep.data)
+        .catch((e) => { st.replays.delete(key); throw e; });
+      st.replays.set(key, rep);
     }
-    return st.replays.get(key);
+    return st.replays.get(key).first;
+  }
+
+  function loadPage(rep, seat, p) {
+    if (!rep.pages.has(p)) {
+      const q = new URLSearchParams({ from: String(p * PAGE), count: String(PAGE) });
+      if (seat !== null) q.set("seat", String(seat));
+      rep.pages.set(p, getJSON(`/api/tables/${encodeURIComponent(st.code)}/replay?${q}`).then((page) => {
+        if (!rep.data) {
+          rep.data = { ...page, steps: new Array(page.actions + 1) };
+        }
+        page.steps.forEach((s) => { rep.data.steps[s.index] = s; });
+        if (st.alive && ui && st.data === rep.data) fillLog(page.steps);
+        return page;
+      }).catch((e) => { rep.pages.delete(p); throw e; }));
+    }
+    return rep.pages.get(p);
+  }
+
+  /** Make sure step i of the current seat is loaded (and the page after it, ahead of time). */
+  function ensure(i) {
+    const rep = st.replays.get(seatKey(st.seat));
+    const p = Math.floor(i / PAGE);
+    const next = p + 1;
+    if (next * PAGE <= st.data.actions) loadPage(rep, st.seat, next).catch(() => {});
+    return loadPage(rep, st.seat, p);
   }
 
   async function start() {
@@ -197,18 +225,17 @@ export function render(el, { code } = {}) {
         throw e;
       });
       st.table = table;
-      st.names = namesOf(table.seats || []);
-      let record;
+      st.names = seatNames(table.seats || []);
       try {
-        record = await getJSON(`/api/tables/${encodeURIComponent(st.code)}/record`);
+        st.data = await loadSeat(st.seat);
       } catch (e) {
         if (e.status === 409) throw Object.assign(new Error(t("replay.not_over")), { shown: true });
         throw e;
       }
-      st.record = record;
-      st.data = await loadSeat(st.seat);
       if (!st.alive) return;
-      st.step = Math.min(stepFromHash(), st.data.steps.length - 1);
+      st.step = Math.min(stepFromHash(), st.data.actions);
+      await ensure(st.step);
+      if (!st.alive) return;
       build();
     } catch (e) {
       if (!st.alive) return;
@@ -226,7 +253,7 @@ export function render(el, { code } = {}) {
 
   function build() {
     const d = st.data;
-    const last = d.steps.length - 1;
+    const last = d.actions;
     ui = {};
     const header = node("header", "replay-header");
     const h1 = node("h1", null, t("replay.title", { code: st.code }));
@@ -316,7 +343,7 @@ export function render(el, { code } = {}) {
     logBox.appendChild(node("summary", null, t("replay.log")));
     ui.log = node("ol", "replay-log");
     ui.log.start = 0;
-    ui.logItems = d.steps.map((s, i) => {
+    ui.logItems = Array.from({ length: last + 1 }, (_, i) => {
       const li = node("li");
       const b = node("button", "replay-log-btn");
       b.type = "button";
@@ -388,10 +415,12 @@ export function render(el, { code } = {}) {
     return words || s.decision;
   }
 
-  function fillLog() {
+  function fillLog(steps = st.data.steps) {
     const lang = getLang();
-    st.data.steps.forEach((s, i) => {
+    steps.forEach((s) => {
+      const i = s.index;
       const b = ui.logItems[i];
+      if (!b) return;
       const who = s.seat === null ? "" : `${st.data.names[s.seat]}: `;
       b.textContent = i === 0 ? t("replay.start_short") : `${who}${s.decision}`;
       b.title = stepText(s, lang);
@@ -400,8 +429,17 @@ export function render(el, { code } = {}) {
 
   function show() {
     const d = st.data;
-    const last = d.steps.length - 1;
+    const last = d.actions;
     const s = d.steps[st.step];
+    if (!s) {                         // on a page not loaded yet: show it when it is there
+      const want = st.step, seat = st.seat;
+      ui.info.replaceChildren(node("p", "replay-loading", t("replay.loading")));
+      ensure(want).then(() => {
+        if (st.alive && st.step === want && st.seat === seat) show();
+      }).catch((e) => message(t("replay.error", { msg: e.message }), { alert: true, retry: true }));
+      return;
+    }
+    if (st.step % PAGE > PAGE - 50) ensure(st.step);          // the next page, ahead of time
     const lang = getLang();
     ui.slider.value = String(st.step);
     const counter = t("replay.step_of", { i: st.step, n: last });
@@ -473,7 +511,7 @@ export function render(el, { code } = {}) {
 
   function go(i, { fromSlider = false } = {}) {
     if (!st.data) return;
-    const last = st.data.steps.length - 1;
+    const last = st.data.actions;
     const n = Math.max(0, Math.min(last, Number.isFinite(i) ? i : 0));
     if (n === st.step && !fromSlider) return;
     st.step = n;
@@ -487,6 +525,7 @@ export function render(el, { code } = {}) {
       const data = await loadSeat(seat);
       if (!st.alive || st.seat !== seat) return;
       st.data = data;
+      fillLog(data.steps.filter(Boolean));
       show();
     } catch (e) {
       message(t("replay.error", { msg: e.message }), { alert: true, retry: true });
@@ -495,7 +534,7 @@ export function render(el, { code } = {}) {
 
   function togglePlay() {
     if (st.timer) { stopPlay(); return; }
-    if (st.step >= st.data.steps.length - 1) st.step = 0;
+    if (st.step >= st.data.actions) st.step = 0;
     st.timer = setInterval(() => {
       if (!st.alive || !root.isConnected) { stopPlay(); return; }
       go(st.step + 1);
@@ -524,7 +563,7 @@ export function render(el, { code } = {}) {
     const tag = tgt && tgt.tagName;
     if (tag === "INPUT" && tgt !== ui.slider) return;
     if (tag === "TEXTAREA" || tag === "SELECT" || (tgt && tgt.isContentEditable)) return;
-    const last = st.data.steps.length - 1;
+    const last = st.data.actions;
     let to = null;
     switch (ev.key) {
       case "ArrowRight": to = st.step + 1; break;

@@ -1,0 +1,408 @@
+"""What protects the server and its players from hostile clients (docs/deploy.md, "Under
+attack", says what each limit is, its default and why).
+
+- Secrets: every deal's seed has `SEED_BITS` bits of OS randomness (`secret_seed`): one seat's
+  view cannot be matched against every possible seed to learn the other hands, the deck
+  order or the Kombio grids. Private tables get codes nobody can guess (`new_code`).
+- Input: `strict_json` reads a JSON document the way the protocol means it (no NaN or
+  Infinity, no number beyond a float, no lone surrogate, no key given twice, no deep nesting);
+  `clean_name` decides what a player may be called.
+- Per client address (`ClientLimits`): a token bucket for HTTP requests, one for WebSocket
+  messages shared by all of the address's connections, a cap on its open connections, a
+  bucket for look-ups of table codes that do not exist (guessing is slowed down to a crawl),
+  and caps on the unfinished tables it created.
+- `Guard`, an ASGI middleware in front of the app: refuses a body over its route's limit with
+  413 before reading it (or as soon as it passes the limit), applies the HTTP rate limit (429),
+  checks JSON bodies with `strict_json` (400) and adds the security headers to every response.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import secrets
+import time
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+#: bits of OS randomness in every seed of a game played online (deals, rematches, and through
+#: the game's own generator every later Kombio round)
+SEED_BITS = 128
+
+
+def secret_seed() -> int:
+    """A seed for a game whose cards players must not be able to compute."""
+    return secrets.randbits(SEED_BITS)
+
+
+# -- table codes ----------------------------------------------------------------------------------
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"      # no 0/O, 1/I/L: read out loud safely
+#: a public table's code: short (it is listed in the lobby anyway: knowing it grants nothing)
+PUBLIC_CODE_LEN = 8
+#: a private table's code: the only key to the table, so as hard to guess as a seed
+#: (26 letters of 31: 128.8 bits)
+PRIVATE_CODE_LEN = 26
+MAX_CODE_LEN = 32
+
+
+def new_code(private: bool) -> str:
+    n = PRIVATE_CODE_LEN if private else PUBLIC_CODE_LEN
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(n))
+
+
+# -- JSON as the protocol means it ----------------------------------------------------------------
+class BadJSON(ValueError):
+    """A document `strict_json` refuses; the message says what is wrong, never echoing it."""
+
+
+MAX_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_constant(name: str):
+    raise BadJSON(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJSON("a number is too large")
+    return value
+
+
+def _int(text: str) -> int:
+    if len(text) > 40:                           # int() of 4,300+ digits raises anyway
+        raise BadJSON("a number is too large")
+    return int(text)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise BadJSON(f"the key {k[:40]!r} is given twice" if not _SURROGATE.search(k)
+                          else "a key is given twice")
+        out[k] = v
+    return out
+
+
+def _check(value: Any, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        raise BadJSON(f"nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise BadJSON("a text holds a lone surrogate (not Unicode)")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if _SURROGATE.search(k):
+                raise BadJSON("a key holds a lone surrogate (not Unicode)")
+            _check(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check(v, depth + 1)
+
+
+def strict_json(data: str | bytes) -> Any:
+    """Parse a JSON document or raise `BadJSON` with a short reason."""
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadJSON("not UTF-8 text") from None
+    try:
+        value = json.loads(data, parse_constant=_no_constant, parse_float=_finite,
+                           parse_int=_int, object_pairs_hook=_pairs)
+    except BadJSON:
+        raise
+    except RecursionError:
+        raise BadJSON(f"nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as e:                       # json.JSONDecodeError is a ValueError
+        pos = getattr(e, "pos", None)
+        raise BadJSON("not JSON" + (f" (at character {pos})" if pos is not None else "")) \
+            from None
+    _check(value)
+    return value
+
+
+# -- names ---------------------------------------------------------------------------------------
+NAME_MAX = 32
+#: names that would pass for a bot or a free seat in the log ("Bot 2 (medium)", "Seat 3")
+_IMPOSTOR = re.compile(r"^(bot|seat|platz)\b", re.IGNORECASE)
+
+
+def clean_name(raw: str) -> str:
+    """A player's name as shown to everybody: NFC, spaces collapsed; ValueError if it has
+    control or formatting characters (NUL, right-to-left overrides, zero-width marks), is
+    empty or too long, or would pass for a bot or a free seat."""
+    name = unicodedata.normalize("NFC", raw)
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise ValueError(f"a name may not contain the character U+{ord(ch):04X}")
+    name = " ".join(name.split())
+    if not name:
+        raise ValueError("a name needs at least one visible character")
+    if len(name) > NAME_MAX:
+        raise ValueError(f"a name has at most {NAME_MAX} characters")
+    if _IMPOSTOR.match(name):
+        raise ValueError("a name may not start like a bot's or a free seat's (Bot, Seat, Platz)")
+    return name
+
+
+def same_name(a: str, b: str) -> bool:
+    """True if two names would look alike in the log (case and compatibility forms aside)."""
+    def key(s: str) -> str:
+        return unicodedata.normalize("NFKC", s).casefold().replace(" ", "")
+    return key(a) == key(b)
+
+
+# -- limits per client address ------------------------------------------------------------------
+class TokenBucket:
+    """`rate` tokens per second, at most `burst` saved up."""
+
+    __slots__ = ("rate", "burst", "tokens", "last", "clock")
+
+    def __init__(self, rate: float, burst: float, clock=time.monotonic):
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = clock()
+
+    def take(self, n: float = 1.0) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= n:
+            self.tokens -= n
+            return True
+        return False
+
+    def wait(self, n: float = 1.0) -> float:
+        """Seconds until `n` tokens are there (0 if they are)."""
+        missing = n - self.tokens
+        return 0.0 if missing <= 0 else missing / self.rate
+
+
+@dataclass
+class Limits:
+    """Per client address; see docs/deploy.md. 0 switches a limit off."""
+    #: HTTP API requests per second and burst (pages and static files are not counted)
+    http_rate: float = 10.0
+    http_burst: int = 60
+    #: WebSocket messages per second and burst, all of an address's connections together
+    ws_rate: float = 40.0
+    ws_burst: int = 120
+    #: open WebSocket connections of one address
+    connections: int = 32
+    #: look-ups of table codes that do not exist: per minute, and burst
+    misses_per_minute: float = 10.0
+    miss_burst: int = 20
+    #: unfinished tables created by one address, and of those, tables with searching bots
+    tables: int = 12
+    search_tables: int = 3
+
+    @classmethod
+    def off(cls) -> "Limits":
+        """No limits per address (tests and benchmarks whose clients share one address)."""
+        return cls(http_rate=0, ws_rate=0, connections=0, misses_per_minute=0, tables=0,
+                   search_tables=0)
+
+
+class Client:
+    __slots__ = ("http", "ws", "misses", "connections", "tables", "seen")
+
+    def __init__(self, limits: Limits):
+        self.http = TokenBucket(limits.http_rate, limits.http_burst)
+        self.ws = TokenBucket(limits.ws_rate, limits.ws_burst)
+        self.misses = TokenBucket(limits.misses_per_minute / 60.0, limits.miss_burst)
+        self.connections = 0
+        self.tables: dict[int, bool] = {}        # table id -> has searching bots
+        self.seen = time.monotonic()
+
+
+class ClientLimits:
+    """The limits' state per address, in this process (at most `max_clients` addresses: the
+    least recently seen is forgotten first, unless it has connections or tables)."""
+
+    def __init__(self, limits: Limits, max_clients: int = 100_000):
+        self.limits = limits
+        self.max_clients = max_clients
+        self._clients: OrderedDict[str, Client] = OrderedDict()
+
+    def get(self, addr: str) -> Client:
+        c = self._clients.get(addr)
+        if c is None:
+            c = self._clients[addr] = Client(self.limits)
+            if len(self._clients) > self.max_clients:
+                self._evict()
+        else:
+            self._clients.move_to_end(addr)
+        c.seen = time.monotonic()
+        return c
+
+    def _evict(self) -> None:
+        for addr in list(self._clients)[: len(self._clients) // 10 + 1]:
+            c = self._clients[addr]
+            if not c.connections and not c.tables:
+                del self._clients[addr]
+
+    def http_ok(self, addr: str) -> float:
+        """0 if the request may go on, else the seconds to wait (Retry-After)."""
+        if not self.limits.http_rate:
+            return 0.0
+        b = self.get(addr).http
+        return 0.0 if b.take() else max(1.0, b.wait())
+
+    def ws_message_ok(self, addr: str) -> bool:
+        return not self.limits.ws_rate or self.get(addr).ws.take()
+
+    def connect(self, addr: str) -> bool:
+        c = self.get(addr)
+        if self.limits.connections and c.connections >= self.limits.connections:
+            return False
+        c.connections += 1
+        return True
+
+    def disconnect(self, addr: str) -> None:
+        c = self._clients.get(addr)
+        if c is not None and c.connections > 0:
+            c.connections -= 1
+
+    def guessing(self, addr: str) -> bool:
+        """True if the address has used up its look-ups of unknown codes."""
+        if not self.limits.misses_per_minute:
+            return False
+        b = self.get(addr).misses
+        b.take(0)                               # refill
+        return b.tokens < 1.0
+
+    def missed(self, addr: str) -> None:
+        if self.limits.misses_per_minute:
+            self.get(addr).misses.take()
+
+
+# -- the ASGI guard ---------------------------------------------------------------------------
+#: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
+#: replay API's (a record: about 12 bytes an action, so some 300,000 actions)
+MAX_BODY = 16 * 1024
+MAX_REPLAY_BODY = 4 * 1024 * 1024
+
+#: the Content-Security-Policy of the pages: modules, styles and sockets of this origin only
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+#: FastAPI's API docs (/docs, /redoc) load Swagger UI / ReDoc from a CDN with inline code
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+            "worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'")
+HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+           (b"x-frame-options", b"DENY"),
+           (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+           (b"cross-origin-opener-policy", b"same-origin")]
+
+
+def client_addr(scope: dict) -> str:
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class Guard:
+    """ASGI middleware (see the module docstring). `body_limit(path)` gives a route's largest
+    request body in bytes."""
+
+    def __init__(self, app, clients: ClientLimits, body_limit, json_paths=("/api/",)):
+        self.app = app
+        self.clients = clients
+        self.body_limit = body_limit
+        self.json_paths = json_paths
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path: str = scope.get("path", "")
+        csp = (DOCS_CSP if path in ("/docs", "/redoc", "/docs/oauth2-redirect") else CSP).encode()
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                headers += [(k, v) for k, v in HEADERS if k not in names]
+                if b"content-security-policy" not in names:
+                    headers.append((b"content-security-policy", csp))
+                message = dict(message, headers=headers)
+            await send(message)
+
+        if path.startswith("/api/"):
+            wait = self.clients.http_ok(client_addr(scope))
+            if wait:
+                return await _answer(send_with_headers, 429, {
+                    "detail": "too many requests from your address: try again shortly",
+                    "error": "rate_limited"}, [(b"retry-after", str(math.ceil(wait)).encode())])
+        method = scope.get("method", "GET")
+        if method in ("GET", "HEAD", "OPTIONS", "DELETE"):
+            return await self.app(scope, receive, send_with_headers)
+        limit = self.body_limit(path)
+        too_big = {"detail": f"the request body is larger than {limit} bytes",
+                   "error": "too_large"}
+        length = None
+        for k, v in scope.get("headers", []):
+            if k == b"content-length":
+                try:
+                    length = int(v)
+                except ValueError:
+                    return await _answer(send_with_headers, 400,
+                                         {"detail": "bad Content-Length", "error": "bad_request"})
+        if length is not None and length > limit:
+            return await _answer(send_with_headers, 413, too_big, close=True)
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > limit:
+                return await _answer(send_with_headers, 413, too_big, close=True)
+        ctype = b""
+        for k, v in scope.get("headers", []):
+            if k == b"content-type":
+                ctype = v.split(b";")[0].strip().lower()
+        if body and path.startswith(self.json_paths) and ctype in (b"application/json", b""):
+            try:
+                strict_json(bytes(body))
+            except BadJSON as e:
+                return await _answer(send_with_headers, 400, {"detail": f"bad JSON body: {e}",
+                                                              "error": "bad_json"})
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        return await self.app(scope, replay, send_with_headers)
+
+
+async def _answer(send, status: int, body: dict, headers=(), close: bool = False) -> None:
+    data = json.dumps(body).encode()
+    hdrs = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
+            *headers]
+    if close:
+        hdrs.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": hdrs})
+    await send({"type": "http.response.body", "body": data})
+
+
+def client_key(addr: str) -> str:
+    """What the database keeps of a client address (the limits per address): a hash of it,
+    never the address."""
+    return hashlib.sha256(b"cardtable client " + addr.encode("utf-8", "replace")).hexdigest()
