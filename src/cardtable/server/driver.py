@@ -247,7 +247,7 @@ class Drivers:
                     if rt.n != n:
                         return
                     delay = 0.0 if text == "pass" else \
-                        self._rng.uniform(0.3, 0.7) * float(rt.settings.get("snap_seconds") or 3)
+                        self._rng.uniform(0.3, 0.7) * rt.snap_seconds()
                     planned[s] = (n, text, time.time() + delay)
             for s in list(planned):
                 if planned[s][0] != n or s not in todo:

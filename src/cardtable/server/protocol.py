@@ -24,6 +24,13 @@ from cardtable.server.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict
 
 PROTOCOL_VERSION = 1
 
+#: Kombio: the length of a snap window when the table does not set one. Five seconds: a person
+#: has to see the discarded card, remember whether a card on the table has that value and move
+#: the pointer or a finger to it; three seconds (the old default) left little margin for that
+#: and for the network. A window closes early once every eligible player has passed, so the
+#: longer window costs time only when somebody hesitates.
+DEFAULT_SNAP_SECONDS = 5.0
+
 Ident = Optional[Annotated[str, StringConstraints(max_length=64)] | Annotated[int, Field(ge=-2 ** 53, le=2 ** 53)]]
 
 
@@ -201,7 +208,7 @@ class CreateTable(BaseModel):
         None, description="turn timer: a human who has not decided in time is played by a "
                           "bot until they return (none: no timer)")
     snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
-        3.0, description="Kombio: length of a snap window in seconds")
+        DEFAULT_SNAP_SECONDS, description="Kombio: length of a snap window in seconds")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
 

@@ -44,7 +44,7 @@ from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 from cardtable.server import views as V
 from cardtable.server.db import Conflict
-from cardtable.server.protocol import PROTOCOL_VERSION
+from cardtable.server.protocol import DEFAULT_SNAP_SECONDS, PROTOCOL_VERSION
 
 log = logging.getLogger("cardtable.server")
 
@@ -156,6 +156,9 @@ class TableRuntime:
                           for r in seat_rows]
             self.names = {lang: V.seat_names(self.seats, lang) for lang in ("en", "de")}
         self._seat_info = seat_info_of(self.seats)
+
+    def snap_seconds(self) -> float:
+        return float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
 
     def seat_info(self) -> list[dict]:
         return self._seat_info
@@ -338,7 +341,7 @@ class TableRuntime:
             return {"status": "over", "deadline": None, "snap": None}
         if state.awaiting == "snap":
             return {"snap": {"n": n, "answers": {}},
-                    "deadline": now + float(self.settings.get("snap_seconds") or 3.0)}
+                    "deadline": now + self.snap_seconds()}
         turn = self.settings.get("turn_seconds")
         seat = state.to_move
         if turn and seats[seat]["kind"] == "human":
