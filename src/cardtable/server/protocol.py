@@ -96,6 +96,8 @@ class SeatInfo(BaseModel):
     name: str | None = None
     joined: bool
     away: bool
+    #: a human seat's player is connected (to this server process)
+    online: bool = False
 
 
 class ServerWelcome(BaseModel):

@@ -140,6 +140,7 @@ class TableRuntime:
         self._vcache: dict = {}
         self._lcache: dict = {}
         self._wcache: Any = None
+        self._online: tuple | None = None
         self._set_meta(row, seat_rows)
 
     # -- metadata ---------------------------------------------------------------------------------
@@ -161,7 +162,15 @@ class TableRuntime:
         return float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
 
     def seat_info(self) -> list[dict]:
-        return self._seat_info
+        """The seats as clients see them, with `online`: a human seat's player has a
+        connection to this table in this process (see docs/protocol.md on several processes)."""
+        here = frozenset(c.seat for c in self.conns if c.seat is not None)
+        cached = self._online
+        if cached is None or cached[0] is not self._seat_info or cached[1] != here:
+            info = [dict(s, online=s["kind"] == "human" and s["seat"] in here)
+                    for s in self._seat_info]
+            self._online = cached = (self._seat_info, here, info)
+        return cached[2]
 
     def is_auto(self, seat: int) -> bool:
         """True if a bot decides for `seat` now: a bot seat, or a human who is away."""
@@ -594,6 +603,14 @@ class TableRuntime:
 
     def detach(self, conn) -> None:
         self.conns.discard(conn)
+        if conn.seat is not None:
+            self.presence_changed()
+
+    def presence_changed(self) -> None:
+        """A seat's player connected or left: everybody's seats show it (`online`), and the
+        driver looks again (a round break waits for the players who are here)."""
+        self.publish([], only_state=True)
+        self.bump()
 
     async def history_page(self, viewer: int | None, lang: str, start: int,
                            end: int) -> list[dict]:

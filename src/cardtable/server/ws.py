@@ -161,6 +161,11 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
             return await refuse("rate_limited", "too many connections from your address "
                                                 f"(at most {clients.limits.connections})", 4429)
         try:
+            if token is None and params.get("auth") == "1":
+                # the token comes in the first message, not in the URL (which may be logged)
+                token = await _first_auth(ws, refuse)
+                if token is None:
+                    return
             seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
             if token and seat is None:
                 return await refuse("bad_token", "this token holds no seat at this table", 4401)
@@ -171,6 +176,30 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
                 clients.disconnect(addr)
     finally:
         hub.release(rt)
+
+
+#: seconds a connection opened with ?auth=1 may take to send its `auth` message
+AUTH_TIMEOUT = 10.0
+
+
+async def _first_auth(ws: WebSocket, refuse) -> str | None:
+    """The token of a connection opened with `?auth=1`: its first message must be `auth`.
+    None (and the connection refused) if it is anything else or does not come in time."""
+    try:
+        msg = await asyncio.wait_for(ws.receive(), AUTH_TIMEOUT)
+    except TimeoutError:
+        await refuse("bad_message", "expected an auth message first", 4400)
+        return None
+    if msg["type"] == "websocket.disconnect":
+        return None
+    try:
+        m = parse_client_value(strict_json(msg.get("text") or ""))
+    except (BadJSON, ValidationError):
+        m = None
+    if not isinstance(m, Auth):
+        await refuse("bad_message", "expected an auth message first", 4400)
+        return None
+    return m.token
 
 
 def _number(raw: str | None) -> int | None:
@@ -197,6 +226,8 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             if since is not None:
                 conn.send_history(since)
             conn.send_state(rt.state_msg(seat), force=True)
+            if seat is not None:
+                rt.presence_changed()
         if seat is not None and rt.seats[seat]["away"]:
             await rt.set_away(seat, False)                  # the player is back
         while not conn.closed:
@@ -272,6 +303,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             conn.seat = seat
             conn.send(rt.welcome_msg(seat, conn.lang))
             conn.send_state(rt.state_msg(seat), force=True)
+            rt.presence_changed()
         if rt.seats[seat]["away"]:
             await rt.set_away(seat, False)
     elif isinstance(m, Back):
