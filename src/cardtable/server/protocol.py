@@ -73,7 +73,13 @@ class Ping(_Msg):
     id: Ident = None
 
 
-ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping, Field(discriminator="type")]
+class Ready(_Msg):
+    """Kombio: the player has seen the round's summary; the next round may start."""
+    type: Literal["ready"]
+    id: Ident = None
+
+
+ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 
@@ -119,6 +125,16 @@ class WindowInfo(BaseModel):
     seats: list[int]
 
 
+class RoundBreak(BaseModel):
+    """Kombio: the pause after a round (its summary); the next round's decisions wait."""
+    #: the latest end of the break (epoch seconds)
+    until: float
+    #: the seats that sent `ready`
+    ready: list[int]
+    #: the seats the break still waits for (connected players that are not ready)
+    waiting: list[int]
+
+
 class ServerState(BaseModel):
     type: Literal["state"]
     table: str
@@ -135,6 +151,7 @@ class ServerState(BaseModel):
     seats: list[SeatInfo]
     rematch: str | None
     server_time: float
+    round_break: RoundBreak | None = None
 
 
 class ServerEvent(BaseModel):

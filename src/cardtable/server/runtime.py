@@ -24,6 +24,14 @@ pending answer (table column `snap`, seen by nobody else) until the window close
 window order, `pass` for every other seat and the snap for the snapper, so the engine sees
 exactly one claim and the "first" of KO-10 is the first to arrive. A window also closes when
 every eligible seat has passed, or at its deadline (seats that did not answer pass).
+
+Kombio round breaks: the engine deals the next round in the same action that ends a round, so
+the server holds the new round back: with the decision that ends a round a break opens (table
+column `snap`: {"n", "break": its start, "ready": [seats]}, `deadline`: its latest end). Nobody
+decides during it; it ends when every player connected here (and not away) sent `ready`, after
+`round_pause` seconds when no player is connected (bots, spectators), and at the latest after
+`round_break` seconds (an idle player cannot stall the table). Then the first turn's timer
+starts.
 """
 
 from __future__ import annotations
@@ -236,7 +244,7 @@ class TableRuntime:
             self._vcache = {(self.n, v): view for v, view in steps[-1].after.items()}
 
     def legal_for(self, seat: int | None) -> list[str]:
-        if seat is None or self.status != "playing" or self.state.over:
+        if seat is None or self.status != "playing" or self.state.over or self.round_break():
             return []
         key = (self.n, seat)
         lg = self._lcache.get(key)
@@ -255,6 +263,8 @@ class TableRuntime:
     def waiting_for(self, viewer: int | None) -> list[int]:
         if self.status != "playing" or self.state.over:
             return []
+        if self.round_break():
+            return self.break_waiting()
         if self.state.awaiting == "snap":
             order = self.window_order()
             ans = self.answers()
@@ -278,6 +288,7 @@ class TableRuntime:
             "away": bool(viewer is not None and self.seats[viewer]["away"]),
             "seats": self.seat_info(), "rematch": self.rematch,
             "server_time": time.time(),
+            "round_break": self.break_info(),
         }
 
     def welcome_msg(self, viewer: int | None, lang: str) -> dict:
@@ -295,6 +306,99 @@ class TableRuntime:
                           step.seat, viewer, names or self.names[lang], lang)
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
                 "by": step.by, "text": text}
+
+    # -- Kombio round breaks -----------------------------------------------------------------------
+    def round_break(self) -> dict | None:
+        """The open round break ({"n", "break": start, "ready"}), or None."""
+        b = self.snap
+        if b and "break" in b and b.get("n") == self.n and self.status == "playing":
+            return b
+        return None
+
+    def _players_here(self) -> set[int]:
+        """Human seats whose player is connected here and not away (a stand-in plays)."""
+        here = {c.seat for c in self.conns if c.seat is not None}
+        return {s["seat"] for s in self.seats
+                if s["kind"] == "human" and not s["away"] and s["seat"] in here}
+
+    def break_waiting(self) -> list[int]:
+        b = self.round_break()
+        if b is None:
+            return []
+        return sorted(self._players_here() - set(b["ready"]))
+
+    def break_end(self) -> float | None:
+        """When the open break ends: at once when every player here is ready, after the pause
+        when nobody is here, else at its deadline."""
+        b = self.round_break()
+        if b is None:
+            return None
+        here = self._players_here()
+        if not here:
+            return min(b["break"] + self.hub.settings.round_pause, self.deadline or b["break"])
+        if here <= set(b["ready"]):
+            return b["break"]
+        return self.deadline
+
+    def break_info(self) -> dict | None:
+        b = self.round_break()
+        if b is None:
+            return None
+        return {"until": self.break_end(), "ready": list(b["ready"]),
+                "waiting": self.break_waiting()}
+
+    def _round_of(self, state: GameState):
+        return state.view(0).get("round") if self.game == "kombio" else None
+
+    def _with_break(self, before: GameState, after: GameState, meta: dict, n: int,
+                    now: float) -> dict:
+        """`meta` (see _next_meta) with a round break if the actions that lead from `before` to
+        `after` ended a round and dealt the next one."""
+        limit = self.hub.settings.round_break
+        if limit <= 0 or after.over or self._round_of(after) == self._round_of(before):
+            return meta
+        return dict(meta, snap={"n": n, "break": now, "ready": []}, deadline=now + limit)
+
+    async def ready(self, seat: int) -> None:
+        """A player has seen the round's summary (the `ready` message)."""
+        await self._retrying(lambda: self._ready(seat))
+
+    async def _ready(self, seat: int) -> None:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                b = self.round_break()
+                if b is None:
+                    raise ProtocolError("stale", "no round break is open")
+                if seat in b["ready"]:
+                    return
+                b = dict(b, ready=sorted(b["ready"] + [seat]))
+                if self._players_here() <= set(b["ready"]):
+                    tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+                else:
+                    tx.set(snap=b)
+            self._set_meta(tx.row, None)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+
+    async def end_break(self, expected: int) -> bool:
+        """The break's time is over (the driver): the next round starts."""
+        return await self._retrying(lambda: self._end_break(expected))
+
+    async def _end_break(self, expected: int) -> bool:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                end = self.break_end()
+                if self.n != expected or end is None or time.time() < end - 0.01:
+                    return False
+                tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+            self._set_meta(tx.row, None)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+        return True
 
     # -- applying actions -----------------------------------------------------------------------------
     def _viewers(self) -> set:
@@ -450,6 +554,9 @@ class TableRuntime:
                                                  f"{self.n}, not {expected}")
                 if not 0 <= seat < self.players:
                     raise ProtocolError("not_seated", "no such seat")
+                if self.round_break():
+                    raise ProtocolError("round_break", "the round's summary is being shown: "
+                                                       "the next round starts after it (ready)")
                 now = time.time()
                 seat_changes: dict[int, dict] = {}
                 if by == BY_PLAYER and self.seats[seat]["away"]:
@@ -480,7 +587,9 @@ class TableRuntime:
                     except IllegalDecision as e:
                         raise ProtocolError("illegal", e.reason) from None
                     await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                    tx.set(**self._next_meta(trial, self.n + len(steps), seats_after, now))
+                    n = self.n + len(steps)
+                    tx.set(**self._with_break(self.state, trial,
+                                              self._next_meta(trial, n, seats_after, now), n, now))
                 else:
                     tx.set(snap=pending)
                 for s, values in seat_changes.items():
@@ -547,7 +656,9 @@ class TableRuntime:
                 trial = self.state.copy()
                 steps = self._play(trial, self.n, items, self._viewers())
                 await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                tx.set(**self._next_meta(trial, self.n + len(steps), self.seats, time.time()))
+                n, now = self.n + len(steps), time.time()
+                tx.set(**self._with_break(self.state, trial,
+                                          self._next_meta(trial, n, self.seats, now), n, now))
             self.state = trial
             self.n += len(steps)
             self.log.extend((s.seat, s.by) for s in steps)
@@ -589,9 +700,15 @@ class TableRuntime:
                 await self._sync_tx(tx)
                 if self.status != "playing" or self.state.over:
                     return
-                meta = self._next_meta(self.state, self.n, self.seats, time.time())
-                meta.pop("snap", None)               # keep the answers given so far
-                tx.set(**meta)
+                now = time.time()
+                b = self.round_break()
+                if b is not None:                    # the break again in full, its readies kept
+                    tx.set(snap=dict(b, **{"break": now}),
+                           deadline=now + self.hub.settings.round_break)
+                else:
+                    meta = self._next_meta(self.state, self.n, self.seats, now)
+                    meta.pop("snap", None)           # keep the answers given so far
+                    tx.set(**meta)
             self._set_meta(tx.row, None)
             self.publish([], only_state=True)
             self.bump()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardtable.server.protocol import Auth, Back, Decide, Ping, Sync, parse_client_value
+from cardtable.server.protocol import Auth, Back, Decide, Ping, Ready, Sync, parse_client_value
 from cardtable.server.runtime import BY_PLAYER, Hub, ProtocolError, TableRuntime, dumps
 from cardtable.server.security import BadJSON, ClientLimits, TokenBucket, strict_json
 
@@ -314,6 +314,14 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             await rt.set_away(conn.seat, False)
         else:
             conn.send_state(rt.state_msg(conn.seat), force=True)
+    elif isinstance(m, Ready):
+        if conn.seat is None:
+            conn.error("not_seated", "spectators have no seat", ident)
+            return
+        try:
+            await rt.ready(conn.seat)
+        except ProtocolError as e:
+            conn.error(e.code, e.message, ident)
     elif isinstance(m, Decide):
         if conn.seat is None:
             conn.error("not_seated", "spectators cannot decide: join a seat first", ident)
