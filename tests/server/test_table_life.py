@@ -152,3 +152,72 @@ def test_presence_and_auth_message(srv):
                 await asyncio.wait_for(ws.recv(), 10)
             assert ws.close_code == code_
     asyncio.run(main())
+
+
+def test_waiting_room_host_turns_seats_into_bots_and_cancels(srv):
+    """Before the game the host (the creator) may let a bot take a free seat (the game starts
+    once none is free) or cancel the table; nobody else may."""
+    async def main():
+        out = srv.create(game="kombio", players=3, name="Ann", memory=True,
+                         seats=[{"kind": "human"}] * 3)
+        table = out["table"]
+        assert table["host"] == 0 and table["memory"] is True and table["status"] == "waiting"
+        code = table["code"]
+        bob = srv.join(code, "Bob")
+        ann = await Client(srv.ws_base, code, out["join"]["token"]).connect()
+        bobc = await Client(srv.ws_base, code, bob["token"]).connect()
+        err = await bobc.reply({"type": "seat", "seat": 2, "kind": "bot", "bot": "easy"},
+                               kinds=("error",))
+        assert err["code"] == "not_host"
+        err = await ann.reply({"type": "seat", "seat": 1, "kind": "bot", "bot": "easy"},
+                              kinds=("error",))
+        assert err["code"] == "bad_seat"                     # Bob sits there
+        err = await ann.reply({"type": "seat", "seat": 2, "kind": "bot", "bot": "expert"},
+                              kinds=("error",))
+        assert err["code"] == "bad_message"                  # a searching bot: not here
+        # the last free seat to a bot: the game starts
+        await ann.send({"type": "seat", "seat": 2, "kind": "bot", "bot": "easy"})
+        st = await bobc.wait_for(lambda m: m["type"] == "state" and m["seats"][2]["kind"] == "bot")
+        assert st["status"] == "playing"
+        assert srv.get(f"/api/tables/{code}").json()["seats"][2]["bot"] == "easy"
+        await ann.close()
+        await bobc.close()
+        # a second table, cancelled by its host: everybody is told, the table is gone
+        out = srv.create(game="abluxxen", players=3, name="Cy", seats=[{"kind": "human"}] * 3)
+        code = out["table"]["code"]
+        cy = await Client(srv.ws_base, code, out["join"]["token"]).connect()
+        spec = await Client(srv.ws_base, code).connect()
+        await cy.send({"type": "seat", "seat": 1, "kind": "bot", "bot": "medium"})
+        await cy.wait_for(lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "bot")
+        await cy.send({"type": "seat", "seat": 1, "kind": "human"})
+        st = await cy.wait_for(lambda m: m["type"] == "state" and m["seats"][1]["kind"] == "human")
+        assert st["status"] == "waiting" and not st["seats"][1]["joined"]
+        await cy.send({"type": "cancel"})
+        gone = await spec.wait_for(lambda m: m["type"] == "cancelled")
+        assert gone["table"] == code
+        await cy.wait_for(lambda m: m["type"] == "cancelled")
+        assert srv.get(f"/api/tables/{code}").status_code == 404
+        await cy.close()
+        await spec.close()
+    asyncio.run(main())
+
+
+def test_lobby_lists_running_tables(srv):
+    """A public game being played is listed to watch (it waits for Ann, who never moves)."""
+    out = srv.create(game="abluxxen", players=3, name="Ann",
+                     seats=[{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 2)
+    code = out["table"]["code"]
+    assert out["table"]["status"] == "playing"
+    running = srv.get("/api/tables?status=playing&limit=200").json()
+    waiting = srv.get("/api/tables?limit=200").json()
+    assert code in [t["code"] for t in running]
+    assert code not in [t["code"] for t in waiting]
+    assert all(t["status"] == "playing" for t in running)
+    assert srv.get("/api/tables?status=over").status_code == 422
+
+
+def test_unknown_page_is_a_page(srv):
+    r = srv.get("/no/such/page")
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    r = srv.get("/api/no-such-thing")
+    assert r.status_code == 404 and r.json() == {"detail": "Not Found"}

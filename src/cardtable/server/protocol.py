@@ -73,13 +73,30 @@ class Ping(_Msg):
     id: Ident = None
 
 
+class SetSeat(_Msg):
+    """The waiting room (the host only): a free seat becomes a bot, or a bot's seat free again."""
+    type: Literal["seat"]
+    seat: Annotated[int, Field(ge=0, le=5)]
+    kind: Literal["human", "bot"]
+    #: the bot's level; only the ones that do not search (their tables are not limited)
+    bot: Literal["easy", "medium"] | None = None
+    id: Ident = None
+
+
+class Cancel(_Msg):
+    """The waiting room (the host only): the table is cancelled (deleted) for everybody."""
+    type: Literal["cancel"]
+    id: Ident = None
+
+
 class Ready(_Msg):
     """Kombio: the player has seen the round's summary; the next round may start."""
     type: Literal["ready"]
     id: Ident = None
 
 
-ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready, Field(discriminator="type")]
+ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready | SetSeat | Cancel,
+                          Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 
@@ -189,7 +206,12 @@ class ServerRematch(BaseModel):
     table: str
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch, Field(discriminator="type")]
+class ServerCancelled(BaseModel):
+    type: Literal["cancelled"]
+    table: str
+
+
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 
@@ -228,6 +250,8 @@ class CreateTable(BaseModel):
                           "bot until they return (none: no timer)")
     snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
         DEFAULT_SNAP_SECONDS, description="Kombio: length of a snap window in seconds")
+    memory: bool = Field(False, description="Kombio: memory mode (cards a player has seen "
+                                            "turn face down again after 5 s)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
 
@@ -274,6 +298,11 @@ class TableOut(BaseModel):
     options: dict[str, Any]
     actions: int
     rematch: str | None
+    #: Kombio memory mode: cards a player has seen turn face down again after 5 s (a setting
+    #: every player of the table sees; the browser shows it)
+    memory: bool = False
+    #: the seat of the table's host (its creator), who may change free seats and cancel it
+    host: int | None = None
 
 
 class JoinOut(BaseModel):

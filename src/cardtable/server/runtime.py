@@ -307,6 +307,56 @@ class TableRuntime:
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
                 "by": step.by, "text": text}
 
+    # -- the waiting room ---------------------------------------------------------------------------
+    def host(self) -> int | None:
+        """The host's seat: the creator's (the first human seat of tables made before hosts)."""
+        h = self.settings.get("host")
+        if h is None:
+            h = next((s["seat"] for s in self.seats if s["kind"] == "human"), None)
+        return h
+
+    async def set_seat(self, seat: int, kind: str, bot: str | None) -> None:
+        """The host makes a free seat a bot's (or a bot's seat free again) before the game;
+        once no seat is free the game starts."""
+        await self._retrying(lambda: self._set_seat(seat, kind, bot))
+
+    async def _set_seat(self, seat: int, kind: str, bot: str | None) -> None:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                if self.status != "waiting":
+                    raise ProtocolError("not_waiting", "the game has started: its seats are set")
+                if not 0 <= seat < self.players or seat == self.host():
+                    raise ProtocolError("bad_seat", "that seat cannot be changed")
+                if self.seats[seat]["kind"] == "human" and self.seats[seat]["joined_at"]:
+                    raise ProtocolError("bad_seat", "a player sits there")
+                values = {"kind": kind, "bot": (bot or "medium") if kind == "bot" else None}
+                await tx.update_seat(seat, **values)
+                seats_after = [dict(s) for s in self.seats]
+                seats_after[seat].update(values)
+                tx.set(settings=dict(self.settings, seats=[
+                    {"kind": s["kind"], "bot": s["bot"]} for s in seats_after]))
+                if all(s["kind"] == "bot" or s["joined_at"] is not None for s in seats_after):
+                    meta = self._next_meta(self.state, self.n, seats_after, time.time())
+                    tx.set(status="playing", **meta)
+            self.settings = tx.row["settings"]
+            self._set_meta(tx.row, seats_after)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+
+    async def cancel(self) -> None:
+        """The host cancels the table before the game: it is deleted; its clients are told
+        (`cancelled`) and disconnected."""
+        async with self.lock:
+            if self.status != "waiting" or not await self.hub.store.delete_waiting_table(self.id):
+                raise ProtocolError("not_waiting", "the game has started: it cannot be cancelled")
+            if self.hub.rts.get(self.id) is self:
+                del self.hub.rts[self.id]
+            for c in list(self.conns):
+                c.send({"type": "cancelled", "table": self.code})
+                c.send_close(4404)
+
     # -- Kombio round breaks -----------------------------------------------------------------------
     def round_break(self) -> dict | None:
         """The open round break ({"n", "break": start, "ready"}), or None."""

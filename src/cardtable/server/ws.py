@@ -27,7 +27,17 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardtable.server.protocol import Auth, Back, Decide, Ping, Ready, Sync, parse_client_value
+from cardtable.server.protocol import (
+    Auth,
+    Back,
+    Cancel,
+    Decide,
+    Ping,
+    Ready,
+    SetSeat,
+    Sync,
+    parse_client_value,
+)
 from cardtable.server.runtime import BY_PLAYER, Hub, ProtocolError, TableRuntime, dumps
 from cardtable.server.security import BadJSON, ClientLimits, TokenBucket, strict_json
 
@@ -314,6 +324,18 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             await rt.set_away(conn.seat, False)
         else:
             conn.send_state(rt.state_msg(conn.seat), force=True)
+    elif isinstance(m, (SetSeat, Cancel)):
+        if conn.seat is None or conn.seat != rt.host():
+            conn.error("not_host", "only the table's host may change its seats or cancel it",
+                       ident)
+            return
+        try:
+            if isinstance(m, Cancel):
+                await rt.cancel()
+            else:
+                await rt.set_seat(m.seat, m.kind, m.bot)
+        except ProtocolError as e:
+            conn.error(e.code, e.message, ident)
     elif isinstance(m, Ready):
         if conn.seat is None:
             conn.error("not_seated", "spectators have no seat", ident)
