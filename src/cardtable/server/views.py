@@ -72,9 +72,12 @@ def _ui(game: str):
 
 def describe(game: str, before: dict, decision: str, after: dict, actor: int,
              viewer: int | None, names: list[str], lang: str) -> str:
-    """One event in words for `viewer` (None: a spectator, given public views)."""
+    """One event in words for `viewer` (None: a spectator, given public views). Kombio's
+    words name cards as the browser shows them ("your card 3", not the notation's 0.3), and a
+    snap window's answers come as one line with its result (kombio_ui.describe's `web`)."""
     try:
-        line = _ui(game).describe(before, decision, after, actor, viewer, names, lang)
+        extra = {"web": True} if game == "kombio" else {}
+        line = _ui(game).describe(before, decision, after, actor, viewer, names, lang, **extra)
     except Exception:                    # never fail a broadcast over wording
         line = ""
     if not line:
