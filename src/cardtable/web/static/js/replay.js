@@ -506,7 +506,11 @@ export function render(el, { code } = {}) {
     const inner = node("div", "replay-board-inner game");   // the table's felt, as at the table
     inner.dataset.renderer = st.data.game;
     ui.board.replaceChildren(inner);
-    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names });
+    // Kombio: the first step of a new round shows the round's summary, as the table does
+    const prev = st.step > 0 ? st.data.steps[st.step - 1] : null;
+    const summary = st.data.game === "kombio" && view.last_round && prev && prev.view && prev.view.round < view.round
+      ? { final: true } : null;
+    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names, summary });
   }
 
   function go(i, { fromSlider = false } = {}) {
