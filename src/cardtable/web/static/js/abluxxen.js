@@ -176,8 +176,7 @@ function seatPanel(view, s, opts, wouldHit) {
       h("span", { class: "sr-only" }, t("ab.hand_count", { n: hc })))),
   );
   if (wouldHit) panel.appendChild(h("p", { class: "hit-flag" }, "⚡ ", t("ab.beats")));
-  panel.appendChild(displayEl(view, s, opts, "sm"));
-  if (pend) panel.appendChild(pendingEl(pend));
+  panel.appendChild(h("div", { class: "seat-body" }, displayEl(view, s, opts, "sm"), pend ? pendingEl(pend) : null));
   // a full view (replay) shows every hand
   if (Array.isArray(view.hands[s]) && s !== opts.seat) {
     panel.appendChild(h("div", { class: "seat-hand", role: "group", "aria-label": t("ab.hand_of", { name: plainName(opts, s) }) },
@@ -247,8 +246,9 @@ function centre(view, opts, legal) {
       view.deck > 0 ? cardEl(G, "?", { back: true, size: "md", count: view.deck, button: canDeck, cls: canDeck ? "can-pick" : null,
         label: `${t("ab.deck")}: ${t("ab.cards_n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDeck ? "draw deck" : "" },
         onClick: canDeck ? () => opts.decide("draw deck") : null }) : h("div", { class: "card card-md card-empty", data: { region: "deck" }, "aria-label": `${t("ab.deck")}: 0` }),
-      h("span", { class: "pile-n pile-deck-n" }, t("ab.cards_n", { n: view.deck }))),
-    h("div", { class: "pile" },
+      h("span", { class: "pile-n pile-deck-n" }, t("ab.cards_n", { n: view.deck })),
+      h("span", { class: "pile-n pile-discard-n" }, t("ab.discarded", { n: view.discard }))),
+    h("div", { class: "pile pile-discard" },
       h("h3", { class: "zone-h" }, t("ab.discard")),
       h("div", { class: "card card-md " + (view.discard ? "card-back card-discard" : "card-empty"), data: { region: "discard" }, role: "img",
         "aria-label": `${t("ab.discard")}: ${t("ab.cards_n", { n: view.discard })}` }, view.discard ? h("span", { class: "card-count" }, String(view.discard)) : null),
@@ -285,14 +285,15 @@ function myArea(view, me, opts, c) {
   const area = h("section", { class: "my-area" + (active ? " is-active" : ""), "aria-label": t("ab.your_area"), id: "my-area", tabindex: "-1" });
   const hc = handCount(view, me);
   const dc = displayCount(view, me);
+  // the head: my name, my display (its top layer) and my score in one line
+  const disp = h("div", { class: "my-display" }, h("h3", { class: "zone-h" }, t("ab.your_display")), displayEl(view, me, opts, "sm"),
+    view.pending && view.pending.victim === me ? pendingEl(view.pending) : null);
   area.appendChild(h("div", { class: "my-head" },
-    h("h2", { class: "my-name" }, nameOf(opts, me)),
-    h("span", { class: "muted" }, t("ab.score_now", { d: dc, h: hc, s: num(dc - hc) }))));
+    h("h2", { class: "my-name" }, nameOf(opts, me)), disp,
+    h("span", { class: "muted my-score" }, h("span", { class: "score-long" }, t("ab.score_now", { d: dc, h: hc, s: num(dc - hc) })),
+      h("span", { class: "score-short", "aria-hidden": "true" }, `= ${num(dc - hc)}`))));
   area.appendChild(prompt(view, opts, me));
   const row = h("div", { class: "my-row" });
-  const disp = h("div", { class: "my-display" + (view.displays[me].length ? "" : " my-display-inline") }, h("h3", { class: "zone-h" }, t("ab.your_display")), displayEl(view, me, opts, "sm"));
-  if (view.pending && view.pending.victim === me) disp.appendChild(pendingEl(view.pending));
-  row.appendChild(disp);
 
   // the hand, grouped by number, jokers last; the cards of a group fanned
   const canPlay = legal.some((d) => d.startsWith("play "));
@@ -329,7 +330,8 @@ function myArea(view, me, opts, c) {
   const bar = h("div", { class: "action-bar", id: "action-bar" });
   if (canPlay) {
     let info;
-    if (!selCards.length) info = h("p", { class: "sel-info muted", id: "sel-info" }, t("ab.select_hint"));
+    if (!selCards.length) info = h("p", { class: "sel-info muted", id: "sel-info" }, h("span", { class: "hint-long" }, t("ab.select_hint")),
+      h("span", { class: "hint-short" }, t("ab.select_hint_short")));
     else if (!selLegal) info = h("p", { class: "sel-info sel-bad", role: "status", id: "sel-info" }, "✗ ", t("ab.sel_illegal", { set: cardsText(G, selCards) }));
     else {
       const v = setValue(selCards);
@@ -350,7 +352,7 @@ function myArea(view, me, opts, c) {
   }
   const drawing = legal.some((d) => d.startsWith("draw "));
   if (drawing) {
-    bar.append(h("p", { class: "sel-info" }, t("ab.draw_hint")), h("div", { class: "btns" },
+    bar.append(h("p", { class: "sel-info draw-hint" }, t("ab.draw_hint")), h("div", { class: "btns" },
       legal.includes("draw deck") ? h("button", { type: "button", class: "btn btn-primary", id: "draw-deck-btn", data: { key: "draw-deck", decision: "draw deck" },
         onclick: () => opts.decide("draw deck") }, t("ab.draw_deck"), h("kbd", {}, "D")) : null,
       legal.includes("pass") ? h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },

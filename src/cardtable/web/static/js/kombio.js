@@ -190,10 +190,10 @@ export function renderKombio(el, view, opts = {}) {
       cardEl(G, view.top === null ? null : view.top, { size: "lg", button: canTake, cls: [canTake ? "can-pick" : null, ui.mode === "take" ? "is-picked" : null],
         label: `${t("ko.discard")}: ${view.top === null ? t("card.empty") : num(view.top)}`, data: { region: "discard", key: "discard" },
         onClick: canTake ? () => { ui.mode = "take"; ui.picks = []; opts.rerender(); } : null }),
-      win ? windowTime(win) : h("span", { class: "pile-n" }, cardsN(view.discard)),
-      view.top_snapped ? h("span", { class: "pile-n" }, "⚠ ", withRefs(t("ko.snapped_top"))) : null),
+      win ? windowTime(win) : h("span", { class: "pile-n" }, cardsN(view.discard))),
     view.drawn !== null && view.drawn !== undefined ? h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.drawn")),
-      cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${num(view.drawn)}`, data: { region: "drawn" } })) : null);
+      cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${num(view.drawn)}`, data: { region: "drawn" } })) : null,
+    view.top_snapped ? h("p", { class: "pile-note" }, "⚠ ", withRefs(t("ko.snapped_top"))) : null);
   el.appendChild(centre);
 
   if (me === null) { ui.nextHide = nextHide; return; }
@@ -237,7 +237,7 @@ function actionBar(view, opts, c) {
   const hint = {
     replace: t("ko.pick.replace"), take: t("ko.pick.take"), give: t("ko.pick.give"), snap: t("ko.pick.snap"),
   };
-  if (ui.mode && ui.mode !== "snap") {          // the prompt says how to snap
+  if (ui.mode && !["snap", "replace", "give"].includes(ui.mode)) {          // the prompt says how
     let text = hint[ui.mode];
     const arity = Math.max(...modeDecisions.map((d) => d.args.length));
     if (ui.mode === "peek") text = arity > 1 ? t("ko.pick.peek2", { k: ui.picks.length }) : t("ko.pick.peek");
