@@ -716,7 +716,12 @@ function renderTablePage(el, code) {
     const c = document.getElementById("clock");
     if (!c || !S.state) return;
     const st = S.state;
-    const until = st.round_break ? st.round_break.until : st.deadline;
+    const until = st.round_break ? null : st.deadline;          // a break: the summary tells
+    const r = document.getElementById("rs-left");
+    if (r && st.round_break) {
+      const skew = (st._recv || Date.now() / 1000) - st.server_time;
+      r.textContent = t("ko.rs.left", { s: Math.max(0, Math.ceil(st.round_break.until + skew - Date.now() / 1000)) });
+    }
     if (until && st.status === "playing") {
       const skew = (st._recv || Date.now() / 1000) - st.server_time;
       const left = Math.max(0, Math.ceil(until + skew - Date.now() / 1000));
@@ -724,8 +729,6 @@ function renderTablePage(el, code) {
       c.classList.toggle("clock-low", left <= 5);
       const w = document.getElementById("window-time");
       if (w && w.lastChild && w.lastChild.nodeType === 3) w.lastChild.textContent = t("ko.window_left", { s: left });
-      const r = document.getElementById("rs-left");
-      if (r) r.textContent = t("ko.rs.left", { s: left });
     } else c.textContent = "";
   }
 

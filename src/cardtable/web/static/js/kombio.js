@@ -304,7 +304,8 @@ export function roundSummary(view, opts, summary = {}) {
     ready.appendChild(h("span", { class: "chip" }, "✓ ", t("ko.rs.you_ready")));
   }
   if (summary.waiting && summary.waiting.length) {
-    ready.appendChild(h("span", { class: "muted", id: "rs-waiting" }, t("ko.rs.waiting", { names: listText(summary.waiting.map((s) => plainName(opts, s)), t("list.and")) })));
+    ready.appendChild(h("span", { class: "muted", id: "rs-waiting" }, t("ko.rs.waiting", {
+      names: listText(summary.waiting.map((s) => (s === opts.seat ? t("ko.rs.you") : plainName(opts, s))), t("list.and")) })));
   }
   if (summary.left !== undefined) ready.appendChild(h("span", { class: "muted", id: "rs-left" }, t("ko.rs.left", { s: summary.left })));
   if (ready.childNodes.length) box.appendChild(ready);
