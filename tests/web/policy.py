@@ -11,7 +11,8 @@ from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PWTimeout
 
 MY_TURN_OR_OVER = """() => { const b = document.getElementById('board');
-  return !!b && (b.dataset.status === 'over' || !!document.querySelector('#turn-badge.turn-you')); }"""
+  return !!b && (b.dataset.status === 'over' || !!document.querySelector('#turn-badge.turn-you')
+                 || !!document.querySelector('#ready-btn')); }"""
 
 
 def board(page: Page) -> dict:
@@ -30,8 +31,8 @@ def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
     try:
         page.wait_for_function(
             """(i) => { const b = document.getElementById('board');
-              return !b || Number(b.dataset.index) !== i || b.dataset.status === 'over'
-                || !document.querySelector('#turn-badge.turn-you'); }""", arg=index,
+              return (!b || Number(b.dataset.index) !== i || b.dataset.status === 'over'
+                || !document.querySelector('#turn-badge.turn-you')) && !document.querySelector('#ready-btn'); }""", arg=index,
             timeout=timeout * 1000)
         return True
     except PWTimeout:
@@ -141,6 +142,7 @@ class KombioPlayer:
         self.call_after = call_after
         self.snap_rate = snap_rate
         self.snapped = 0
+        self.readies = 0
 
     def pick_cards(self, limit: int = 2) -> None:
         for _ in range(limit):
@@ -155,11 +157,15 @@ class KombioPlayer:
     def act(self) -> None:
         page, rng = self.page, self.rng
         has = lambda sel: page.locator(sel).count() > 0  # noqa: E731
+        if has("#ready-btn"):                     # a round's summary: on to the next round
+            page.click("#ready-btn")
+            self.readies += 1
+            return
         if has("#ko-pass"):
-            if has("#ko-snap") and rng.random() < self.snap_rate:
-                page.click("#ko-snap")
+            snappable = "#board .snap-window button.can-pick[data-slot]"
+            if has(snappable) and rng.random() < self.snap_rate:
+                _click_any(page, snappable, rng)          # one click snaps
                 self.snapped += 1
-                self.pick_cards(1)
             else:
                 page.click("#ko-pass")
             return
