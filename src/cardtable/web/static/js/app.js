@@ -774,7 +774,7 @@ function renderTablePage(el, code) {
       mine: mine || (S.readySent === st.index),
       onReady: canReady && S.readySent !== st.index ? () => {
         S.readySent = st.index;
-        S.conn.send({ type: "ready", index: st.index });
+        S.conn.send({ type: "ready" });
         draw();
       } : null,
       waiting: b.waiting.filter((s) => s !== me || !(S.readySent === st.index)),
