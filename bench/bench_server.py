@@ -5,6 +5,13 @@ clients on loopback, against a real server process, on SQLite and on PostgreSQL.
     python bench/bench_server.py --tables 50 --seconds 10 --database sqlite
     python bench/bench_server.py --database postgresql://user@127.0.0.1:5432/db
     python bench/bench_server.py --game kombio --players 4
+    python bench/bench_server.py --think 1000 --bot-tables 20 --bot-level expert
+
+Besides the human-paced tables, the default run adds, on each database, a run at a player's
+pace (think 1 s) beside `--bot-tables` tables (default 20) of `--bot-level` bots (default
+expert) that think flat out (no bot delay): the server's searching bots must not slow the
+players (issue 11: human decisions' p99 under 100 ms on a 2-core machine). Their decisions
+are counted from the server's bot pool (GET /api/stats).
 
 Every seat of every table is a client that decides as soon as it may, at random among the legal
 decisions it receives (Kombio: mostly `pass` in snap windows). A finished game is followed by
@@ -124,8 +131,9 @@ class Seat:
 
 
 class Bench:
-    def __init__(self, args, database: str, label: str):
+    def __init__(self, args, database: str, label: str, bot_tables: int = 0):
         self.args = args
+        self.bot_tables = bot_tables
         self.database = database
         self.label = label
         self.port = free_port()
@@ -150,7 +158,8 @@ class Bench:
     def start_server(self, log: Path) -> None:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "1000", "--burst", "1000"]
+               "--rate", "1000", "--burst", "1000", "--client-limits", "off",
+               "--bot-workers", str(self.args.bot_workers)]
         self._log = open(log, "wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
                                      cwd=str(ROOT))
@@ -216,6 +225,12 @@ class Bench:
                 seats.extend(await self.make_table(rng))
 
         await asyncio.gather(*(one() for _ in range(a.tables)))
+        for i in range(self.bot_tables):          # bots only: they think flat out
+            body = {"game": a.game, "players": a.players, "public": False,
+                    "seats": [{"kind": "bot", "bot": a.bot_level}] * a.players}
+            if a.game == "abluxxen":
+                body["variant"] = a.variant
+            (await self.http.post("/api/tables", json=body)).raise_for_status()
         setup = time.perf_counter() - t0
         tasks = [asyncio.create_task(s.run()) for s in seats]
         await asyncio.sleep(a.warmup)
@@ -227,6 +242,7 @@ class Bench:
         elapsed = time.perf_counter() - start
         stats = (await self.http.get("/api/stats",
                                      params={"since": stats0["decisions"]})).json()
+        pool0, pool1 = stats0.get("bot_pool") or {}, stats.get("bot_pool") or {}
         self.stopping = True
         for t in tasks:
             t.cancel()
@@ -242,6 +258,8 @@ class Bench:
             "server_p50_ms": stats.get("p50_ms"), "server_p99_ms": stats.get("p99_ms"),
             "server_decisions": stats["decisions"] - stats0["decisions"],
             "games_finished": self.games, "errors": len(self.errors),
+            "bot_tables": self.bot_tables,
+            "bot_decisions": pool1.get("decisions", 0) - pool0.get("decisions", 0),
             "first_errors": self.errors[:3],
         }
 
@@ -279,6 +297,13 @@ def main() -> int:
                     help="mean milliseconds a client waits before deciding; a comma-separated "
                          "list runs once per value (default 0,1000,2000: at once, then at a "
                          "bot's and at a quick player's pace)")
+    ap.add_argument("--bot-tables", type=int, default=20,
+                    help="tables of bots only, thinking flat out, in one more run per "
+                         "database at think 1000 ms (0: no such run; default %(default)s)")
+    ap.add_argument("--bot-level", default="expert", help="their bots (default %(default)s)")
+    ap.add_argument("--bot-workers", type=int, default=2,
+                    help="the server's bot worker processes (0: threads of the server "
+                         "process, as before issue 11; default %(default)s)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -295,11 +320,14 @@ def main() -> int:
     if any(t < 0 for t in thinks) or args.tables < 1 or args.seconds <= 0:
         ap.error("--think must not be negative, --tables and --seconds must be positive")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    runs = [(kind, think) for kind in kinds for think in thinks]
+    runs = [(kind, think, 0) for kind in kinds for think in thinks]
+    if args.bot_tables > 0:
+        runs += [(kind, 1000.0, args.bot_tables) for kind in kinds]
+        runs.sort(key=lambda r: kinds.index(r[0]))
     results = []
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
     try:
-        for i, (kind, think) in enumerate(runs):
+        for i, (kind, think, bot_tables) in enumerate(runs):
             args.think = think
             cluster = None
             if kind == "sqlite":
@@ -309,7 +337,7 @@ def main() -> int:
                 label = "postgresql"
             else:
                 url, label = kind, kind.split(":")[0]
-            bench = Bench(args, url, label)
+            bench = Bench(args, url, label, bot_tables)
             bench.start_server(tmp / f"server-{label}-{i}.log")
             try:
                 res = asyncio.run(bench.run())
@@ -322,7 +350,9 @@ def main() -> int:
             if args.json:
                 print(json.dumps(res), flush=True)
             else:
-                print(f"{res['database']:>10}, think {think:g} ms: {res['tables']} tables ({res['clients']} clients, "
+                busy = (f" + {bot_tables} {args.bot_level}-bot tables ({res['bot_decisions']} bot "
+                        f"decisions)" if bot_tables else "")
+                print(f"{res['database']:>10}, think {think:g} ms{busy}: {res['tables']} tables ({res['clients']} clients, "
                       f"{res['game']}, {res['players']} seats), {res['seconds']} s: "
                       f"{res['decisions']} decisions = {res['decisions_per_s']}/s; "
                       f"round trip p50 {res['rtt_p50_ms']} ms p99 {res['rtt_p99_ms']} ms; "
@@ -334,10 +364,12 @@ def main() -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if not args.json:
-        print("\n| database | think ms | tables | decisions/s | server p50 ms | server p99 ms "
-              "| round trip p50 ms | round trip p99 ms | errors |\n|---|---|---|---|---|---|---|---|---|")
+        print("\n| database | think ms | tables | bot tables (bot decisions) | decisions/s "
+              "| server p50 ms | server p99 ms | round trip p50 ms | round trip p99 ms | errors |"
+              "\n|---|---|---|---|---|---|---|---|---|---|")
         for r in results:
-            print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {r['decisions_per_s']} "
+            bots = f"{r['bot_tables']} ({r['bot_decisions']})" if r["bot_tables"] else "—"
+            print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {bots} | {r['decisions_per_s']} "
                   f"| {r['server_p50_ms']} | {r['server_p99_ms']} | {r['rtt_p50_ms']} "
                   f"| {r['rtt_p99_ms']} | {r['errors']} |")
     return 0

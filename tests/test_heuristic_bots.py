@@ -21,7 +21,7 @@ CONFIGS = [("abluxxen", {"variant": v}) for v in VARIANTS] \
     + [("abluxxen", {"variant": "basic", "players": 3}),
        ("abluxxen", {"variant": "basic", "players": 5}),
        ("abluxxen", {"variant": "classic", "players": 2}),
-       ("abluxxen", {"variant": "duel", "options": {"shadow_partial": True}})] \
+       ("abluxxen", {"variant": "duel", "options": {"shadow_partial": False}})] \
     + [("kombio", {"players": n, "target": 40}) for n in range(2, 7)]
 
 
@@ -211,3 +211,28 @@ def test_evaluate_prefers_the_leader_kombio():
     vals = ko_h.evaluate(h)
     assert vals[0] > vals[1] and vals[0] > base[0]
     assert abs(vals[1] - vals[2]) < 0.2
+
+
+def _duel_sevens(partial: bool):
+    """Seat 0 holds 7 7 and no 5; in the shadow display only the 5s (three) lie twice."""
+    return new_game("abluxxen", variant="duel", seed=0, options={"shadow_partial": partial},
+                    deal={"hands": [["X", "X", 7, 7, 9, 9, 10, 10, 11, 11, 12, 12, 6]],
+                          "shadow": [1, 2, 3, 4, 5, 5, 5, 6, 8, 9, 10, 11, 12]})
+
+
+def test_heuristic_counts_a_partial_shadowluxx():  # DU-4
+    """The heuristic's cost of a forced shadowluxx follows the rule option: `7 7` must take two
+    of the three 5s only when a stack may be taken in part (the default), and then costs 1 per
+    card that comes into the hand (no 5 in hand to match); asked, it takes them."""
+    values = {}
+    for partial in (True, False):
+        g = _duel_sevens(partial)
+        d = next(d for d in g.legal_decisions() if d.text == "play 7 7")
+        values[partial] = abx_h._play_value(abx_h._Ctx(g), d)
+    assert values[False] - values[True] == pytest.approx(2 * abx_h.P["shadow"])
+    g = _duel_sevens(True)
+    g.apply("play 7 7")
+    assert g.legal() == ["shadow 5"] and abx_h.heuristic(g, Rng(1)).text == "shadow 5"
+    g = _duel_sevens(False)
+    g.apply("play 7 7")
+    assert g.awaiting == "optional_draw"

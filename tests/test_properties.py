@@ -38,21 +38,24 @@ def abluxxen_result(state):  # AB-17, AB-18, CL-4
     assert any(len(h) == 0 for h in v["hands"]) or (v["deck"] == 0 and v["pool"] == [])
 
 
-ABLUXXEN = [("basic", n) for n in (3, 4, 5)] + [("advanced", n) for n in (3, 4, 5)] + \
-    [("expert", n) for n in (3, 4, 5)] + [("duel", 2)] + [("classic", n) for n in (2, 3, 4, 5)]
+#: every rule set: the variants at each player count, and the duel's whole-stack reading of
+#: DU-4 (the option shadow_partial off; on is the duel's default)
+ABLUXXEN = [("basic", n, None) for n in (3, 4, 5)] + [("advanced", n, None) for n in (3, 4, 5)] + \
+    [("expert", n, None) for n in (3, 4, 5)] + [("duel", 2, None)] + \
+    [("duel", 2, {"shadow_partial": False})] + [("classic", n, None) for n in (2, 3, 4, 5)]
 
-GAMES_PER_CONFIG = 160  # 14 configurations -> 2240 games
+GAMES_PER_CONFIG = 160  # 15 configurations -> 2400 games
 
 
-@pytest.mark.parametrize("variant,players", ABLUXXEN)
-def test_abluxxen_random_playouts(variant, players):  # AB-1..AB-21, DU-1..DU-7, CL-1..CL-4
+@pytest.mark.parametrize("variant,players,options", ABLUXXEN)
+def test_abluxxen_random_playouts(variant, players, options):  # AB-1..AB-21, DU-1..DU-7, CL-1..CL-4
     stats = Stats()
     seen: set[str] = set()
-    base = 1000 * players + len(variant)
+    base = 1000 * players + len(variant) + (500 if options else 0)
 
     def make(seed):
         return new_game("abluxxen", variant=variant, players=players, seed=seed,
-                        start=seed % players)
+                        start=seed % players, options=options)
 
     for g in range(GAMES_PER_CONFIG):
         playout(make, base + g, stats=stats, no_leak=abluxxen_no_leak,

@@ -185,3 +185,12 @@ def finish_randomly(state, max_steps=20000):
 
 def game(variant="basic", players=4, **kw):
     return new_game("abluxxen", variant=variant, players=players, **kw)
+
+
+def only_fives_twice(options=None):
+    """A duel where seat 0 holds 7 7 and, in the shadow display, only the 5s (three of them)
+    lie more than once: `play 7 7` shadowluxxes two 5s with `shadow_partial` on (DU-4's
+    default) and nothing with the whole-stack reading."""
+    deal = make_deal([[X, X, 7, 7], [X, X]], pool=[1, 2, 3, 10, 11, 12], deck=[4, 6, 8, 9],
+                     shadow=[1, 2, 3, 4, 5, 5, 5, 6, 8, 9, 10, 11, 12], avoid=(5, 7, X))
+    return game("duel", 2, seed=0, deal=deal, options=options)

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from abx_helpers import X, assert_refused, finish_randomly, game, make_deal, run, sort_cards
+from abx_helpers import (X, assert_refused, finish_randomly, game, make_deal, only_fives_twice,
+                         run, sort_cards)
 from cardtable.abluxxen.setup import place_on_pool
 
 HAND0 = [X, X, 7, 7, 3, 3, 2, 2, 9, 9, 9, 11, 12]
@@ -108,31 +109,83 @@ def test_duel_given_groups():  # DU-2 DU-3
 
 
 # -- DU-4: shadowluxxing ---------------------------------------------------------------------
-def test_shadow_options_same_size_lower_number():  # DU-4
+WHOLE = {"shadow_partial": False}      # the former reading: a stack is taken whole
+
+
+def test_shadow_options_any_set_of_a_lower_number():  # DU-4
     s = duel()
     assert stacks(s.view(None)) == {1: 2, 2: 1, 3: 2, 4: 1, 5: 3, 6: 1, 8: 1, 10: 1, 11: 1}
     s.apply("play 7 7")
     v = s.view(None)
-    # the stacks of two 1s and two 3s; not the three 5s (other size)
+    # every lower number lying at least twice: the two 1s, the two 3s and two of the three 5s
     assert v["awaiting"] == "shadow" and v["to_move"] == 0
-    assert v["legal"] == ["shadow 1", "shadow 3"]
+    assert v["legal"] == ["shadow 1", "shadow 3", "shadow 5"]
 
 
-def test_shadowluxx_takes_stack_and_refills_at_once():  # DU-4 DU-2 DU-6
+def test_shadowluxx_two_of_three_fives_one_stays():  # DU-4 DU-2
+    """The rulebook's "any set of cards" of the one-layer shadow display: `play 7 7` against
+    three 5s takes two of them (`shadow 5`), and one 5 stays."""
     s = duel()
     hand = s.view(None)["hands"][0]
-    deck = s.view(None)["deck"]
-    run(s, ["play 7 7", "shadow 3"])
+    run(s, ["play 7 7", "shadow 5"])
+    s.check_invariants()
     v = s.view(None)
-    assert v["hands"][0] == sort_cards([c for c in hand if c != 7] + [3, 3])
-    # refilled to 13 at once: 13 -> pool (on the 2), 4 -> shadow, X -> pool (on the first 3),
-    # 6 -> shadow
-    assert stacks(v) == {1: 2, 2: 1, 4: 2, 5: 3, 6: 2, 8: 1, 10: 1, 11: 1}
-    assert sum(stacks(v).values()) == 13
+    assert Counter(v["hands"][0]) - Counter(hand) == Counter([5, 5])
+    assert v["hands"][0] == sort_cards([c for c in hand if c != 7] + [5, 5])
+    # one 5 stays; refilled at once to 13: 13 -> pool (on the 2), 4, X -> pool (on a 3), 6
+    assert stacks(v) == {1: 2, 2: 1, 3: 2, 4: 2, 5: 1, 6: 2, 8: 1, 10: 1, 11: 1}
     assert v["pool"] == [[12], [3, X], [8], [3], [10], [2, 13]]
-    assert v["deck"] == deck - 4
-    # the opponent had nothing to abluxx; the shadow counts as an abluxx: no draw (DU-6)
-    assert v["active"] == 1 and v["awaiting"] == "play"
+    assert s.record()["options"] == {"optional_draw": True, "ones_beat_top": False,
+                                     "shadow_partial": True, "tiebreak_fewer_hand": True}
+
+
+def test_shadow_partial_on_by_default_in_the_duel():  # DU-4
+    assert game("duel", 2).rules.shadow_partial
+    assert game("duel", 2, options={"shadow_partial": True}).view(None) == game("duel", 2).view(None)
+    assert not game("duel", 2, options=WHOLE).rules.shadow_partial
+
+
+def test_whole_stack_reading_with_the_option_off():  # DU-4
+    s = duel(options=WHOLE)
+    s.apply("play 7 7")
+    # only the stacks of exactly two: not the three 5s
+    assert s.legal() == ["shadow 1", "shadow 3"]
+    assert_refused(s, "shadow 5", "5", "exactly 2")
+    hand = s.view(None)["hands"][0]
+    s.apply("shadow 3")
+    v = s.view(None)
+    assert Counter(v["hands"][0]) - Counter(hand) == Counter([3, 3])
+    assert 3 not in stacks(v) and stacks(v)[5] == 3
+    assert s.record()["options"]["shadow_partial"] is False
+
+
+def test_stack_larger_than_the_set_single_card():  # DU-4
+    # a single 7: every lower number in the shadow is an option; a 5 taken leaves two 5s
+    s = duel()
+    s.apply("play 7")
+    assert s.legal() == ["shadow 1", "shadow 2", "shadow 3", "shadow 4", "shadow 5", "shadow 6"]
+    hand = s.view(None)["hands"][0]
+    s.apply("shadow 5")
+    s.check_invariants()
+    v = s.view(None)
+    assert Counter(v["hands"][0]) - Counter(hand) == Counter([5])
+    assert stacks(v)[5] == 2 and sum(stacks(v).values()) == 13
+    # the whole-stack reading: only the single cards below 7
+    t = duel(options=WHOLE)
+    t.apply("play 7")
+    assert t.legal() == ["shadow 2", "shadow 4", "shadow 6"]
+
+
+def test_several_numbers_one_is_chosen():  # DU-4
+    s = duel()
+    s.apply("play 7 7")
+    before = stacks(s.view(None))
+    s.apply("shadow 1")                   # one option chosen: the others stay untouched
+    v = s.view(None)
+    assert s.awaiting == "play" and s.to_move == 1        # one shadowluxx per turn
+    assert 1 not in stacks(v)
+    assert all(stacks(v).get(n, 0) >= before[n] for n in (3, 5))
+    assert_refused(s, "shadow 3")
 
 
 def test_shadowluxx_is_compulsory():  # DU-4
@@ -141,10 +194,10 @@ def test_shadowluxx_is_compulsory():  # DU-4
     assert_refused(s, "pass")
     assert_refused(s, "take")
     assert_refused(s, "play 9")
-    assert_refused(s, "shadow 5", "5")        # three 5s: other size
-    assert_refused(s, "shadow 8")             # a single 8
+    assert_refused(s, "shadow 8", "8", "at least 2")    # a single 8
+    assert_refused(s, "shadow 2")                       # a single 2
     assert_refused(s, "shadow 13")
-    assert s.legal() == ["shadow 1", "shadow 3"]
+    assert s.legal() == ["shadow 1", "shadow 3", "shadow 5"]
 
 
 def test_equal_number_is_no_option_single_option_waits():  # DU-4 AB-21
@@ -156,19 +209,23 @@ def test_equal_number_is_no_option_single_option_waits():  # DU-4 AB-21
     assert s.view(None)["hands"][0].count(1) == 2
 
 
-def test_jokers_alone_take_any_stack_of_their_size():  # DU-4
+def test_jokers_alone_take_any_number_lying_often_enough():  # DU-4
     s = duel()
     s.apply("play X X")
-    assert s.legal() == ["shadow 1", "shadow 3"]
+    assert s.legal() == ["shadow 1", "shadow 3", "shadow 5"]
     s2 = duel()
     s2.apply("play X")
-    assert s2.legal() == ["shadow 10", "shadow 11", "shadow 2", "shadow 4", "shadow 6",
+    assert s2.legal() == ["shadow 1", "shadow 10", "shadow 11", "shadow 2", "shadow 3",
+                          "shadow 4", "shadow 5", "shadow 6", "shadow 8"]
+    s3 = duel(options=WHOLE)
+    s3.apply("play X")
+    assert s3.legal() == ["shadow 10", "shadow 11", "shadow 2", "shadow 4", "shadow 6",
                           "shadow 8"]
 
 
 def test_no_shadow_option_no_shadow_step():  # DU-4 DU-6
     s = duel()
-    s.apply("play 2 2")       # the only stack of two below 2: the 1s
+    s.apply("play 2 2")       # the only number below 2 lying twice: the 1s
     assert s.legal() == ["shadow 1"]
     t = duel(hands=(HAND1, HAND0))
     t.apply("play 1")         # nothing lower than 1
@@ -177,32 +234,28 @@ def test_no_shadow_option_no_shadow_step():  # DU-4 DU-6
     assert stacks(v) == stacks(duel().view(None))
 
 
-def test_shadow_partial_is_off_by_default():  # DU-4
-    s = duel()
-    s.apply("play 7 7")
-    assert "shadow 5" not in s.legal()
-
-
-def test_shadow_partial_option_takes_part_of_a_larger_stack():  # DU-4
-    s = duel(options={"shadow_partial": True})
-    s.apply("play 7 7")
-    assert s.legal() == ["shadow 1", "shadow 3", "shadow 5"]
-    hand = s.view(None)["hands"][0]
-    s.apply("shadow 5")
-    s.check_invariants()
-    v = s.view(None)
-    assert Counter(v["hands"][0]) - Counter(hand) == Counter([5, 5])
-    st = stacks(v)
-    assert st[5] == 1 and sum(st.values()) == 13
-    assert s.record()["options"] == {"shadow_partial": True}
-
-
 def test_shadow_partial_exact_stack_still_whole():  # DU-4
-    s = duel(options={"shadow_partial": True})
+    s = duel()
     run(s, ["play 7 7", "shadow 1"])
     v = s.view(None)
     assert 1 not in stacks(v) or stacks(v)[1] == 0
     assert v["hands"][0].count(1) == 2
+
+
+def test_partial_shadowluxx_counts_as_abluxxing_for_the_draw():  # DU-6 DU-4 AB-15
+    s = only_fives_twice()
+    s.apply("play 7 7")
+    assert s.legal() == ["shadow 5"]          # two of the three 5s, nothing else
+    s.apply("shadow 5")
+    v = s.view(None)
+    assert stacks(v)[5] == 1
+    # the opponent's display is empty; the shadowluxx counts: no optional draw (DU-6)
+    assert v["awaiting"] == "play" and v["active"] == 1
+    # the whole-stack reading has no option here, so the draw of AB-15 is offered
+    t = only_fives_twice(WHOLE)
+    t.apply("play 7 7")
+    assert t.awaiting == "optional_draw" and t.to_move == 0
+    assert stacks(t.view(None))[5] == 3
 
 
 # -- DU-5, DU-3, DU-6 ------------------------------------------------------------------------
@@ -211,7 +264,8 @@ def test_shadow_first_then_opponent_group_counts_as_one_draw():  # DU-5 DU-3 DU-
     run(s, ["play 7 7", "shadow 3"])              # pool [12] [3 X] [8] [3] [10] [2 13]
     s.apply("play 8 8")
     v = s.view(None)
-    assert v["awaiting"] == "shadow" and v["legal"] == ["shadow 1", "shadow 4", "shadow 6"]
+    assert v["awaiting"] == "shadow" and v["legal"] == ["shadow 1", "shadow 4", "shadow 5",
+                                                        "shadow 6"]
     assert v["displays"][0] == [[7, 7]] and v["pending"] is None   # opponent not yet checked
     s.apply("shadow 4")
     v = s.view(None)
@@ -346,7 +400,7 @@ def test_shadow_not_refilled_once_deck_is_empty():  # DU-7 AB-13
     pool_before = v["pool"]
     s.apply(found)
     option = s.legal()[0]
-    n = stacks(s.view(None))[int(option.split()[1])]
+    n = len(found.split()) - 1                  # as many cards as the set played (DU-4)
     s.apply(option)
     s.check_invariants()
     w = s.view(None)

@@ -44,11 +44,36 @@ def test_match_totals_and_winners():  # CL-5 CL-4
     assert m.winners() == [s for s in range(3) if totals[s] == best]   # ties: all win
 
 
-def test_match_number_of_rounds_may_be_set():  # CL-5
-    m = Match(players=2, rounds=5, seed=1, start=1)
+def test_match_number_of_rounds_may_be_set_to_a_multiple():  # CL-5
+    m = Match(players=2, rounds=4, seed=1, start=1)
     starts = play_match(m)
-    assert starts == [1, 0, 1, 0, 1]
-    assert len(m.score_table()) == 5
+    assert starts == [1, 0, 1, 0]                    # everybody starts twice
+    assert len(m.score_table()) == 4
+    m = Match(players=3, rounds=6, seed=2)
+    assert play_match(m) == [0, 1, 2, 0, 1, 2]
+
+
+@pytest.mark.parametrize("players,rounds", [(2, 5), (3, 4), (3, 2), (4, 6), (5, 1), (3, 0),
+                                            (2, -2), (2, True), (2, "4"), (2, 4.0)])
+def test_match_refuses_a_count_that_is_not_a_multiple(players, rounds, monkeypatch):  # CL-5
+    """The match ends once every player has started (once or several times each): any other
+    number of games is refused, with the rule named, before anything is dealt."""
+    dealt = []
+    monkeypatch.setattr("cardtable.abluxxen.match.new_game",
+                        lambda *a, **k: dealt.append(1))
+    with pytest.raises(ConfigError, match=rf"multiple of {players}.*CL-5"):
+        Match(players=players, rounds=rounds)
+    assert dealt == []
+
+
+def test_match_tied_totals_all_win():  # CL-5 CL-4
+    m = Match(players=3, seed=20)
+    play_match(m)
+    totals = m.totals
+    best = max(totals)
+    tied = [s for s in range(3) if totals[s] == best]
+    assert len(tied) == 2, f"the pinned deal no longer ties: {totals}"
+    assert m.winners() == tied
 
 
 def test_match_start_seat_parameter():  # CL-5 CL-1
@@ -63,7 +88,7 @@ def test_match_order_of_games_enforced():  # CL-5
     play_match(m)
     with pytest.raises(ConfigError):
         m.next_game()                       # the match is over
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError, match="CL-5"):
         Match(players=3, rounds=0)
 
 

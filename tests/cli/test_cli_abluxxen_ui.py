@@ -167,3 +167,25 @@ def test_render_shows_everything(lang):
     text = console.export_text()
     assert t(lang, "ab.pool") in text and t(lang, "ab.shadow") in text
     assert t(lang, "ab.your_hand") in text and "Ben" in text
+
+
+def _duel_fives():
+    """Seat 0 holds 7 7; the shadow display has three 5s and no other number twice."""
+    return new_game("abluxxen", variant="duel", players=2, seed=0,
+                    deal={"hands": [["X", "X", 7, 7], []],
+                          "shadow": [1, 2, 3, 4, 5, 5, 5, 6, 8, 9, 10, 11, 12]})
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_partial_shadowluxx_in_words(lang):  # DU-4
+    state = _duel_fives()
+    state.apply("play 7 7")
+    why = ui.why(state.view(0), 0, ["You", "Ben"], lang)
+    assert why == t(lang, "ab.why.shadow.you", set="2×7", size=2, value=7)
+    before = {viewer: state.view(viewer) for viewer in (0, 1)}
+    state.apply("shadow 5")
+    for viewer, key in ((0, "ab.log.shadow.you"), (1, "ab.log.shadow")):
+        line = ui.describe(before[viewer], "shadow 5", state.view(viewer), 0, viewer,
+                           ["You", "Ben"], lang)
+        assert line == (t(lang, key, name="You", set="2×5")
+                        + t(lang, "ab.log.shadow_rest", rest="1×5")), line

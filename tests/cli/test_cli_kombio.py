@@ -104,9 +104,11 @@ def test_whole_two_player_game_piped_console_script(cli, tmp_path, monkeypatch):
     assert json.loads(replay.stdout) == load_record(save).view(None)
 
 
-def _drive(args, timeouts: int, limit: float = 30):
+def _drive(args, timeouts: int, limit: float = 600):
     """Run the console script and answer like a player: '1' at a decision prompt, an empty
-    line (pass) at a snap window, except the first `timeouts` windows, left to time out."""
+    line (pass) at a snap window, except the first `timeouts` windows, left to time out.
+    `limit`: only a guard against a hung program (a whole game takes seconds; a busy machine
+    may take many times as long, and that is no failure)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
     env.update(LANG="C.UTF-8", COLUMNS="100", PYTHONIOENCODING="utf-8")
     proc = subprocess.Popen(_command() + [str(a) for a in args], stdin=subprocess.PIPE,

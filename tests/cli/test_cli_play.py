@@ -155,22 +155,37 @@ def test_duel_plays_to_the_end_and_forced_decisions_are_recorded(run, tmp_path):
 
 
 # CL-5, CL-3
-def test_classic_match_two_rounds(run, tmp_path):
+def test_classic_match_four_rounds_two_players(run, tmp_path):
     save = tmp_path / "match.json"
-    proc = run("play", "abluxxen", "--variant", "classic", "--players", "3", "--rounds", "2",
-               "--seed", "4", "--bots", "random,greedy", "--save", save, input=ONES)
+    proc = run("play", "abluxxen", "--variant", "classic", "--players", "2", "--rounds", "4",
+               "--seed", "4", "--bots", "random", "--save", save, input=ONES)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "Game 1 of 2, start player: You" in out
-    assert "Game 2 of 2, start player: Ben" in out          # the start moves clockwise
-    assert out.count("Match (CL-5): running scores") == 2
-    assert re.search(r"Match over after 2 games\. Match winners?( \(tie, CL-4\))?: ", out)
-    g1, g2 = (load_record(tmp_path / f"match-{i}.json") for i in (1, 2))
-    assert g1.over and g2.over and g2.start == 1
-    totals = [a + b for a, b in zip(g1.scores(), g2.scores())]
+    assert "Game 1 of 4, start player: You" in out
+    assert "Game 2 of 4, start player: Ben" in out          # the start moves clockwise
+    assert "Game 3 of 4, start player: You" in out          # everybody starts twice
+    assert "Game 4 of 4, start player: Ben" in out
+    assert out.count("Match (CL-5)") == 4                    # the running scores after each game
+    assert re.search(r"Match over after 4 games\. Match winners?( \(tie, CL-4\))?: ", out)
+    games = [load_record(tmp_path / f"match-{i}.json") for i in (1, 2, 3, 4)]
+    assert all(g.over for g in games) and [g.start for g in games] == [0, 1, 0, 1]
+    totals = [sum(g.scores()[s] for g in games) for s in range(2)]
     total_line = next(ln for ln in out.splitlines()[::-1] if ln.strip().startswith("Total"))
     assert [int(x) for x in total_line.split()[1:]] == totals
     assert "(CL-3)" in out
+
+
+@pytest.mark.parametrize("lang,words", [("C.UTF-8", "a classic match of 3 players has a "
+                                                    "multiple of 3 games"),
+                                        ("de_DE.UTF-8", "Vielfaches von 3 Spielen")])
+def test_classic_match_rounds_not_a_multiple_refused(run, usage_error, tmp_path, lang,
+                                                     words):  # CL-5
+    save = tmp_path / "match.json"
+    proc = run("play", "abluxxen", "--variant", "classic", "--players", "3", "--rounds", "4",
+               "--save", save, input=ONES, lang=lang)
+    usage_error(proc)
+    assert words in proc.stderr and "CL-5" in proc.stderr and "3, 6, 9" in proc.stderr
+    assert not list(tmp_path.iterdir())                      # nothing was played or saved
 
 
 def test_classic_match_default_rounds_is_player_count(run):          # CL-5
@@ -192,6 +207,8 @@ BAD_ARGS = [
     ["--lang", "fr"],
     ["--rounds", "2"],                       # only classic
     ["--variant", "classic", "--rounds", "0"],
+    ["--variant", "classic", "--rounds", "5"],             # CL-5: 4 players, a multiple of 4
+    ["--variant", "classic", "--players", "2", "--rounds", "-2"],
     ["--start", "7"],
     ["--variant", "classic", "--start", "5"],
     ["--frobnicate"],

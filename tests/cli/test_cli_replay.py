@@ -96,6 +96,25 @@ def test_action_after_the_end_is_illegal(run, records, tmp_path):
     assert f"action {len(rec['actions']) - 1}" in proc.stderr
 
 
+def test_old_duel_record_gets_a_hint_exit_2(run, cli, usage_error, tmp_path):  # DU-4
+    """A duel record made before shadow_partial became the default (it names no option) fails
+    where a shadow decision is now awaited: exit 2, one line that says how to replay it."""
+    rec = {"game": "abluxxen", "variant": "duel", "players": 2, "seed": 0,
+           "deal": {"hands": [["X", "X", 7, 7], []],
+                    "shadow": [1, 2, 3, 4, 5, 5, 5, 6, 8, 9, 10, 11, 12]},
+           "actions": ["play 7 7", "pass"]}     # the three 5s: no stack of two back then
+    path = tmp_path / "old_duel.json"
+    path.write_text(json.dumps(rec))
+    proc = run("replay", path, "--json")
+    usage_error(proc)
+    assert "action 1" in proc.stderr and '"options": {"shadow_partial": false}' in proc.stderr
+    rec["options"] = {"shadow_partial": False}
+    path.write_text(json.dumps(rec))
+    proc = cli("replay", path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["options"]["shadow_partial"] is False
+
+
 MALFORMED = {
     "bad_json": '{"game": "abluxxen", "actions": [',
     "not_object": "[1, 2, 3]",

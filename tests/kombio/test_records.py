@@ -31,6 +31,7 @@ def test_record_reproduces_the_state():  # KO-2, KO-4 (rounds from the seed)
     s = _random_moves(new_game(players=4, seed=11, start=3, target=60), 400, seed=1)
     rec = json.loads(json.dumps(s.record()))
     assert rec["game"] == "kombio" and rec["players"] == 4 and rec["seed"] == 11
+    assert rec["options"] == {"max_turns": None}      # every option named, also when off
     assert rec["start"] == 3 and rec["target"] == 60 and len(rec["actions"]) == len(s.history)
     again = load_record(rec)
     assert again.view(None) == s.view(None)

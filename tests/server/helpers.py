@@ -26,6 +26,9 @@ from cardtable.server.views import describe, public_view, seat_names
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
+#: seconds a test waits for an answer or an event before it calls the server hung: only a
+#: guard (every wait ends at the event; a busy CI machine may be many times slower)
+GUARD = 60.0
 
 
 def free_port() -> int:
@@ -121,10 +124,10 @@ class ServerProc:
 
     # -- HTTP --------------------------------------------------------------------------------------
     def post(self, path: str, body: Any, **kw) -> httpx.Response:
-        return httpx.post(self.base + path, json=body, timeout=10, trust_env=False, **kw)
+        return httpx.post(self.base + path, json=body, timeout=GUARD, trust_env=False, **kw)
 
     def get(self, path: str, **kw) -> httpx.Response:
-        return httpx.get(self.base + path, timeout=10, trust_env=False, **kw)
+        return httpx.get(self.base + path, timeout=GUARD, trust_env=False, **kw)
 
     def create(self, **body) -> dict:
         r = self.post("/api/tables", body)
@@ -147,7 +150,7 @@ class Client:
     protocol's server models)."""
 
     def __init__(self, ws_base: str, code: str, token: str | None = None, lang: str = "en",
-                 since: int | None = None):
+                 since: int | None = None, headers: dict | None = None):
         q = []
         if token:
             q.append(f"token={token}")
@@ -156,6 +159,7 @@ class Client:
         if since is not None:
             q.append(f"since={since}")
         self.url = f"{ws_base}/ws/{code}" + ("?" + "&".join(q) if q else "")
+        self.headers = headers
         self.token = token
         self.lang = lang
         self.messages: list[dict] = []
@@ -167,8 +171,8 @@ class Client:
 
     async def connect(self) -> Client:
         # proxy=None: loopback only, whatever the environment says
-        self.ws = await websockets.connect(self.url, max_size=None, open_timeout=10, proxy=None,
-                                           compression=None)
+        self.ws = await websockets.connect(self.url, max_size=None, open_timeout=GUARD, proxy=None,
+                                           compression=None, additional_headers=self.headers)
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -197,7 +201,7 @@ class Client:
     async def send(self, obj: Any) -> None:
         await self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
 
-    async def wait_for(self, pred: Callable[[dict], bool], timeout: float = 10.0,
+    async def wait_for(self, pred: Callable[[dict], bool], timeout: float = GUARD,
                        start: int = 0) -> dict:
         """The first message from index `start` on that satisfies `pred`."""
         deadline = asyncio.get_running_loop().time() + timeout
@@ -219,7 +223,7 @@ class Client:
                     pass
 
     async def reply(self, obj: dict, kinds=("ack", "error", "pong", "state"),
-                    timeout: float = 10.0) -> dict:
+                    timeout: float = GUARD) -> dict:
         """Send `obj` and wait for the answer of those kinds that arrives after it."""
         start = len(self.messages)
         await self.send(obj)
@@ -259,7 +263,7 @@ RACES = {"stale", "not_your_turn", "already_answered", "game_over"}
 
 async def play(client: Client, game: str, rng: random.Random,
                stop: Callable[[], bool] | None = None,
-               timeout: float = 60.0, call_after: int = 0) -> None:
+               timeout: float = 600.0, call_after: int = 0) -> None:
     """Decide whenever the client's latest state asks for it, until the game is over."""
     acted: set = set()
     deadline = asyncio.get_running_loop().time() + timeout
@@ -401,3 +405,9 @@ def assert_clean_log(logs: Path) -> None:
     for f in logs.glob("server-*.log"):
         text = f.read_text(errors="replace")
         assert "Traceback" not in text, f"{f.name}:\n{text[-4000:]}"
+
+
+def echo_think(name: str, seed: int, state) -> str:
+    """A stand-in for botpool.think (run in the pool's worker processes): answers the job's
+    name, so a test sees the order in which jobs were made."""
+    return name

@@ -36,10 +36,10 @@ class Sync:
 
     def __init__(self, url: str):
         self.ws = connect(url, proxy=None, compression=None, max_size=None,
-                          open_timeout=10).__enter__()
+                          open_timeout=60).__enter__()
         self.inbox: list[dict] = []
 
-    def recv(self, timeout: float = 10.0) -> dict:
+    def recv(self, timeout: float = 60.0) -> dict:
         msg = json.loads(self.ws.recv(timeout=timeout))
         self.inbox.append(msg)
         return msg
@@ -52,7 +52,7 @@ class Sync:
             except TimeoutError:
                 return out
 
-    def until(self, pred, timeout: float = 10.0) -> dict:
+    def until(self, pred, timeout: float = 60.0) -> dict:
         end = time.time() + timeout
         while True:
             m = self.recv(max(0.01, end - time.time()))

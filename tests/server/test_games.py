@@ -124,8 +124,8 @@ def test_kombio_two_clients_one_bot(server):
         a = await Client(server.ws_base, code, j0["token"], since=0).connect()
         c = await Client(server.ws_base, code, j2["token"], since=0).connect()
         spec = await Client(server.ws_base, code, since=0).connect()
-        await asyncio.gather(play(a, "kombio", random.Random(4), timeout=180),
-                             play(c, "kombio", random.Random(5), timeout=180))
+        await asyncio.gather(play(a, "kombio", random.Random(4), timeout=600),
+                             play(c, "kombio", random.Random(5), timeout=600))
         await spec.wait_for(lambda m: m["type"] == "state" and m["status"] == "over")
         rec = server.record(code)
         rp = Replay(rec)
@@ -141,10 +141,10 @@ def test_kombio_two_clients_one_bot(server):
     asyncio.run(main())
 
 
-async def _to_window(clients: dict, timeout: float = 20) -> dict:
+async def _to_window(clients: dict, guard: float = 600) -> dict:
     """Play simple turns (draw, discard, skip any action) until a snap window is open;
-    returns the latest state of seat 0."""
-    deadline = time.time() + timeout
+    returns the latest state of seat 0. (`guard`: only against a hang.)"""
+    deadline = time.time() + guard
     while time.time() < deadline:
         st = clients[0].last_state()
         if st and st["window"] is not None and st["legal"]:
@@ -158,27 +158,34 @@ async def _to_window(clients: dict, timeout: float = 20) -> dict:
                     pick = legal[0]
                 n = len(cl.messages)
                 await cl.send({"type": "decide", "decision": pick, "index": s["index"]})
-                await cl.wait_for(lambda m: m["type"] in ("ack", "error"), 10, n)
+                await cl.wait_for(lambda m: m["type"] in ("ack", "error"), guard, n)
         await asyncio.sleep(0.05)
     raise TimeoutError("no snap window")
 
 
+async def _kombio_pair(server, snap_seconds: float) -> tuple[str, dict]:
+    out = server.create(game="kombio", players=2, target=30, snap_seconds=snap_seconds)
+    code = out["table"]["code"]
+    j = [server.join(code, "Ann"), server.join(code, "Bob")]
+    cl = {i: await Client(server.ws_base, code, j[i]["token"]).connect() for i in (0, 1)}
+    for c in cl.values():
+        await c.wait_for(lambda m: m["type"] == "state")
+    return code, cl
+
+
 def test_kombio_snap_window_first_snap_wins_and_deadline(server):
     """KO-10 networked: the first snap to arrive closes the window at once (the others pass);
-    a pass stays hidden from the other seats; a window nobody answers closes at its deadline."""
+    a pass stays hidden from the other seats; a window nobody answers closes at its deadline.
+    Nothing here depends on the machine's speed: the windows that must stay open last a minute,
+    and when a window closed is read from the server's clock in its messages."""
     async def main():
-        # 3 s windows: part 3 needs three answers inside one window on a busy machine
-        out = server.create(game="kombio", players=2, target=30, snap_seconds=3)
-        code = out["table"]["code"]
-        j = [server.join(code, "Ann"), server.join(code, "Bob")]
-        cl = {i: await Client(server.ws_base, code, j[i]["token"]).connect() for i in (0, 1)}
-        for c in cl.values():
-            await c.wait_for(lambda m: m["type"] == "state")
+        _, cl = await _kombio_pair(server, snap_seconds=60)
 
         # 1. Ann passes: hidden from Bob; Bob snaps: the window closes at once
         st = await _to_window(cl)
         idx = st["index"]
         order = st["window"]["seats"]
+        deadline = st["window"]["deadline"]
         assert sorted(order) == [0, 1]
         mark = len(cl[1].messages)
         ack = await cl[0].reply({"type": "decide", "decision": "pass", "index": idx},
@@ -187,34 +194,27 @@ def test_kombio_snap_window_first_snap_wins_and_deadline(server):
         mine = await cl[0].wait_for(lambda m: m["type"] == "state"
                                     and m["window"] and m["window"]["answered"] == "pass")
         assert mine["legal"] == []
-        await asyncio.sleep(0.2)
+        # Bob hears nothing of the pass (his next message, a pong, comes after anything the
+        # pass would have sent him)
+        await cl[1].reply({"type": "ping"}, kinds=("pong",))
         assert not [m for m in cl[1].messages[mark:] if m["type"] == "event"]
         assert all(m["window"]["answered"] is None for m in cl[1].messages[mark:]
                    if m["type"] == "state")
-        t0 = time.time()
         bob_state = cl[1].last_state()
         snap = next(d for d in bob_state["legal"] if d.startswith("snap 1."))
+        mark = len(cl[1].messages)
         ack = await cl[1].reply({"type": "decide", "decision": snap, "index": idx},
                                 kinds=("ack", "error"))
         assert ack["type"] == "ack" and ack["pending"] is False, ack
-        assert time.time() - t0 < 2.0                           # did not wait for the deadline
         evs = [await cl[1].wait_for(lambda m, i=i: m["type"] == "event" and m["index"] == i)
                for i in range(idx, idx + 2)]
         got = {e["seat"]: e["decision"] for e in evs}
         assert got == {0: "pass", 1: snap}
         assert [e["seat"] for e in evs] == order                 # the engine's window order
-
-        # 2. a window nobody answers closes at its deadline: everybody passes
-        st = await _to_window(cl)
-        idx = st["index"]
-        t0 = time.time()
-        ev = await cl[0].wait_for(lambda m: m["type"] == "event" and m["index"] == idx + 1,
-                                  timeout=10)
-        waited = time.time() - t0
-        assert 2.0 < waited < 6.0, waited
-        evs = [m for m in cl[0].messages if m["type"] == "event" and m["index"] in (idx, idx + 1)]
-        assert [e["decision"] for e in evs] == ["pass", "pass"]
-        assert {e["by"] for e in evs} == {"timeout"} and ev is evs[-1]
+        assert {e["by"] for e in evs} == {"player"}              # nobody's answer timed out
+        after = await cl[1].wait_for(lambda m: m["type"] == "state" and m["index"] > idx, 60,
+                                     mark)
+        assert after["server_time"] < deadline                   # closed long before its end
 
         # 3. an answer twice, and a snap answer out of the window, are refused
         st = await _to_window(cl)
@@ -229,6 +229,22 @@ def test_kombio_snap_window_first_snap_wins_and_deadline(server):
         for c in cl.values():
             await c.close()
 
+        # 2. a window nobody answers closes at its deadline: everybody passes
+        _, cl = await _kombio_pair(server, snap_seconds=1)
+        st = await _to_window(cl)
+        idx = st["index"]
+        deadline = st["window"]["deadline"]
+        mark = len(cl[0].messages)
+        ev = await cl[0].wait_for(lambda m: m["type"] == "event" and m["index"] == idx + 1, 600)
+        evs = [m for m in cl[0].messages if m["type"] == "event" and m["index"] in (idx, idx + 1)]
+        assert [e["decision"] for e in evs] == ["pass", "pass"]
+        assert {e["by"] for e in evs} == {"timeout"} and ev is evs[-1]
+        closed = await cl[0].wait_for(lambda m: m["type"] == "state" and m["index"] > idx, 600,
+                                      mark)
+        assert closed["server_time"] >= deadline - 0.02          # not before its deadline
+        for c in cl.values():
+            await c.close()
+
     asyncio.run(main())
 
 
@@ -240,15 +256,15 @@ def test_turn_timer_standin_and_return(server):
                             seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
         code, token = out["table"]["code"], out["join"]["token"]
         a = await Client(server.ws_base, code, token).connect()
-        ev = await a.wait_for(lambda m: m["type"] == "event" and m["seat"] == 0, timeout=15)
+        ev = await a.wait_for(lambda m: m["type"] == "event" and m["seat"] == 0, timeout=120)
         assert ev["by"] == "timeout"
         await a.wait_for(lambda m: m["type"] == "state" and m["away"] is True)
         await a.wait_for(lambda m: m["type"] == "event" and m["seat"] == 0
-                         and m["by"] == "standin", timeout=15)
+                         and m["by"] == "standin", timeout=120)
         await a.send({"type": "back"})
         await a.wait_for(lambda m: m["type"] == "state" and m["away"] is False)
         st = await a.wait_for(lambda m: m["type"] == "state" and m["legal"] and not m["away"],
-                              timeout=15)
+                              timeout=120)
         assert st["deadline"] is not None and st["deadline"] > st["server_time"]
         ack = await a.reply({"type": "decide", "decision": st["legal"][0],
                              "index": st["index"]}, kinds=("ack", "error"))

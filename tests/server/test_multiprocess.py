@@ -83,8 +83,8 @@ async def _concurrent_decisions(a_srv, b_srv):
         ca, cb = on_a[seat], on_b[seat]
         na, nb = len(ca.messages), len(cb.messages)
         await asyncio.gather(ca.send(msg), cb.send(msg))
-        ra = await ca.wait_for(lambda m: m["type"] in ("ack", "error"), 10, na)
-        rb = await cb.wait_for(lambda m: m["type"] in ("ack", "error"), 10, nb)
+        ra = await ca.wait_for(lambda m: m["type"] in ("ack", "error"), 60, na)
+        rb = await cb.wait_for(lambda m: m["type"] in ("ack", "error"), 60, nb)
         kinds = sorted([ra["type"], rb["type"]])
         if kinds == ["ack", "ack"]:
             # both legal one after the other (e.g. 'draw deck' twice while drawing): two actions
@@ -121,7 +121,7 @@ async def _takeover(a_srv, b_srv):
     driver, other = ((a_srv, b_srv) if driving(a_srv) > before[a_srv] else (b_srv, a_srv))
     assert driving(driver) == before[driver] + 1 and driving(other) == before[other]
     ann = await Client(other.ws_base, code, token, since=0).connect()
-    game = asyncio.create_task(play(ann, "kombio", random.Random(12), timeout=120))
+    game = asyncio.create_task(play(ann, "kombio", random.Random(12), timeout=600))
     await ann.wait_for(lambda m: m["type"] == "event" and m["index"] >= 8, timeout=30)
     driver.kill9()
     await game

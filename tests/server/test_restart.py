@@ -55,8 +55,8 @@ def test_kill9_and_resume(database, logs, game):
             assert w["seat"] == 0 and w["name"] == "Ann"
             first = await cl2[0].wait_for(lambda m: m["type"] == "state")
             assert first["index"] >= max(seen) + 1                  # nothing lost
-            await asyncio.gather(play(cl2[0], game, random.Random(3), timeout=120),
-                                 play(cl2[1], game, random.Random(4), timeout=120))
+            await asyncio.gather(play(cl2[0], game, random.Random(3), timeout=600),
+                                 play(cl2[1], game, random.Random(4), timeout=600))
             await spec2.wait_for(lambda m: m["type"] == "state" and m["status"] == "over")
             rec = srv2.record(code)
             rp = Replay(rec)

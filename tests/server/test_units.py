@@ -146,7 +146,7 @@ def test_migrations_match_the_models_and_are_idempotent(tmp_path):
         diff = compare_metadata(ctx, metadata)
         assert diff == [], diff
         assert conn.exec_driver_sql("SELECT version_num FROM cardtable_alembic_version") \
-            .scalar() == "0002"
+            .scalar() == "0003"
     engine.dispose()
 
 
@@ -176,6 +176,48 @@ def test_migration_0002_keeps_the_tables_of_0001(tmp_path):
         assert conn.exec_driver_sql("SELECT text FROM actions").all() == [("draw",)]
         conn.exec_driver_sql("UPDATE game_tables SET code = ?", ("Q" * 26,))
     engine.dispose()
+
+
+def test_migration_0003_keeps_old_duel_tables_replaying(tmp_path):  # DU-4
+    """Duel tables stored before shadow_partial became the default get it named false, so
+    their actions replay as played; other tables and bases that name it stay as they were."""
+    import sqlalchemy as sa
+
+    from cardtable.core.record import load_record
+    from cardtable.server.migrate import upgrade
+
+    db = tmp_path / "old.db"
+    upgrade(str(db), "0002")
+    old = {"game": "abluxxen", "variant": "duel", "players": 2, "seed": 0, "start": 0,
+           "deal": {"hands": [["X", "X", 7, 7], []],
+                    "shadow": [1, 2, 3, 4, 5, 5, 5, 6, 8, 9, 10, 11, 12]}}
+    bases = {"OLDDUEL": old,
+             "OLDOPTS": dict(old, options={"optional_draw": False}),
+             "NEWDUEL": dict(old, options={"shadow_partial": True}),
+             "BASIC": {"game": "abluxxen", "variant": "basic", "players": 4, "seed": 1},
+             "KOMBIO": {"game": "kombio", "players": 2, "seed": 1}}
+    engine = sa.create_engine(f"sqlite:///{db}")
+    gt = sa.table("game_tables", *(sa.column(c) for c in (
+        "code", "game", "public", "status", "n_actions", "version", "created_at",
+        "updated_at")), sa.column("settings", sa.JSON), sa.column("base", sa.JSON))
+    with engine.begin() as conn:
+        for code, base in bases.items():
+            conn.execute(gt.insert().values(
+                code=code, game=base["game"], settings={}, base=base, public=False,
+                status="playing", n_actions=2, version=1, created_at=0.0, updated_at=0.0))
+    # the old duel's actions (the three 5s were no shadow option then) fail under the new default
+    actions = ["play 7 7", "pass"]
+    with pytest.raises(Exception, match="shadow_partial"):
+        load_record(dict(old, actions=actions))
+    upgrade(str(db))
+    with engine.connect() as conn:
+        got = dict(conn.execute(sa.select(gt.c.code, gt.c.base)).all())
+    engine.dispose()
+    assert got["OLDDUEL"]["options"] == {"shadow_partial": False}
+    assert got["OLDOPTS"]["options"] == {"optional_draw": False, "shadow_partial": False}
+    assert load_record(dict(got["OLDDUEL"], actions=actions)).awaiting == "play"
+    for code in ("NEWDUEL", "BASIC", "KOMBIO"):
+        assert got[code] == bases[code], code
 
 
 def test_serve_command_registers():

@@ -3,8 +3,9 @@
 A live server (`cardtable serve`, bots without delay) plays a game of four `easy` bots; the
 browser (Playwright, Debian's /usr/bin/chromium, headless) replays it: buttons, keys, the slider,
 the seat selector, and what a seat's view shows, checked against the record replayed in Python
-(`load_record`). The rules pages must show every clause id of RULES.md as an anchor in both
-languages, and their English texts must be the words of docs/rules.md.
+(`load_record`). The rules pages must show every clause id of the project's rules, docs/rules.md
+(the same clause ids as the specification, and the same interpretations marked), as an anchor in
+both languages, and their English texts must be its words.
 
 The live server, the browser (/usr/bin/chromium), the pages and the screenshot directory
 ($CARDTABLE_ARTIFACTS, default tests/web/artifacts/) are the fixtures of tests/web/conftest.py."""
@@ -24,7 +25,6 @@ from cardtable.core.record import load_record
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "cardtable" / "web" / "static"
-RULES_MD = Path("/work/shared/RULES.md")
 DOCS_RULES = ROOT / "docs" / "rules.md"
 GAME_PREFIXES = {"abluxxen": ("AB", "DU", "CL"), "kombio": ("KO",)}
 
@@ -257,8 +257,11 @@ def test_replay_of_a_game_not_over_or_unknown(rr_server, rr_page):
 
 # -- the rules pages ------------------------------------------------------------------------------------
 def rules_ids(game: str) -> list[str]:
-    ids = re.findall(r"^- \*\*((?:AB|DU|CL|KO)-\d+)", RULES_MD.read_text(), re.MULTILINE)
+    ids = re.findall(r"^- \*\*((?:AB|DU|CL|KO)-\d+)", DOCS_RULES.read_text(), re.MULTILINE)
     assert len(ids) == len(set(ids))
+    for prefix in ("AB", "DU", "CL", "KO"):        # every clause once: numbered 1..n, no gap
+        nums = sorted(int(i.split("-")[1]) for i in ids if i.startswith(prefix + "-"))
+        assert nums == list(range(1, len(nums) + 1)), (prefix, nums)
     return [i for i in ids if i.split("-")[0] in GAME_PREFIXES[game]]
 
 
@@ -278,9 +281,9 @@ def clause_texts(path: Path = DOCS_RULES) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("game", ["abluxxen", "kombio"])
-def test_rules_texts_match_the_docs_and_the_spec(game):
+def test_rules_texts_match_the_docs(game):
     """No browser: the English page is docs/rules.md word for word; both languages have every
-    clause of RULES.md once, and mark the same clauses as interpretations."""
+    clause of docs/rules.md once, and mark the same clauses as interpretations."""
     docs = clause_texts()
     spec = rules_ids(game)
     data = {lang: json.loads((STATIC / "rules" / f"{game}.{lang}.json").read_text())
@@ -303,8 +306,8 @@ def test_rules_texts_match_the_docs_and_the_spec(game):
 def test_rules_page_has_every_clause_as_an_anchor(rr_server, rr_page, artifacts, game):
     page = rr_page
     spec = rules_ids(game)
-    texts = clause_texts(RULES_MD)
-    interp = [i for i in spec if "Interpretation" in texts[i]]
+    texts = clause_texts()
+    interp = [i for i in spec if "*Interpretation" in texts[i]]
     for lang in ("en", "de"):
         page.goto(f"{rr_server}/rules/{game}")
         page.evaluate(f"localStorage.setItem('cardtable.lang', '{lang}')")
@@ -317,7 +320,7 @@ def test_rules_page_has_every_clause_as_an_anchor(rr_server, rr_page, artifacts,
             assert label.inner_text().strip().endswith(cid) and label.is_visible()
             assert label.get_attribute("href") == f"/rules/{game}#{cid}"
             assert page.locator(f".rules-toc a[href='#{cid}']").count() == 1
-        # interpretations are marked in words (and boxed), in the clauses RULES.md marks
+        # interpretations are marked in words (and boxed), in the clauses docs/rules.md marks
         word = "Interpretation" if lang == "en" else "Auslegung"
         marked = page.eval_on_selector_all(
             ".rules-clause", "els => els.filter(e => e.querySelector('.rules-interp-tag'))"

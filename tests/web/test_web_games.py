@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from cardtable.core.record import load_record
@@ -127,6 +128,61 @@ def test_duel_game(new_page, server, artifacts):
         return False
 
     finish_and_check(page, server, code, player, artifacts, "duel", on_turn)
+
+
+RENDER = """async ({view, legal, sel}) => {
+  const m = await import("/static/js/abluxxen.js");
+  let el = document.getElementById("probe");
+  if (!el) { el = document.createElement("div"); el.id = "probe"; document.body.prepend(el); }
+  window.__decided = null;
+  m.renderAbluxxen(el, view, {seat: 0, legal, ui: {sel}, table: {options: {}},
+                              decide: (d) => { window.__decided = d; }, rerender: () => {}});
+}"""
+
+
+def _duel_view(options=None, actions=()):
+    """Seat 0 holds 7 7; the shadow display has two 1s, two 3s and three 5s (DU-4)."""
+    from cardtable.core import new_game
+
+    st = new_game("abluxxen", variant="duel", players=2, seed=0, options=options,
+                  deal={"hands": [["X", "X", 7, 7, 3, 3, 2, 2, 9, 9, 9, 11, 12]],
+                        "shadow": [1, 1, 2, 3, 3, 4, 5, 5, 5, 6, 8, 10, 11]})
+    for a in actions:
+        st.apply(a)
+    return st.view(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_duel_shadow_preview_and_dialog_offer_part_of_a_stack(new_page, artifacts, lang):  # DU-4
+    """With `7 7` selected and three 5s in the shadow display, the preview says the set would
+    take two of the 5s, and after playing the dialog offers them; with shadow_partial off
+    neither does."""
+    page = new_page(lang)
+    page.goto("/")
+    page.wait_for_selector("#create-btn")
+    part = "2× 5 (of 3)" if lang == "en" else "2× 5 (von 3)"
+    for options, offered in ((None, True), ({"shadow_partial": False}, False)):
+        view = _duel_view(options)
+        sevens = [i for i, c in enumerate(view["hands"][0]) if c == 7]
+        page.evaluate(RENDER, {"view": view, "legal": view["legal"], "sel": sevens})
+        info = page.locator("#probe #sel-info").inner_text()
+        assert ("2× 1" in info and "2× 3" in info), info          # the whole stacks of two
+        assert (part in info) == offered, info
+        # after `play 7 7`: the dialog's options are the engine's, each showing what it takes
+        view = _duel_view(options, ["play 7 7"])
+        page.evaluate(RENDER, {"view": view, "legal": view["legal"], "sel": []})
+        btns = page.locator("#probe #decision-dialog .shadow-btn")
+        assert [b.get_attribute("data-decision") for b in btns.all()] == view["legal"]
+        if offered:
+            five = page.locator('#probe .shadow-btn[data-decision="shadow 5"]')
+            assert five.get_attribute("aria-label") == part
+            assert five.get_attribute("data-take") == "2" and five.locator(".card").count() == 2
+            expect(page.locator("#probe #dlg-text")).to_contain_text("2")
+            page.screenshot(path=str(artifacts / f"duel-shadow-dialog-{lang}.png"))
+            five.click()
+            assert page.evaluate("window.__decided") == "shadow 5"
+        else:
+            assert view["legal"] == ["shadow 1", "shadow 3"]
 
 
 def test_kombio_round(new_page, server, artifacts):
@@ -287,7 +343,7 @@ def test_lobby_rule_options(new_page, server, artifacts):
         "basic": {"optional_draw": True, "ones_beat_top": False, "tiebreak_fewer_hand": True},
         "advanced": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": True},
         "expert": {"optional_draw": False, "ones_beat_top": True, "tiebreak_fewer_hand": True},
-        "duel": {"optional_draw": True, "ones_beat_top": False, "shadow_partial": False,
+        "duel": {"optional_draw": True, "ones_beat_top": False, "shadow_partial": True,
                  "tiebreak_fewer_hand": True},
         "classic": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": False},
     }
@@ -315,13 +371,14 @@ def test_lobby_rule_options(new_page, server, artifacts):
     table = server.get(f"/api/tables/{code}").json()
     assert table["variant"] == "basic" and table["options"] == {"ones_beat_top": True}, table
     assert sent and sent[0]["options"] == {"ones_beat_top": True}, sent
-    # the duel with the partial shadow take (DU-4) and without the optional draw (AB-15), in German
+    # the duel with the whole-stack reading of DU-4 (shadow_partial off; on is the default) and
+    # without the optional draw (AB-15), in German
     page.goto("/")
     page.click("button[data-lang=de]")
     page.select_option("#f-variant", "duel")
     expect(page.locator("#rule-options legend")).to_have_text("Regel-Optionen")
     expect(page.locator("label:has(#opt-shadow_partial)")).to_contain_text("Schattenstapel")
-    page.check("#opt-shadow_partial")
+    page.uncheck("#opt-shadow_partial")
     page.uncheck("#opt-optional_draw")
     page.fill("#f-name", "Ann")
     page.click("#create-btn")
@@ -329,7 +386,7 @@ def test_lobby_rule_options(new_page, server, artifacts):
     code = TABLE_URL.match(page.url).group(1)
     table = server.get(f"/api/tables/{code}").json()
     assert table["variant"] == "duel"
-    assert table["options"] == {"shadow_partial": True, "optional_draw": False}, table
+    assert table["options"] == {"shadow_partial": False, "optional_draw": False}, table
     # unchanged options: none sent
     sent.clear()
     page.goto("/")
@@ -366,7 +423,7 @@ def test_phone_lobby_snap_window_and_duel(new_page, server, artifacts):
     page.goto("/")
     page.wait_for_selector("#rule-options")
     page.select_option("#f-variant", "duel")
-    page.check("#opt-shadow_partial")
+    page.uncheck("#opt-shadow_partial")
     _fits(page)
     page.screenshot(path=str(artifacts / "phone-lobby.png"), full_page=True)
     # Kombio: the bot's discard opens a snap window for me (8 s long)

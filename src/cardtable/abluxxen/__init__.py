@@ -7,7 +7,7 @@ from cardtable.abluxxen.rules import DEFAULT_PLAYERS, VARIANTS, Rules, make_rule
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
 
-__all__ = ["AbluxxenState", "Rules", "VARIANTS", "new_game", "from_record"]
+__all__ = ["AbluxxenState", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
 
 
 def _int(value, what: str, error=ConfigError) -> int:
@@ -48,3 +48,21 @@ def from_record(rec: dict) -> AbluxxenState:
                         options=rec.get("options"))
     except ConfigError as e:
         raise RecordError(str(e)) from None
+
+
+#: The day the duel's default reading of DU-4 changed (shadow_partial on).
+SHADOW_PARTIAL_SINCE = "2026-11-24"
+
+
+def replay_hint(rec: dict, state: AbluxxenState) -> str | None:
+    """Why an action of a record may be illegal: a duel record that does not name the option
+    `shadow_partial` gets today's default (on: any set of shadow cards may be taken, DU-4). A
+    record made before the default changed offers no shadow decision where the engine now awaits
+    one, so it fails right there; it replays as it was played with the option named off."""
+    opts = rec.get("options")
+    named = isinstance(opts, dict) and "shadow_partial" in opts
+    if state.rules.duel and state.awaiting == "shadow" and not named:
+        return ("this duel record does not name the rule option shadow_partial, on by default "
+                f"since {SHADOW_PARTIAL_SINCE} (DU-4): a record made before then replays with "
+                '"options": {"shadow_partial": false}')
+    return None

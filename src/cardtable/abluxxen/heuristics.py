@@ -15,7 +15,7 @@ greedy:
   layer returns no card to the supply. Past 400 decisions greedy always discards.)
 - draw: the pool card (or duel group) that best completes a set in hand (jokers best), else
   the deck; the AB-15 optional draw is taken only when the pool offers such a match.
-- shadow: the stack with the highest number.
+- shadow: the highest number on offer (DU-4).
 
 heuristic (the `heuristic` bot; constants in `P`, tuned in games against greedy):
 - card counting: the cards the seat cannot see are the 109 (AB-1) minus its hand, every
@@ -43,7 +43,7 @@ heuristic (the `heuristic` bot; constants in `P`, tuned in games against greedy)
   numbers first), else the deck. AB-15 optional draw: only such a fitting pool item (a blind
   deck card costs a point more often than it helps); but with one card left while not leading,
   any card rather than a forced losing end.
-- shadow: a stack whose number is in the hand, else the highest.
+- shadow: a number on offer that is in the hand, else the highest.
 Tried and measured worse against greedy (so left out): stopping to take, to draw or to save
 jokers in an end game (small supply or small hands), optional draws from the deck, playing
 cheap singles on purpose to fish pool cards.
@@ -57,6 +57,7 @@ import math
 
 from cardtable.abluxxen import cards as C
 from cardtable.abluxxen.cards import JOKER
+from cardtable.abluxxen.state import shadow_options
 from cardtable.core.game import Decision
 from cardtable.core.rng import Rng
 
@@ -342,9 +343,7 @@ def _play_value(ctx: _Ctx, d: Decision) -> float:
             val += P["hit"] * 2.0 * len(top) * ctx.weight(o)
             val += P["take_bonus"] * sum(1 for c in top if c == JOKER or hand[c])
     if st.rules.duel and st.shadow is not None:               # DU-4: a forced shadowluxx
-        sh = st.shadow
-        opts = [w for w in range(1, min(v, 13))
-                if sh[w] == size or (st.rules.shadow_partial and sh[w] > size)]
+        opts = shadow_options(st.shadow, v, size, st.rules.shadow_partial)
         if opts:
             hit = True
             val -= P["shadow"] * size

@@ -1,6 +1,8 @@
 """CL-5: a classic match — several games in a row, the start seat moving one seat clockwise
-each game, scores summed, the highest total winning (ties: all tied players win, CL-4).
-By default the match has as many games as players, so that everybody starts once."""
+each game, scores summed. The match ends once every player has started, once or several times
+each, so the number of games is a multiple of the player count (by default the player count:
+everybody starts once); any other number is refused before anything is dealt. The highest
+total wins; tied totals all win."""
 
 from __future__ import annotations
 
@@ -9,13 +11,24 @@ from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError
 
 
+def check_rounds(rounds, players: int) -> None:
+    """CL-5: a match ends once every player has started, so its number of games is a positive
+    multiple of the player count."""
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1 or rounds % players:
+        raise ConfigError(
+            f"a classic match of {players} players has a multiple of {players} games "
+            f"({', '.join(str(players * k) for k in (1, 2, 3))}, ...), so that every player "
+            f"starts equally often (CL-5); not {rounds!r}")
+
+
 class Match:
     def __init__(self, players: int, rounds: int | None = None, seed: int = 0, start: int = 0,
                  variant: str = "classic", options: dict | None = None):
+        if not isinstance(players, int) or isinstance(players, bool) or players < 1:
+            raise ConfigError(f"players must be a positive whole number, not {players!r}")
         if rounds is None:
             rounds = players
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
-            raise ConfigError(f"a match needs at least one game, not {rounds!r}")
+        check_rounds(rounds, players)
         self.players = players
         self.rounds = rounds
         self.seed = seed

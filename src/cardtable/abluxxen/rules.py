@@ -5,7 +5,7 @@ A variant is never a copy of the game: it is a `Rules` value read by the one eng
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from cardtable.core.errors import ConfigError
 
@@ -20,7 +20,8 @@ class Rules:
     ones_beat_top: bool = False
     #: DU-1..DU-7: duel set-up, shadow display, pool groups.
     duel: bool = False
-    #: DU-4 interpretation, as an option: a larger shadow stack may be taken in part.
+    #: DU-4 (duel only): any set of shadow cards may be abluxxed, so a larger stack is taken in
+    #: part (as many cards as the set has); off: a stack is taken whole (the former reading).
     shadow_partial: bool = False
     #: AB-18: ties go to fewer hand cards (off in CL-4: all tied players win).
     tiebreak_fewer_hand: bool = True
@@ -30,13 +31,17 @@ VARIANTS: dict[str, Rules] = {
     "basic": Rules(),                                                  # AB-1..AB-18
     "advanced": Rules(optional_draw=False),                            # AB-19
     "expert": Rules(optional_draw=False, ones_beat_top=True),          # AB-20
-    "duel": Rules(min_players=2, max_players=2, duel=True),            # DU-1..DU-7
+    "duel": Rules(min_players=2, max_players=2, duel=True,
+                  shadow_partial=True),                                # DU-1..DU-7
     "classic": Rules(min_players=2, max_players=5, optional_draw=False,
                      tiebreak_fewer_hand=False),                       # CL-1..CL-4
 }
 
 #: Options a user may set on top of a variant.
 OPTION_NAMES = ("optional_draw", "ones_beat_top", "shadow_partial", "tiebreak_fewer_hand")
+
+#: Options that apply only to some variants (the others refuse them).
+DUEL_ONLY = ("shadow_partial",)
 
 DEFAULT_PLAYERS = {"basic": 4, "advanced": 4, "expert": 4, "duel": 2, "classic": 4}
 
@@ -55,13 +60,18 @@ def make_rules(variant: str = "basic", options: dict | None = None) -> Rules:
                     f"unknown rule option {key!r} (known: {', '.join(OPTION_NAMES)})")
             if not isinstance(value, bool):
                 raise ConfigError(f"rule option {key!r} must be true or false")
-            if key == "shadow_partial" and not rules.duel:
-                raise ConfigError("rule option 'shadow_partial' applies to the duel only")
+            if key in DUEL_ONLY and not rules.duel:
+                raise ConfigError(f"rule option {key!r} applies to the duel only")
         rules = replace(rules, **options)
     return rules
 
 
-def non_default_options(variant: str, rules: Rules) -> dict:
-    base = VARIANTS[variant]
-    return {f.name: getattr(rules, f.name) for f in fields(Rules)
-            if f.name in OPTION_NAMES and getattr(rules, f.name) != getattr(base, f.name)}
+def option_names(rules: Rules) -> tuple[str, ...]:
+    """The rule options a game with these rules has (the duel's own only in the duel)."""
+    return tuple(o for o in OPTION_NAMES if rules.duel or o not in DUEL_ONLY)
+
+
+def options_of(rules: Rules) -> dict:
+    """Every rule option of the game with its value: what a record writes, so that it replays
+    the same whatever the defaults of a later version are."""
+    return {o: getattr(rules, o) for o in option_names(rules)}

@@ -1,11 +1,12 @@
 """Abluxxen (AMIGO 2022; duel; Ravensburger classic) — the rules engine.
 
 Rules: see RULES.md (AB-*, DU-*, CL-*); each rule is implemented in one place below, named
-by its clause id. The variant's `Rules` options switch AB-15, AB-20, the duel and the tie-break.
+by its clause id. The variant's `Rules` options switch AB-15, AB-20, the duel (and in it DU-4's
+`shadow_partial`) and the tie-break.
 
 Decision points (`awaiting`), each with one deciding seat (`to_move`, AB-21):
   play           the active player plays a set            play 7 7 X | play X X
-  shadow         (duel) the active player picks a stack   shadow 5
+  shadow         (duel) the active player picks a number  shadow 5
   take           the attacker takes or leaves the cards   take | leave
   keep           the victim keeps or discards them        keep | discard
   draw           the drawer draws one of the owed cards   draw deck | draw pool 8
@@ -28,13 +29,22 @@ from typing import Any
 
 from cardtable.abluxxen import cards as C
 from cardtable.abluxxen.cards import JOKER, PLAY, SHADOW, cards_json, draw_pool
-from cardtable.abluxxen.rules import Rules, non_default_options
+from cardtable.abluxxen.rules import Rules, options_of
 from cardtable.abluxxen.setup import POOL, deal, fill_shadow
 from cardtable.core.errors import IllegalDecision
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
 
 PHASES = ("play", "shadow", "take", "keep", "draw", "optional_draw")
+
+
+def shadow_options(shadow: list[int], value: int, size: int, partial: bool) -> list[int]:
+    """DU-4: the numbers a set of `size` cards and value `value` can shadowluxx: every number
+    lower than the set's that lies at least `size` times (the shadow display has one layer, any
+    set of its cards may be abluxxed). `partial` off (the former reading): a stack is taken
+    whole, so it must hold exactly `size` cards."""
+    return [v for v in range(1, min(value, 13))
+            if shadow[v] == size or (partial and shadow[v] > size)]
 
 
 class AbluxxenState(GameState):
@@ -137,13 +147,8 @@ class AbluxxenState(GameState):
         return out
 
     def _shadow_options(self) -> list[int]:
-        """DU-4: stacks of the set's size (shadow_partial: at least its size) and a lower
-        number."""
-        sh = self.shadow
-        size = self.cur_size
-        partial = self.rules.shadow_partial
-        return [v for v in range(1, min(self.cur_value, 13))
-                if sh[v] == size or (partial and sh[v] > size)]
+        return shadow_options(self.shadow, self.cur_value, self.cur_size,
+                              self.rules.shadow_partial)
 
     # -- applying ---------------------------------------------------------------------------
     def parse(self, text: str) -> Decision:
@@ -224,14 +229,17 @@ class AbluxxenState(GameState):
             return
         self._next_victim()
 
-    # DU-4: shadowluxxing — take a whole stack (shadow_partial: as many as the set's size)
+    # DU-4: shadowluxxing — as many cards of the chosen number as the set has go into the hand
     def _shadowluxx(self, v: int) -> None:
-        if v not in self._shadow_options():
+        options = self._shadow_options()
+        if v not in options:
+            need = ("at least" if self.rules.shadow_partial else "exactly")
             raise IllegalDecision(
                 f"shadow {v}",
-                f"no shadow stack of {v}s can be taken with a set of {self.cur_size} "
-                f"(options: {', '.join(str(x) for x in self._shadow_options())})")
-        n = self.shadow[v] if not self.rules.shadow_partial else self.cur_size
+                f"your set of {self.cur_size} cannot shadowluxx {v}s: that needs a number lower "
+                f"than the set's lying {need} {self.cur_size} times in the shadow display "
+                f"(options: {', '.join(str(x) for x in options)})")
+        n = self.cur_size
         self.shadow[v] -= n
         self.shadow_size -= n
         s = self._to_move
@@ -480,6 +488,7 @@ class AbluxxenState(GameState):
         return {
             "game": "abluxxen",
             "variant": self.variant,
+            "options": options_of(self.rules),
             "players": self.players,
             "seat": seat,
             "active": None if self._over else self.active,
@@ -511,9 +520,7 @@ class AbluxxenState(GameState):
             "seed": self.seed,
             "start": self.start,
         }
-        opts = non_default_options(self.variant, self.rules)
-        if opts:
-            rec["options"] = opts
+        rec["options"] = options_of(self.rules)         # every option: replays under any defaults
         if self.deal_spec:
             rec["deal"] = self.deal_spec
         rec["actions"] = list(self.history_)

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.abluxxen import new_game
-from cardtable.abluxxen.match import Match
+from cardtable.abluxxen.match import Match, check_rounds
 from cardtable.abluxxen.rules import DEFAULT_PLAYERS, make_rules
 from cardtable.cli.games import SingleGame
 from cardtable.cli.i18n import t
@@ -81,6 +81,12 @@ def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lan
     if players is None:
         players = DEFAULT_PLAYERS[variant]
     new_game(variant, players=players, seed=seed, start=start)   # validates players and start
+    if rounds is not None:
+        try:
+            check_rounds(rounds, players)                          # CL-5
+        except ConfigError:
+            raise ConfigError(t(lang, "ab.err_rounds_multiple", rounds=rounds, n=players,
+                                examples=f"{players}, {2 * players}, {3 * players}")) from None
     return MatchSession(Match(players, rounds=rounds, seed=seed, start=start, variant=variant))
 
 
@@ -287,10 +293,15 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         if hand_count(after, actor) == 0:
             line += t(lang, _you("ab.log.hand_empty", actor, viewer))
         return line
-    if kind == "shadow":
+    if kind == "shadow":                    # DU-4: as many cards as the set has, maybe part
         v = int(words[1])
         stack = next((st for st in before.get("shadow") or [] if st and st[0] == v), [v])
-        return t(lang, _you("ab.log.shadow", actor, viewer), name=name, set=fmt_stack(stack))
+        taken = min(len(_top(before, actor)), len(stack))
+        line = t(lang, _you("ab.log.shadow", actor, viewer), name=name,
+                 set=fmt_stack([v] * taken))
+        if len(stack) > taken:
+            line += t(lang, "ab.log.shadow_rest", rest=fmt_stack([v] * (len(stack) - taken)))
+        return line
     pending = before.get("pending")
     if kind in ("take", "leave") and pending:
         victim = pending["victim"]

@@ -66,7 +66,8 @@ EN: dict[str, str] = {
     "help.seed": "Seed of the deal (default: random, printed so the game can be repeated).",
     "help.lang": "Language: de or en (default: from LANG / LC_ALL).",
     "help.save": "Write the game record to FILE at the end or on quit (a match: FILE-1, FILE-2, ...).",
-    "help.rounds": "Classic: number of games of the CL-5 match (default: number of players).",
+    "help.rounds": ("Classic: number of games of the CL-5 match, a multiple of the number of "
+                    "players (default: the number of players)."),
     "help.start": "Starting seat (default 0).",
     "help.auto": "Confirm decisions with only one legal choice automatically (AB-21).",
     "help.file": "The game record (JSON, see NOTATION.md).",
@@ -97,9 +98,10 @@ EN: dict[str, str] = {
     "ab.why.play.you": ("Your turn: play a set (cards of one number plus any jokers, or jokers "
                         "alone)."),
     "ab.why.play": "{name}'s turn: {name} plays a set.",
-    "ab.why.shadow.you": ("Your {set} shadowluxxes: take one shadow stack of the same size "
-                          "({size}) and a lower number than {value} into your hand (DU-4)."),
-    "ab.why.shadow": "{name}'s {set} shadowluxxes: {name} picks a shadow stack (DU-4).",
+    "ab.why.shadow.you": ("Your {set} shadowluxxes: take {size} cards of one number lower than "
+                          "{value} from the shadow display into your hand (DU-4)."),
+    "ab.why.shadow": ("{name}'s {set} shadowluxxes: {name} takes cards of one number from the "
+                      "shadow display (DU-4)."),
     "ab.why.take.you": ("You abluxx {victim}: your {set} beat {victim}'s {vset}. Take them "
                         "({victim} then draws {n}) or leave them to {victim} (AB-11)."),
     "ab.why.take.victim": ("{name} abluxxes you: {name}'s {set} beat your {vset}. {name} takes "
@@ -122,8 +124,9 @@ EN: dict[str, str] = {
     "ab.log.play": "{name} plays {set}",
     "ab.log.hand_empty.you": " and have no cards left (AB-7)",
     "ab.log.hand_empty": " and has no cards left (AB-7)",
-    "ab.log.shadow.you": "You shadowluxx the shadow stack {set} into your hand (DU-4)",
-    "ab.log.shadow": "{name} shadowluxxes the shadow stack {set} into the hand (DU-4)",
+    "ab.log.shadow.you": "You shadowluxx {set} from the shadow display into your hand (DU-4)",
+    "ab.log.shadow": "{name} shadowluxxes {set} from the shadow display into the hand (DU-4)",
+    "ab.log.shadow_rest": "; {rest} stay there",
     "ab.log.take.you": "You abluxx {whose} and take them ({victim} draws {n})",
     "ab.log.take": "{name} abluxxes {whose} and takes them",
     "ab.log.leave.you": "You abluxx {whose} and leave them to {victim}",
@@ -156,6 +159,9 @@ EN: dict[str, str] = {
     "ab.sum.winners.1": "Winner: {names}",
     "ab.sum.winners.n": "Winners: {names}",
     "ab.err_rounds": "--rounds is for --variant classic only (a CL-5 match)",
+    "ab.err_rounds_multiple": ("--rounds {rounds}: a classic match of {n} players has a multiple "
+                               "of {n} games ({examples}, ...), so that every player starts "
+                               "equally often (CL-5)"),
     "ab.sum.tie_fewer": ("Tie at {score} points ({tied}): the fewer hand cards decide "
                          "(AB-18)."),
     "ab.sum.with_hand": "{name} with {n} hand cards",
@@ -227,7 +233,8 @@ DE: dict[str, str] = {
     "help.seed": "Startwert der Verteilung (Standard: zufällig, wird angezeigt).",
     "help.lang": "Sprache: de oder en (Standard: aus LANG / LC_ALL).",
     "help.save": "Partieprotokoll am Ende oder beim Beenden in FILE schreiben (Serie: FILE-1, FILE-2, ...).",
-    "help.rounds": "Classic: Anzahl der Spiele der Serie nach CL-5 (Standard: Spielerzahl).",
+    "help.rounds": ("Classic: Anzahl der Spiele der Serie nach CL-5, ein Vielfaches der "
+                    "Spielerzahl (Standard: die Spielerzahl)."),
     "help.start": "Startplatz (Standard 0).",
     "help.auto": "Entscheidungen mit nur einer Möglichkeit automatisch bestätigen (AB-21).",
     "help.file": "Das Partieprotokoll (JSON, siehe NOTATION.md).",
@@ -258,10 +265,10 @@ DE: dict[str, str] = {
     "ab.why.play.you": ("Du bist am Zug: spiele Karten einer Zahl aus (plus beliebig viele Joker) "
                         "oder nur Joker."),
     "ab.why.play": "{name} ist am Zug und spielt Karten aus.",
-    "ab.why.shadow.you": ("Deine {set} schattenluxxt: nimm einen Stapel der Schattenauslage "
-                          "gleicher Größe ({size}) mit kleinerer Zahl als {value} auf die Hand "
-                          "(DU-4)."),
-    "ab.why.shadow": "Die {set} von {name} schattenluxxt: {name} wählt einen Schattenstapel (DU-4).",
+    "ab.why.shadow.you": ("Deine {set} schattenluxxt: nimm {size} Karten einer Zahl kleiner als "
+                          "{value} aus der Schattenauslage auf die Hand (DU-4)."),
+    "ab.why.shadow": ("Die {set} von {name} schattenluxxt: {name} nimmt Karten einer Zahl aus "
+                      "der Schattenauslage (DU-4)."),
     "ab.why.take.you": ("Du abluxxt {victim}: deine {set} schlagen die {vset} von {victim}. "
                         "Nimm sie (dann zieht {victim} {n} nach) oder lass sie {victim} (AB-11)."),
     "ab.why.take.victim": ("{name} abluxxt dich: die {set} von {name} schlagen deine {vset}. "
@@ -287,8 +294,9 @@ DE: dict[str, str] = {
     "ab.log.play": "{name} spielt {set}",
     "ab.log.hand_empty.you": " und hast keine Karten mehr (AB-7)",
     "ab.log.hand_empty": " und hat keine Karten mehr (AB-7)",
-    "ab.log.shadow.you": "Du schattenluxxt den Schattenstapel {set} auf die Hand (DU-4)",
-    "ab.log.shadow": "{name} schattenluxxt den Schattenstapel {set} auf die Hand (DU-4)",
+    "ab.log.shadow.you": "Du schattenluxxt {set} aus der Schattenauslage auf die Hand (DU-4)",
+    "ab.log.shadow": "{name} schattenluxxt {set} aus der Schattenauslage auf die Hand (DU-4)",
+    "ab.log.shadow_rest": "; {rest} bleiben dort",
     "ab.log.take.you": "Du abluxxt {whose} und nimmst sie ({victim} zieht {n} nach)",
     "ab.log.take": "{name} abluxxt {whose} und nimmt sie",
     "ab.log.leave.you": "Du abluxxt {whose} und lässt sie {victim}",
@@ -322,6 +330,9 @@ DE: dict[str, str] = {
     "ab.sum.winners.1": "Es gewinnt: {names}",
     "ab.sum.winners.n": "Es gewinnen: {names}",
     "ab.err_rounds": "--rounds gibt es nur mit --variant classic (eine Serie nach CL-5)",
+    "ab.err_rounds_multiple": ("--rounds {rounds}: eine Classic-Serie mit {n} Spielern hat ein "
+                               "Vielfaches von {n} Spielen ({examples}, …), damit jeder gleich "
+                               "oft Startspieler ist (CL-5)"),
     "ab.sum.tie_fewer": ("Gleichstand mit {score} Punkten ({tied}): es entscheiden die wenigeren "
                          "Handkarten (AB-18)."),
     "ab.sum.with_hand": "{name} mit {n} Handkarten",

@@ -10,7 +10,8 @@ from typing import Any
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 
-#: game name -> module implementing `new_game(**options)` and `from_record(record)`.
+#: game name -> module implementing `new_game(**options)` and `from_record(record)` (and, if it
+#: wants, `replay_hint(record, state)`: a sentence added to the reason of an illegal action).
 GAMES = {"abluxxen": "cardtable.abluxxen", "kombio": "cardtable.kombio"}
 
 
@@ -75,8 +76,9 @@ def load_record(source: str | Path | dict, upto: int | None = None) -> GameState
 
     Raises RecordError for a malformed record and ReplayError for an illegal action."""
     rec = read_record(source)
+    module = game_module(rec["game"])
     try:
-        state = game_module(rec["game"]).from_record(rec)
+        state = module.from_record(rec)
     except ConfigError as e:
         raise RecordError(str(e)) from None
     actions = rec.get("actions", [])
@@ -88,7 +90,9 @@ def load_record(source: str | Path | dict, upto: int | None = None) -> GameState
         try:
             state.apply(action)
         except IllegalDecision as e:
-            raise ReplayError(i, action, e.reason) from None
+            hint = getattr(module, "replay_hint", None)     # a game's advice, e.g. on old records
+            extra = hint(rec, state) if hint else None
+            raise ReplayError(i, action, f"{e.reason}; {extra}" if extra else e.reason) from None
     return state
 
 

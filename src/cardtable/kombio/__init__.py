@@ -13,13 +13,9 @@ import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.kombio.setup import check_deal, check_deals
-from cardtable.kombio.state import KombioState
+from cardtable.kombio.state import OPTION_NAMES, KombioState
 
 __all__ = ["KombioState", "OPTION_NAMES", "new_game", "from_record"]
-
-#: Engine options (not rules): `max_turns` ends a round without a Kombio call after that many
-#: turns (a safeguard against players who never call; default off).
-OPTION_NAMES = ("max_turns",)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 

@@ -80,6 +80,10 @@ from cardtable.kombio.cards import (
 )
 from cardtable.kombio.setup import Deal, deal
 
+#: Engine options (not rules): `max_turns` ends a round without a Kombio call after that many
+#: turns (a safeguard against players who never call; default off).
+OPTION_NAMES = ("max_turns",)
+
 PHASES = ("turn", "drawn", "action", "action_swap", "snap", "give", "hand_over")
 
 _TEXTS = C._TEXT
@@ -868,8 +872,8 @@ class KombioState(GameState):
             "start": self.start,
             "target": self.target,
         }
-        if self.options:
-            rec["options"] = dict(self.options)
+        # every option with its value (off: null), so the record replays under any defaults
+        rec["options"] = {name: self.options.get(name) for name in OPTION_NAMES}
         if self.deal_raw is not None:
             rec["deal"] = self.deal_raw
         if self.deals_raw is not None:

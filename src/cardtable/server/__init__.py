@@ -58,15 +58,38 @@ def main(argv: list[str] | None = None) -> int:
                    help="worker processes for searching bots (0: threads, default %(default)s)")
     p.add_argument("--trusted-proxies", default=d.trusted_proxies,
                    help="addresses whose X-Forwarded-For is believed (default %(default)s)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="set one limit per client address (security.Limits: http_rate, "
+                        "ws_rate, connections, misses_per_minute, tables, ...)")
+    for name, what in (("waiting_ttl", "seconds before a table nobody joined expires"),
+                       ("idle_ttl", "seconds before a game nobody plays expires"),
+                       ("sweep_interval", "seconds between two sweeps of expired tables"),
+                       ("public_turn_seconds", "a public table's turn timer if none is set")):
+        p.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name),
+                       help=what + " (default %(default)s)")
     p.add_argument("--instance", default=None, help="a label of this process (/api/health)")
     a = p.parse_args(argv)
+    from dataclasses import fields
+
     from cardtable.server.security import Limits
 
     limits = Limits() if a.client_limits == "on" else Limits.off()
+    kinds = {f.name: f.type for f in fields(Limits)}
+    for item in a.limit:
+        name, _, value = item.partition("=")
+        if name not in kinds:
+            p.error(f"--limit: unknown limit {name!r} (known: {', '.join(kinds)})")
+        try:
+            setattr(limits, name, float(value) if "float" in str(kinds[name]) else int(value))
+        except ValueError:
+            p.error(f"--limit {name}: {value!r} is not a number")
     extra = {"instance": a.instance} if a.instance else {}
     run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
                  round_break=max(0.0, a.round_break), round_pause=max(0.0, a.round_pause),
                  bot_workers=a.bot_workers, trusted_proxies=a.trusted_proxies,
-                 public_seats_per_client=1 if a.client_limits == "on" else 0, **extra))
+                 public_seats_per_client=1 if a.client_limits == "on" else 0,
+                 waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,
+                 sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
+                 **extra))
     return 0

@@ -271,8 +271,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/stats")
     async def stats(since: Annotated[int, Query(ge=0, le=2**53)] = 0) -> dict:
         """Decision latency in this process: message received -> broadcast queued; `since`:
-        only the decisions after the first `since` of this process."""
-        return hub().stats.summary(since)
+        only the decisions after the first `since` of this process. `bot_pool`: the searching
+        bots' worker processes (decisions made, busy workers, decisions waiting)."""
+        pool = state["drivers"].pool
+        return dict(hub().stats.summary(since), bot_pool=pool.stats() if pool else None)
 
     @app.get("/api/games", response_model=list[P.GameInfo])
     async def games() -> list[P.GameInfo]:

@@ -82,7 +82,7 @@ class Drivers:
         self._stopping = True
         await self.sweeper.stop()
         if self.pool is not None:
-            self.pool.close()
+            await self.pool.close()
         tasks = list(self.tasks.values())
         if self._claim_task:
             tasks.append(self._claim_task)

@@ -55,10 +55,33 @@ export function wouldAbluxx(view, seat, cards, ones) {
   return out;
 }
 
-function shadowOptions(view, cards) {
+/** DU-4 `shadow_partial` (on by default in the duel): from the view's options, else the
+ * table's, else the default. */
+function shadowPartial(view, opts) {
+  if (view.options && typeof view.options.shadow_partial === "boolean") return view.options.shadow_partial;
+  const o = (opts.table && opts.table.options) || {};
+  if (typeof o.shadow_partial === "boolean") return o.shadow_partial;
+  return view.variant === "duel";
+}
+
+/** DU-4: the shadow stacks a set would shadowluxx: a lower number lying at least as many times
+ * as the set has cards (`partial` off: exactly as many, a stack being taken whole). */
+export function shadowOptions(view, cards, partial) {
   if (!view.shadow) return [];
   const value = setValue(cards);
-  return view.shadow.filter((st) => st.length === cards.length && st[0] < value);
+  const n = cards.length;
+  return view.shadow.filter((st) => st[0] < value && (st.length === n || (partial && st.length > n)));
+}
+
+/** The size of the set the active player just played (what a shadowluxx takes, DU-4). */
+function playedSize(view) {
+  const layers = view.displays[view.active] || [];
+  return layers.length ? layers[layers.length - 1].length : 1;
+}
+
+/** What a shadowluxx of `n` cards from stack `st` takes: "2× 5 (of 3)". */
+function shadowTakeText(st, n) {
+  return n < st.length ? t("ab.shadow_part", { n, v: st[0], m: st.length }) : `${st.length}× ${st[0]}`;
 }
 
 function handCount(view, s) {
@@ -263,7 +286,7 @@ function centre(view, opts, legal) {
     for (const st of view.shadow) {
       const d = `shadow ${st[0]}`;
       const can = shadowLegal.has(d);
-      const label = `${t("ab.shadow")}: ${st.length}× ${st[0]}`;
+      const label = `${t("ab.shadow")}: ${can ? shadowTakeText(st, Math.min(playedSize(view), st.length)) : `${st.length}× ${st[0]}`}`;
       stacks.appendChild(h(can ? "button" : "div", { type: can ? "button" : null, class: "shadow-stack" + (can ? " can-pick" : ""),
         "aria-label": label, data: { key: `sh-${st[0]}`, decision: can ? d : "" }, onclick: can ? () => opts.decide(d) : null },
       st.map((c) => cardEl(G, c, { size: "xs" })), h("span", { class: "stack-n" }, `${st.length}×`)));
@@ -338,7 +361,8 @@ function myArea(view, me, opts, c) {
       const parts = [t("ab.sel_legal", { set: cardsText(G, selCards), size: selCards.length, value: v === 14 ? "14 (" + t("card.joker") + ")" : v })];
       if (endsGame) parts.push(t("ab.would_end"));
       else {
-        if (view.shadow && shadowOptions(view, selCards).length) parts.push(t("ab.would_shadow", { size: selCards.length }));
+        const sh = shadowOptions(view, selCards, shadowPartial(view, opts));
+        if (sh.length) parts.push(t("ab.would_shadow", { options: listText(sh.map((st) => shadowTakeText(st, selCards.length)), t("list.or")) }));
         parts.push(victims.length ? t("ab.would_abluxx", { names: listText(victims.map((s) => plainName(opts, s)), t("list.and")) })
           : t("ab.would_abluxx_none"));
       }
@@ -387,13 +411,19 @@ function dialog(view, opts, legal) {
         h("button", { type: "button", class: "btn btn-primary", id: "keep-btn", data: { key: "keep", decision: "keep" }, onclick: () => opts.decide("keep") }, t("ab.keep"), h("kbd", {}, "K")),
         h("button", { type: "button", class: "btn", id: "discard-btn", data: { key: "discard", decision: "discard" }, onclick: () => opts.decide("discard") }, t("ab.discard_btn"), h("kbd", {}, "X"))));
   } else {
+    // DU-4: as many cards of the chosen number as the set just played has (maybe part of a stack)
+    const n = playedSize(view);
     const opts2 = legal.filter((d) => d.startsWith("shadow "));
-    box.append(h("p", { id: "dlg-text" }, t("ab.dlg.shadow")),
+    box.append(h("p", { id: "dlg-text" }, t("ab.dlg.shadow", { n })),
       h("div", { class: "btns" }, opts2.map((d) => {
         const v = Number(d.split(" ")[1]);
         const st = (view.shadow || []).find((x) => x[0] === v) || [v];
-        return h("button", { type: "button", class: "btn shadow-btn", data: { key: d, decision: d }, onclick: () => opts.decide(d) },
-          st.map((c) => cardEl(G, c, { size: "xs" })));
+        const take = Math.min(n, st.length);
+        const what = shadowTakeText(st, take);
+        return h("button", { type: "button", class: "btn shadow-btn", "aria-label": what, title: what,
+          data: { key: d, decision: d, take: String(take) }, onclick: () => opts.decide(d) },
+        st.slice(0, take).map((c) => cardEl(G, c, { size: "xs" })),
+        take < st.length ? h("span", { class: "stack-n" }, t("ab.of_n", { m: st.length })) : null);
       })));
   }
   return box;
