@@ -47,16 +47,29 @@ def click_hand_card(page: Page, idx) -> None:
     card.click(position={"x": 7, "y": box["height"] / 2})
 
 
+#: the clickable elements of a selector, read in one go (a redraw between reading and clicking
+#: is caught by the click's retry below)
+_CLICKABLE = """(sel) => [...document.querySelectorAll(sel)].map((e, i) => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && !e.disabled ? [i, e.dataset.decision || e.dataset.slot || e.innerText] : null;
+}).filter(Boolean)"""
+
+
 def _click_any(page: Page, selector: str, rng: random.Random) -> str | None:
-    loc = page.locator(selector)
-    n = loc.count()
-    options = [i for i in range(n) if loc.nth(i).is_visible() and loc.nth(i).is_enabled()]
-    if not options:
-        return None
-    el = loc.nth(rng.choice(options))
-    label = el.get_attribute("data-decision") or el.get_attribute("data-slot") or el.inner_text()
-    el.click()
-    return label
+    """Click one of the enabled, visible elements of `selector`; None if there is none. The
+    page may redraw between the choice and the click (a bot's move): then the choice is made
+    again on the new page."""
+    for _ in range(5):
+        options = page.evaluate(_CLICKABLE, selector)
+        if not options:
+            return None
+        i, label = rng.choice(options)
+        try:
+            page.locator(selector).nth(i).click(timeout=2000)
+            return label
+        except PWTimeout:
+            continue
+    return None
 
 
 class AbluxxenPlayer:

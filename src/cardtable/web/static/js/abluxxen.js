@@ -328,7 +328,8 @@ function myArea(view, me, opts, c) {
   });
   for (const g of groups) {
     const ge = h("div", { class: "hand-group" + (g.v === "X" ? " hand-jokers" : ""), role: "group",
-      "aria-label": `${g.idx.length}× ${g.v === "X" ? t("card.joker") : g.v}`, style: g.idx.length > 4 ? "--fan: 12px" : null });
+      "aria-label": `${g.idx.length}× ${g.v === "X" ? t("card.joker") : g.v}` });
+    if (g.idx.length > 4) ge.style.setProperty("--fan", "12px");      // CSSOM: no inline style attribute (CSP)
     for (const i of g.idx) {
       const sel = ui.sel.includes(i);
       ge.appendChild(cardEl(G, g.v, {

@@ -112,7 +112,7 @@ export class TableConnection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (ev.code === 4401 || ev.code === 4404) {
+      if (ev.code === 4401 || ev.code === 4404 || ev.code === 4410) {
         this.stopWatch();
         this.onClose(ev.code);
         return;

@@ -144,11 +144,7 @@ export const EN = {
   "ab.pass": "Don't draw",
   "ab.dlg.take": "You abluxx {victim}'s {cards}. Take the cards into your hand ({victim} then draws {n}), or leave them to {victim}?",
   "ab.dlg.keep": "Your {cards} were abluxxed and left to you. Keep them (back into your hand), or discard them and draw {n}?",
-<<<<<<< HEAD
-  "ab.dlg.shadow": "Your set shadowluxxes: choose one shadow stack to take into your hand.",
-=======
   "ab.dlg.shadow": "Your set shadowluxxes: choose one number; {n} card(s) of it go from the shadow display into your hand (DU-4).",
->>>>>>> main
   "ab.draw_hint": "Click a pool card or the deck to draw.",
   "ab.keys": "Keys: P play · C clear · D draw from deck · T take · L leave · K keep · X discard · N pass",
   "ab.why.over": "The game is over.",
@@ -460,11 +456,7 @@ export const DE = {
   "ab.pass": "Nicht ziehen",
   "ab.dlg.take": "Du abluxxt die {cards} von {victim}. Nimmst du die Karten auf die Hand ({victim} zieht dann {n} nach) oder lässt du sie {victim}?",
   "ab.dlg.keep": "Deine {cards} wurden abgeluxxt und dir gelassen. Nimmst du sie zurück auf die Hand oder legst du sie ab und ziehst {n} nach?",
-<<<<<<< HEAD
-  "ab.dlg.shadow": "Deine Karten schattenluxxen: wähle einen Schattenstapel für deine Hand.",
-=======
   "ab.dlg.shadow": "Deine Karten schattenluxxen: wähle eine Zahl; {n} Karte(n) davon kommen aus der Schattenauslage auf deine Hand (DU-4).",
->>>>>>> main
   "ab.draw_hint": "Klicke eine Karte im Vorrat oder den Nachziehstapel an.",
   "ab.keys": "Tasten: P ausspielen · C leeren · D vom Stapel ziehen · T nehmen · L lassen · K zurücknehmen · X ablegen · N passen",
   "ab.why.over": "Die Partie ist vorbei.",
