@@ -12,7 +12,6 @@ import pytest
 import websockets
 from helpers import Client, ServerProc
 
-from cardtable.core.record import load_record
 
 
 @pytest.fixture(scope="module")
@@ -98,17 +97,18 @@ def test_round_break_ends_by_itself(tmp_path):
                                      timeout=15, start=n)
             assert end["server_time"] >= st["round_break"]["until"] - 0.05
             await ann.close()
-            # four bots and a spectator: the pause passes, the game goes on to its end
-            out = srv.create(game="kombio", players=4, target=25,
+            # four bots and a spectator: after the first round a short pause, then round 2
+            out = srv.create(game="kombio", players=4, target=1000,
                              seats=[{"kind": "bot", "bot": "easy"}] * 4)
             code = out["table"]["code"]
             spec = await Client(srv.ws_base, code, since=0).connect()
-            await spec.wait_for(lambda m: m["type"] == "state" and m["status"] == "over",
-                                timeout=60)
-            breaks = [m for m in spec.states() if m.get("round_break")]
-            rounds = load_record(srv.record(code)).view(None)["round"]
-            assert rounds > 1 and breaks, (rounds, len(breaks))
-            assert all(b["round_break"]["waiting"] == [] for b in breaks)
+            brk = await spec.wait_for(lambda m: m["type"] == "state" and m.get("round_break"),
+                                      timeout=600)
+            assert brk["round_break"]["waiting"] == [] and brk["view"]["round"] == 2
+            assert brk["round_break"]["until"] <= brk["server_time"] + 0.25     # the pause
+            on = await spec.wait_for(lambda m: m["type"] == "state" and m["index"] > brk["index"],
+                                     timeout=600)
+            assert on["view"]["round"] == 2
             await spec.close()
         asyncio.run(main())
     finally:

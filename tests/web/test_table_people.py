@@ -246,11 +246,20 @@ def test_lobby_lists_running_games_and_pages_are_accessible(new_page, server, ar
             page.goto(path)
             page.wait_for_selector(".rules-page, .not-found")
             assert_accessible(page, f"{path} {lang}")
+            if path == "/rules/abluxxen":            # "(DU-*)" is text, not the start of italics
+                assert "(DU-*)" in page.locator(".rules-page").inner_text()
+                assert page.locator(".rules-lead p").count() == 2
         page.goto(f"/t/{code}")
         page.wait_for_selector("#board .game")
         assert_accessible(page, f"spectator {lang}")
     page.goto("/no/such/page")
     expect(page.locator(".not-found h1")).to_have_text("Seite nicht gefunden")
+    # my own tables, with their state
+    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                  [SEAT_KEY.format(code=code), {"token": out["join"]["token"], "seat": 0, "name": "Cy",
+                                                "game": "kombio"}])
+    page.goto("/")
+    expect(page.locator(f'.my-tables .table-item[data-code="{code}"] .chip-status')).to_have_text("läuft")
 
 
 def test_replay_is_accessible(new_page, server, artifacts):

@@ -280,6 +280,8 @@ def test_language_keyboard_and_phone(new_page, server, artifacts):
         idx = board(page)["index"]
         page.keyboard.press("p")
         page.wait_for_function("(i) => Number(document.getElementById('board').dataset.index) !== i", arg=idx)
+        # the keyboard stays in the table: focus is in the player's own area, not lost to the page
+        assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
     # back to English: the table follows, the log is fetched again in English
     page.click("button[data-lang=en]")
     expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")

@@ -271,6 +271,14 @@ def _ident(raw) -> str | int | None:
     return None
 
 
+async def _or_error(conn: Conn, change, ident) -> None:
+    """Await a change of the table; a refusal goes back to this client as an error."""
+    try:
+        await change
+    except ProtocolError as e:
+        conn.error(e.code, e.message, ident)
+
+
 async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, settings,
                          clients: ClientLimits | None = None, addr: str = "") -> None:
     rt = conn.rt
@@ -329,21 +337,13 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             conn.error("not_host", "only the table's host may change its seats or cancel it",
                        ident)
             return
-        try:
-            if isinstance(m, Cancel):
-                await rt.cancel()
-            else:
-                await rt.set_seat(m.seat, m.kind, m.bot)
-        except ProtocolError as e:
-            conn.error(e.code, e.message, ident)
+        await _or_error(conn, rt.cancel() if isinstance(m, Cancel)
+                        else rt.set_seat(m.seat, m.kind, m.bot), ident)
     elif isinstance(m, Ready):
         if conn.seat is None:
             conn.error("not_seated", "spectators have no seat", ident)
             return
-        try:
-            await rt.ready(conn.seat)
-        except ProtocolError as e:
-            conn.error(e.code, e.message, ident)
+        await _or_error(conn, rt.ready(conn.seat), ident)
     elif isinstance(m, Decide):
         if conn.seat is None:
             conn.error("not_seated", "spectators cannot decide: join a seat first", ident)
