@@ -293,7 +293,24 @@ class Drivers:
         await rt.wait_change(tick, None)
 
 
-class Sweeper:
+class _Background:
+    """A task of the server's lifetime: `start()` runs `_run()`, `stop()` cancels it."""
+
+    _task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Sweeper(_Background):
     """Deletes abandoned tables every `sweep_interval` seconds: tables nobody joined for
     `waiting_ttl`, games nobody played for `idle_ttl` (finished games stay, with their
     records). A table with a client of this process is never deleted. On PostgreSQL one
@@ -305,16 +322,10 @@ class Sweeper:
     def __init__(self, hub: Hub, settings):
         self.hub = hub
         self.settings = settings
-        self._task: asyncio.Task | None = None
 
     def start(self) -> None:
         if self.settings.sweep_interval > 0:
-            self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            super().start()
 
     async def _run(self) -> None:
         while True:
@@ -354,21 +365,12 @@ class Sweeper:
         return gone
 
 
-class Listener:
+class Listener(_Background):
     """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables."""
 
     def __init__(self, hub: Hub):
         self.hub = hub
         self.ready = asyncio.Event()
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
         import psycopg
