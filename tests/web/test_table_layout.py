@@ -237,8 +237,11 @@ def test_kombio_round_summary_in_view(browser, server, artifacts, size):
         assert [s[1] for s in seats] == last["scores"]
         for s, _, cards in seats:                      # every grid revealed, card for card
             assert cards == [v for v in last["grids"][s] if v is not None]
-        text = page.locator("#round-summary").inner_text()
-        assert ("+ 10" in text or "+ 15" in text or "Sum" in text or "Summe" in text), text
+        # each score explained (KO-15): the call's +15, the others' +10, or the sum
+        whys = page.eval_on_selector_all("#round-summary .rs-seat", "ss => ss.map(s => s.querySelector('.rs-why').innerText)")
+        for s, why in enumerate(whys):
+            extra = last["scores"][s] - last["sums"][s]
+            assert (f"+ {extra}" in why) if extra else (str(last["sums"][s]) in why), (s, extra, why)
         page.wait_for_timeout(300)
         page.screenshot(path=str(artifacts / f"layout-{tag}-kombio-round-summary.png"))
         assert_accessible(page, f"round summary {tag}")

@@ -68,7 +68,7 @@ export function whyText(view, opts) {
       return t("ko.why.snap", { top: view.top });
     }
     case "give": return you ? t("ko.why.give.you") : t("ko.why.give", { name: nm });
-    case "hand_over": return you ? t("ko.why.hand_over.you", { pos: view.snap ? view.snap.card : "" }) : t("ko.why.hand_over", { name: nm });
+    case "hand_over": return you ? t("ko.why.hand_over.you", { pos: view.snap ? view.snap.card.split(".")[1] : "" }) : t("ko.why.hand_over", { name: nm });
     default: return "";
   }
 }
