@@ -7,11 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import websockets
 from helpers import Client, ServerProc
 
+
+
+def run(coro) -> None:
+    """asyncio.run in a thread of its own: this worker may have run a browser test before, whose
+    Playwright keeps an event loop in the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coro).result()
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +87,7 @@ def test_kombio_round_break_waits_for_ready(srv):
                            start=n)
         await ann.close()
         await spec.close()
-    asyncio.run(main())
+    run(main())
 
 
 def test_round_break_ends_by_itself(tmp_path):
@@ -110,7 +118,7 @@ def test_round_break_ends_by_itself(tmp_path):
                                      timeout=600)
             assert on["view"]["round"] == 2
             await spec.close()
-        asyncio.run(main())
+        run(main())
     finally:
         srv.stop()
 
@@ -151,7 +159,7 @@ def test_presence_and_auth_message(srv):
             with pytest.raises(websockets.ConnectionClosed):
                 await asyncio.wait_for(ws.recv(), 10)
             assert ws.close_code == code_
-    asyncio.run(main())
+    run(main())
 
 
 def test_waiting_room_host_turns_seats_into_bots_and_cancels(srv):
@@ -199,7 +207,7 @@ def test_waiting_room_host_turns_seats_into_bots_and_cancels(srv):
         assert srv.get(f"/api/tables/{code}").status_code == 404
         await cy.close()
         await spec.close()
-    asyncio.run(main())
+    run(main())
 
 
 def test_lobby_lists_running_tables(srv):
