@@ -72,7 +72,9 @@ class ServerProc:
     def start(self, timeout: float = 60.0) -> ServerProc:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "200", "--burst", "400", "--client-limits", "off", *self.args]
+               "--rate", "200", "--burst", "400", "--client-limits", "off",
+               # no Kombio round breaks unless a test asks for them (test_table_life.py)
+               "--round-break", "0", *self.args]
         if self.log_dir is not None:
             self._log = open(self.log_dir / f"server-{self.port}-{time.time():.0f}.log", "ab")
             out = self._log
