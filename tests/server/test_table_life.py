@@ -7,19 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 import websockets
 from helpers import Client, ServerProc
-
-
-
-def run(coro) -> None:
-    """asyncio.run in a thread of its own: this worker may have run a browser test before, whose
-    Playwright keeps an event loop in the main thread."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, coro).result()
+from helpers import run_async as run
 
 
 @pytest.fixture(scope="module")
