@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from helpers import run_async
 import typer
 from pydantic import ValidationError
 from typer.testing import CliRunner
@@ -313,7 +314,7 @@ def test_group_commit_batches_and_isolates_each_write(tmp_path):
         await store.close()
 
     tid = 0
-    asyncio.run(main())
+    run_async(main())
     con = sqlite3.connect(url.sync_url.database)
     assert [r[0] for r in con.execute("SELECT text FROM actions ORDER BY idx")] == \
         ["0", "1", "3", "4"]
@@ -367,7 +368,7 @@ def test_group_commit_conflict_fails_only_its_decision(tmp_path):
             await change(a, ra2, 2, "stale")
         await store.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_group_commit_acknowledges_only_after_commit(tmp_path):
@@ -414,7 +415,7 @@ def test_group_commit_acknowledges_only_after_commit(tmp_path):
         assert "y" not in await store.all_actions(tid)
         await store.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
@@ -453,4 +454,4 @@ def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
         assert tid not in hub.rts
         await store.close()
 
-    asyncio.run(main())
+    run_async(main())

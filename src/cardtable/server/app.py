@@ -133,6 +133,8 @@ def table_config(req: P.CreateTable, server: Settings | None = None
                 "target": opts.get("target"), "public": req.public,
                 "turn_seconds": turn,
                 "snap_seconds": req.snap_seconds if game == "kombio" else None,
+                "memory": bool(req.memory) and game == "kombio",
+                "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
     return settings, base, rows
 
@@ -150,7 +152,8 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         free_seats=[x["seat"] for x in seats if x["kind"] == "human" and not x["joined"]],
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
-        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"])
+        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
+        memory=bool(s.get("memory")), host=s.get("host"))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -342,9 +345,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables", response_model=list[P.TableOut])
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
-                          limit: int = Query(50, ge=1, le=200)) -> list[P.TableOut]:
-        """Open public tables (waiting for players), newest first."""
-        rows, seat_rows = await hub().store.open_tables(game, limit)
+                          limit: int = Query(50, ge=1, le=200),
+                          status: str = Query("waiting", pattern="^(waiting|playing)$")
+                          ) -> list[P.TableOut]:
+        """Public tables waiting for players (or, with status=playing, being played: to
+        watch), newest first."""
+        rows, seat_rows = await hub().store.open_tables(game, limit, status)
         return [_table_out(row, seat_info_of(seat_rows[row["id"]]), row["n_actions"])
                 for row in rows]
 
