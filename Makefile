@@ -6,9 +6,12 @@ STAMP  := $(VENV)/.installed
 BVENV  := .venv-bench
 BPY    := $(BVENV)/bin/python
 BSTAMP := $(BVENV)/.installed
+TVENV  := .venv-train
+TPY    := $(TVENV)/bin/python
+TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test bench bench-bots bench-server setup clean
+.PHONY: run play test bench bench-bots bench-server train setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -44,8 +47,19 @@ bench-server: $(STAMP)
 $(BSTAMP): pyproject.toml
 	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)
 	$(BPY) -m pip install --quiet --upgrade pip
-	$(BPY) -m pip install --quiet -e . rlcard
+	$(BPY) -m pip install --quiet -e '.[rl]' rlcard
 	touch $(BSTAMP)
 
+# Train a MaskablePPO agent for Abluxxen (at most 15 minutes of CPU; see docs/training.md),
+# in its own environment with torch (CPU) and sb3-contrib.
+train: $(TSTAMP)
+	nice -n 10 $(TPY) -m cardtable.rl.train $(ARGS)
+
+$(TSTAMP): pyproject.toml
+	test -x $(TPY) || $(PYTHON) -m venv $(TVENV)
+	$(TPY) -m pip install --quiet --upgrade pip
+	$(TPY) -m pip install --quiet -e '.[train]'
+	touch $(TSTAMP)
+
 clean:
-	rm -rf $(VENV) $(BVENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(BVENV) $(TVENV) .pytest_cache .hypothesis

@@ -63,6 +63,7 @@ BOTS: dict[str, type[Bot] | str] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
+    "ppo": "cardtable.rl.policy:PolicyBot",        # a trained policy (make train), numpy only
 }
 
 
