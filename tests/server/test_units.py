@@ -455,3 +455,25 @@ def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
         await store.close()
 
     run_async(main())
+
+
+def test_bots_offered_per_game():
+    """A trained policy plays only the game and player count it learned: the server offers
+    it there and refuses it elsewhere with a reason."""
+    import tempfile
+
+    from fastapi.testclient import TestClient
+
+    from cardtable.server import Settings, create_app
+    from cardtable.server.security import Limits
+
+    with tempfile.TemporaryDirectory() as d, TestClient(create_app(Settings(
+            database=f"{d}/b.db", announce=False, limits=Limits.off(), bot_workers=0))) as c:
+        games = {g["game"]: g for g in c.get("/api/games").json()}
+        assert "ppo" in games["abluxxen"]["bots"] and "ppo" not in games["kombio"]["bots"]
+        r = c.post("/api/tables", json={"game": "kombio", "players": 2,
+                                        "seats": [{"kind": "bot", "bot": "ppo"}] * 2})
+        assert r.status_code == 422 and "does not play kombio" in r.json()["detail"]
+        r = c.post("/api/tables", json={"game": "abluxxen", "players": 3,
+                                        "seats": [{"kind": "bot", "bot": "ppo"}] * 3})
+        assert r.status_code == 422 and "with 3 players" in r.json()["detail"]

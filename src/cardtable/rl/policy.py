@@ -91,6 +91,14 @@ class PolicyBot(Bot):
         self.sample = bool(sample)
         self._codecs: dict[tuple, object] = {}
 
+    @classmethod
+    def plays(cls, game: str, players: int | None = None) -> bool:
+        try:
+            meta = load_policy(None).meta
+        except ConfigError:                       # no policy file: it plays nothing
+            return False
+        return meta["game"] == game and players in (None, meta.get("players"))
+
     def choose(self, state: GameState) -> Decision:
         meta = self.policy.meta
         if state.game != meta["game"]:

@@ -112,11 +112,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     if len(specs) != players:
         raise _bad(f"seats: {len(specs)} given for {players} players")
     rows = []
-    known = set(bot_names())
+    known = set(bot_names(game, players))
     for i, spec in enumerate(specs):
         if spec.kind == "bot":
             bot = (spec.bot or "medium").strip().lower()
             if bot not in known:
+                if bot in bot_names():
+                    raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
+                               f"(bots that do: {', '.join(sorted(known))})")
                 raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})")
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
                          "away": False, "joined_at": None, "client": None})
@@ -280,16 +283,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def games() -> list[P.GameInfo]:
         from cardtable.abluxxen.rules import OPTION_NAMES, VARIANTS
 
-        bots = [b for b in bot_names() if b not in LEVELS]
+        def bots(game: str) -> list[str]:
+            return [b for b in bot_names(game) if b not in LEVELS]
+
         return [
             P.GameInfo(game="abluxxen", variants=list(VARIANTS),
                        players={v: [r.min_players, r.max_players] for v, r in VARIANTS.items()},
-                       options=list(OPTION_NAMES), bots=bots, levels=list(LEVELS),
+                       options=list(OPTION_NAMES), bots=bots("abluxxen"), levels=list(LEVELS),
                        defaults={v: {o: getattr(r, o) for o in OPTION_NAMES
                                      if o != "shadow_partial" or r.duel}
                                  for v, r in VARIANTS.items()}),
             P.GameInfo(game="kombio", variants=["basic"], players={"basic": [2, 6]},
-                       options=["max_turns"], bots=bots, levels=list(LEVELS)),
+                       options=["max_turns"], bots=bots("kombio"), levels=list(LEVELS)),
         ]
 
     @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
