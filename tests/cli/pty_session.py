@@ -14,7 +14,7 @@ import subprocess
 import termios
 import time
 
-from conftest import _command
+from pty_command import command as _command
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Za-z]|\r")
 

@@ -8,7 +8,6 @@ import json
 
 import pytest
 
-from conftest import assert_usage_error
 from cardtable.bots import bot_names
 from cardtable.core.record import load_record
 from pty_session import PtySession
@@ -16,10 +15,10 @@ from pty_session import PtySession
 
 @pytest.mark.parametrize("lang", ["C.UTF-8", "de_DE.UTF-8"])
 def test_save_into_a_missing_folder_or_a_directory_is_refused_before_the_deal(cli, tmp_path,
-                                                                              lang):
+                                                                              usage_error, lang):
     for bad in (tmp_path / "no" / "such" / "game.json", tmp_path):
         proc = cli("play", "abluxxen", "--seed", "1", "--save", bad, input="quit\n", lang=lang)
-        assert_usage_error(proc)                  # one line, exit 2, nothing of a deal
+        usage_error(proc)                         # one line, exit 2, nothing of a deal
         assert str(bad) in proc.stderr
     assert not (tmp_path / "no").exists()
 

@@ -16,7 +16,7 @@ from cardtable.core import load_record
 from cardtable.kombio import state as kstate
 from cardtable.kombio.cards import VALUE
 
-from conftest import _command
+from pty_command import command as _command
 
 ONES = "1\n" * 3000            # always the first menu entry: draw, replace 1, pass, ...
 NAMES = ["You", "Ben", "Caro", "Lisa", "Niko", "Louis"]

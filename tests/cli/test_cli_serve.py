@@ -7,11 +7,12 @@ import re
 import subprocess
 import urllib.request
 
-from conftest import _command, assert_usage_error, run_cli
+from pty_command import command
 
 
-def test_port_0_announces_the_real_port_and_a_busy_port_is_one_error(tmp_path):
-    proc = subprocess.Popen(_command() + ["serve", "--port", "0", "--database",
+def test_port_0_announces_the_real_port_and_a_busy_port_is_one_error(tmp_path, cli,
+                                                                     usage_error):
+    proc = subprocess.Popen(command() + ["serve", "--port", "0", "--database",
                                           str(tmp_path / "a.db")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -22,8 +23,8 @@ def test_port_0_announces_the_real_port_and_a_busy_port_is_one_error(tmp_path):
         assert port != 0
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=60) as r:
             assert r.status == 200
-        busy = run_cli("serve", "--port", port, "--database", tmp_path / "b.db")
-        assert_usage_error(busy)
+        busy = cli("serve", "--port", port, "--database", tmp_path / "b.db")
+        usage_error(busy)
         assert "cannot listen on 127.0.0.1:" in busy.stderr
         assert not (tmp_path / "b.db").exists()          # nothing started
     finally:

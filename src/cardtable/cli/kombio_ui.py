@@ -80,14 +80,24 @@ def _you(key: str, actor, viewer) -> str:
     return key + ".you" if viewer is not None and actor == viewer else key
 
 
-def card_words(p: int, s: int, actor, viewer, names, lang) -> str:
-    """A card in words: 'your 0.3', 'their own 1.2', "Caro's 2.1"."""
-    pos = f"{p}.{s}"
+def card_words(p: int, s: int, actor, viewer, names, lang, web: bool = False) -> str:
+    """A card in words: 'your 0.3', 'their own 1.2', "Caro's 2.1" (the notation the terminal
+    types); `web`: as the browser shows the grids, 'your card 3', "Caro's card 1"."""
+    pos = t(lang, "ko.slot_word", s=s) if web else f"{p}.{s}"
     if viewer is not None and p == viewer:
         return t(lang, "ko.card.yours", pos=pos)
     if p == actor:
         return t(lang, "ko.card.own", pos=pos)
     return t(lang, "ko.card.of", pos=pos, name=names[p])
+
+
+def _slot(p: int, s: int, viewer, names, lang, web: bool) -> str:
+    """A slot as a place: '1.2' (notation), or 'your slot 2', "Caro's slot 2" (`web`)."""
+    if not web:
+        return f"{p}.{s}"
+    if viewer is not None and p == viewer:
+        return t(lang, "ko.slot.yours", s=s)
+    return t(lang, "ko.slot.of", s=s, name=names[p])
 
 
 def _obj(seat, viewer, names, lang) -> str:
@@ -433,10 +443,14 @@ def why(view, seat, names, lang) -> str:
 
 
 # -- log lines ------------------------------------------------------------------------------------
-def describe(before, decision, after, actor, viewer, names, lang) -> str:
+def describe(before, decision, after, actor, viewer, names, lang, web: bool = False) -> str:
     """One log line (or a few, at a window's close and a round's end) for `decision` of
     `actor`, from the viewer's views before and after it. Another seat's answer in an open
-    snap window is hidden until the window closes (KO-10): then the line is empty."""
+    snap window is hidden until the window closes (KO-10): then the line is empty.
+
+    `web` (the game server's words): positions as the browser shows them ("your card 3"), and
+    no line for a seat's own pass or snap in a window: the server closes a window in one go,
+    and the line of its result (who snapped what, right or wrong, or nobody) follows at once."""
     words = decision.split()
     kind, args = (words[0], words[1:]) if words else ("", [])
     you = viewer is not None and actor == viewer
@@ -446,7 +460,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     mem = bool(after.get("memory"))
 
     def cw(p, s):
-        return card_words(p, s, actor, viewer, names, lang)
+        return card_words(p, s, actor, viewer, names, lang, web)
 
     lines: list[str] = []
     if kind == "draw":
@@ -457,7 +471,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         else:
             lines.append(t(lang, "ko.log.draw", name=name))
     elif kind == "replace":
-        pos = f"{actor}.{args[0]}"
+        pos = args[0] if web else f"{actor}.{args[0]}"
         card = before.get("drawn")
         key = ("ko.log.replace.you" if you else "ko.log.replace.seen" if card is not None
                else "ko.log.replace")
@@ -471,7 +485,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         lines.append(line)
     elif kind == "take":
         lines.append(t(lang, _you("ko.log.take", actor, viewer), name=name, card=before["top"],
-                       pos=f"{actor}.{args[0]}", old=after["top"]))
+                       pos=args[0] if web else f"{actor}.{args[0]}", old=after["top"]))
     elif kind == "kombio":
         line = t(lang, _you("ko.log.kombio", actor, viewer), name=name)
         if after["players"] > 2:
@@ -507,24 +521,30 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         lines.append(t(lang, _you("ko.log.skip", actor, viewer), name=name,
                        act=before.get("action") or before.get("top")))
     elif kind in ("pass", "snap"):
-        if you or full:                                   # KO-10: others' answers are hidden
+        if (you or full) and not web:                     # KO-10: others' answers are hidden
             if kind == "pass":
                 lines.append(t(lang, _you("ko.log.pass", actor, viewer), name=name))
             else:
                 lines.append(t(lang, _you("ko.log.snap", actor, viewer), name=name,
                                card=cw(*_pos(args[0]))))
         if ended or after.get("awaiting") != "snap":
-            lines.extend(_window_closed(before, after, ended, viewer, names, lang))
+            lines.extend(_window_closed(before, after, ended, viewer, names, lang, web))
     elif kind == "give":
         victim = (before.get("snap") or {}).get("card", "?")
-        lines.append(t(lang, _you("ko.log.give", actor, viewer), name=name,
-                       card=cw(actor, int(args[0])), pos=victim))
+        if web and victim != "?":
+            lines.append(t(lang, _you("ko.log.give_web", actor, viewer), name=name,
+                           card=cw(actor, int(args[0])),
+                           pos=_slot(*_pos(victim), viewer, names, lang, True)))
+        else:
+            lines.append(t(lang, _you("ko.log.give", actor, viewer), name=name,
+                           card=cw(actor, int(args[0])), pos=victim))
     elif kind in ("hand-over", "penalty"):
         snap = before.get("snap") or {}
         w = snap.get("seat", actor)
         into = ""
         if not ended and after["counts"][w] > before["counts"][w]:
-            into = t(lang, "ko.log.into", pos=f"{w}.{len(after['grids'][w])}")
+            into = t(lang, "ko.log.into", pos=_slot(w, len(after["grids"][w]), viewer, names,
+                                                    lang, web))
         card = cw(*_pos(snap["card"])) if snap else "?"
         key = "ko.log.hand_over" if kind == "hand-over" else "ko.log.penalty"
         line = t(lang, _you(key, actor, viewer), name=name, card=card,
@@ -539,7 +559,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
+def _window_closed(before, after, ended, viewer, names, lang, web=False) -> list[str]:
     """The result of a snap window, once it is closed (KO-8..KO-10)."""
     top = before.get("top")
     snap = None if ended else after.get("snap")
@@ -551,7 +571,7 @@ def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
     p, s = _pos(snap["card"])
     right = snap["right"]
     key = _you("ko.log.right" if right else "ko.log.wrong", w, viewer)
-    line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang),
+    line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang, web),
              avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
     others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
     if others:
@@ -560,11 +580,12 @@ def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
     if right and p == w:
         line += t(lang, "ko.log.right_own")
     elif right:
-        line += t(lang, _you("ko.log.right_other", w, viewer), name=names[w], pos=snap["card"])
+        line += t(lang, _you("ko.log.right_other", w, viewer), name=names[w],
+                  pos=_slot(p, s, viewer, names, lang, web) if web else snap["card"])
     elif p == w:
         if after["counts"][w] > before["counts"][w]:
             line += t(lang, _you("ko.log.penalty_own", w, viewer), name=names[w],
-                      pos=f"{w}.{len(after['grids'][w])}")
+                      pos=_slot(w, len(after["grids"][w]), viewer, names, lang, web))
         else:
             line += t(lang, "ko.log.no_penalty")
     else:

@@ -113,11 +113,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     if len(specs) != players:
         raise _bad(f"seats: {len(specs)} given for {players} players")
     rows = []
-    known = set(bot_names())
+    known = set(bot_names(game, players))
     for i, spec in enumerate(specs):
         if spec.kind == "bot":
             bot = (spec.bot or "medium").strip().lower()
             if bot not in known:
+                if bot in bot_names():
+                    raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
+                               f"(bots that do: {', '.join(sorted(known))})")
                 raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})")
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
                          "away": False, "joined_at": None, "client": None})
@@ -134,6 +137,8 @@ def table_config(req: P.CreateTable, server: Settings | None = None
                 "target": opts.get("target"), "public": req.public,
                 "turn_seconds": turn,
                 "snap_seconds": req.snap_seconds if game == "kombio" else None,
+                "memory": bool(req.memory) and game == "kombio",
+                "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
     return settings, base, rows
 
@@ -151,7 +156,8 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         free_seats=[x["seat"] for x in seats if x["kind"] == "human" and not x["joined"]],
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
-        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"])
+        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
+        memory=bool(s.get("memory")), host=s.get("host"))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -278,16 +284,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def games() -> list[P.GameInfo]:
         from cardtable.abluxxen.rules import OPTION_NAMES, VARIANTS
 
-        bots = [b for b in bot_names() if b not in LEVELS]
+        def bots(game: str) -> list[str]:
+            return [b for b in bot_names(game) if b not in LEVELS]
+
         return [
             P.GameInfo(game="abluxxen", variants=list(VARIANTS),
                        players={v: [r.min_players, r.max_players] for v, r in VARIANTS.items()},
-                       options=list(OPTION_NAMES), bots=bots, levels=list(LEVELS),
+                       options=list(OPTION_NAMES), bots=bots("abluxxen"), levels=list(LEVELS),
                        defaults={v: {o: getattr(r, o) for o in OPTION_NAMES
                                      if o != "shadow_partial" or r.duel}
                                  for v, r in VARIANTS.items()}),
             P.GameInfo(game="kombio", variants=["basic"], players={"basic": [2, 6]},
-                       options=["max_turns"], bots=bots, levels=list(LEVELS)),
+                       options=["max_turns"], bots=bots("kombio"), levels=list(LEVELS)),
         ]
 
     @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
@@ -343,9 +351,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables", response_model=list[P.TableOut])
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
-                          limit: int = Query(50, ge=1, le=200)) -> list[P.TableOut]:
-        """Open public tables (waiting for players), newest first."""
-        rows, seat_rows = await hub().store.open_tables(game, limit)
+                          limit: int = Query(50, ge=1, le=200),
+                          status: str = Query("waiting", pattern="^(waiting|playing)$")
+                          ) -> list[P.TableOut]:
+        """Public tables waiting for players (or, with status=playing, being played: to
+        watch), newest first."""
+        rows, seat_rows = await hub().store.open_tables(game, limit, status)
         return [_table_out(row, seat_info_of(seat_rows[row["id"]]), row["n_actions"])
                 for row in rows]
 

@@ -5,16 +5,20 @@
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
     /static/...       modules, styles, images  /api/replay       views of a record, step by step
 
-Every page is the same `static/index.html`; `static/js/app.js` routes on the path.
+Every page is the same `static/index.html`; `static/js/app.js` routes on the path. A page
+address that does not exist (not under /api, /ws or /static) gets that page too, with status
+404: the browser shows "page not found" in the site's own frame, not a JSON error.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 STATIC = Path(__file__).parent / "static"
 PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}")
@@ -41,3 +45,12 @@ def mount(app: FastAPI) -> None:
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found_page(request: Request, exc: StarletteHTTPException):
+        path = request.url.path
+        if (exc.status_code == 404 and request.method in ("GET", "HEAD")
+                and not path.startswith(("/api/", "/ws/", "/static/"))):
+            return FileResponse(STATIC / "index.html", status_code=404,
+                                headers={"Cache-Control": "no-cache"})
+        return await http_exception_handler(request, exc)

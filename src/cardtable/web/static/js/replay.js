@@ -15,6 +15,7 @@
 import { t, getLang, onLang, addStrings } from "./i18n.js";
 import { renderAbluxxen } from "./abluxxen.js";
 import { renderKombio } from "./kombio.js";
+import { seatNames } from "./seats.js";
 
 const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
 
@@ -151,15 +152,6 @@ async function getJSON(url, opts) {
   return body;
 }
 
-/** Display names as the server's events use them (cardtable.server.views.seat_names). */
-function seatNames(table) {
-  return (table.seats || []).map((s) => {
-    if (s.kind === "bot") return `Bot ${s.seat} (${s.bot})`;
-    if (s.name) return s.name;
-    return `Seat ${s.seat}`;
-  });
-}
-
 // -- the page -------------------------------------------------------------------------------------
 export function render(el, { code } = {}) {
   const st = {
@@ -233,7 +225,7 @@ export function render(el, { code } = {}) {
         throw e;
       });
       st.table = table;
-      st.names = seatNames(table);
+      st.names = seatNames(table.seats || []);
       try {
         st.data = await loadSeat(st.seat);
       } catch (e) {
@@ -514,7 +506,11 @@ export function render(el, { code } = {}) {
     const inner = node("div", "replay-board-inner game");   // the table's felt, as at the table
     inner.dataset.renderer = st.data.game;
     ui.board.replaceChildren(inner);
-    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names });
+    // Kombio: the first step of a new round shows the round's summary, as the table does
+    const prev = st.step > 0 ? st.data.steps[st.step - 1] : null;
+    const summary = st.data.game === "kombio" && view.last_round && prev && prev.view && prev.view.round < view.round
+      ? { final: true } : null;
+    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names, summary });
   }
 
   function go(i, { fromSlider = false } = {}) {
