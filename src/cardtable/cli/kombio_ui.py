@@ -40,6 +40,7 @@ FORCED_KEY = "ko.forced"
 SNAP_SECONDS = 2.0
 MEMORY_SECONDS = 5.0
 MAX_SECONDS = 600
+COMPACT_LINES = 40
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -297,8 +298,34 @@ def grid_text(view, p: int, seat) -> Text:
     return text
 
 
-def render(view, seat, names, lang):
-    """The table as `seat` sees it (seat None: every card shown)."""
+def compact() -> bool:
+    """A terminal under 40 lines (an 80×24 one): one line per player, not a panel each."""
+    import shutil
+    import sys
+
+    return sys.stdout.isatty() and shutil.get_terminal_size().lines < COMPACT_LINES
+
+
+def _seat_line(view, p, seat, names, lang) -> Text:
+    """A player in one line: the head, then every slot of the grid (the compact board)."""
+    mark = "▶ " if p == view.get("to_move") else ("• " if p == view.get("active") else "  ")
+    line = Text(mark + t(lang, "ko.head.plain", name=names[p],
+                         cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
+                style="bold" if p == seat else "")
+    if view.get("caller") == p and not view.get("over"):
+        line.append(t(lang, "ko.head.taboo" if view["players"] > 2 else "ko.head.called"),
+                    style="magenta")
+    line.append(" ")
+    for s, v in enumerate(view["grids"][p], 1):
+        line.append("  ")
+        line.append_text(_cell(p, s, v, seat))
+    return line
+
+
+def render(view, seat, names, lang, small: bool | None = None):
+    """The table as `seat` sees it (seat None: every card shown). `small`: the compact board
+    for an 80×24 terminal (default: when the terminal is that small)."""
+    small = compact() if small is None else small
     n = view["players"]
     to_move, active = view.get("to_move"), view.get("active")
     caller = view.get("caller")
@@ -313,7 +340,10 @@ def render(view, seat, names, lang):
             head.append(t(lang, "ko.head.taboo" if n > 2 else "ko.head.called"), style="magenta")
         panels.append(Panel(Group(head, grid_text(view, p, seat)), expand=False,
                             box=box.ROUNDED, border_style="bold" if p == seat else "dim"))
-    parts = [Columns(panels, padding=(0, 1))]
+    if small:
+        parts = [_seat_line(view, p, seat, names, lang) for p in range(n)]
+    else:
+        parts = [Columns(panels, padding=(0, 1))]
     if view["top"] is None:
         pile = Text(t(lang, "ko.pile.empty"))
     else:
@@ -335,12 +365,15 @@ def render(view, seat, names, lang):
         w = view["window"]
         parts.append(Text(t(lang, "ko.window", top=view["top"], k=w["answered"],
                             n=len(w["order"])), style="dim"))
-    totals = " · ".join(f"{names[p]} {view['totals'][p]}" for p in range(n))
-    parts.append(Text(t(lang, "ko.totals", list=totals, target=view["target"])))
+    if not small:                                   # the compact board has them in its lines
+        totals = " · ".join(f"{names[p]} {view['totals'][p]}" for p in range(n))
+        parts.append(Text(t(lang, "ko.totals", list=totals, target=view["target"])))
     if view.get("memory"):
         parts.append(Text(t(lang, "ko.memory_note", secs=_secs(view["memory"])), style="dim"))
     title = t(lang, "ko.title.over" if view.get("over") else "ko.title", round=view["round"],
               target=view["target"])
+    if small:
+        return Group(Text(title + " " + "─" * max(0, 60 - len(title)), style="bold"), *parts)
     return Panel(Group(*parts), title=title, title_align="left")
 
 
@@ -357,8 +390,18 @@ def revealed(after, names, lang):
                       score=scores[p], total=after["totals"][p]), style="bold")
         panels.append(Panel(Group(head, grid_text({"grids": last["grids"]}, p, None)),
                             expand=False, box=box.ROUNDED))
-    return Panel(Columns(panels, padding=(0, 1)), title=t(lang, "ko.round.revealed",
-                                                          round=len(rows)), title_align="left")
+    title = t(lang, "ko.round.revealed", round=len(rows))
+    if compact():
+        lines = []
+        for p, grid in enumerate(last["grids"]):
+            line = Text(t(lang, "ko.round.grid_head", name=names[p], sum=last["sums"][p],
+                          score=scores[p], total=after["totals"][p]) + ":", style="bold")
+            for s, v in enumerate(grid, 1):
+                line.append("  ")
+                line.append_text(_cell(p, s, v, None))
+            lines.append(line)
+        return Group(Text(title, style="bold"), *lines)
+    return Panel(Columns(panels, padding=(0, 1)), title=title, title_align="left")
 
 
 def _knowledge(view, seat, lang) -> list[Text]:

@@ -35,6 +35,8 @@ from cardtable.core.record import load_record, read_record, save_record
 
 #: names of the bots, given to the other seats in seat order
 BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
+#: a menu of more decisions is not listed one by one (Kombio's swaps: up to 121)
+MENU_MAX = 24
 #: seconds to wait after a bot's decision in a terminal game (--bot-pause), so a person follows
 BOT_PAUSE = 1.0
 QUIT_WORDS = {"quit", "exit", "q", "ende"}
@@ -50,8 +52,9 @@ def _console() -> Console:
 
 
 def _say(console: Console, text: str, style: str = "") -> None:
-    """One message line; never broken by rich (the terminal wraps it), so logs stay greppable."""
-    console.print(Text(text, style=style), soft_wrap=True)
+    """One message line. In a terminal rich wraps it between words (80 columns stay readable);
+    piped, a line stays whole, so logs stay greppable."""
+    console.print(Text(text, style=style), soft_wrap=not console.is_terminal)
 
 
 def _version(value: bool) -> None:
@@ -190,8 +193,8 @@ class Prompter:
             from prompt_toolkit import PromptSession
             from prompt_toolkit.completion import WordCompleter
 
-            if self._session is None:
-                self._session = PromptSession()
+            if self._session is None:            # no blank lines kept for a completion menu
+                self._session = PromptSession(reserve_space_for_menu=0)
             completer = WordCompleter(words, sentence=True, ignore_case=True) if words else None
             return self._session.prompt(prompt, completer=completer)   # Ctrl-C: interrupt
         line = self._plain(prompt)
@@ -246,9 +249,16 @@ class Game:
         return self._present(view, self.seat, prompt) if self._present else view
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style), soft_wrap=True)
+        _say(self.console, text, style)
 
     def menu(self, legal: list[str]) -> None:
+        """The legal decisions, numbered; a long list (a swap: up to 121) in one line instead,
+        so the board stays on an 80×24 screen."""
+        if len(legal) > MENU_MAX:
+            self.say(t(self.lang, "cli.menu_long", n=len(legal),
+                       examples=", ".join(legal[i] for i in (0, len(legal) // 2, -1))),
+                     "bold")
+            return
         self.say(t(self.lang, "cli.menu"), "bold")
         self.console.print(Columns([Text(f"{i}) {d}") for i, d in enumerate(legal, 1)],
                                    padding=(0, 3)))
