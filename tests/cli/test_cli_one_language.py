@@ -4,46 +4,19 @@ English none of the German one. The sentences are the catalog's own literal part
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from cardtable.i18n import catalog, parse
-
-
-def _literals(parts) -> list[str]:
-    out = []
-    for p in parts:
-        if isinstance(p, str):
-            out.append(p)
-        elif p[0] in ("plural", "select"):
-            for body in p[2].values():
-                out.extend(_literals(body))
-    return out
-
-
-def _fragments(lang: str, other: str) -> set[str]:
-    """Literal pieces of `lang`'s messages (3+ words) that no message of `other` has."""
-    theirs = " ".join(catalog(other).values())
-    found = set()
-    for key, msg in catalog(lang).items():
-        for piece in _literals(parse(msg)):
-            for chunk in re.split(r"[`'\"„“”()\[\]{}:;,.!?·—–/|]", piece):
-                chunk = " ".join(chunk.split())
-                words = re.findall(r"[A-Za-zÄÖÜäöüß]{2,}", chunk)
-                if len(words) >= 3 and chunk not in theirs:
-                    found.add(chunk)
-    return found
+from cardtable.i18n import foreign_words
 
 
 @pytest.fixture(scope="module")
 def english():
-    return _fragments("en", "de")
+    return foreign_words("en", "de")
 
 
 @pytest.fixture(scope="module")
 def german():
-    return _fragments("de", "en")
+    return foreign_words("de", "en")
 
 
 def _check(out: str, foreign: set[str]):

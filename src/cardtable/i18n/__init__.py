@@ -248,3 +248,30 @@ def join(items: list[str], lang: str) -> str:
 def level(lang: str, bot: str) -> str:
     """A bot's name or level in `lang` ('easy' -> 'leicht'); an unknown name as it is."""
     return t(lang, "level." + bot) if has("level." + bot) else bot
+
+
+def foreign_words(lang: str, other: str, min_words: int = 3) -> set[str]:
+    """Pieces of `lang`'s messages (at least `min_words` words, cut at punctuation) that no
+    message of `other` contains: if one shows up in what a player of `other` reads, a text of the
+    wrong language reached them (the one-language tests look for these)."""
+    import re
+
+    theirs = " ".join(catalog(other).values())
+    found: set[str] = set()
+
+    def literals(parts):
+        for p in parts:
+            if isinstance(p, str):
+                yield p
+            elif p[0] in ("plural", "select"):
+                for body in p[2].values():
+                    yield from literals(body)
+
+    for msg in catalog(lang).values():
+        for piece in literals(parse(msg)):
+            for chunk in re.split(r"[`'\"„“”()\[\]{}:;,.!?·—–/|]", piece):
+                chunk = " ".join(chunk.split())
+                if len(re.findall(r"[A-Za-zÄÖÜäöüß]{2,}", chunk)) >= min_words \
+                        and chunk not in theirs:
+                    found.add(chunk)
+    return found
