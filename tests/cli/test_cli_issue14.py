@@ -47,11 +47,17 @@ def test_ctrl_c_in_play_keeps_the_record_and_exits_130(tmp_path):
         s.close()
 
 
-def test_ctrl_c_in_replay_exits_130(cli, tmp_path):
+@pytest.fixture
+def record(cli, tmp_path):
+    """A finished game's record (random bots)."""
     rec = tmp_path / "r.json"
     assert cli("play", "abluxxen", "--seed", "2", "--bots", "random", "--save", rec,
                input="1\n" * 400).returncode == 0
-    s = PtySession("replay", rec)
+    return rec
+
+
+def test_ctrl_c_in_replay_exits_130(record):
+    s = PtySession("replay", record)
     try:
         s.expect(r"Enter: next action.*>")
         s.interrupt()
@@ -61,12 +67,9 @@ def test_ctrl_c_in_replay_exits_130(cli, tmp_path):
         s.close()
 
 
-def test_text_replay_skips_ahead_and_runs_to_the_end(cli, tmp_path):
-    rec = tmp_path / "r.json"
-    assert cli("play", "abluxxen", "--seed", "2", "--bots", "random", "--save", rec,
-               input="1\n" * 400).returncode == 0
-    n = len(json.loads(rec.read_text())["actions"])
-    s = PtySession("replay", rec)
+def test_text_replay_skips_ahead_and_runs_to_the_end(record):
+    n = len(json.loads(record.read_text())["actions"])
+    s = PtySession("replay", record)
     try:
         s.expect(r"  0\. .*\n.*N actions on.*>")       # the prompt says how to skip
         s.send("5\r")
