@@ -2,7 +2,11 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# `make run`/`play` install what running needs (the package); `make test` adds the test extras
+# (pytest, Playwright, Ray...): TEST_EXTRAS names them.
+TEST_EXTRAS := dev
+STAMP  := $(VENV)/.installed-run
+DSTAMP := $(VENV)/.installed-test
 BVENV  := .venv-bench
 BPY    := $(BVENV)/bin/python
 BSTAMP := $(BVENV)/.installed
@@ -21,27 +25,32 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
-test: $(STAMP)
+test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
 
-setup: $(STAMP)
+# Everything, tests included (the helpers' and CI's environment).
+setup: $(DSTAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(DSTAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	touch $(DSTAMP)
 
 # Benchmark: cardtable vs RLCard UNO, in a separate environment so RLCard never enters the app's.
 bench: $(BSTAMP)
 	$(BPY) bench/bench_engine.py $(ARGS)
 
 # Bot strength: duplicate-deal tournaments; writes docs/strength.md (see bench/bench_bots.py).
-bench-bots: $(STAMP)
+bench-bots: $(DSTAMP)
 	$(PY) bench/bench_bots.py $(ARGS)
 
 # Server load: concurrent bot tables through real WebSocket clients (SQLite and PostgreSQL).
-bench-server: $(STAMP)
+bench-server: $(DSTAMP)
 	$(PY) bench/bench_server.py $(ARGS)
 
 $(BSTAMP): pyproject.toml

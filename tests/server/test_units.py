@@ -477,3 +477,22 @@ def test_bots_offered_per_game():
         r = c.post("/api/tables", json={"game": "abluxxen", "players": 3,
                                         "seats": [{"kind": "bot", "bot": "ppo"}] * 3})
         assert r.status_code == 422 and "with 3 players" in r.json()["detail"]
+
+
+def test_seat_names_and_event_words_in_the_players_language():
+    """Issue 14: bots and free seats are named in each language, and a German log line of a
+    bot's play has no English in it ('Bot 1 (easy) spielt 2×13' was the slip)."""
+    from cardtable.core import new_game
+    from cardtable.server.views import describe, seat_names
+
+    rows = [{"seat": 0, "kind": "human", "name": "Ann"}, {"seat": 1, "kind": "bot", "bot": "easy"},
+            {"seat": 2, "kind": "human", "name": None}]
+    assert seat_names(rows, "en") == ["Ann", "Bot 2", "Seat 3"]      # counted from 1
+    assert seat_names(rows, "de") == ["Ann", "Bot 2", "Platz 3"]
+    g = new_game("abluxxen", players=3, seed=1)
+    before = g.view(0)
+    actor = g.to_move
+    g.apply(g.legal()[0])
+    line = describe("abluxxen", before, g.history[-1], g.view(0), actor, 0,
+                    seat_names(rows, "de"), "de")
+    assert line and "easy" not in line and " plays" not in line

@@ -16,6 +16,7 @@ import inspect
 import logging
 import re
 import secrets
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -29,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from cardtable import __version__
 from cardtable.bots import LEVELS, bot_names
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, ConfigError
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.config import Settings
@@ -525,20 +526,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def run(settings: Settings) -> None:
-    """Start uvicorn with `settings` (blocking)."""
+def listen(settings: Settings) -> socket.socket:
+    """The server's listening socket, bound before anything starts or is announced, so a busy
+    port is one error and `--port 0` gets its real port (settings.port is set to it).
+    ConfigError if the address cannot be bound."""
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((settings.host, settings.port))
+    except (OSError, OverflowError) as e:
+        sock.close()
+        why = getattr(e, "strerror", None) or str(e)
+        raise ConfigError(f"cannot listen on {settings.host}:{settings.port}: {why}") from None
+    sock.listen(2048)                 # connections wait from now on, also during the startup
+    settings.port = sock.getsockname()[1]
+    return sock
+
+
+def run(settings: Settings, sock: socket.socket | None = None) -> None:
+    """Start uvicorn with `settings` (blocking), on `sock` or a socket bound by `listen`."""
     import uvicorn
 
     try:
         settings.url()
-    except ValueError as e:
+        sock = sock or listen(settings)
+    except (ValueError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2)
     global _OWN_PROCESS
     _OWN_PROCESS = True
     app = create_app(settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
-                access_log=False, proxy_headers=bool(settings.trusted_proxies),
-                forwarded_allow_ips=settings.trusted_proxies or None,
-                h11_max_incomplete_event_size=16 * 1024)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
+                            ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
+                            access_log=False, proxy_headers=bool(settings.trusted_proxies),
+                            forwarded_allow_ips=settings.trusted_proxies or None,
+                            h11_max_incomplete_event_size=16 * 1024)
+    uvicorn.Server(config).run(sockets=[sock])

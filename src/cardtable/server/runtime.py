@@ -47,7 +47,7 @@ from typing import Any
 
 import orjson
 
-from cardtable.core.errors import CardtableError, IllegalDecision
+from cardtable.core.errors import CardtableError, IllegalDecision, refuse
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 from cardtable.server import views as V
@@ -67,10 +67,17 @@ CHECKPOINT = 500
 class ProtocolError(Exception):
     """A refused message: goes to the offending client only; nothing changed."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, reason_code: str | None = None,
+                 params: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason_code = reason_code      # "illegal": the engine's IllegalDecision.code
+        self.params = params                # ... and its params (the catalog's err.<code>)
+
+    @classmethod
+    def illegal(cls, e: IllegalDecision) -> "ProtocolError":
+        return cls("illegal", e.reason, e.code, e.params)
 
 
 @dataclass
@@ -475,8 +482,7 @@ class TableRuntime:
             before = self._views(state, viewers)
         for i, (seat, text, by) in enumerate(items):
             if state.to_move != seat:
-                raise IllegalDecision(text, f"it is seat {state.to_move}'s decision, "
-                                            f"not seat {seat}'s")
+                raise refuse(text, "not_your_turn", seat=state.to_move, other=seat)
             state.apply(text)
             after = self._views(state, viewers)
             steps.append(Step(start + i, seat, state.history[-1], by, before, after))
@@ -635,7 +641,7 @@ class TableRuntime:
                     try:
                         steps = self._play(trial, self.n, items, self._viewers())
                     except IllegalDecision as e:
-                        raise ProtocolError("illegal", e.reason) from None
+                        raise ProtocolError.illegal(e) from None
                     await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
                     n = self.n + len(steps)
                     tx.set(**self._with_break(self.state, trial,
@@ -678,7 +684,7 @@ class TableRuntime:
             d = c.parse(text)
             c.apply(d)
         except IllegalDecision as e:
-            raise ProtocolError("illegal", e.reason) from None
+            raise ProtocolError.illegal(e) from None
         canonical = c.history[-1]
         if d.kind == "pass":
             answers[seat] = by

@@ -20,6 +20,7 @@ import importlib
 from typing import Any
 
 from cardtable.core.game import GameState
+from cardtable.i18n import t
 
 HIDDEN = "?"
 
@@ -86,15 +87,15 @@ def describe(game: str, before: dict, decision: str, after: dict, actor: int,
 
 
 def seat_names(seat_rows: list[dict], lang: str = "en") -> list[str]:
-    """Display names, with seats counted as players count them (from 1): the player's name,
-    'Bot 3' for a bot in the third seat, 'Seat 3' / 'Platz 3' for a free one. The browser
-    client names the seats the same way (static/js/seats.js)."""
+    """Display names in `lang`, with seats counted as players count them (from 1): the
+    player's name, 'Bot 3' for a bot in the third seat, 'Seat 3' / 'Platz 3' for a free one
+    (the catalog's seat.bot, seat.name). The browser names the seats the same way (seats.js)."""
     out = []
     for r in seat_rows:
         if r["kind"] == "bot":
-            out.append(f"Bot {r['seat'] + 1}")
+            out.append(t(lang, "seat.bot", n=r["seat"] + 1))
         elif r.get("name"):
             out.append(r["name"])
         else:
-            out.append(("Platz" if lang == "de" else "Seat") + f" {r['seat'] + 1}")
+            out.append(t(lang, "seat.name", n=r["seat"] + 1))
     return out

@@ -104,8 +104,12 @@ class Conn:
         self._last_state = key
         self.send(msg)
 
-    def error(self, code: str, message: str, ident=None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "id": ident})
+    def error(self, code: str, message: str, ident=None, reason_code: str | None = None,
+              params: dict | None = None) -> None:
+        msg = {"type": "error", "code": code, "message": message, "id": ident}
+        if reason_code is not None:          # an engine's refusal: its code and params
+            msg["reason_code"], msg["params"] = reason_code, params or {}
+        self.send(msg)
 
     async def _history(self, h: History) -> None:
         for start in range(h.start, h.end, self.page):
@@ -356,6 +360,6 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             await rt.decide(conn.seat, m.decision, by=BY_PLAYER, expected=m.index,
                             on_commit=acked)
         except ProtocolError as e:
-            conn.error(e.code, e.message, ident)
+            conn.error(e.code, e.message, ident, e.reason_code, e.params)
             return
         hub.stats.add(time.perf_counter() - received)

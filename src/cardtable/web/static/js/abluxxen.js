@@ -104,28 +104,28 @@ export function whyText(view, opts) {
   const nm = plainName(opts, who);
   const p = view.pending;
   switch (view.awaiting) {
-    case "play": return you ? t("ab.why.play.you") : t("ab.why.play", { name: nm });
-    case "shadow": return you ? t("ab.why.shadow.you") : t("ab.why.shadow", { name: nm });
+    case "play": return you ? t("web.ab.why.play.you") : t("ab.why.play", { name: nm });
+    case "shadow": return you ? t("web.ab.why.shadow.you") : t("web.ab.why.shadow", { name: nm });
     case "take": {
       const vset = cardsText(G, p.cards);
       const victim = plainName(opts, p.victim);
-      if (you) return t("ab.why.take.you", { victim, vset, n: p.cards.length });
-      if (p.victim === me) return t("ab.why.take.victim", { name: nm, vset });
-      return t("ab.why.take", { name: nm, victim, vset });
+      if (you) return t("web.ab.why.take.you", { victim, vset, n: p.cards.length });
+      if (p.victim === me) return t("web.ab.why.take.victim", { name: nm, vset });
+      return t("web.ab.why.take", { name: nm, victim, vset });
     }
     case "keep": {
       const vset = cardsText(G, p.cards);
-      if (you) return t("ab.why.keep.you", { vset, n: p.cards.length });
-      return t("ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
+      if (you) return t("web.ab.why.keep.you", { vset, n: p.cards.length });
+      return t("web.ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
     }
     case "draw": {
       const n = view.owed || 1;
-      let s = you ? t(n === 1 ? "ab.why.draw.you.1" : "ab.why.draw.you.n", { n })
-        : t(n === 1 ? "ab.why.draw.1" : "ab.why.draw.n", { name: nm, n });
+      let s = you ? t("ab.why.draw.you", { n })
+        : t("ab.why.draw", { name: nm, n });
       if (view.deck === 0) s += t("ab.why.deck_empty");
       return s;
     }
-    case "optional_draw": return you ? t("ab.why.optional.you") : t("ab.why.optional", { name: nm });
+    case "optional_draw": return you ? t("ab.why.optional.you") : t("web.ab.why.optional", { name: nm });
     default: return "";
   }
 }
@@ -446,8 +446,8 @@ function result(view, opts) {
   if (view.ended_by === "hand") {
     let who = view.active;
     if (who === null || who === undefined) for (let s = 0; s < n; s++) if (handCount(view, s) === 0) who = s;
-    lines.push(t("ab.sum.end_hand", { name: plainName(opts, who) }));
-  } else if (view.ended_by === "supply") lines.push(t("ab.sum.end_supply"));
+    lines.push(t("web.ab.sum.end_hand", { name: plainName(opts, who) }));
+  } else if (view.ended_by === "supply") lines.push(t("web.ab.sum.end_supply"));
   const best = Math.max(...scores);
   const tied = [];
   for (let s = 0; s < n; s++) if (scores[s] === best) tied.push(s);
@@ -460,7 +460,7 @@ function result(view, opts) {
   }
   return h("section", { class: "result panel", id: "result", "aria-labelledby": "result-h" },
     h("h2", { id: "result-h" }, t("ab.sum.title")),
-    h("p", { class: "winners", id: "winners" }, t(wn.length === 1 ? "ab.sum.winners.1" : "ab.sum.winners.n", { names: listText(wn, t("list.and")) })),
+    h("p", { class: "winners", id: "winners" }, t("ab.sum.winners", { n: wn.length, names: listText(wn, t("list.and")) })),
     h("table", { class: "score-table", id: "score-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("ab.sum.player")), h("th", { scope: "col" }, t("ab.sum.display")),
         h("th", { scope: "col" }, t("ab.sum.hand")), h("th", { scope: "col" }, t("ab.sum.score")))),

@@ -1,7 +1,7 @@
 // The browser client: routing (History API), the page header, the lobby and the table page.
 //   /                 lobby            /t/CODE[#token=...]   a table (player or spectator)
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
-import { t, getLang, setLang, onLang } from "./i18n.js";
+import { t, getLang, setLang, onLang, refusal } from "./i18n.js";
 import { h, clear, announce, fly, listText } from "./dom.js";
 import { TableConnection } from "./net.js";
 import { cardEl } from "./cards.js";
@@ -567,7 +567,7 @@ function renderTablePage(el, code) {
       }
       case "error":
         if (!["stale", "already_answered", "not_your_turn"].includes(msg.code)) {
-          S.error = t("table.error", { msg: msg.message || msg.code });
+          S.error = t("table.error", { msg: msg.reason_code ? refusal(msg) : (msg.message || msg.code) });
           drawStatus();
           announce(S.error);
         }

@@ -26,7 +26,7 @@ function actWhat(v) {
   return "";
 }
 
-function cardsN(n) { return t(n === 1 ? "ko.cards.1" : "ko.cards.n", { n }); }
+function cardsN(n) { return t("ko.cards", { n }); }
 
 
 /** legal decisions parsed: {text, verb, args: ["P.S", ...]} (own-slot verbs mapped to P.S). */
@@ -50,25 +50,25 @@ export function whyText(view, opts) {
   const nm = plainName(opts, who);
   const st = opts.state;
   switch (view.awaiting) {
-    case "turn": return you ? t("ko.why.turn.you") : t("ko.why.turn", { name: nm });
+    case "turn": return you ? t("web.ko.why.turn.you") : t("ko.why.turn", { name: nm });
     case "drawn": {
       if (!you) return t("ko.why.drawn", { name: nm });
-      let s = t("ko.why.drawn.you", { card: view.drawn });
-      if (view.drawn >= 7) s += t("ko.why.drawn.action", { what: actWhat(view.drawn) });
+      let s = t("web.ko.why.drawn.you", { card: view.drawn });
+      if (view.drawn >= 7) s += t("web.ko.why.drawn.action", { what: actWhat(view.drawn) });
       return s;
     }
-    case "action": return you ? t("ko.why.action.you", { card: view.action, what: actWhat(view.action) })
-      : t("ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
+    case "action": return you ? t("web.ko.why.action.you", { card: view.action, what: actWhat(view.action) })
+      : t("web.ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
     case "action_swap":
-      if (!you) return t("ko.why.swap", { name: nm });
-      return t(view.action === 14 ? "ko.why.swap14.you" : "ko.why.swap13.you");
+      if (!you) return t("web.ko.why.swap", { name: nm });
+      return t(view.action === 14 ? "web.ko.why.swap14.you" : "web.ko.why.swap13.you");
     case "snap": {
-      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("ko.why.snap.you", { top: view.top });
+      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("web.ko.why.snap.you", { top: view.top });
       if (st && st.window && st.window.answered) return t("ko.why.snap.done", { top: view.top });
-      return t("ko.why.snap", { top: view.top });
+      return t("web.ko.why.snap", { top: view.top });
     }
-    case "give": return you ? t("ko.why.give.you") : t("ko.why.give", { name: nm });
-    case "hand_over": return you ? t("ko.why.hand_over.you", { pos: view.snap ? view.snap.card.split(".")[1] : "" }) : t("ko.why.hand_over", { name: nm });
+    case "give": return you ? t("web.ko.why.give.you") : t("web.ko.why.give", { name: nm });
+    case "hand_over": return you ? t("web.ko.why.hand_over.you", { pos: view.snap ? view.snap.card.split(".")[1] : "" }) : t("web.ko.why.hand_over", { name: nm });
     default: return "";
   }
 }
@@ -181,10 +181,10 @@ export function renderKombio(el, view, opts = {}) {
   const centre = h("div", { class: "centre ko-centre" },
     h("p", { class: "round-info", id: "round-info" }, h("strong", {}, t("ko.round", { round: view.round, target: view.target })),
       view.caller !== null && view.caller !== undefined && view.turns_left !== null
-        ? h("span", {}, " · ", withRefs(t("ko.turns_left", { name: plainName(opts, view.caller), n: view.turns_left }))) : null),
-    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.deck")),
+        ? h("span", {}, " · ", withRefs(t("web.ko.turns_left", { name: plainName(opts, view.caller), n: view.turns_left }))) : null),
+    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("web.ko.deck")),
       cardEl(G, "?", { back: true, count: view.deck, size: "lg", button: canDraw, cls: canDraw ? "can-pick" : null,
-        label: `${t("ko.deck")}: ${cardsN(view.deck)}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
+        label: `${t("web.ko.deck")}: ${cardsN(view.deck)}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
         onClick: canDraw ? () => opts.decide("draw") : null })),
     h("div", { class: "pile", id: "discard-pile" }, h("h3", { class: "zone-h" }, t("ko.discard")),
       cardEl(G, view.top === null ? null : view.top, { size: "lg", button: canTake, cls: [canTake ? "can-pick" : null, ui.mode === "take" ? "is-picked" : null],
@@ -319,13 +319,13 @@ export function scores(view, opts, final = false) {
   const rounds = view.round_scores || [];
   const winners = view.winners || [];
   const box = h("section", { class: final ? "result panel" : "ko-scores", id: final ? "result" : "ko-scores", "aria-labelledby": final ? "scores-h" : "side-scores-h" });
-  box.appendChild(h("h2", { id: final ? "scores-h" : "side-scores-h", class: final ? "" : "zone-h" }, final ? t("ko.sum.title") : t("ko.scores")));
+  box.appendChild(h("h2", { id: final ? "scores-h" : "side-scores-h", class: final ? "" : "zone-h" }, final ? t("web.ko.sum.title") : t("ko.scores")));
   if (final) {
     const wn = winners.map((s) => plainName(opts, s));
-    box.appendChild(h("p", { class: "winners", id: "winners" }, withRefs(t(wn.length === 1 ? "ko.sum.winners.1" : "ko.sum.winners.n", { names: listText(wn, t("list.and")) }))));
+    box.appendChild(h("p", { class: "winners", id: "winners" }, withRefs(t("web.ko.sum.winners", { n: wn.length, names: listText(wn, t("list.and")) }))));
   }
   const head = h("tr", {}, h("th", { scope: "col" }, t("ko.sum.player")), rounds.map((_, i) => h("th", { scope: "col" }, t("ko.round_n", { n: i + 1 }))),
-    h("th", { scope: "col" }, t("ko.totals")));
+    h("th", { scope: "col" }, t("web.ko.totals")));
   const body = [];
   for (let s = 0; s < n; s++) {
     body.push(h("tr", { class: winners.includes(s) ? "is-winner" : "", data: { seat: s } },

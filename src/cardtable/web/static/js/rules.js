@@ -11,44 +11,7 @@
 // items on their own lines (continued by indented lines), and a paragraph or parenthesis that
 // starts with *Interpretation...* / *Auslegung...* marks an interpretation. Clause ids in the text
 // (AB-11, KO-5.2, "AB-11..AB-14") become links to their anchors.
-import { t, getLang, onLang, addStrings } from "./i18n.js";
-
-addStrings({
-  en: {
-    "rules.loading": "Loading the rules…",
-    "rules.error": "The rules could not be loaded ({msg}).",
-    "rules.unknown": "There is no game called “{game}”. Rules: Abluxxen, Kombio.",
-    "rules.toc": "Contents",
-    "rules.glossary": "Glossary",
-    "rules.interp": "Interpretation",
-    "rules.interp_note": "Boxes marked “Interpretation” are readings of passages the printed rulebooks leave open.",
-    "rules.clause_link": "Link to clause {id}",
-    "rules.copied": "Link to {id} copied",
-    "rules.other": "Rules of {game}",
-    "rules.intro": "About these rules",
-    "rules.key_point": "Key point",
-    "rules.table": "Rule sets",
-    "rules.back_top": "Back to the contents",
-    "rules.clauses": "{n} clauses",
-  },
-  de: {
-    "rules.loading": "Regeln werden geladen …",
-    "rules.error": "Die Regeln konnten nicht geladen werden ({msg}).",
-    "rules.unknown": "Es gibt kein Spiel „{game}“. Regeln: Abluxxen, Kombio.",
-    "rules.toc": "Inhalt",
-    "rules.glossary": "Begriffe",
-    "rules.interp": "Auslegung",
-    "rules.interp_note": "Mit „Auslegung“ markierte Kästen sind Lesarten von Stellen, die die gedruckten Spielregeln offen lassen.",
-    "rules.clause_link": "Link zu Klausel {id}",
-    "rules.copied": "Link zu {id} kopiert",
-    "rules.other": "Regeln von {game}",
-    "rules.intro": "Über diese Regeln",
-    "rules.key_point": "Wichtig",
-    "rules.table": "Regelvarianten",
-    "rules.back_top": "Zurück zum Inhalt",
-    "rules.clauses": "{n} Klauseln",
-  },
-});
+import { t, getLang, onLang } from "./i18n.js";
 
 const GAMES = { abluxxen: "Abluxxen", kombio: "Kombio" };
 const CLAUSE_RE = /\b(AB|DU|CL|KO)-(\d+)(\.\d+)?\b/g;
