@@ -2,13 +2,20 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# `make run`/`play` install what running needs (the package); `make test` adds the test extras
+# (pytest, Playwright, Ray...): TEST_EXTRAS names them.
+TEST_EXTRAS := dev
+STAMP  := $(VENV)/.installed-run
+DSTAMP := $(VENV)/.installed-test
 BVENV  := .venv-bench
 BPY    := $(BVENV)/bin/python
 BSTAMP := $(BVENV)/.installed
+TVENV  := .venv-train
+TPY    := $(TVENV)/bin/python
+TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test bench bench-bots bench-server setup clean
+.PHONY: run play test bench bench-bots bench-server train setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -18,34 +25,50 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
-test: $(STAMP)
+test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
 
-setup: $(STAMP)
+# Everything, tests included (the helpers' and CI's environment).
+setup: $(DSTAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(DSTAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
+	touch $(DSTAMP)
 
 # Benchmark: cardtable vs RLCard UNO, in a separate environment so RLCard never enters the app's.
 bench: $(BSTAMP)
 	$(BPY) bench/bench_engine.py $(ARGS)
 
 # Bot strength: duplicate-deal tournaments; writes docs/strength.md (see bench/bench_bots.py).
-bench-bots: $(STAMP)
+bench-bots: $(DSTAMP)
 	$(PY) bench/bench_bots.py $(ARGS)
 
 # Server load: concurrent bot tables through real WebSocket clients (SQLite and PostgreSQL).
-bench-server: $(STAMP)
+bench-server: $(DSTAMP)
 	$(PY) bench/bench_server.py $(ARGS)
 
 $(BSTAMP): pyproject.toml
 	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)
 	$(BPY) -m pip install --quiet --upgrade pip
-	$(BPY) -m pip install --quiet -e . rlcard
+	$(BPY) -m pip install --quiet -e '.[rl]' rlcard
 	touch $(BSTAMP)
 
+# Train a MaskablePPO agent for Abluxxen (at most 15 minutes of CPU; see docs/training.md),
+# in its own environment with torch (CPU) and sb3-contrib.
+train: $(TSTAMP)
+	nice -n 10 $(TPY) -m cardtable.rl.train $(ARGS)
+
+$(TSTAMP): pyproject.toml
+	test -x $(TPY) || $(PYTHON) -m venv $(TVENV)
+	$(TPY) -m pip install --quiet --upgrade pip
+	$(TPY) -m pip install --quiet -e '.[train]'
+	touch $(TSTAMP)
+
 clean:
-	rm -rf $(VENV) $(BVENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(BVENV) $(TVENV) .pytest_cache .hypothesis

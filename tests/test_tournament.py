@@ -331,6 +331,12 @@ def test_ray_gives_the_results_of_jobs_1(tmp_path, ray_cluster):
     import ray
 
     assert not ray.is_initialized()                  # the tournament disconnected again
+    # `cardtable analyze --ray` (issue 16) plays the same games on the same cluster
+    from cardtable.sim import analytics as an
+    cfg = an.default_configs("kombio", ["random"], None, [3])[0]
+    serial, _ = an.run_config(cfg, 6, seed=4, chunk=2)
+    remote, _ = an.run_config(cfg, 6, seed=4, ray=ray_cluster, chunk=2)
+    assert serial == remote and not ray.is_initialized()
 
 
 def test_ray_address_without_a_cluster_is_a_config_error(tmp_path):

@@ -12,14 +12,10 @@ from pathlib import Path
 
 import pytest
 
-VENV_SCRIPT = Path(sys.executable).parent / "cardtable"
+from pty_command import command
+
 DATA = Path(__file__).parent / "data"
-
-
-def _command() -> list[str]:
-    if VENV_SCRIPT.exists():
-        return [str(VENV_SCRIPT)]
-    return [sys.executable, "-c", "import sys; from cardtable.cli.main import main; sys.exit(main())"]
+_command = command
 
 
 def run_cli(*args, input: str | None = None, lang: str = "C.UTF-8", timeout: float = 60):

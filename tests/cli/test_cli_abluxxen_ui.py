@@ -1,9 +1,8 @@
-"""The Abluxxen UI module (why / describe / summary wording) and the i18n tables."""
+"""The Abluxxen UI module (why / describe / summary wording); the catalog: tests/test_i18n.py."""
 
 from __future__ import annotations
 
 import re
-import string
 
 import pytest
 from rich.console import Console
@@ -11,21 +10,10 @@ from rich.console import Console
 from cardtable.bots import act, make_bot
 from cardtable.cli import abluxxen_ui as ui
 from cardtable.cli import games
-from cardtable.cli.i18n import DE, EN, default_lang, t
+from cardtable.cli.i18n import default_lang, t
 from cardtable.core import new_game
 
 NAMES = ["You", "Ben", "Caro", "Lisa"]
-
-
-def _fields(text: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
-
-
-def test_both_languages_complete():
-    assert set(EN) == set(DE)
-    for key in EN:
-        assert _fields(EN[key]) == _fields(DE[key]), key
-        assert EN[key].strip() and DE[key].strip()
 
 
 def test_default_lang_from_locale():

@@ -16,7 +16,7 @@ from cardtable.core import load_record
 from cardtable.kombio import state as kstate
 from cardtable.kombio.cards import VALUE
 
-from conftest import _command
+from pty_command import command as _command
 
 ONES = "1\n" * 3000            # always the first menu entry: draw, replace 1, pass, ...
 NAMES = ["You", "Ben", "Caro", "Lisa", "Niko", "Louis"]
@@ -410,9 +410,9 @@ def test_seat_and_german(run):
                "--lang", "de", input=ONES)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "Spieler: Ben (Platz 0, Bot: greedy), Du (Platz 1), Caro (Platz 2, Bot: greedy)" in out
-    assert "Du bist am Zug: ziehe eine Karte" in out and "Schnappfenster auf die" in out
-    assert "s zum Schnappen: `snap " in out and "Deine Entscheidung> " in out
+    assert "Spieler: Ben (Platz 0, Bot: gierig), Du (Platz 1), Caro (Platz 2, Bot: gierig)" in out
+    assert "Du bist am Zug: ziehe eine Karte" in out and "Klopfen auf die" in out
+    assert "s zum Klopfen: `snap " in out and "Deine Entscheidung> " in out
     assert "Runde 1 ist vorbei" in out and "Ergebnis" in out
     assert re.search(r"^Es gewinnt|^Es gewinnen", out, re.M)
     assert "Ben zieht eine Karte und schaut sie an" in out

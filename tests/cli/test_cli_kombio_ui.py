@@ -55,7 +55,9 @@ def test_ui_module_interface():
     state.apply("replace 1")
     timed = session.timed(state.view(0), 0)                     # KO-10: the window is timed
     assert timed.seconds == 0.5 and timed.default == "pass"
-    assert timed.prompt.startswith("0.5 s to snap: `snap ") and "Enter to pass" in timed.prompt
+    top = state.view(0)['top']
+    assert timed.prompt.startswith(f"Snap window on the {top} · 0.5 s to snap: `snap ")
+    assert "Enter to pass" in timed.prompt
 
 
 # KO-2, KO-11: the picture shows exactly what the seat has seen
@@ -81,7 +83,7 @@ def test_render_parts(lang):
     state = new_game(players=2, seed=3)
     text = _text(ui.render(state.view(0), 0, ["You", "Ben"], lang))
     assert t(lang, "ko.pile.empty") in text
-    assert t(lang, "ko.deck", cards=t(lang, "ko.cards.n", n=62)) in text
+    assert t(lang, "ko.deck", cards=t(lang, "ko.cards", n=62)) in text
     assert "0.1  ?" in text and "1.4  ?" in text
     assert re.search(r"0\.3 +-?\d+", text) and re.search(r"0\.4 +-?\d+", text)   # KO-2
 
@@ -193,7 +195,8 @@ def test_round_end_lines_use_the_revealed_round():  # KO-15
     text = "\n".join(lines)
     for q in range(3):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None)
-        assert f"{names[q]} reveals: {cards}" in text
+        verb = "reveal" if q == 0 else "reveals"            # the viewer: "You reveal"
+        assert f"{names[q]} {verb}: {cards}" in text
         assert f"{names[q]}: sum {last['sums'][q]}" in text
     assert last["scores"] == after["round_scores"][0]
 

@@ -31,6 +31,21 @@ HOST = "127.0.0.1"
 GUARD = 60.0
 
 
+def run_async(coro):
+    """asyncio.run(coro), in a thread of its own when this thread already has a running event
+    loop (an xdist worker that ran a browser test first: Playwright keeps a loop in the main
+    thread, and asyncio.run refuses to start a second one there). Returns the coroutine's
+    value."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
@@ -72,7 +87,9 @@ class ServerProc:
     def start(self, timeout: float = 60.0) -> ServerProc:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "200", "--burst", "400", "--client-limits", "off", *self.args]
+               "--rate", "200", "--burst", "400", "--client-limits", "off",
+               # no Kombio round breaks unless a test asks for them (test_table_life.py)
+               "--round-break", "0", *self.args]
         if self.log_dir is not None:
             self._log = open(self.log_dir / f"server-{self.port}-{time.time():.0f}.log", "ab")
             out = self._log

@@ -23,7 +23,7 @@ import time
 import httpx
 import pytest
 import websockets
-from helpers import Client, ServerProc, assert_clean_log, play
+from helpers import Client, ServerProc, assert_clean_log, play, run_async
 
 from cardtable.core.record import load_record
 from cardtable.core.rng import Rng
@@ -80,7 +80,7 @@ def wait_state(srv, code: str, pred) -> None:
         c = await Client(srv.ws_base, code, headers=addr()).connect()
         await c.wait_for(lambda m: m["type"] == "state" and pred(m), 300)
         await c.close()
-    asyncio.run(main())
+    run_async(main())
 
 
 def wait_over(srv, code: str, headers: dict | None = None) -> None:
@@ -117,7 +117,7 @@ def test_every_deal_has_a_128_bit_secret_seed(plain):
         assert r.status_code == 200, r.text
         return r.json()["code"]
 
-    new = asyncio.run(rematch())
+    new = run_async(rematch())
     assert len(new) == PRIVATE_CODE_LEN                      # a private table's rematch
     # the rematch's seed is secret until its game is over; the server's record of it is read
     # from the database (a test's privilege)
@@ -206,7 +206,7 @@ def test_a_long_game_is_rejoined_from_the_start(long_table):
         await c.close()
         return c, last
 
-    c, last = asyncio.run(main())
+    c, last = run_async(main())
     events = [m["index"] for m in c.messages if m["type"] == "event"]
     assert last["index"] == n and last["status"] == "over"
     assert events == sorted(set(events)) and events[-1] == n - 1
@@ -238,7 +238,7 @@ def test_a_long_game_tail_and_sync(long_table):
         await t.close()
         return got, msgs
 
-    got, msgs = asyncio.run(main())
+    got, msgs = run_async(main())
     assert got == sorted(got) and got[0] >= n - 700 and got[-1] == n - 1
     tail = [m["index"] for m in msgs if m["type"] == "event"]
     assert tail and tail[0] >= n - 50 and tail[-1] == n - 1
@@ -298,7 +298,7 @@ def test_bot_pool_serves_tables_in_turn():
             await pool.close()
         return done
 
-    assert asyncio.run(main()) == ["a0", "b0", "a1", "a2", "a3"]
+    assert run_async(main()) == ["a0", "b0", "a1", "a2", "a3"]
 
 
 def test_search_bot_tables_are_limited_per_client(server):
@@ -383,7 +383,7 @@ def test_websocket_frames_and_json(server):
         await c.close()
         return out, ok
 
-    out, ok = asyncio.run(main())
+    out, ok = run_async(main())
     assert [m["code"] for m in out] == ["bad_message"] * 4, out
     assert "binary" in out[0]["message"] and "twice" in out[1]["message"]
     assert ok["type"] == "pong" and ok["id"] == 7
@@ -399,7 +399,7 @@ def test_http_is_rate_limited_per_address(server):
             return await asyncio.gather(*(http.get(server.base + "/api/games", headers=headers)
                                           for _ in range(60)))
 
-    rs = asyncio.run(burst(h))
+    rs = run_async(burst(h))
     codes = [r.status_code for r in rs]
     assert codes.count(200) <= 41 and 429 in codes, codes
     limited = next(r for r in rs if r.status_code == 429)
@@ -443,7 +443,7 @@ def test_websocket_connections_and_messages_per_address(server):
         await other.close()
         return m4, m5, answers, m, ws4.close_code
 
-    m4, m5, answers, m, code4 = asyncio.run(main())
+    m4, m5, answers, m, code4 = run_async(main())
     assert m4["type"] == "error" and m4["code"] == "rate_limited" and code4 == 4429
     assert m5["type"] == "welcome"
     kinds = [a.get("code", a["type"]) for a in answers]
@@ -474,7 +474,7 @@ def test_private_codes_are_unguessable_and_guessing_is_slowed(server):
         await ws.close()
         return m
 
-    assert asyncio.run(ws_guess())["code"] == "rate_limited"
+    assert run_async(ws_guess())["code"] == "rate_limited"
 
 
 def test_abandoned_tables_expire_and_finished_games_stay(server):

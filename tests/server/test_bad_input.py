@@ -176,8 +176,14 @@ def test_out_of_turn_illegal_stale_spectator(table):
     err = mover.ask(json.dumps({"type": "decide", "decision": "play 13 13 13 13 13 13 13",
                                 "id": "x1"}))
     assert err["code"] == "illegal" and err["id"] == "x1"
+    # the engine's refusal as a code and its params (each front end words it, issue 14)
+    assert err["reason_code"] == "ab.hold" and err["params"]["want"] == 7 \
+        or err["reason_code"].startswith("ab.expect."), err     # not the seat's play phase
+    from cardtable.i18n import t
+    assert err["message"] == t("en", "err.ab.hold", **err["params"])
     err = mover.ask(json.dumps({"type": "decide", "decision": "fly away"}))
-    assert err["code"] == "illegal"
+    assert err["code"] == "illegal" and err["reason_code"] == "ab.unknown"
+    assert err["params"] == {}
     # stale: made for an earlier position
     err = mover.ask(json.dumps({"type": "decide", "decision": legal[0],
                                 "index": st_m["index"] - 1}))

@@ -11,7 +11,7 @@ import asyncio
 import random
 import time
 
-from helpers import Client, Replay, check_messages, event_log, play
+from helpers import Client, Replay, check_messages, event_log, play, run_async
 
 
 def _seats(srv, code):
@@ -71,7 +71,7 @@ def test_abluxxen_basic_one_client_three_bots_and_rematch(server):
         for c in (ann, spec, again, *late):
             await c.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_abluxxen_duel_two_clients(server):
@@ -104,7 +104,7 @@ def test_abluxxen_duel_two_clients(server):
         for c in (a, b, spec):
             await c.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_kombio_two_clients_one_bot(server):
@@ -138,7 +138,7 @@ def test_kombio_two_clients_one_bot(server):
         for x in (a, c, spec):
             await x.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 async def _to_window(clients: dict, guard: float = 600) -> dict:
@@ -245,7 +245,7 @@ def test_kombio_snap_window_first_snap_wins_and_deadline(server):
         for c in cl.values():
             await c.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_turn_timer_standin_and_return(server):
@@ -287,7 +287,7 @@ def test_turn_timer_standin_and_return(server):
             await b.wait_for(lambda m: m["type"] == "state" and m["away"] is False)
         await b.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_lobby_errors(server):

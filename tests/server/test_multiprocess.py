@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from helpers import RACES, assert_clean_log, database_url, Client, Replay, ServerProc, check_messages, event_log, play
+from helpers import RACES, assert_clean_log, database_url, Client, Replay, ServerProc, check_messages, event_log, play, run_async
 
 
 def test_two_processes_one_database(request, tmp_path, logs):
@@ -25,7 +25,7 @@ def test_two_processes_one_database(request, tmp_path, logs):
             b_srv.stop()
         assert_clean_log(logs)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 async def _shared_game(a_srv, b_srv):

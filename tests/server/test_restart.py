@@ -8,7 +8,7 @@ import asyncio
 import random
 
 import pytest
-from helpers import assert_clean_log, Client, Replay, ServerProc, check_messages, event_log, play
+from helpers import assert_clean_log, Client, Replay, ServerProc, check_messages, event_log, play, run_async
 
 
 @pytest.mark.parametrize("game", ["kombio", "abluxxen"])
@@ -77,4 +77,4 @@ def test_kill9_and_resume(database, logs, game):
             srv2.stop()
         assert_clean_log(logs)
 
-    asyncio.run(main())
+    run_async(main())

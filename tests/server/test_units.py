@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from helpers import run_async
 import typer
 from pydantic import ValidationError
 from typer.testing import CliRunner
@@ -313,7 +314,7 @@ def test_group_commit_batches_and_isolates_each_write(tmp_path):
         await store.close()
 
     tid = 0
-    asyncio.run(main())
+    run_async(main())
     con = sqlite3.connect(url.sync_url.database)
     assert [r[0] for r in con.execute("SELECT text FROM actions ORDER BY idx")] == \
         ["0", "1", "3", "4"]
@@ -367,7 +368,7 @@ def test_group_commit_conflict_fails_only_its_decision(tmp_path):
             await change(a, ra2, 2, "stale")
         await store.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_group_commit_acknowledges_only_after_commit(tmp_path):
@@ -414,7 +415,7 @@ def test_group_commit_acknowledges_only_after_commit(tmp_path):
         assert "y" not in await store.all_actions(tid)
         await store.close()
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
@@ -453,4 +454,45 @@ def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
         assert tid not in hub.rts
         await store.close()
 
-    asyncio.run(main())
+    run_async(main())
+
+
+def test_bots_offered_per_game():
+    """A trained policy plays only the game and player count it learned: the server offers
+    it there and refuses it elsewhere with a reason."""
+    import tempfile
+
+    from fastapi.testclient import TestClient
+
+    from cardtable.server import Settings, create_app
+    from cardtable.server.security import Limits
+
+    with tempfile.TemporaryDirectory() as d, TestClient(create_app(Settings(
+            database=f"{d}/b.db", announce=False, limits=Limits.off(), bot_workers=0))) as c:
+        games = {g["game"]: g for g in c.get("/api/games").json()}
+        assert "ppo" in games["abluxxen"]["bots"] and "ppo" not in games["kombio"]["bots"]
+        r = c.post("/api/tables", json={"game": "kombio", "players": 2,
+                                        "seats": [{"kind": "bot", "bot": "ppo"}] * 2})
+        assert r.status_code == 422 and "does not play kombio" in r.json()["detail"]
+        r = c.post("/api/tables", json={"game": "abluxxen", "players": 3,
+                                        "seats": [{"kind": "bot", "bot": "ppo"}] * 3})
+        assert r.status_code == 422 and "with 3 players" in r.json()["detail"]
+
+
+def test_seat_names_and_event_words_in_the_players_language():
+    """Issue 14: bots and free seats are named in each language, and a German log line of a
+    bot's play has no English in it ('Bot 1 (easy) spielt 2×13' was the slip)."""
+    from cardtable.core import new_game
+    from cardtable.server.views import describe, seat_names
+
+    rows = [{"seat": 0, "kind": "human", "name": "Ann"}, {"seat": 1, "kind": "bot", "bot": "easy"},
+            {"seat": 2, "kind": "human", "name": None}]
+    assert seat_names(rows, "en") == ["Ann", "Bot 2", "Seat 3"]      # counted from 1
+    assert seat_names(rows, "de") == ["Ann", "Bot 2", "Platz 3"]
+    g = new_game("abluxxen", players=3, seed=1)
+    before = g.view(0)
+    actor = g.to_move
+    g.apply(g.legal()[0])
+    line = describe("abluxxen", before, g.history[-1], g.view(0), actor, 0,
+                    seat_names(rows, "de"), "de")
+    assert line and "easy" not in line and " plays" not in line

@@ -37,7 +37,9 @@ def chromium_path() -> str:
 def server():
     """One live server for the session (per xdist worker); bots decide at once."""
     tmp = tempfile.mkdtemp(prefix="cardtable-web-")
-    srv = ServerProc(f"{tmp}/web.db", log_dir=Path(tmp)).start()
+    # Kombio round breaks as in production, a short pause at tables without players
+    srv = ServerProc(f"{tmp}/web.db", log_dir=Path(tmp),
+                     args=("--round-break", "30", "--round-pause", "0.2")).start()
     yield srv
     srv.stop()
     kill_started()

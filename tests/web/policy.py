@@ -11,7 +11,8 @@ from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PWTimeout
 
 MY_TURN_OR_OVER = """() => { const b = document.getElementById('board');
-  return !!b && (b.dataset.status === 'over' || !!document.querySelector('#turn-badge.turn-you')); }"""
+  return !!b && (b.dataset.status === 'over' || !!document.querySelector('#turn-badge.turn-you')
+                 || !!document.querySelector('#ready-btn')); }"""
 
 
 def board(page: Page) -> dict:
@@ -30,24 +31,45 @@ def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
     try:
         page.wait_for_function(
             """(i) => { const b = document.getElementById('board');
-              return !b || Number(b.dataset.index) !== i || b.dataset.status === 'over'
-                || !document.querySelector('#turn-badge.turn-you'); }""", arg=index,
+              return (!b || Number(b.dataset.index) !== i || b.dataset.status === 'over'
+                || !document.querySelector('#turn-badge.turn-you')) && !document.querySelector('#ready-btn'); }""", arg=index,
             timeout=timeout * 1000)
         return True
     except PWTimeout:
         return False
 
 
+def click_hand_card(page: Page, idx) -> None:
+    """Click a hand card where a person would: on its visible edge (the cards of a group are
+    fanned, each covering most of the one before)."""
+    card = page.locator(f'.hand button.card[data-idx="{idx}"]')
+    box = card.bounding_box()
+    card.click(position={"x": 7, "y": box["height"] / 2})
+
+
+#: the clickable elements of a selector, read in one go (a redraw between reading and clicking
+#: is caught by the click's retry below)
+_CLICKABLE = """(sel) => [...document.querySelectorAll(sel)].map((e, i) => {
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && !e.disabled ? [i, e.dataset.decision || e.dataset.slot || e.innerText] : null;
+}).filter(Boolean)"""
+
+
 def _click_any(page: Page, selector: str, rng: random.Random) -> str | None:
-    loc = page.locator(selector)
-    n = loc.count()
-    options = [i for i in range(n) if loc.nth(i).is_visible() and loc.nth(i).is_enabled()]
-    if not options:
-        return None
-    el = loc.nth(rng.choice(options))
-    label = el.get_attribute("data-decision") or el.get_attribute("data-slot") or el.inner_text()
-    el.click()
-    return label
+    """Click one of the enabled, visible elements of `selector`; None if there is none. The
+    page may redraw between the choice and the click (a bot's move): then the choice is made
+    again on the new page."""
+    for _ in range(5):
+        options = page.evaluate(_CLICKABLE, selector)
+        if not options:
+            return None
+        i, label = rng.choice(options)
+        try:
+            page.locator(selector).nth(i).click(timeout=2000)
+            return label
+        except PWTimeout:
+            continue
+    return None
 
 
 class AbluxxenPlayer:
@@ -73,8 +95,8 @@ class AbluxxenPlayer:
             if numbers and len(numbers) >= 2 and not self.checked_illegal:
                 # two different numbers are not a set: the UI must refuse to confirm it
                 self.checked_illegal = True
-                page.click(f'.hand button.card[data-idx="{numbers[0][0][0]}"]')
-                page.click(f'.hand button.card[data-idx="{numbers[1][0][0]}"]')
+                click_hand_card(page, numbers[0][0][0])
+                click_hand_card(page, numbers[1][0][0])
                 assert page.locator("#play-btn").is_disabled()
                 assert page.locator(".sel-bad").count() == 1
                 page.click("#clear-btn")
@@ -87,14 +109,14 @@ class AbluxxenPlayer:
             else:
                 pick = [idx for idx, _ in jokers[0]]
             for idx in pick:
-                page.click(f'.hand button.card[data-idx="{idx}"]')
+                click_hand_card(page, idx)
             assert page.locator(".hand button.card.is-selected").count() == len(pick)
             play = page.locator("#play-btn")
             assert play.is_enabled(), page.locator(".action-bar").inner_text()
             predicted = page.eval_on_selector_all(".seat-panel.would-hit", "ps => ps.map(p => p.dataset.seat)")
-            ends = page.locator("#sel-info").inner_text()
+            ends = page.locator("#sel-info").get_attribute("data-ends") == "1"
             play.click()
-            if predicted and "AB-7" not in ends:
+            if predicted and not ends:
                 # the UI said these players would be abluxxed: the first one must be (after a
                 # duel's shadow step), and this player decides take / leave
                 page.wait_for_selector("#take-btn, .shadow-btn, [data-status=over]", timeout=10000)
@@ -133,6 +155,7 @@ class KombioPlayer:
         self.call_after = call_after
         self.snap_rate = snap_rate
         self.snapped = 0
+        self.readies = 0
 
     def pick_cards(self, limit: int = 2) -> None:
         for _ in range(limit):
@@ -147,11 +170,15 @@ class KombioPlayer:
     def act(self) -> None:
         page, rng = self.page, self.rng
         has = lambda sel: page.locator(sel).count() > 0  # noqa: E731
+        if has("#ready-btn"):                     # a round's summary: on to the next round
+            page.click("#ready-btn")
+            self.readies += 1
+            return
         if has("#ko-pass"):
-            if has("#ko-snap") and rng.random() < self.snap_rate:
-                page.click("#ko-snap")
+            snappable = "#board .snap-window button.can-pick[data-slot]"
+            if has(snappable) and rng.random() < self.snap_rate:
+                _click_any(page, snappable, rng)          # one click snaps
                 self.snapped += 1
-                self.pick_cards(1)
             else:
                 page.click("#ko-pass")
             return

@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from helpers import run_async
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -312,6 +313,6 @@ def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
     async def main():
         return await asyncio.gather(*(replay_api.replay(req) for _ in range(6)))
 
-    answers = asyncio.run(main())
+    answers = run_async(main())
     assert [a.status_code for a in answers] == [200] * 6
     assert peak[0] == replay_api.REPLAY_SLOTS

@@ -18,7 +18,7 @@ TABLE_URL = re.compile(r".*/t/([A-Z0-9]+)$")
 
 def create_table(page: Page, game: str = "abluxxen", variant: str | None = None,
                  players: int | None = None, seats: list[str] | None = None, name: str = "Ann",
-                 target: int | None = None, shot: str | None = None) -> str:
+                 target: int | None = None, shot: str | None = None, memory: bool = False) -> str:
     """Create a table through the lobby form; `seats`: for seats 1.. "human" or a bot level."""
     page.goto("/")
     page.wait_for_selector("#create-btn")
@@ -35,6 +35,8 @@ def create_table(page: Page, game: str = "abluxxen", variant: str | None = None,
             page.select_option(f"#seat-bot-{i}", s)
     if target is not None:
         page.fill("#f-target", str(target))
+    if memory:
+        page.check("#f-memory")
     page.fill("#f-name", name)
     if shot:
         page.screenshot(path=shot, full_page=True)
@@ -278,6 +280,8 @@ def test_language_keyboard_and_phone(new_page, server, artifacts):
         idx = board(page)["index"]
         page.keyboard.press("p")
         page.wait_for_function("(i) => Number(document.getElementById('board').dataset.index) !== i", arg=idx)
+        # the keyboard stays in the table: focus is in the player's own area, not lost to the page
+        assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
     # back to English: the table follows, the log is fetched again in English
     page.click("button[data-lang=en]")
     expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")
@@ -290,48 +294,38 @@ MY_FACES = """() => [...document.querySelectorAll('.my-area .ko-grid .card')].ma
 
 
 def test_kombio_memory_mode(new_page, server, artifacts):
-    """Memory mode (the terminal's --memory): the cards I know are face down once they have been
-    shown for 5 s, and face up again without it; a peek shows the card again."""
+    """Memory mode (the terminal's --memory) is a setting of the table, chosen in the lobby and
+    shown to every player: the cards I know turn face down once they have been shown for 5 s,
+    not even a screen reader's label tells them, and the known sum is not shown."""
     page = new_page()
-    create_table(page, "kombio", None, 2, ["easy"], target=1)
+    code = create_table(page, "kombio", None, 2, ["easy"], target=1, memory=True)
+    assert server.get(f"/api/tables/{code}").json()["memory"] is True
     page.wait_for_selector("#board .game .ko-grid")
+    expect(page.locator("#memory-chip")).to_be_visible()
     # the start of my turn: nothing changes on the table until I act (no turn timer)
     for _ in range(20):
         wait_my_turn(page)
         if page.locator("#ko-draw").count():
             break
         page.click("#ko-pass")           # a snap window first: let it go
-        page.wait_for_timeout(200)
+        page.wait_for_function("() => !document.querySelector('#ko-pass')")
     assert page.locator("#ko-draw").count()
-    known = [f for f in page.evaluate(MY_FACES) if f["value"] is not None]
-    assert len(known) >= 2, known               # KO-2: my slots 3 and 4 at least
-    toggle = page.locator("#memory-toggle")
-    expect(toggle).not_to_be_checked()
-    expect(page.locator(".my-area .flag", has_text="known sum")).to_have_count(1)
-    # without memory mode they stay face up
-    page.wait_for_timeout(5500)
-    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
-    assert all(faces[k["slot"]]["value"] == k["value"] for k in known), faces
-    # memory mode on: still shown at first, face down after the 5 s
-    toggle.check()
-    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
-    assert all(faces[k["slot"]]["value"] == k["value"] for k in known), faces
-    page.wait_for_function("(n) => document.querySelectorAll('.my-area .ko-grid .card.is-memory').length >= n",
-                           arg=len(known), timeout=9000)
-    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
-    for k in known:
-        f = faces[k["slot"]]
-        assert f["value"] is None and f["memory"], f
-        assert k["value"] not in re.findall(r"-?\d+", f["label"].split(":")[-1]), f   # not even to a screen reader
+    page.wait_for_function("() => document.querySelectorAll('.my-area .ko-grid .card.is-memory').length >= 2",
+                           timeout=9000)
+    faces = page.evaluate(MY_FACES)
+    hidden = [f for f in faces if f["memory"]]
+    assert len(hidden) >= 2, faces                       # KO-2: my slots 3 and 4 at least
+    for f in hidden:
+        assert f["value"] is None
+        assert not re.findall(r"-?\d+", f["label"].split(":")[-1]), f   # not even to a screen reader
     # the known sum would give them away
     expect(page.locator(".my-area .flag", has_text="known sum")).to_have_count(0)
-    page.screenshot(path=str(artifacts / "kombio-memory.png"), full_page=True)
-    assert page.evaluate("localStorage.getItem('cardtable.kombio.memory')") == "1"
-    # and off again: face up at once
-    toggle.uncheck()
-    faces = {f["slot"]: f for f in page.evaluate(MY_FACES)}
-    assert all(faces[k["slot"]]["value"] == k["value"] and not faces[k["slot"]]["memory"] for k in known), faces
-    assert page.locator(".my-area .ko-grid .card.is-memory").count() == 0
+    page.screenshot(path=str(artifacts / "kombio-memory.png"))
+    # the other player (a spectator here) sees that the table plays in memory mode
+    other = new_page()
+    other.goto(f"/t/{code}")
+    other.wait_for_selector("#board .game")
+    expect(other.locator("#memory-chip")).to_be_visible()
 
 
 def _option_boxes(page: Page) -> dict:
@@ -446,12 +440,15 @@ def test_phone_lobby_snap_window_and_duel(new_page, server, artifacts):
     player = KombioPlayer(page, seed=4, call_after=99, snap_rate=0)
     for _ in range(40):
         wait_my_turn(page)
-        if page.locator("#ko-snap").count():
+        if page.locator("#ko-pass").count() and page.locator("#board button.can-pick[data-slot]").count():
             break
         st = board(page)
         player.act()
         wait_moved(page, st["index"])
-    expect(page.locator("#ko-snap")).to_be_visible()
+    # a snap window: every card that may be snapped is a button, the window's time is on the
+    # discard pile, and the pass button is in sight
+    expect(page.locator("#ko-pass")).to_be_in_viewport()
+    expect(page.locator("#window-time")).to_be_visible()
     expect(page.locator("#why")).to_contain_text("snap")
     _fits(page)
     page.screenshot(path=str(artifacts / "phone-kombio-snap.png"), full_page=True)

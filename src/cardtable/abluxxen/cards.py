@@ -13,7 +13,7 @@ Structured arguments (`Decision.args`):
 
 from __future__ import annotations
 
-from cardtable.core.errors import IllegalDecision, RecordError
+from cardtable.core.errors import RecordError, refuse
 from cardtable.core.game import Decision, notation_number
 
 JOKER = 14
@@ -88,7 +88,7 @@ def _card_token(tok: str, text: str) -> int:
     n = notation_number(tok)
     if n is not None and 1 <= n <= 13:
         return n
-    raise IllegalDecision(text, f"{tok!r} is not a card (1..13 or X)")
+    raise refuse(text, "ab.not_card", token=tok)
 
 
 def parse(text) -> Decision:
@@ -96,7 +96,7 @@ def parse(text) -> Decision:
     if isinstance(text, Decision):
         return text
     if not isinstance(text, str):
-        raise IllegalDecision(str(text), "a decision must be text")
+        raise refuse(str(text), "not_text")
     norm = " ".join(text.split())
     d = _TEXT.get(norm)
     if d is not None:
@@ -104,26 +104,24 @@ def parse(text) -> Decision:
     words = norm.split(" ")
     head = words[0].lower() if words and words[0] else ""
     if not norm:
-        raise IllegalDecision(text, "empty decision")
+        raise refuse(text, "empty")
     if head == "play":
         if len(words) == 1:
-            raise IllegalDecision(text, "play which cards? e.g. 'play 7 7 X'")
+            raise refuse(text, "ab.play_what")
         cards = [_card_token(t, text) for t in words[1:]]
         numbers = {c for c in cards if c != JOKER}
         if len(numbers) > 1:
-            raise IllegalDecision(
-                text, "a set is cards of one number (plus jokers); these have "
-                      + ", ".join(str(n) for n in sorted(numbers)))
+            raise refuse(text, "ab.mixed", numbers=", ".join(str(n) for n in sorted(numbers)))
         j = cards.count(JOKER)
         k = len(cards) - j
         v = numbers.pop() if numbers else JOKER
         if k > 8 or j > 5:
-            raise IllegalDecision(text, "there are only 8 of each number and 5 jokers")
+            raise refuse(text, "ab.too_many")
         return PLAY[v][k][j]
     if head == "shadow":
         n = notation_number(words[1]) if len(words) == 2 else None
         if n is None or not 1 <= n <= 12:
-            raise IllegalDecision(text, "write 'shadow N' with the number of a shadow stack")
+            raise refuse(text, "ab.shadow_syntax")
         return SHADOW[n]
     if head == "draw":
         if len(words) == 2 and words[1].lower() == "deck":
@@ -131,11 +129,9 @@ def parse(text) -> Decision:
         if len(words) == 3 and words[1].lower() == "pool":
             item = tuple(_card_token(t, text) for t in words[2].split("+"))
             return draw_pool(item)
-        raise IllegalDecision(text, "write 'draw deck' or 'draw pool N' (a group: 'draw pool 3+13+X')")
+        raise refuse(text, "ab.draw_syntax")
     if head in _TEXT and len(words) > 1:
-        raise IllegalDecision(text, f"'{head}' takes no arguments")
+        raise refuse(text, "no_args", word=head)
     if norm.lower() in _TEXT:
         return _TEXT[norm.lower()]
-    raise IllegalDecision(
-        text, "unknown decision; Abluxxen decisions are play, shadow, take, leave, keep, "
-              "discard, draw deck, draw pool N, pass")
+    raise refuse(text, "ab.unknown")

@@ -31,7 +31,7 @@ from cardtable.abluxxen import cards as C
 from cardtable.abluxxen.cards import JOKER, PLAY, SHADOW, cards_json, draw_pool
 from cardtable.abluxxen.rules import Rules, options_of
 from cardtable.abluxxen.setup import POOL, deal, fill_shadow
-from cardtable.core.errors import IllegalDecision
+from cardtable.core.errors import refuse
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
 
@@ -159,10 +159,10 @@ class AbluxxenState(GameState):
         phase = self.phase
         kind = d.kind
         if phase is None:
-            raise IllegalDecision(d.text, "the game is over")
+            raise refuse(d.text, "over")
         if phase == "play":
             if kind != "play":
-                raise IllegalDecision(d.text, self._expecting("a set to play, e.g. 'play 7 7'"))
+                raise self._expecting(d)
             self._play(d)
         elif phase == "take":
             if kind == "take":
@@ -170,32 +170,30 @@ class AbluxxenState(GameState):
             elif kind == "leave":
                 self._leave()
             else:
-                raise IllegalDecision(d.text, self._expecting("'take' or 'leave'"))
+                raise self._expecting(d)
         elif phase == "keep":
             if kind == "keep":
                 self._keep()
             elif kind == "discard":
                 self._discard()
             else:
-                raise IllegalDecision(d.text, self._expecting("'keep' or 'discard'"))
+                raise self._expecting(d)
         elif phase == "draw" or phase == "optional_draw":
             if kind == "draw":
                 self._draw(d)
             elif kind == "pass" and phase == "optional_draw":
                 self._end_turn()
-            elif phase == "draw":
-                raise IllegalDecision(d.text, self._expecting(
-                    f"a draw ({self.owed} owed): 'draw deck' or 'draw pool N'"))
             else:
-                raise IllegalDecision(d.text, self._expecting("'draw deck', 'draw pool N' or 'pass'"))
+                raise self._expecting(d)
         elif phase == "shadow":
             if kind != "shadow":
-                raise IllegalDecision(d.text, self._expecting("a shadow stack, e.g. 'shadow 5'"))
+                raise self._expecting(d)
             self._shadowluxx(d.args[0])
         self.history_.append(d.text)
 
-    def _expecting(self, what: str) -> str:
-        return f"now {what} is expected from seat {self._to_move}"
+    def _expecting(self, d: Decision):
+        """The refusal of a decision of the wrong kind: what the phase expects instead."""
+        return refuse(d.text, "ab.expect." + self.phase, seat=self._to_move, owed=self.owed)
 
     # AB-5, AB-6, AB-7: play a set onto your display
     def _play(self, d: Decision) -> None:
@@ -203,9 +201,9 @@ class AbluxxenState(GameState):
         s = self._to_move
         hand = self.hands[s]
         if v != JOKER and hand[v] < k:
-            raise IllegalDecision(d.text, f"you hold {hand[v]} × {v}, not {k}")
+            raise refuse(d.text, "ab.hold", have=hand[v], value=v, want=k)
         if hand[JOKER] < j:
-            raise IllegalDecision(d.text, f"you hold {hand[JOKER]} joker(s), not {j}")
+            raise refuse(d.text, "ab.hold_jokers", have=hand[JOKER], want=j)
         if v != JOKER:
             hand[v] -= k
         hand[JOKER] -= j
@@ -233,12 +231,9 @@ class AbluxxenState(GameState):
     def _shadowluxx(self, v: int) -> None:
         options = self._shadow_options()
         if v not in options:
-            need = ("at least" if self.rules.shadow_partial else "exactly")
-            raise IllegalDecision(
-                f"shadow {v}",
-                f"your set of {self.cur_size} cannot shadowluxx {v}s: that needs a number lower "
-                f"than the set's lying {need} {self.cur_size} times in the shadow display "
-                f"(options: {', '.join(str(x) for x in options)})")
+            raise refuse(f"shadow {v}", "ab.shadow_cannot", size=self.cur_size, value=v,
+                         partial="yes" if self.rules.shadow_partial else "no",
+                         options=", ".join(str(x) for x in options))
         n = self.cur_size
         self.shadow[v] -= n
         self.shadow_size -= n
@@ -325,7 +320,7 @@ class AbluxxenState(GameState):
         s = self._to_move
         if d.args[0] == "deck":
             if not self.deck:
-                raise IllegalDecision(d.text, "the deck is empty (AB-13)")
+                raise refuse(d.text, "ab.deck_empty")
             c = self.deck.pop()
             self.hands[s][c] += 1
             self.sizes[s] += 1
@@ -334,8 +329,8 @@ class AbluxxenState(GameState):
             try:
                 self.pool.remove(item)
             except ValueError:
-                raise IllegalDecision(d.text, "that is not in the pool (pool: " + ", ".join(
-                    "+".join(C.card_text(c) for c in it) for it in self.pool) + ")") from None
+                raise refuse(d.text, "ab.not_in_pool", pool=", ".join(
+                    "+".join(C.card_text(c) for c in it) for it in self.pool)) from None
             hand = self.hands[s]
             known = self.known[s]
             for c in item:

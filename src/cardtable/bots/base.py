@@ -23,6 +23,12 @@ class Bot:
         self.seed = seed
         self.rng = Rng(seed)
 
+    @classmethod
+    def plays(cls, game: str, players: int | None = None) -> bool:
+        """True if the bot can play `game` (at `players` seats): every bot here plays every
+        game; a trained policy only the one it learned."""
+        return True
+
     def choose(self, state: GameState) -> Decision:
         raise NotImplementedError
 
@@ -64,6 +70,7 @@ BOTS: dict[str, type[Bot] | str] = {
     "heuristic": HeuristicBot,
     "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
     "pimc": "cardtable.bots.pimc:PIMCBot",
+    "ppo": "cardtable.rl.policy:PolicyBot",        # a trained policy (make train), numpy only
 }
 
 
@@ -76,8 +83,12 @@ LEVELS: dict[str, tuple[str, dict]] = {
 }
 
 
-def bot_names() -> list[str]:
-    return list(BOTS) + list(LEVELS)
+def bot_names(game: str | None = None, players: int | None = None) -> list[str]:
+    """The bot names and levels; with `game` (and `players`), only those that play it."""
+    names = list(BOTS) + list(LEVELS)
+    if game is None:
+        return names
+    return [n for n in names if bot_class(LEVELS[n][0] if n in LEVELS else n).plays(game, players)]
 
 
 def bot_class(name: str) -> type[Bot]:

@@ -19,7 +19,7 @@ from cardtable.abluxxen import new_game
 from cardtable.abluxxen.match import Match, check_rounds
 from cardtable.abluxxen.rules import DEFAULT_PLAYERS, make_rules
 from cardtable.cli.games import SingleGame
-from cardtable.cli.i18n import t
+from cardtable.cli.i18n import join, t
 from cardtable.core.errors import ConfigError
 
 GAME = "abluxxen"
@@ -62,8 +62,7 @@ class MatchSession:
         winners = self.match.winners()
         if winners is None:
             return None
-        key = "ab.match.winners.1" if len(winners) == 1 else "ab.match.winners.n"
-        text = t(lang, key, names=_join([names[s] for s in winners], lang))
+        text = t(lang, "ab.match.winners", n=len(winners), names=_join([names[s] for s in winners], lang))
         return Text(t(lang, "ab.match.result", n=len(self.match.score_table()), winners=text),
                     style="bold")
 
@@ -128,9 +127,7 @@ def set_value(cards) -> int:
 
 
 def _join(items: list[str], lang: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + t(lang, "ab.list_and") + items[-1]
+    return join(items, lang)
 
 
 def hand_count(view, s: int) -> int:
@@ -269,7 +266,7 @@ def why(view, seat, names, lang) -> str:
         return t(lang, "ab.why.keep.you" if me else "ab.why.keep", **kw)
     if aw == "draw":
         owed = view.get("owed") or 1
-        key = "ab.why.draw" + (".you" if me else "") + (".1" if owed == 1 else ".n")
+        key = "ab.why.draw" + (".you" if me else "")
         text = t(lang, key, name=name, n=owed)
         if view["deck"] == 0:
             text += t(lang, "ab.why.deck_empty")
@@ -395,8 +392,7 @@ def summary(view, names, lang):
         key = {"fewer_hand": "ab.sum.tie_fewer", "still": "ab.sum.tie_still",
                "shared": "ab.sum.tie_shared"}[tb]
         lines.append(Text(t(lang, key, score=best, tied=tied)))
-    key = "ab.sum.winners.1" if len(winners) == 1 else "ab.sum.winners.n"
-    lines.append(Text(t(lang, key, names=_join([names[s] for s in winners], lang)), style="bold"))
+    lines.append(Text(t(lang, "ab.sum.winners", n=len(winners), names=_join([names[s] for s in winners], lang)), style="bold"))
     return Group(*lines)
 
 

@@ -80,7 +80,7 @@ def ui_module(game: str) -> ModuleType:
 
     lang = default_lang()
     if game not in UI_MODULES:
-        raise ConfigError(t(lang, "cli.err_unknown_game", game=game,
+        raise ConfigError(t(lang, "cli.err_unknown_game", game=repr(game),
                             known=", ".join(sorted(UI_MODULES))))
     ui_name, engine_name = UI_MODULES[game]
     for name in (engine_name, ui_name):
@@ -88,7 +88,7 @@ def ui_module(game: str) -> ModuleType:
             importlib.import_module(name)
         except ModuleNotFoundError as e:
             if e.name and (name == e.name or name.startswith(e.name + ".")):
-                raise ConfigError(t(lang, "cli.err_unavailable", game=game, module=name)) from None
+                raise ConfigError(t(lang, "cli.err_unavailable", game=repr(game), module=name)) from None
             raise
     return importlib.import_module(ui_name)
 

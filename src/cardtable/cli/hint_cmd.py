@@ -37,6 +37,11 @@ from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 
 
+#: the table shows a win chance only for options searched at least this often (one or two
+#: play-outs say nothing); --json gives every estimate with its visits
+MIN_VISITS = 10
+
+
 class HintError(CardtableError):
     """No hint possible at that point of the record (the game is over there)."""
 
@@ -91,9 +96,14 @@ def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
     table.add_column("rollouts", justify="right")
     table.add_column("win chance", justify="right")
     for i, o in enumerate(options, 1):
-        table.add_row(str(i), o["decision"], str(o["visits"]), f"{100 * o['win_chance']:.1f}%",
+        chance = f"{100 * o['win_chance']:.1f}%" if o["visits"] >= MIN_VISITS else "—"
+        table.add_row(str(i), o["decision"], str(o["visits"]), chance,
                       style="bold" if i == 1 else "")
     console.print(table)
+    if any(o["visits"] < MIN_VISITS for o in options):
+        console.print(Text(f"—: fewer than {MIN_VISITS} visits, too few for an estimate "
+                           "(more --iterations or --seconds give one)", style="dim"),
+                      soft_wrap=True)
     return 0
 
 

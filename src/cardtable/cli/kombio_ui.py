@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.cli.games import SingleGame, Timed
-from cardtable.cli.i18n import t
+from cardtable.cli.i18n import join, t
 from cardtable.core.errors import ConfigError
 from cardtable.kombio import MAX_PLAYERS, MIN_PLAYERS, new_game
 
@@ -40,6 +40,7 @@ FORCED_KEY = "ko.forced"
 SNAP_SECONDS = 2.0
 MEMORY_SECONDS = 5.0
 MAX_SECONDS = 600
+COMPACT_LINES = 40
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -57,13 +58,11 @@ def _acard(lang: str, v) -> str:
 
 
 def _cards(n: int, lang: str) -> str:
-    return t(lang, "ko.cards.1") if n == 1 else t(lang, "ko.cards.n", n=n)
+    return t(lang, "ko.cards", n=n)
 
 
 def _join(items: list[str], lang: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + t(lang, "ko.list_and") + items[-1]
+    return join(items, lang)
 
 
 def _pos(text: str) -> tuple[int, int]:
@@ -82,14 +81,24 @@ def _you(key: str, actor, viewer) -> str:
     return key + ".you" if viewer is not None and actor == viewer else key
 
 
-def card_words(p: int, s: int, actor, viewer, names, lang) -> str:
-    """A card in words: 'your 0.3', 'their own 1.2', "Caro's 2.1"."""
-    pos = f"{p}.{s}"
+def card_words(p: int, s: int, actor, viewer, names, lang, web: bool = False) -> str:
+    """A card in words: 'your 0.3', 'their own 1.2', "Caro's 2.1" (the notation the terminal
+    types); `web`: as the browser shows the grids, 'your card 3', "Caro's card 1"."""
+    pos = t(lang, "ko.slot_word", s=s) if web else f"{p}.{s}"
     if viewer is not None and p == viewer:
         return t(lang, "ko.card.yours", pos=pos)
     if p == actor:
         return t(lang, "ko.card.own", pos=pos)
     return t(lang, "ko.card.of", pos=pos, name=names[p])
+
+
+def _slot(p: int, s: int, viewer, names, lang, web: bool) -> str:
+    """A slot as a place: '1.2' (notation), or 'your slot 2', "Caro's slot 2" (`web`)."""
+    if not web:
+        return f"{p}.{s}"
+    if viewer is not None and p == viewer:
+        return t(lang, "ko.slot.yours", s=s)
+    return t(lang, "ko.slot.of", s=s, name=names[p])
 
 
 def _obj(seat, viewer, names, lang) -> str:
@@ -210,8 +219,18 @@ class KombioSession(SingleGame):
         example = snaps[0] if snaps else "snap P.S"
         return Timed(self.snap_seconds, "pass",
                      t(self.lang, "ko.timed.prompt", secs=_secs(self.snap_seconds),
-                       example=example),
+                       example=example, top=view.get("top")),
                      t(self.lang, "ko.timed.timeout"))
+
+    def stale_note(self, view, line: str) -> str:
+        """Said of a line typed before the snap window on view's top card opened."""
+        return t(self.lang, "ko.timed.stale", line=line, top=view.get("top"))
+
+    def interlude(self, before, after, seat, names, lang):
+        """After a round: every grid as revealed (KO-15), to look at before the next round."""
+        if after["round"] == before["round"] and not (after["over"] and not before["over"]):
+            return None
+        return revealed(after, names, lang)
 
     def present(self, view, seat, prompt: bool):
         if self.memory is None or seat is None:
@@ -233,7 +252,7 @@ def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lan
                 target=None, memory=False, memory_seconds=None, snap_seconds=None):
     """One game of Kombio: rounds until a total reaches `target` (KO-4, KO-16)."""
     if variant not in (None, "basic"):
-        raise ConfigError(t(lang, "ko.err_variant", variant=variant))
+        raise ConfigError(t(lang, "ko.err_variant", variant=repr(variant)))
     if rounds is not None:
         raise ConfigError(t(lang, "ko.err_rounds"))
     players = 4 if players is None else players
@@ -279,15 +298,41 @@ def grid_text(view, p: int, seat) -> Text:
     return text
 
 
-def render(view, seat, names, lang):
-    """The table as `seat` sees it (seat None: every card shown)."""
+def compact() -> bool:
+    """A terminal under 40 lines (an 80×24 one): one line per player, not a panel each."""
+    import shutil
+    import sys
+
+    return sys.stdout.isatty() and shutil.get_terminal_size().lines < COMPACT_LINES
+
+
+def _seat_line(view, p, seat, names, lang) -> Text:
+    """A player in one line: the head, then every slot of the grid (the compact board)."""
+    mark = "▶ " if p == view.get("to_move") else ("• " if p == view.get("active") else "  ")
+    line = Text(mark + t(lang, "ko.head.plain", name=names[p],
+                         cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
+                style="bold" if p == seat else "")
+    if view.get("caller") == p and not view.get("over"):
+        line.append(t(lang, "ko.head.taboo" if view["players"] > 2 else "ko.head.called"),
+                    style="magenta")
+    line.append(" ")
+    for s, v in enumerate(view["grids"][p], 1):
+        line.append("  ")
+        line.append_text(_cell(p, s, v, seat))
+    return line
+
+
+def render(view, seat, names, lang, small: bool | None = None):
+    """The table as `seat` sees it (seat None: every card shown). `small`: the compact board
+    for an 80×24 terminal (default: when the terminal is that small)."""
+    small = compact() if small is None else small
     n = view["players"]
     to_move, active = view.get("to_move"), view.get("active")
     caller = view.get("caller")
     panels = []
     for p in range(n):
         mark = "▶ " if p == to_move else ("• " if p == active else "")
-        key = "ko.head.plain" if names[p] == t(lang, "cli.seat_name", n=p) else "ko.head"
+        key = "ko.head.plain" if names[p] == t(lang, "seat.name", n=p) else "ko.head"
         head = Text(mark + t(lang, key, name=names[p], seat=p,
                              cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
                     style="bold" if p == seat else "")
@@ -295,7 +340,10 @@ def render(view, seat, names, lang):
             head.append(t(lang, "ko.head.taboo" if n > 2 else "ko.head.called"), style="magenta")
         panels.append(Panel(Group(head, grid_text(view, p, seat)), expand=False,
                             box=box.ROUNDED, border_style="bold" if p == seat else "dim"))
-    parts = [Columns(panels, padding=(0, 1))]
+    if small:
+        parts = [_seat_line(view, p, seat, names, lang) for p in range(n)]
+    else:
+        parts = [Columns(panels, padding=(0, 1))]
     if view["top"] is None:
         pile = Text(t(lang, "ko.pile.empty"))
     else:
@@ -311,19 +359,49 @@ def render(view, seat, names, lang):
         parts.extend(_knowledge(view, seat, lang))
     if caller is not None and view.get("turns_left") is not None and not view.get("over"):
         k = view["turns_left"]
-        key = _you("ko.turns_left", caller, seat) + (".1" if k == 1 else ".n")
+        key = _you("ko.turns_left", caller, seat)
         parts.append(Text(t(lang, key, name=names[caller], n=k), style="magenta"))
     if view.get("window") and view.get("top") is not None:
         w = view["window"]
         parts.append(Text(t(lang, "ko.window", top=view["top"], k=w["answered"],
                             n=len(w["order"])), style="dim"))
-    totals = " · ".join(f"{names[p]} {view['totals'][p]}" for p in range(n))
-    parts.append(Text(t(lang, "ko.totals", list=totals, target=view["target"])))
+    if not small:                                   # the compact board has them in its lines
+        totals = " · ".join(f"{names[p]} {view['totals'][p]}" for p in range(n))
+        parts.append(Text(t(lang, "ko.totals", list=totals, target=view["target"])))
     if view.get("memory"):
         parts.append(Text(t(lang, "ko.memory_note", secs=_secs(view["memory"])), style="dim"))
     title = t(lang, "ko.title.over" if view.get("over") else "ko.title", round=view["round"],
               target=view["target"])
+    if small:
+        return Group(Text(title + " " + "─" * max(0, 60 - len(title)), style="bold"), *parts)
     return Panel(Group(*parts), title=title, title_align="left")
+
+
+def revealed(after, names, lang):
+    """The finished round's grids, all face up, with each seat's sum, score and total (KO-15)."""
+    last = after.get("last_round")
+    rows = after.get("round_scores") or []
+    if not last or not rows:
+        return None
+    scores = rows[-1]
+    panels = []
+    for p, grid in enumerate(last["grids"]):
+        head = Text(t(lang, "ko.round.grid_head", name=names[p], sum=last["sums"][p],
+                      score=scores[p], total=after["totals"][p]), style="bold")
+        panels.append(Panel(Group(head, grid_text({"grids": last["grids"]}, p, None)),
+                            expand=False, box=box.ROUNDED))
+    title = t(lang, "ko.round.revealed", round=len(rows))
+    if compact():
+        lines = []
+        for p, grid in enumerate(last["grids"]):
+            line = Text(t(lang, "ko.round.grid_head", name=names[p], sum=last["sums"][p],
+                          score=scores[p], total=after["totals"][p]) + ":", style="bold")
+            for s, v in enumerate(grid, 1):
+                line.append("  ")
+                line.append_text(_cell(p, s, v, None))
+            lines.append(line)
+        return Group(Text(title, style="bold"), *lines)
+    return Panel(Columns(panels, padding=(0, 1)), title=title, title_align="left")
 
 
 def _knowledge(view, seat, lang) -> list[Text]:
@@ -408,10 +486,14 @@ def why(view, seat, names, lang) -> str:
 
 
 # -- log lines ------------------------------------------------------------------------------------
-def describe(before, decision, after, actor, viewer, names, lang) -> str:
+def describe(before, decision, after, actor, viewer, names, lang, web: bool = False) -> str:
     """One log line (or a few, at a window's close and a round's end) for `decision` of
     `actor`, from the viewer's views before and after it. Another seat's answer in an open
-    snap window is hidden until the window closes (KO-10): then the line is empty."""
+    snap window is hidden until the window closes (KO-10): then the line is empty.
+
+    `web` (the game server's words): positions as the browser shows them ("your card 3"), and
+    no line for a seat's own pass or snap in a window: the server closes a window in one go,
+    and the line of its result (who snapped what, right or wrong, or nobody) follows at once."""
     words = decision.split()
     kind, args = (words[0], words[1:]) if words else ("", [])
     you = viewer is not None and actor == viewer
@@ -421,7 +503,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     mem = bool(after.get("memory"))
 
     def cw(p, s):
-        return card_words(p, s, actor, viewer, names, lang)
+        return card_words(p, s, actor, viewer, names, lang, web)
 
     lines: list[str] = []
     if kind == "draw":
@@ -432,7 +514,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         else:
             lines.append(t(lang, "ko.log.draw", name=name))
     elif kind == "replace":
-        pos = f"{actor}.{args[0]}"
+        pos = args[0] if web else f"{actor}.{args[0]}"
         card = before.get("drawn")
         key = ("ko.log.replace.you" if you else "ko.log.replace.seen" if card is not None
                else "ko.log.replace")
@@ -446,7 +528,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         lines.append(line)
     elif kind == "take":
         lines.append(t(lang, _you("ko.log.take", actor, viewer), name=name, card=before["top"],
-                       pos=f"{actor}.{args[0]}", old=after["top"]))
+                       pos=args[0] if web else f"{actor}.{args[0]}", old=after["top"]))
     elif kind == "kombio":
         line = t(lang, _you("ko.log.kombio", actor, viewer), name=name)
         if after["players"] > 2:
@@ -482,24 +564,30 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         lines.append(t(lang, _you("ko.log.skip", actor, viewer), name=name,
                        act=before.get("action") or before.get("top")))
     elif kind in ("pass", "snap"):
-        if you or full:                                   # KO-10: others' answers are hidden
+        if (you or full) and not web:                     # KO-10: others' answers are hidden
             if kind == "pass":
                 lines.append(t(lang, _you("ko.log.pass", actor, viewer), name=name))
             else:
                 lines.append(t(lang, _you("ko.log.snap", actor, viewer), name=name,
                                card=cw(*_pos(args[0]))))
         if ended or after.get("awaiting") != "snap":
-            lines.extend(_window_closed(before, after, ended, viewer, names, lang))
+            lines.extend(_window_closed(before, after, ended, viewer, names, lang, web))
     elif kind == "give":
         victim = (before.get("snap") or {}).get("card", "?")
-        lines.append(t(lang, _you("ko.log.give", actor, viewer), name=name,
-                       card=cw(actor, int(args[0])), pos=victim))
+        if web and victim != "?":
+            lines.append(t(lang, _you("ko.log.give_web", actor, viewer), name=name,
+                           card=cw(actor, int(args[0])),
+                           pos=_slot(*_pos(victim), viewer, names, lang, True)))
+        else:
+            lines.append(t(lang, _you("ko.log.give", actor, viewer), name=name,
+                           card=cw(actor, int(args[0])), pos=victim))
     elif kind in ("hand-over", "penalty"):
         snap = before.get("snap") or {}
         w = snap.get("seat", actor)
         into = ""
         if not ended and after["counts"][w] > before["counts"][w]:
-            into = t(lang, "ko.log.into", pos=f"{w}.{len(after['grids'][w])}")
+            into = t(lang, "ko.log.into", pos=_slot(w, len(after["grids"][w]), viewer, names,
+                                                    lang, web))
         card = cw(*_pos(snap["card"])) if snap else "?"
         key = "ko.log.hand_over" if kind == "hand-over" else "ko.log.penalty"
         line = t(lang, _you(key, actor, viewer), name=name, card=card,
@@ -514,7 +602,7 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
+def _window_closed(before, after, ended, viewer, names, lang, web=False) -> list[str]:
     """The result of a snap window, once it is closed (KO-8..KO-10)."""
     top = before.get("top")
     snap = None if ended else after.get("snap")
@@ -526,20 +614,21 @@ def _window_closed(before, after, ended, viewer, names, lang) -> list[str]:
     p, s = _pos(snap["card"])
     right = snap["right"]
     key = _you("ko.log.right" if right else "ko.log.wrong", w, viewer)
-    line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang),
+    line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang, web),
              avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
     others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
     if others:
-        line += t(lang, "ko.log.first", others=_join([names[o] for o in others], lang),
+        line += t(lang, _you("ko.log.first", w, viewer), others=_join([names[o] for o in others], lang),
                   name=names[w])
     if right and p == w:
         line += t(lang, "ko.log.right_own")
     elif right:
-        line += t(lang, _you("ko.log.right_other", w, viewer), name=names[w], pos=snap["card"])
+        line += t(lang, _you("ko.log.right_other", w, viewer), name=names[w],
+                  pos=_slot(p, s, viewer, names, lang, web) if web else snap["card"])
     elif p == w:
         if after["counts"][w] > before["counts"][w]:
             line += t(lang, _you("ko.log.penalty_own", w, viewer), name=names[w],
-                      pos=f"{w}.{len(after['grids'][w])}")
+                      pos=_slot(w, len(after["grids"][w]), viewer, names, lang, web))
         else:
             line += t(lang, "ko.log.no_penalty")
     else:
@@ -569,7 +658,7 @@ def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
     lines = [t(lang, "ko.round.over", round=r, reason=reason)]
     for q in range(n):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None) or "—"
-        lines.append(t(lang, "ko.round.cards", name=names[q], cards=cards))
+        lines.append(t(lang, _you("ko.round.cards", q, viewer), name=names[q], cards=cards))
     for q in range(n):
         extra = scores[q] - sums[q]
         lines.append(t(lang, "ko.round.row", name=names[q], sum=sums[q],
@@ -647,8 +736,8 @@ def summary(view, names, lang):
             lines.append(Text(t(lang, "ko.sum.tie_still", total=best,
                                 tied=_join([names[s] for s in seats], lang),
                                 score=last[seats[0]])))
-    key = "ko.sum.winners.1" if len(winners) == 1 else "ko.sum.winners.n"
-    lines.append(Text(t(lang, key, names=_join([names[s] for s in winners], lang)),
+    key = "ko.sum.winners"
+    lines.append(Text(t(lang, key, n=len(winners), names=_join([names[s] for s in winners], lang)),
                       style="bold"))
     return Group(*lines)
 

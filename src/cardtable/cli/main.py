@@ -25,15 +25,20 @@ from rich.console import Console
 from rich.text import Text
 
 from cardtable import __version__
-from cardtable.bots import act, make_bot
+from cardtable.bots import act, bot_names, make_bot
 from cardtable.cli.games import ui_module
 from cardtable.cli.i18n import check_lang, default_lang, t
+from cardtable.i18n import level
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record, read_record, save_record
 
 #: names of the bots, given to the other seats in seat order
 BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
+#: a menu of more decisions is not listed one by one (Kombio's swaps: up to 121)
+MENU_MAX = 24
+#: seconds to wait after a bot's decision in a terminal game (--bot-pause), so a person follows
+BOT_PAUSE = 1.0
 QUIT_WORDS = {"quit", "exit", "q", "ende"}
 HELP_WORDS = {"help", "?", "h", "hilfe"}
 
@@ -47,8 +52,9 @@ def _console() -> Console:
 
 
 def _say(console: Console, text: str, style: str = "") -> None:
-    """One message line; never broken by rich (the terminal wraps it), so logs stay greppable."""
-    console.print(Text(text, style=style), soft_wrap=True)
+    """One message line. In a terminal rich wraps it between words (80 columns stay readable);
+    piped, a line stays whole, so logs stay greppable."""
+    console.print(Text(text, style=style), soft_wrap=not console.is_terminal)
 
 
 def _version(value: bool) -> None:
@@ -80,8 +86,8 @@ class LineReader:
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self.buf and not self.eof:
             if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                left = max(0.0, deadline - time.monotonic())    # 0: only what is there
+                if not select.select([self.fd], [], [], left)[0]:
                     return None
             chunk = os.read(self.fd, 4096)
             if chunk:
@@ -150,10 +156,35 @@ class Prompter:
                     pass
         return line
 
+    def stale(self) -> list[str]:
+        """On a terminal: the lines typed before now (read and dropped: answers meant for a
+        prompt that has gone, e.g. a snap window that closed). Elsewhere (a pipe): none."""
+        reader = self._line_reader()
+        if reader is None or not os.isatty(reader.fd):
+            return []
+        lines = []
+        while True:
+            try:
+                line = reader.readline(0)
+            except EOFError:
+                break
+            if line is None:
+                break
+            lines.append(line)
+        return [x for x in lines if x.strip()]
+
     def ask_timed(self, prompt: str, seconds: float) -> str | None:
         """One line, or None if none came within `seconds`."""
         line = self._plain(prompt, max(seconds, 0.0))
         if line is not None and not sys.stdin.isatty():
+            sys.stdout.write(line + "\n")
+        return line
+
+    def ask_line(self, prompt: str) -> str:
+        """A plain line (no editing or completion): a pause such as 'Enter: next round'.
+        What was typed ahead is read as typed."""
+        line = self._plain(prompt)
+        if not sys.stdin.isatty():
             sys.stdout.write(line + "\n")
         return line
 
@@ -162,13 +193,10 @@ class Prompter:
             from prompt_toolkit import PromptSession
             from prompt_toolkit.completion import WordCompleter
 
-            if self._session is None:
-                self._session = PromptSession()
+            if self._session is None:            # no blank lines kept for a completion menu
+                self._session = PromptSession(reserve_space_for_menu=0)
             completer = WordCompleter(words, sentence=True, ignore_case=True) if words else None
-            try:
-                return self._session.prompt(prompt, completer=completer)
-            except KeyboardInterrupt:
-                raise EOFError from None
+            return self._session.prompt(prompt, completer=completer)   # Ctrl-C: interrupt
         line = self._plain(prompt)
         if not sys.stdin.isatty():
             sys.stdout.write(line + "\n")    # echo: a piped session reads like a typed one
@@ -186,18 +214,18 @@ def _bots_for(spec: str, seat: int, players: int, seed: int, lang: str) -> dict:
     return {s: make_bot(kind, seed=seed * 100 + s + 1) for s, kind in zip(others, kinds)}
 
 
-def _reason(state: GameState, text: str) -> str | None:
-    """None if `text` is legal now, else the one-line reason it is not."""
+def _reason(state: GameState, text: str, lang: str = "en") -> str | None:
+    """None if `text` is legal now, else the one-line reason it is not, in `lang`."""
     try:
         d = state.parse(text)
     except IllegalDecision as e:
-        return e.reason
+        return e.words(lang)
     if state.is_legal(d):
         return None
     try:
         state.copy().apply(d)
     except IllegalDecision as e:
-        return e.reason
+        return e.words(lang)
     return None
 
 
@@ -205,10 +233,14 @@ class Game:
     """One player at `seat` against bots; prints the table, log lines, and asks for decisions.
     `session` may provide the optional hooks `timed`, `present` and `observe` (games.py)."""
 
-    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto, session=None):
+    def __init__(self, ui, seat, bots, names, lang, console, prompter, auto, session=None,
+                 bot_pause: float = 0.0):
         self.ui, self.seat, self.bots, self.names = ui, seat, bots, names
         self.lang, self.console, self.prompter, self.auto = lang, console, prompter, auto
+        self.bot_pause = bot_pause
         self.timed = getattr(session, "timed", None)
+        self.stale_note = getattr(session, "stale_note", None)
+        self.interlude = getattr(session, "interlude", None)
         self._present = getattr(session, "present", None)
         self.observe = getattr(session, "observe", None)
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
@@ -217,9 +249,16 @@ class Game:
         return self._present(view, self.seat, prompt) if self._present else view
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style), soft_wrap=True)
+        _say(self.console, text, style)
 
     def menu(self, legal: list[str]) -> None:
+        """The legal decisions, numbered; a long list (a swap: up to 121) in one line instead,
+        so the board stays on an 80×24 screen."""
+        if len(legal) > MENU_MAX:
+            self.say(t(self.lang, "cli.menu_long", n=len(legal),
+                       examples=", ".join(legal[i] for i in (0, len(legal) // 2, -1))),
+                     "bold")
+            return
         self.say(t(self.lang, "cli.menu"), "bold")
         self.console.print(Columns([Text(f"{i}) {d}") for i, d in enumerate(legal, 1)],
                                    padding=(0, 3)))
@@ -240,6 +279,9 @@ class Game:
         self.say(why, "bold")
         self.menu(legal)
         deadline = time.monotonic() + timed.seconds if timed else None
+        if timed and self.stale_note:     # typed before this window opened: not for it
+            for old in self.prompter.stale():
+                self.say(self.stale_note(raw, " ".join(old.split())), "red")
         while True:
             try:
                 if timed:                             # e.g. Kombio's snap window (KO-10)
@@ -270,7 +312,7 @@ class Game:
                     return legal[i - 1]
                 self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
                 continue
-            reason = _reason(state, line)
+            reason = _reason(state, line, lang)
             if reason is None:
                 return state.parse(line).text
             self.say(t(lang, "cli.illegal", reason=reason), "red")
@@ -295,7 +337,33 @@ class Game:
                                     s, self.seat, self.names, self.lang)
             if line:                                # empty: nothing the viewer may see yet
                 self.say(line, "bold" if s == self.seat else "")
+                if s != self.seat and self.bot_pause > 0:
+                    time.sleep(self.bot_pause)      # pacing: a person can follow the bots
+            shown = self.interlude(before, after, self.seat, self.names, self.lang) \
+                if self.interlude else None
+            if shown is not None:                   # e.g. a Kombio round's revealed grids
+                self.console.print(shown)
+                if self.prompter.tty and not state.over:
+                    try:
+                        answer = self.prompter.ask_line(t(self.lang, "cli.next_round"))
+                    except EOFError:
+                        answer = ""
+                    if answer.strip().lower() in QUIT_WORDS:
+                        return False
         return True
+
+
+def check_save(save: Path | None, lang: str) -> None:
+    """Refuse a --save path that cannot be written, before the deal (ConfigError: exit 2)."""
+    if save is None:
+        return
+    if save.is_dir():
+        raise ConfigError(t(lang, "cli.err_save_dir", path=str(save)))
+    folder = save.parent
+    if not folder.is_dir():
+        raise ConfigError(t(lang, "cli.err_save_parent", path=str(save), folder=str(folder)))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(t(lang, "cli.err_save_write", path=str(save), folder=str(folder)))
 
 
 def _save_path(save: Path, session) -> Path:
@@ -306,8 +374,10 @@ def _save_path(save: Path, session) -> Path:
 
 def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
-             **game_options) -> int:
+             bot_pause: float | None = None, **game_options) -> int:
     lang = check_lang(lang)
+    save = None if save is None else Path(save)
+    check_save(save, lang)
     console = console or _console()
     ui = ui_module(game)
     extra = {k: v for k, v in game_options.items() if v is not None and v is not False}
@@ -333,18 +403,38 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         else:
             names.append(next(others))
             labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
-                            kind=bot_map[s].name))
+                            kind=level(lang, bot_map[s].name)))
     prompter = prompter or Prompter()
+    if bot_pause is None:
+        bot_pause = BOT_PAUSE if prompter.tty else 0.0
+    if not 0 <= bot_pause <= 60:
+        raise ConfigError(t(lang, "cli.err_bot_pause", n=f"{bot_pause:g}"))
     _say(console, t(lang, "cli.seed", seed=seed), "bold")
     _say(console, t(lang, "cli.players", players=", ".join(labels)))
-    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session)
+    g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
 
     def save_current() -> None:
         if save is not None:
-            path = _save_path(Path(save), session)
-            save_record(session.state, path)
+            path = _save_path(save, session)
+            try:
+                save_record(session.state, path)
+            except OSError as e:     # the folder went away during the game
+                raise ConfigError(t(lang, "cli.err_save_failed", path=str(path),
+                                    why=e.strerror or str(e))) from None
             _say(console, t(lang, "cli.saved", path=str(path)), "dim")
 
+    try:
+        return _play_session(session, g, ui, seat, names, lang, console, prompter,
+                             save_current)
+    except KeyboardInterrupt:                 # Ctrl-C: the record is kept, exit status 130
+        console.print()
+        save_current()
+        _say(console, t(lang, "cli.quit"))
+        return 130
+
+
+def _play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
+    """The games of a session, one after another (a CL-5 match: several)."""
     while True:
         state = session.state
         if session.rounds > 1:
@@ -384,13 +474,15 @@ def play_cmd(
     variant: Optional[str] = typer.Option(None, "--variant", help=t(_L, "help.variant")),
     players: Optional[int] = typer.Option(None, "--players", help=t(_L, "help.players")),
     seat: int = typer.Option(0, "--seat", help=t(_L, "help.seat")),
-    bots: str = typer.Option("greedy", "--bots", help=t(_L, "help.bots")),
+    bots: str = typer.Option("greedy", "--bots", help=t(_L, "help.bots", names=", ".join(bot_names()))),
     seed: Optional[int] = typer.Option(None, "--seed", help=t(_L, "help.seed")),
     lang: Optional[str] = typer.Option(None, "--lang", help=t(_L, "help.lang")),
     save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", help=t(_L, "help.save")),
     rounds: Optional[int] = typer.Option(None, "--rounds", help=t(_L, "help.rounds")),
     start: int = typer.Option(0, "--start", help=t(_L, "help.start")),
     auto: bool = typer.Option(True, "--auto-forced/--confirm-forced", help=t(_L, "help.auto")),
+    bot_pause: Optional[float] = typer.Option(None, "--bot-pause", metavar="S",
+                                              help=t(_L, "help.bot_pause")),
     target: Optional[int] = typer.Option(None, "--target", help=t(_L, "ko.opt.target")),
     memory: bool = typer.Option(False, "--memory", help=t(_L, "ko.opt.memory")),
     memory_seconds: Optional[float] = typer.Option(None, "--memory-seconds", metavar="S",
@@ -399,7 +491,7 @@ def play_cmd(
                                                  help=t(_L, "ko.opt.snap_seconds")),
 ) -> None:
     raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
-                              start, auto, target=target, memory=memory,
+                              start, auto, bot_pause=bot_pause, target=target, memory=memory,
                               memory_seconds=memory_seconds, snap_seconds=snap_seconds))
 
 
@@ -439,7 +531,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
     state = _load(rec, lang, upto=0)
     _check_seat(seat, state, lang)
     console = _console()
-    names = [t(lang, "cli.seat_name", n=s) for s in range(state.players)]
+    names = [t(lang, "seat.name", n=s) for s in range(state.players)]
     if seat is not None:
         names[seat] = t(lang, "cli.you")
     actions = rec.get("actions", [])
@@ -450,6 +542,8 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         _say(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
     if pause is None:
         pause = sys.stdout.isatty() and sys.stdin.isatty()
+    skip = 0                                   # actions still to show without a pause
+    prompter = Prompter()
     for i, action in enumerate(actions):
         before = state.view(seat)
         actor = state.to_move
@@ -458,12 +552,21 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
         if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
             line = line.replace("\n", "\n     ")        # further lines under the first one
-            _say(console, t(lang, "cli.replay_step", i=i, line=line))
-        if pause and i + 1 < len(actions):
+            _say(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
+        if skip:
+            skip -= 1
+        elif pause and i + 1 < len(actions):
             try:
-                input(t(lang, "cli.replay_pause"))
+                answer = prompter.ask_line(t(lang, "cli.replay_pause")).strip().lower()
             except EOFError:
+                answer = "c"
+            if answer in QUIT_WORDS:
+                _say(console, t(lang, "cli.replay_stopped"))
+                return 0
+            if answer in ("c", "all", "alle"):    # on to the end without pauses
                 pause = False
+            elif answer.isdigit() and int(answer) > 1:
+                skip = int(answer) - 1
     console.rule(t(lang, "cli.replay_final"))
     console.print(ui.render(state.view(seat), seat, names, lang))
     if state.over:
@@ -493,7 +596,7 @@ def _error(msg: str) -> None:
 
 
 # Commands of the other parts: each module has `register(app)`.
-COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd")
+COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd")
 for _name in COMMAND_MODULES:
     importlib.import_module(f"cardtable.cli.{_name}").register(app)
 

@@ -17,7 +17,8 @@ from cardtable.core.errors import ConfigError
 
 def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str) -> int:
     from cardtable.bots import bot_names
-    from cardtable.server import Settings, run
+    from cardtable.server import Settings
+    from cardtable.server.app import listen, run
 
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port must be 0..65535, not {port}")
@@ -31,7 +32,8 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
         settings.url()
     except ValueError as e:
         raise ConfigError(str(e)) from None
-    run(settings)
+    sock = listen(settings)           # a busy port: one line, exit 2, before the start line
+    run(settings, sock)
     return 0
 
 

@@ -30,6 +30,21 @@ GARBAGE = ["", "   ", "play", "draw", "draw pool", "fly away", "play 0", "play 9
            "shadow 13", "\x00", "play X X X X X X", "draw pool 1+1"]
 
 
+def check_refusal(e: IllegalDecision) -> None:
+    """An engine's refusal has a stable code whose catalog message (err.<code>) exists in every
+    language and takes exactly its params (plain numbers and strings, for the server's JSON)."""
+    from cardtable.i18n import LANGS, catalog, placeholders, t
+
+    assert e.code != "illegal", f"a refusal without a code: {e.reason}"
+    assert all(type(v) in (int, str) for v in e.params.values()), e.params
+    for lang in LANGS:
+        msg = catalog(lang).get("err." + e.code)
+        assert msg is not None, f"err.{e.code} is missing in {lang}.json"
+        assert placeholders(msg) <= set(e.params), (e.code, e.params)
+        assert t(lang, "err." + e.code, **e.params)
+    assert e.reason == t("en", "err." + e.code, **e.params)
+
+
 class Stats:
     def __init__(self):
         self.games = 0
@@ -77,6 +92,7 @@ def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
                     state.apply(text)
                 except IllegalDecision as e:
                     assert e.reason, "an IllegalDecision without a reason"
+                    check_refusal(e)
                     stats.refusals += 1
                 else:
                     raise AssertionError(f"{text!r} was applied but is not legal: {texts}")

@@ -1,6 +1,10 @@
 """Errors every game raises. User errors are CardtableError subclasses: front ends print
 their message (never a traceback) and exit with status 2."""
 
+from __future__ import annotations
+
+from typing import Any
+
 
 class CardtableError(Exception):
     """Base class of every error caused by input (a decision, a record, an option)."""
@@ -9,12 +13,46 @@ class CardtableError(Exception):
 class IllegalDecision(CardtableError):
     """A decision that is not legal in the current state. The state is left unchanged.
 
-    `decision` is the text that was refused, `reason` a one-line explanation."""
+    `decision` is the text that was refused; `code` a stable name of the refusal and `params`
+    its values (plain numbers and strings): together they are the message `err.<code>` of the
+    catalog (cardtable.i18n), which a front end words in the player's language. `reason` is the
+    one-line English explanation (the catalog's English message, or the text given).
 
-    def __init__(self, decision: str, reason: str):
+        raise IllegalDecision(text, code="ab.deck_empty")
+        raise IllegalDecision(text, code="ko.no_seat", params={"seat": 7, "max": 3})
+    """
+
+    def __init__(self, decision: str, reason: str | None = None, *, code: str | None = None,
+                 params: dict[str, Any] | None = None):
         self.decision = decision
-        self.reason = reason
-        super().__init__(f"illegal decision {decision!r}: {reason}")
+        self.code = code or "illegal"
+        self.params = dict(params or {})
+        self._reason = reason
+        super().__init__(decision)
+
+    @property
+    def reason(self) -> str:
+        if self._reason is None:                 # formatted on demand: refusals are frequent
+            from cardtable.i18n import t
+
+            self._reason = t("en", "err." + self.code, **self.params)
+        return self._reason
+
+    def words(self, lang: str) -> str:
+        """The refusal in `lang` (a free-text reason without a code: that text)."""
+        if self.code == "illegal" and self._reason is not None and lang == "en":
+            return self._reason
+        from cardtable.i18n import t
+
+        return t(lang, "err." + self.code, **self.params)
+
+    def __str__(self) -> str:
+        return f"illegal decision {self.decision!r}: {self.reason}"
+
+
+def refuse(decision: str, code: str, **params: Any) -> IllegalDecision:
+    """The IllegalDecision `code` with `params` (raise it)."""
+    return IllegalDecision(decision, code=code, params=params)
 
 
 class ConfigError(CardtableError):

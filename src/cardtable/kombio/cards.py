@@ -17,7 +17,7 @@ Structured arguments (`Decision.args`):
 
 from __future__ import annotations
 
-from cardtable.core.errors import IllegalDecision
+from cardtable.core.errors import refuse
 from cardtable.core.game import Decision, notation_number
 
 # -- KO-1: the 70 cards ------------------------------------------------------------------------
@@ -136,29 +136,18 @@ def is_ours(d: Decision) -> bool:
 def _slot(tok: str, text: str) -> int:
     s = notation_number(tok)
     if s is None or s < 1:
-        raise IllegalDecision(text, f"{tok!r} is not a slot number (1, 2, 3, ...)")
+        raise refuse(text, "ko.not_slot", token=tok)
     return s
 
 
 def _pos(tok: str, text: str) -> tuple[int, int]:
     parts = tok.split(".")
     if len(parts) != 2:
-        raise IllegalDecision(text, f"{tok!r} is not a card on the table; write seat.slot, "
-                                    "e.g. 2.4")
+        raise refuse(text, "ko.not_pos", token=tok)
     p = notation_number(parts[0])
     if p is None:
-        raise IllegalDecision(text, f"{tok!r}: {parts[0]!r} is not a seat number")
+        raise refuse(text, "ko.not_seat", token=tok, part=parts[0])
     return p, _slot(parts[1], text)
-
-
-_USAGE = {
-    "replace": "write 'replace S' with one of your slots, e.g. 'replace 3'",
-    "take": "write 'take S' with one of your slots, e.g. 'take 3'",
-    "give": "write 'give S' with one of your slots, e.g. 'give 3'",
-    "peek": "write 'peek P.S' or 'peek P.S P.S', e.g. 'peek 1.2'",
-    "snap": "write 'snap P.S', e.g. 'snap 1.2'",
-    "swap": "write 'swap P.S P.S', 'swap P.S' or 'swap'",
-}
 
 
 def parse(text) -> Decision:
@@ -166,32 +155,29 @@ def parse(text) -> Decision:
     if isinstance(text, Decision):
         return text if is_ours(text) else parse(text.text)
     if not isinstance(text, str):
-        raise IllegalDecision(str(text), "a decision must be text")
+        raise refuse(str(text), "not_text")
     norm = " ".join(text.split()).lower()
     d = _TEXT.get(norm)
     if d is not None:
         return d
     if not norm:
-        raise IllegalDecision(text, "empty decision")
+        raise refuse(text, "empty")
     words = norm.split(" ")
     head, args = words[0], words[1:]
     if head in ("replace", "take", "give"):
         if len(args) != 1:
-            raise IllegalDecision(text, _USAGE[head])
+            raise refuse(text, "ko.usage." + head)
         return slot_decision(head, _slot(args[0], text))
     if head in ("peek", "snap", "swap"):
         if head == "snap" and len(args) != 1 or not 1 <= len(args) <= 2:
-            raise IllegalDecision(text, _USAGE[head])
+            raise refuse(text, "ko.usage." + head)
         a = _pos(args[0], text)
         if len(args) == 1:
             return pos_decision(head, a[0], a[1])
         b = _pos(args[1], text)
         if a == b:
-            raise IllegalDecision(text, f"name two different cards, not {args[0]} twice")
+            raise refuse(text, "ko.same_card", pos=args[0])
         return pair(head, a[0], a[1], b[0], b[1])
     if head in SIMPLE:
-        raise IllegalDecision(text, f"'{head}' takes no arguments")
-    raise IllegalDecision(
-        text, "unknown decision; Kombio decisions are draw, replace S, discard, take S, kombio, "
-              "peek P.S [P.S], swap [P.S [P.S]], keep, skip, pass, snap P.S, give S, "
-              "hand-over, penalty")
+        raise refuse(text, "no_args", word=head)
+    raise refuse(text, "ko.unknown")

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.core.errors import IllegalDecision
+from cardtable.core.errors import IllegalDecision, refuse
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
 from cardtable.kombio import cards as C
@@ -274,14 +274,14 @@ class KombioState(GameState):
         phase = self.phase
         kind = d.kind
         if phase is None:
-            raise IllegalDecision(d.text, "the game is over")
+            raise refuse(d.text, "over")
         if phase == "snap":
             if kind == "pass":
                 self._answer(None)
             elif kind == "snap":
                 self._answer(d)
             else:
-                raise IllegalDecision(d.text, self._expecting())
+                raise self._expecting(d)
         elif phase == "turn":
             if kind == "draw":
                 self._draw(d)
@@ -290,21 +290,21 @@ class KombioState(GameState):
             elif kind == "kombio":
                 self._kombio(d)
             else:
-                raise IllegalDecision(d.text, self._expecting())
+                raise self._expecting(d)
         elif phase == "drawn":
             if kind == "replace":
                 self._replace(d)
             elif kind == "discard":
                 self._discard_drawn()
             else:
-                raise IllegalDecision(d.text, self._expecting())
+                raise self._expecting(d)
         elif phase == "action":
             self._action(d)
         elif phase == "action_swap":
             self._action_swap(d)
         elif phase == "give":
             if kind != "give":
-                raise IllegalDecision(d.text, self._expecting())
+                raise self._expecting(d)
             self._give(d)
         else:  # hand_over
             if kind == "hand-over":
@@ -312,65 +312,47 @@ class KombioState(GameState):
             elif kind == "penalty":
                 self._penalty_choice()
             else:
-                raise IllegalDecision(d.text, self._expecting())
+                raise self._expecting(d)
         self.hist = (self.hist, d.text)
 
-    def _expecting(self) -> str:
-        phase = self.phase
+    def _expecting(self, d: Decision) -> IllegalDecision:
+        """The refusal of a decision of the wrong kind: what the phase expects instead."""
         act = self.act
-        if phase == "turn":
-            what = "'draw', 'take S' or 'kombio' (KO-5)"
-        elif phase == "drawn":
-            what = "'replace S' or 'discard' (KO-5.1)"
-        elif phase == "action":
-            what = ("'peek P.S' on one of your own cards" if act <= 8 else
-                    "'peek P.S' on another player's card" if act <= 10 else
-                    "'swap P.S P.S'" if act <= 12 else
-                    "'peek P.S'" if act == 13 else "'peek P.S P.S'")
-            what = f"the action of the {act}: {what}, or 'skip' (KO-6)"
-        elif phase == "action_swap":
-            what = ("'swap P.S' (swap the peeked card with that card) or 'keep' (KO-6)"
-                    if act == 13 else "'swap' (swap the two peeked cards) or 'keep' (KO-6)")
-        elif phase == "snap":
-            what = "'pass' or 'snap P.S' (the snap window, KO-8..KO-10)"
-        elif phase == "give":
-            what = "'give S' with one of your slots (KO-8)"
-        else:
-            what = "'hand-over' or 'penalty' (KO-8)"
-        return f"now {what} is expected from seat {self._to_move}"
+        kind = ("own" if act <= 8 else "other_card" if act <= 10 else "swap" if act <= 12
+                else "one" if act == 13 else "two")
+        return refuse(d.text, "ko.expect." + self.phase, seat=self._to_move, act=act,
+                      kind=kind)
 
     # checks that refuse before anything changes
     def _own_slot(self, d: Decision, s: int) -> int:
         g = self.grids[self._to_move]
         if s > len(g) or g[s - 1] < 0:
-            raise IllegalDecision(d.text, f"you have no card in slot {s} (your slots: "
-                                  + self._slots_text(self._to_move) + ")")
+            raise refuse(d.text, "ko.no_card", slot=s, slots=self._slots_text(self._to_move))
         return s - 1
 
     def _slots_text(self, p: int) -> str:
         slots = [str(i) for i, c in enumerate(self.grids[p], 1) if c >= 0]
-        return ", ".join(slots) if slots else "none"
+        return ", ".join(slots) if slots else "—"
 
     def _check_pos(self, d: Decision, p: int, s: int) -> int:
         """A card on the table that may be looked at, swapped or snapped (KO-7, KO-12)."""
         if p >= self.players:
-            raise IllegalDecision(d.text, f"there is no seat {p} (seats 0..{self.players - 1})")
+            raise refuse(d.text, "ko.no_seat", seat=p, max=self.players - 1)
         g = self.grids[p]
         if s > len(g):
-            raise IllegalDecision(d.text, f"seat {p} has no slot {s} (slots 1..{len(g)})")
+            raise refuse(d.text, "ko.no_slot", seat=p, slot=s, max=len(g))
         c = g[s - 1]
         if c < 0:
-            raise IllegalDecision(d.text, f"slot {p}.{s} is empty (KO-7)")
+            raise refuse(d.text, "ko.empty_slot", pos=f"{p}.{s}")
         if p == self.taboo:
-            raise IllegalDecision(d.text, f"seat {p} called Kombio: their cards are taboo (KO-12)")
+            raise refuse(d.text, "ko.taboo", seat=p)
         return c
 
     # KO-5.1: draw from the deck
     def _draw(self, d: Decision) -> None:
         if not self.deck:
             if len(self.discard) <= 1:
-                raise IllegalDecision(d.text, "the deck is empty and there is nothing to "
-                                              "reshuffle (KO-14)")
+                raise refuse(d.text, "ko.deck_empty")
             self._reshuffle()                                          # KO-14
         c = self.deck.pop()
         self.drawn = c
@@ -400,10 +382,9 @@ class KombioState(GameState):
     # KO-5.2: take the top discard card
     def _take(self, d: Decision) -> None:
         if not self.discard:
-            raise IllegalDecision(d.text, "the discard pile is empty (KO-5.2)")
+            raise refuse(d.text, "ko.pile_empty")
         if self.top_snapped:
-            raise IllegalDecision(d.text, "the top discard card was put there by a snap and "
-                                          "cannot be taken (KO-9)")
+            raise refuse(d.text, "ko.snapped_top")
         i = self._own_slot(d, d.args[0])
         g = self.grids[self.active]
         c = self.discard.pop()
@@ -415,8 +396,7 @@ class KombioState(GameState):
     # KO-5.3, KO-12: call Kombio
     def _kombio(self, d: Decision) -> None:
         if self.caller is not None:
-            raise IllegalDecision(d.text, f"seat {self.caller} has already called Kombio this "
-                                          "round (KO-12)")
+            raise refuse(d.text, "ko.called", seat=self.caller)
         a = self.active
         self.caller = a
         if self.players > 2:
@@ -437,14 +417,13 @@ class KombioState(GameState):
         if kind == "peek" and len(args) == 2:
             p, s = args
             if act in (11, 12):
-                raise IllegalDecision(d.text, f"an {act} swaps two cards without looking: "
-                                              "'swap P.S P.S' (KO-6)")
+                raise refuse(d.text, "ko.swap_blind", act=act)
             if act == 14:
-                raise IllegalDecision(d.text, "a 14 looks at two cards: 'peek P.S P.S' (KO-6)")
+                raise refuse(d.text, "ko.peek_two")
             if act <= 8 and p != a:
-                raise IllegalDecision(d.text, f"a {act} looks at one of your own cards (KO-6)")
+                raise refuse(d.text, "ko.peek_own", act=act)
             if 9 <= act <= 10 and p == a:
-                raise IllegalDecision(d.text, f"a {act} looks at another player's card (KO-6)")
+                raise refuse(d.text, "ko.peek_other", act=act)
             c = self._check_pos(d, p, s)
             self.known[a] |= 1 << c
             if act == 13:
@@ -466,7 +445,7 @@ class KombioState(GameState):
             self._swap(*args)
             self._open_window()
             return
-        raise IllegalDecision(d.text, self._expecting())
+        raise self._expecting(d)
 
     def _action_swap(self, d: Decision) -> None:
         kind = d.kind
@@ -478,7 +457,7 @@ class KombioState(GameState):
             if self.act == 13 and len(args) == 2:
                 p, s = args
                 if (p, s) == self.peeked[0]:
-                    raise IllegalDecision(d.text, "swap the peeked card with another card (KO-6)")
+                    raise refuse(d.text, "ko.swap_other")
                 self._check_pos(d, p, s)
                 (q, t), = self.peeked
                 self._swap(q, t, p, s)
@@ -489,7 +468,7 @@ class KombioState(GameState):
                 self._swap(p1, s1, p2, s2)
                 self._open_window()
                 return
-        raise IllegalDecision(d.text, self._expecting())
+        raise self._expecting(d)
 
     def _swap(self, p1: int, s1: int, p2: int, s2: int) -> None:       # KO-7, KO-11
         g1 = self.grids[p1]

@@ -42,6 +42,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds before a bot's decision is applied (default %(default)s)")
     p.add_argument("--standin", default=d.standin,
                    help="bot that plays for an away player (default %(default)s)")
+    p.add_argument("--round-break", type=float, default=d.round_break,
+                   help="Kombio: longest wait for the players' ready after a round, 0: none "
+                        "(default %(default)s)")
+    p.add_argument("--round-pause", type=float, default=d.round_pause,
+                   help="Kombio: the pause after a round when no player is connected "
+                        "(default %(default)s)")
     p.add_argument("--rate", type=float, default=d.rate,
                    help="messages per second per connection (default %(default)s)")
     p.add_argument("--burst", type=int, default=d.burst, help="message burst per connection")
@@ -80,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     extra = {"instance": a.instance} if a.instance else {}
     run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
+                 round_break=max(0.0, a.round_break), round_pause=max(0.0, a.round_pause),
                  bot_workers=a.bot_workers, trusted_proxies=a.trusted_proxies,
                  public_seats_per_client=1 if a.client_limits == "on" else 0,
                  waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,

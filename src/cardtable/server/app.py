@@ -16,6 +16,7 @@ import inspect
 import logging
 import re
 import secrets
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -29,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from cardtable import __version__
 from cardtable.bots import LEVELS, bot_names
-from cardtable.core.errors import CardtableError
+from cardtable.core.errors import CardtableError, ConfigError
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.config import Settings
@@ -112,11 +113,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     if len(specs) != players:
         raise _bad(f"seats: {len(specs)} given for {players} players")
     rows = []
-    known = set(bot_names())
+    known = set(bot_names(game, players))
     for i, spec in enumerate(specs):
         if spec.kind == "bot":
             bot = (spec.bot or "medium").strip().lower()
             if bot not in known:
+                if bot in bot_names():
+                    raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
+                               f"(bots that do: {', '.join(sorted(known))})")
                 raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})")
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
                          "away": False, "joined_at": None, "client": None})
@@ -133,6 +137,8 @@ def table_config(req: P.CreateTable, server: Settings | None = None
                 "target": opts.get("target"), "public": req.public,
                 "turn_seconds": turn,
                 "snap_seconds": req.snap_seconds if game == "kombio" else None,
+                "memory": bool(req.memory) and game == "kombio",
+                "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
     return settings, base, rows
 
@@ -150,7 +156,8 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         free_seats=[x["seat"] for x in seats if x["kind"] == "human" and not x["joined"]],
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
-        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"])
+        options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
+        memory=bool(s.get("memory")), host=s.get("host"))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -277,16 +284,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def games() -> list[P.GameInfo]:
         from cardtable.abluxxen.rules import OPTION_NAMES, VARIANTS
 
-        bots = [b for b in bot_names() if b not in LEVELS]
+        def bots(game: str) -> list[str]:
+            return [b for b in bot_names(game) if b not in LEVELS]
+
         return [
             P.GameInfo(game="abluxxen", variants=list(VARIANTS),
                        players={v: [r.min_players, r.max_players] for v, r in VARIANTS.items()},
-                       options=list(OPTION_NAMES), bots=bots, levels=list(LEVELS),
+                       options=list(OPTION_NAMES), bots=bots("abluxxen"), levels=list(LEVELS),
                        defaults={v: {o: getattr(r, o) for o in OPTION_NAMES
                                      if o != "shadow_partial" or r.duel}
                                  for v, r in VARIANTS.items()}),
             P.GameInfo(game="kombio", variants=["basic"], players={"basic": [2, 6]},
-                       options=["max_turns"], bots=bots, levels=list(LEVELS)),
+                       options=["max_turns"], bots=bots("kombio"), levels=list(LEVELS)),
         ]
 
     @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
@@ -342,9 +351,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables", response_model=list[P.TableOut])
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
-                          limit: int = Query(50, ge=1, le=200)) -> list[P.TableOut]:
-        """Open public tables (waiting for players), newest first."""
-        rows, seat_rows = await hub().store.open_tables(game, limit)
+                          limit: int = Query(50, ge=1, le=200),
+                          status: str = Query("waiting", pattern="^(waiting|playing)$")
+                          ) -> list[P.TableOut]:
+        """Public tables waiting for players (or, with status=playing, being played: to
+        watch), newest first."""
+        rows, seat_rows = await hub().store.open_tables(game, limit, status)
         return [_table_out(row, seat_info_of(seat_rows[row["id"]]), row["n_actions"])
                 for row in rows]
 
@@ -514,20 +526,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def run(settings: Settings) -> None:
-    """Start uvicorn with `settings` (blocking)."""
+def listen(settings: Settings) -> socket.socket:
+    """The server's listening socket, bound before anything starts or is announced, so a busy
+    port is one error and `--port 0` gets its real port (settings.port is set to it).
+    ConfigError if the address cannot be bound."""
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((settings.host, settings.port))
+    except (OSError, OverflowError) as e:
+        sock.close()
+        why = getattr(e, "strerror", None) or str(e)
+        raise ConfigError(f"cannot listen on {settings.host}:{settings.port}: {why}") from None
+    sock.listen(2048)                 # connections wait from now on, also during the startup
+    settings.port = sock.getsockname()[1]
+    return sock
+
+
+def run(settings: Settings, sock: socket.socket | None = None) -> None:
+    """Start uvicorn with `settings` (blocking), on `sock` or a socket bound by `listen`."""
     import uvicorn
 
     try:
         settings.url()
-    except ValueError as e:
+        sock = sock or listen(settings)
+    except (ValueError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2)
     global _OWN_PROCESS
     _OWN_PROCESS = True
     app = create_app(settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
-                access_log=False, proxy_headers=bool(settings.trusted_proxies),
-                forwarded_allow_ips=settings.trusted_proxies or None,
-                h11_max_incomplete_event_size=16 * 1024)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
+                            ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
+                            access_log=False, proxy_headers=bool(settings.trusted_proxies),
+                            forwarded_allow_ips=settings.trusted_proxies or None,
+                            h11_max_incomplete_event_size=16 * 1024)
+    uvicorn.Server(config).run(sockets=[sock])

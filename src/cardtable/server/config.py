@@ -73,6 +73,11 @@ class Settings:
     bot_delay: float = 0.5
     #: the bot that plays for a human seat whose player is away (NOTATION difficulty or name)
     standin: str = "medium"
+    #: Kombio: after a round the next one waits until every connected player sent `ready`, at
+    #: most `round_break` seconds (0: no break); with no player connected (bots, spectators)
+    #: it waits `round_pause` seconds, so that the round's summary can be seen
+    round_break: float = 60.0
+    round_pause: float = 5.0
     #: largest WebSocket message the protocol accepts in bytes (bigger ones get an error); the
     #: transport closes a connection whose frame exceeds `ws_max_frame` (code 1009)
     max_message: int = 4096

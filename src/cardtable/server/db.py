@@ -678,12 +678,12 @@ class Store:
                                    .order_by(seats.c.seat))
             return [_row(x) for x in s]
 
-    async def open_tables(self, game: str | None, limit: int
+    async def open_tables(self, game: str | None, limit: int, status: str = "waiting"
                           ) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
-        """Public tables waiting for players, newest first, and their seats by table id (one
-        read, two queries)."""
+        """Public tables with `status` (waiting for players, or playing), newest first, and
+        their seats by table id (one read, two queries)."""
         async with self.engine.connect() as conn:
-            q = (select(game_tables).where(game_tables.c.status == "waiting",
+            q = (select(game_tables).where(game_tables.c.status == status,
                                            game_tables.c.public.is_(True))
                  .order_by(game_tables.c.created_at.desc()).limit(limit))
             if game:
@@ -696,6 +696,30 @@ class Store:
                 for x in res:
                     by_table[x.table_id].append(_row(x))
             return rows, by_table
+
+    async def delete_waiting_table(self, table_id: int) -> bool:
+        """Delete a table that still waits for players (cancelled by its host), with its seats;
+        False if it is not waiting (any more)."""
+        if not self.url.is_postgres:
+            def run(cur: sqlite3.Cursor) -> bool:
+                row = cur.execute("SELECT status FROM game_tables WHERE id = ?",
+                                  (table_id,)).fetchone()
+                if row is None or row[0] != "waiting":
+                    return False
+                cur.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+                cur.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                cur.execute("DELETE FROM game_tables WHERE id = ?", (table_id,))
+                return True
+            return await self.write(run)
+        async with self.engine.begin() as conn:
+            status = (await conn.execute(select(game_tables.c.status).where(
+                game_tables.c.id == table_id).with_for_update())).scalar()
+            if status != "waiting":
+                return False
+            await conn.execute(actions.delete().where(actions.c.table_id == table_id))
+            await conn.execute(seats.delete().where(seats.c.table_id == table_id))
+            await conn.execute(game_tables.delete().where(game_tables.c.id == table_id))
+            return True
 
     async def unfinished_by_creator(self, creator: str) -> list[dict[str, Any]]:
         """Id and settings of the tables `creator` (security.client_key) made that are not over."""

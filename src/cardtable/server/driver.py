@@ -14,7 +14,8 @@ A driver loop: bots (and the stand-in bot of an away human) decide after `bot_de
 turn timer running out makes the stand-in decide and marks the seat away (it plays for the seat
 until the player returns: connects again, or sends `back` or a decision); in a Kombio snap
 window the bot seats answer (a bot's snap after a reaction time of 30-70 % of the window, so a
-quick human can be first) and the window is closed at its deadline.
+quick human can be first) and the window is closed at its deadline; a Kombio round break
+(runtime.py) ends when the players are ready or its time is over.
 
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
 seat. Searching bots think in worker processes (botpool.py: a fair share per table), the cheap
@@ -238,6 +239,13 @@ class Drivers:
             await rt.wait_change(tick, None if rt.status == "waiting" else 1.0)
             return
         now = time.time()
+        end = rt.break_end()
+        if end is not None:                 # a Kombio round break: nobody decides during it
+            if end <= now:
+                await rt.end_break(n)
+                return
+            await rt.wait_change(tick, end - now)
+            return
         if state.awaiting == "snap":
             order, answers = rt.window_order(), rt.answers()
             todo = [s for s in order if s not in answers and rt.is_auto(s)]
@@ -247,7 +255,7 @@ class Drivers:
                     if rt.n != n:
                         return
                     delay = 0.0 if text == "pass" else \
-                        self._rng.uniform(0.3, 0.7) * float(rt.settings.get("snap_seconds") or 3)
+                        self._rng.uniform(0.3, 0.7) * rt.snap_seconds()
                     planned[s] = (n, text, time.time() + delay)
             for s in list(planned):
                 if planned[s][0] != n or s not in todo:
@@ -285,7 +293,24 @@ class Drivers:
         await rt.wait_change(tick, None)
 
 
-class Sweeper:
+class _Background:
+    """A task of the server's lifetime: `start()` runs `_run()`, `stop()` cancels it."""
+
+    _task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Sweeper(_Background):
     """Deletes abandoned tables every `sweep_interval` seconds: tables nobody joined for
     `waiting_ttl`, games nobody played for `idle_ttl` (finished games stay, with their
     records). A table with a client of this process is never deleted. On PostgreSQL one
@@ -297,16 +322,10 @@ class Sweeper:
     def __init__(self, hub: Hub, settings):
         self.hub = hub
         self.settings = settings
-        self._task: asyncio.Task | None = None
 
     def start(self) -> None:
         if self.settings.sweep_interval > 0:
-            self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            super().start()
 
     async def _run(self) -> None:
         while True:
@@ -346,21 +365,12 @@ class Sweeper:
         return gone
 
 
-class Listener:
+class Listener(_Background):
     """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables."""
 
     def __init__(self, hub: Hub):
         self.hub = hub
         self.ready = asyncio.Event()
-        self._task: asyncio.Task | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
 
     async def _run(self) -> None:
         import psycopg

@@ -24,6 +24,13 @@ from cardtable.server.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict
 
 PROTOCOL_VERSION = 1
 
+#: Kombio: the length of a snap window when the table does not set one. Five seconds: a person
+#: has to see the discarded card, remember whether a card on the table has that value and move
+#: the pointer or a finger to it; three seconds (the old default) left little margin for that
+#: and for the network. A window closes early once every eligible player has passed, so the
+#: longer window costs time only when somebody hesitates.
+DEFAULT_SNAP_SECONDS = 5.0
+
 Ident = Optional[Annotated[str, StringConstraints(max_length=64)] | Annotated[int, Field(ge=-2 ** 53, le=2 ** 53)]]
 
 
@@ -66,7 +73,30 @@ class Ping(_Msg):
     id: Ident = None
 
 
-ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping, Field(discriminator="type")]
+class SetSeat(_Msg):
+    """The waiting room (the host only): a free seat becomes a bot, or a bot's seat free again."""
+    type: Literal["seat"]
+    seat: Annotated[int, Field(ge=0, le=5)]
+    kind: Literal["human", "bot"]
+    #: the bot's level; only the ones that do not search (their tables are not limited)
+    bot: Literal["easy", "medium"] | None = None
+    id: Ident = None
+
+
+class Cancel(_Msg):
+    """The waiting room (the host only): the table is cancelled (deleted) for everybody."""
+    type: Literal["cancel"]
+    id: Ident = None
+
+
+class Ready(_Msg):
+    """Kombio: the player has seen the round's summary; the next round may start."""
+    type: Literal["ready"]
+    id: Ident = None
+
+
+ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready | SetSeat | Cancel,
+                          Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 
@@ -89,6 +119,8 @@ class SeatInfo(BaseModel):
     name: str | None = None
     joined: bool
     away: bool
+    #: a human seat's player is connected (to this server process)
+    online: bool = False
 
 
 class ServerWelcome(BaseModel):
@@ -110,6 +142,16 @@ class WindowInfo(BaseModel):
     seats: list[int]
 
 
+class RoundBreak(BaseModel):
+    """Kombio: the pause after a round (its summary); the next round's decisions wait."""
+    #: the latest end of the break (epoch seconds)
+    until: float
+    #: the seats that sent `ready`
+    ready: list[int]
+    #: the seats the break still waits for (connected players that are not ready)
+    waiting: list[int]
+
+
 class ServerState(BaseModel):
     type: Literal["state"]
     table: str
@@ -126,6 +168,7 @@ class ServerState(BaseModel):
     seats: list[SeatInfo]
     rematch: str | None
     server_time: float
+    round_break: RoundBreak | None = None
 
 
 class ServerEvent(BaseModel):
@@ -163,7 +206,12 @@ class ServerRematch(BaseModel):
     table: str
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch, Field(discriminator="type")]
+class ServerCancelled(BaseModel):
+    type: Literal["cancelled"]
+    table: str
+
+
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 
@@ -201,7 +249,9 @@ class CreateTable(BaseModel):
         None, description="turn timer: a human who has not decided in time is played by a "
                           "bot until they return (none: no timer)")
     snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
-        3.0, description="Kombio: length of a snap window in seconds")
+        DEFAULT_SNAP_SECONDS, description="Kombio: length of a snap window in seconds")
+    memory: bool = Field(False, description="Kombio: memory mode (cards a player has seen "
+                                            "turn face down again after 5 s)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
 
@@ -248,6 +298,11 @@ class TableOut(BaseModel):
     options: dict[str, Any]
     actions: int
     rematch: str | None
+    #: Kombio memory mode: cards a player has seen turn face down again after 5 s (a setting
+    #: every player of the table sees; the browser shows it)
+    memory: bool = False
+    #: the seat of the table's host (its creator), who may change free seats and cancel it
+    host: int | None = None
 
 
 class JoinOut(BaseModel):

@@ -24,6 +24,14 @@ pending answer (table column `snap`, seen by nobody else) until the window close
 window order, `pass` for every other seat and the snap for the snapper, so the engine sees
 exactly one claim and the "first" of KO-10 is the first to arrive. A window also closes when
 every eligible seat has passed, or at its deadline (seats that did not answer pass).
+
+Kombio round breaks: the engine deals the next round in the same action that ends a round, so
+the server holds the new round back: with the decision that ends a round a break opens (table
+column `snap`: {"n", "break": its start, "ready": [seats]}, `deadline`: its latest end). Nobody
+decides during it; it ends when every player connected here (and not away) sent `ready`, after
+`round_pause` seconds when no player is connected (bots, spectators), and at the latest after
+`round_break` seconds (an idle player cannot stall the table). Then the first turn's timer
+starts.
 """
 
 from __future__ import annotations
@@ -39,12 +47,12 @@ from typing import Any
 
 import orjson
 
-from cardtable.core.errors import CardtableError, IllegalDecision
+from cardtable.core.errors import CardtableError, IllegalDecision, refuse
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 from cardtable.server import views as V
 from cardtable.server.db import Conflict
-from cardtable.server.protocol import PROTOCOL_VERSION
+from cardtable.server.protocol import DEFAULT_SNAP_SECONDS, PROTOCOL_VERSION
 
 log = logging.getLogger("cardtable.server")
 
@@ -59,10 +67,17 @@ CHECKPOINT = 500
 class ProtocolError(Exception):
     """A refused message: goes to the offending client only; nothing changed."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, reason_code: str | None = None,
+                 params: dict | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason_code = reason_code      # "illegal": the engine's IllegalDecision.code
+        self.params = params                # ... and its params (the catalog's err.<code>)
+
+    @classmethod
+    def illegal(cls, e: IllegalDecision) -> "ProtocolError":
+        return cls("illegal", e.reason, e.code, e.params)
 
 
 @dataclass
@@ -140,6 +155,7 @@ class TableRuntime:
         self._vcache: dict = {}
         self._lcache: dict = {}
         self._wcache: Any = None
+        self._online: tuple | None = None
         self._set_meta(row, seat_rows)
 
     # -- metadata ---------------------------------------------------------------------------------
@@ -157,8 +173,19 @@ class TableRuntime:
             self.names = {lang: V.seat_names(self.seats, lang) for lang in ("en", "de")}
         self._seat_info = seat_info_of(self.seats)
 
+    def snap_seconds(self) -> float:
+        return float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
+
     def seat_info(self) -> list[dict]:
-        return self._seat_info
+        """The seats as clients see them, with `online`: a human seat's player has a
+        connection to this table in this process (see docs/protocol.md on several processes)."""
+        here = frozenset(c.seat for c in self.conns if c.seat is not None)
+        cached = self._online
+        if cached is None or cached[0] is not self._seat_info or cached[1] != here:
+            info = [dict(s, online=s["kind"] == "human" and s["seat"] in here)
+                    for s in self._seat_info]
+            self._online = cached = (self._seat_info, here, info)
+        return cached[2]
 
     def is_auto(self, seat: int) -> bool:
         """True if a bot decides for `seat` now: a bot seat, or a human who is away."""
@@ -224,7 +251,7 @@ class TableRuntime:
             self._vcache = {(self.n, v): view for v, view in steps[-1].after.items()}
 
     def legal_for(self, seat: int | None) -> list[str]:
-        if seat is None or self.status != "playing" or self.state.over:
+        if seat is None or self.status != "playing" or self.state.over or self.round_break():
             return []
         key = (self.n, seat)
         lg = self._lcache.get(key)
@@ -243,6 +270,8 @@ class TableRuntime:
     def waiting_for(self, viewer: int | None) -> list[int]:
         if self.status != "playing" or self.state.over:
             return []
+        if self.round_break():
+            return self.break_waiting()
         if self.state.awaiting == "snap":
             order = self.window_order()
             ans = self.answers()
@@ -266,6 +295,7 @@ class TableRuntime:
             "away": bool(viewer is not None and self.seats[viewer]["away"]),
             "seats": self.seat_info(), "rematch": self.rematch,
             "server_time": time.time(),
+            "round_break": self.break_info(),
         }
 
     def welcome_msg(self, viewer: int | None, lang: str) -> dict:
@@ -283,6 +313,149 @@ class TableRuntime:
                           step.seat, viewer, names or self.names[lang], lang)
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
                 "by": step.by, "text": text}
+
+    # -- the waiting room ---------------------------------------------------------------------------
+    def host(self) -> int | None:
+        """The host's seat: the creator's (the first human seat of tables made before hosts)."""
+        h = self.settings.get("host")
+        if h is None:
+            h = next((s["seat"] for s in self.seats if s["kind"] == "human"), None)
+        return h
+
+    async def set_seat(self, seat: int, kind: str, bot: str | None) -> None:
+        """The host makes a free seat a bot's (or a bot's seat free again) before the game;
+        once no seat is free the game starts."""
+        await self._retrying(lambda: self._set_seat(seat, kind, bot))
+
+    async def _set_seat(self, seat: int, kind: str, bot: str | None) -> None:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                if self.status != "waiting":
+                    raise ProtocolError("not_waiting", "the game has started: its seats are set")
+                if not 0 <= seat < self.players or seat == self.host():
+                    raise ProtocolError("bad_seat", "that seat cannot be changed")
+                if self.seats[seat]["kind"] == "human" and self.seats[seat]["joined_at"]:
+                    raise ProtocolError("bad_seat", "a player sits there")
+                values = {"kind": kind, "bot": (bot or "medium") if kind == "bot" else None}
+                await tx.update_seat(seat, **values)
+                seats_after = [dict(s) for s in self.seats]
+                seats_after[seat].update(values)
+                tx.set(settings=dict(self.settings, seats=[
+                    {"kind": s["kind"], "bot": s["bot"]} for s in seats_after]))
+                if all(s["kind"] == "bot" or s["joined_at"] is not None for s in seats_after):
+                    meta = self._next_meta(self.state, self.n, seats_after, time.time())
+                    tx.set(status="playing", **meta)
+            self.settings = tx.row["settings"]
+            self._set_meta(tx.row, seats_after)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+
+    async def cancel(self) -> None:
+        """The host cancels the table before the game: it is deleted; its clients are told
+        (`cancelled`) and disconnected."""
+        async with self.lock:
+            if self.status != "waiting" or not await self.hub.store.delete_waiting_table(self.id):
+                raise ProtocolError("not_waiting", "the game has started: it cannot be cancelled")
+            if self.hub.rts.get(self.id) is self:
+                del self.hub.rts[self.id]
+            for c in list(self.conns):
+                c.send({"type": "cancelled", "table": self.code})
+                c.send_close(4404)
+
+    # -- Kombio round breaks -----------------------------------------------------------------------
+    def round_break(self) -> dict | None:
+        """The open round break ({"n", "break": start, "ready"}), or None."""
+        b = self.snap
+        if b and "break" in b and b.get("n") == self.n and self.status == "playing":
+            return b
+        return None
+
+    def _players_here(self) -> set[int]:
+        """Human seats whose player is connected here and not away (a stand-in plays)."""
+        here = {c.seat for c in self.conns if c.seat is not None}
+        return {s["seat"] for s in self.seats
+                if s["kind"] == "human" and not s["away"] and s["seat"] in here}
+
+    def break_waiting(self) -> list[int]:
+        b = self.round_break()
+        if b is None:
+            return []
+        return sorted(self._players_here() - set(b["ready"]))
+
+    def break_end(self) -> float | None:
+        """When the open break ends: at once when every player here is ready, after the pause
+        when nobody is here, else at its deadline."""
+        b = self.round_break()
+        if b is None:
+            return None
+        here = self._players_here()
+        if not here:
+            return min(b["break"] + self.hub.settings.round_pause, self.deadline or b["break"])
+        if here <= set(b["ready"]):
+            return b["break"]
+        return self.deadline
+
+    def break_info(self) -> dict | None:
+        b = self.round_break()
+        if b is None:
+            return None
+        return {"until": self.break_end(), "ready": list(b["ready"]),
+                "waiting": self.break_waiting()}
+
+    def _round_of(self, state: GameState):
+        return state.view(0).get("round") if self.game == "kombio" else None
+
+    def _with_break(self, before: GameState, after: GameState, meta: dict, n: int,
+                    now: float) -> dict:
+        """`meta` (see _next_meta) with a round break if the actions that lead from `before` to
+        `after` ended a round and dealt the next one."""
+        limit = self.hub.settings.round_break
+        if limit <= 0 or after.over or self._round_of(after) == self._round_of(before):
+            return meta
+        return dict(meta, snap={"n": n, "break": now, "ready": []}, deadline=now + limit)
+
+    async def ready(self, seat: int) -> None:
+        """A player has seen the round's summary (the `ready` message)."""
+        await self._retrying(lambda: self._ready(seat))
+
+    async def _ready(self, seat: int) -> None:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                b = self.round_break()
+                if b is None:
+                    raise ProtocolError("stale", "no round break is open")
+                if seat in b["ready"]:
+                    return
+                b = dict(b, ready=sorted(b["ready"] + [seat]))
+                if self._players_here() <= set(b["ready"]):
+                    tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+                else:
+                    tx.set(snap=b)
+            self._set_meta(tx.row, None)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+
+    async def end_break(self, expected: int) -> bool:
+        """The break's time is over (the driver): the next round starts."""
+        return await self._retrying(lambda: self._end_break(expected))
+
+    async def _end_break(self, expected: int) -> bool:
+        async with self.lock:
+            async with self.hub.store.locked(self.id, self.row) as tx:
+                await self._sync_tx(tx)
+                end = self.break_end()
+                if self.n != expected or end is None or time.time() < end - 0.01:
+                    return False
+                tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+            self._set_meta(tx.row, None)
+            self.publish([], only_state=True)
+            self.bump()
+        self.hub.after_change(self)
+        return True
 
     # -- applying actions -----------------------------------------------------------------------------
     def _viewers(self) -> set:
@@ -309,8 +482,7 @@ class TableRuntime:
             before = self._views(state, viewers)
         for i, (seat, text, by) in enumerate(items):
             if state.to_move != seat:
-                raise IllegalDecision(text, f"it is seat {state.to_move}'s decision, "
-                                            f"not seat {seat}'s")
+                raise refuse(text, "not_your_turn", seat=state.to_move, other=seat)
             state.apply(text)
             after = self._views(state, viewers)
             steps.append(Step(start + i, seat, state.history[-1], by, before, after))
@@ -338,7 +510,7 @@ class TableRuntime:
             return {"status": "over", "deadline": None, "snap": None}
         if state.awaiting == "snap":
             return {"snap": {"n": n, "answers": {}},
-                    "deadline": now + float(self.settings.get("snap_seconds") or 3.0)}
+                    "deadline": now + self.snap_seconds()}
         turn = self.settings.get("turn_seconds")
         seat = state.to_move
         if turn and seats[seat]["kind"] == "human":
@@ -438,6 +610,9 @@ class TableRuntime:
                                                  f"{self.n}, not {expected}")
                 if not 0 <= seat < self.players:
                     raise ProtocolError("not_seated", "no such seat")
+                if self.round_break():
+                    raise ProtocolError("round_break", "the round's summary is being shown: "
+                                                       "the next round starts after it (ready)")
                 now = time.time()
                 seat_changes: dict[int, dict] = {}
                 if by == BY_PLAYER and self.seats[seat]["away"]:
@@ -466,9 +641,11 @@ class TableRuntime:
                     try:
                         steps = self._play(trial, self.n, items, self._viewers())
                     except IllegalDecision as e:
-                        raise ProtocolError("illegal", e.reason) from None
+                        raise ProtocolError.illegal(e) from None
                     await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                    tx.set(**self._next_meta(trial, self.n + len(steps), seats_after, now))
+                    n = self.n + len(steps)
+                    tx.set(**self._with_break(self.state, trial,
+                                              self._next_meta(trial, n, seats_after, now), n, now))
                 else:
                     tx.set(snap=pending)
                 for s, values in seat_changes.items():
@@ -507,7 +684,7 @@ class TableRuntime:
             d = c.parse(text)
             c.apply(d)
         except IllegalDecision as e:
-            raise ProtocolError("illegal", e.reason) from None
+            raise ProtocolError.illegal(e) from None
         canonical = c.history[-1]
         if d.kind == "pass":
             answers[seat] = by
@@ -535,7 +712,9 @@ class TableRuntime:
                 trial = self.state.copy()
                 steps = self._play(trial, self.n, items, self._viewers())
                 await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                tx.set(**self._next_meta(trial, self.n + len(steps), self.seats, time.time()))
+                n, now = self.n + len(steps), time.time()
+                tx.set(**self._with_break(self.state, trial,
+                                          self._next_meta(trial, n, self.seats, now), n, now))
             self.state = trial
             self.n += len(steps)
             self.log.extend((s.seat, s.by) for s in steps)
@@ -577,9 +756,15 @@ class TableRuntime:
                 await self._sync_tx(tx)
                 if self.status != "playing" or self.state.over:
                     return
-                meta = self._next_meta(self.state, self.n, self.seats, time.time())
-                meta.pop("snap", None)               # keep the answers given so far
-                tx.set(**meta)
+                now = time.time()
+                b = self.round_break()
+                if b is not None:                    # the break again in full, its readies kept
+                    tx.set(snap=dict(b, **{"break": now}),
+                           deadline=now + self.hub.settings.round_break)
+                else:
+                    meta = self._next_meta(self.state, self.n, self.seats, now)
+                    meta.pop("snap", None)           # keep the answers given so far
+                    tx.set(**meta)
             self._set_meta(tx.row, None)
             self.publish([], only_state=True)
             self.bump()
@@ -591,6 +776,14 @@ class TableRuntime:
 
     def detach(self, conn) -> None:
         self.conns.discard(conn)
+        if conn.seat is not None:
+            self.presence_changed()
+
+    def presence_changed(self) -> None:
+        """A seat's player connected or left: everybody's seats show it (`online`), and the
+        driver looks again (a round break waits for the players who are here)."""
+        self.publish([], only_state=True)
+        self.bump()
 
     async def history_page(self, viewer: int | None, lang: str, start: int,
                            end: int) -> list[dict]:

@@ -20,6 +20,7 @@ import importlib
 from typing import Any
 
 from cardtable.core.game import GameState
+from cardtable.i18n import t
 
 HIDDEN = "?"
 
@@ -72,9 +73,12 @@ def _ui(game: str):
 
 def describe(game: str, before: dict, decision: str, after: dict, actor: int,
              viewer: int | None, names: list[str], lang: str) -> str:
-    """One event in words for `viewer` (None: a spectator, given public views)."""
+    """One event in words for `viewer` (None: a spectator, given public views). Kombio's
+    words name cards as the browser shows them ("your card 3", not the notation's 0.3), and a
+    snap window's answers come as one line with its result (kombio_ui.describe's `web`)."""
     try:
-        line = _ui(game).describe(before, decision, after, actor, viewer, names, lang)
+        extra = {"web": True} if game == "kombio" else {}
+        line = _ui(game).describe(before, decision, after, actor, viewer, names, lang, **extra)
     except Exception:                    # never fail a broadcast over wording
         line = ""
     if not line:
@@ -83,13 +87,15 @@ def describe(game: str, before: dict, decision: str, after: dict, actor: int,
 
 
 def seat_names(seat_rows: list[dict], lang: str = "en") -> list[str]:
-    """Display names: the player's name, or the bot's ('Bot 2 (medium)'); free seats 'Seat N'."""
+    """Display names in `lang`, with seats counted as players count them (from 1): the
+    player's name, 'Bot 3' for a bot in the third seat, 'Seat 3' / 'Platz 3' for a free one
+    (the catalog's seat.bot, seat.name). The browser names the seats the same way (seats.js)."""
     out = []
     for r in seat_rows:
         if r["kind"] == "bot":
-            out.append(f"Bot {r['seat']} ({r['bot']})")
+            out.append(t(lang, "seat.bot", n=r["seat"] + 1))
         elif r.get("name"):
             out.append(r["name"])
         else:
-            out.append(("Platz" if lang == "de" else "Seat") + f" {r['seat']}")
+            out.append(t(lang, "seat.name", n=r["seat"] + 1))
     return out

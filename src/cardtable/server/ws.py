@@ -27,7 +27,17 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from cardtable.server.protocol import Auth, Back, Decide, Ping, Sync, parse_client_value
+from cardtable.server.protocol import (
+    Auth,
+    Back,
+    Cancel,
+    Decide,
+    Ping,
+    Ready,
+    SetSeat,
+    Sync,
+    parse_client_value,
+)
 from cardtable.server.runtime import BY_PLAYER, Hub, ProtocolError, TableRuntime, dumps
 from cardtable.server.security import BadJSON, ClientLimits, TokenBucket, strict_json
 
@@ -94,8 +104,12 @@ class Conn:
         self._last_state = key
         self.send(msg)
 
-    def error(self, code: str, message: str, ident=None) -> None:
-        self.send({"type": "error", "code": code, "message": message, "id": ident})
+    def error(self, code: str, message: str, ident=None, reason_code: str | None = None,
+              params: dict | None = None) -> None:
+        msg = {"type": "error", "code": code, "message": message, "id": ident}
+        if reason_code is not None:          # an engine's refusal: its code and params
+            msg["reason_code"], msg["params"] = reason_code, params or {}
+        self.send(msg)
 
     async def _history(self, h: History) -> None:
         for start in range(h.start, h.end, self.page):
@@ -161,6 +175,11 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
             return await refuse("rate_limited", "too many connections from your address "
                                                 f"(at most {clients.limits.connections})", 4429)
         try:
+            if token is None and params.get("auth") == "1":
+                # the token comes in the first message, not in the URL (which may be logged)
+                token = await _first_auth(ws, refuse)
+                if token is None:
+                    return
             seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
             if token and seat is None:
                 return await refuse("bad_token", "this token holds no seat at this table", 4401)
@@ -171,6 +190,30 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
                 clients.disconnect(addr)
     finally:
         hub.release(rt)
+
+
+#: seconds a connection opened with ?auth=1 may take to send its `auth` message
+AUTH_TIMEOUT = 10.0
+
+
+async def _first_auth(ws: WebSocket, refuse) -> str | None:
+    """The token of a connection opened with `?auth=1`: its first message must be `auth`.
+    None (and the connection refused) if it is anything else or does not come in time."""
+    try:
+        msg = await asyncio.wait_for(ws.receive(), AUTH_TIMEOUT)
+    except TimeoutError:
+        await refuse("bad_message", "expected an auth message first", 4400)
+        return None
+    if msg["type"] == "websocket.disconnect":
+        return None
+    try:
+        m = parse_client_value(strict_json(msg.get("text") or ""))
+    except (BadJSON, ValidationError):
+        m = None
+    if not isinstance(m, Auth):
+        await refuse("bad_message", "expected an auth message first", 4400)
+        return None
+    return m.token
 
 
 def _number(raw: str | None) -> int | None:
@@ -197,6 +240,8 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             if since is not None:
                 conn.send_history(since)
             conn.send_state(rt.state_msg(seat), force=True)
+            if seat is not None:
+                rt.presence_changed()
         if seat is not None and rt.seats[seat]["away"]:
             await rt.set_away(seat, False)                  # the player is back
         while not conn.closed:
@@ -228,6 +273,14 @@ def _ident(raw) -> str | int | None:
         if isinstance(i, int) and not isinstance(i, bool) and abs(i) <= 2 ** 53:
             return i
     return None
+
+
+async def _or_error(conn: Conn, change, ident) -> None:
+    """Await a change of the table; a refusal goes back to this client as an error."""
+    try:
+        await change
+    except ProtocolError as e:
+        conn.error(e.code, e.message, ident)
 
 
 async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, settings,
@@ -272,6 +325,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             conn.seat = seat
             conn.send(rt.welcome_msg(seat, conn.lang))
             conn.send_state(rt.state_msg(seat), force=True)
+            rt.presence_changed()
         if rt.seats[seat]["away"]:
             await rt.set_away(seat, False)
     elif isinstance(m, Back):
@@ -282,6 +336,18 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             await rt.set_away(conn.seat, False)
         else:
             conn.send_state(rt.state_msg(conn.seat), force=True)
+    elif isinstance(m, (SetSeat, Cancel)):
+        if conn.seat is None or conn.seat != rt.host():
+            conn.error("not_host", "only the table's host may change its seats or cancel it",
+                       ident)
+            return
+        await _or_error(conn, rt.cancel() if isinstance(m, Cancel)
+                        else rt.set_seat(m.seat, m.kind, m.bot), ident)
+    elif isinstance(m, Ready):
+        if conn.seat is None:
+            conn.error("not_seated", "spectators have no seat", ident)
+            return
+        await _or_error(conn, rt.ready(conn.seat), ident)
     elif isinstance(m, Decide):
         if conn.seat is None:
             conn.error("not_seated", "spectators cannot decide: join a seat first", ident)
@@ -294,6 +360,6 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             await rt.decide(conn.seat, m.decision, by=BY_PLAYER, expected=m.index,
                             on_commit=acked)
         except ProtocolError as e:
-            conn.error(e.code, e.message, ident)
+            conn.error(e.code, e.message, ident, e.reason_code, e.params)
             return
         hub.stats.add(time.perf_counter() - received)

@@ -320,24 +320,31 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
         raise ConfigError(f"no Ray cluster answers at {address!r}: {e}") from None
 
 
-def _ray(plan: Plan, chunks_for, address: str, progress: Progress) -> Iterable[list[GameResult]]:
+def ray_connect(address: str):
+    """Import Ray and connect to `address` ("local", "auto" or a cluster address) unless
+    already connected; returns (the ray module, True if this call connected: shut it down
+    after use). ConfigError when Ray is missing or does not answer."""
     try:
         import ray
     except ImportError:
         raise ConfigError("--ray needs the ray package: pip install 'cardtable[ray]'") from None
-    owned = False
-    if not ray.is_initialized():
-        try:
-            if address == "local":
-                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-                ray.init(include_dashboard=False, log_to_driver=False)
-            else:
-                if address != "auto":
-                    _check_reachable(address)
-                ray.init(address=address, log_to_driver=False)
-        except (ConnectionError, ValueError) as e:
-            raise ConfigError(f"cannot connect to Ray at {address!r}: {e}") from None
-        owned = True
+    if ray.is_initialized():
+        return ray, False
+    try:
+        if address == "local":
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            if address != "auto":
+                _check_reachable(address)
+            ray.init(address=address, log_to_driver=False)
+    except (ConnectionError, ValueError) as e:
+        raise ConfigError(f"cannot connect to Ray at {address!r}: {e}") from None
+    return ray, True
+
+
+def _ray(plan: Plan, chunks_for, address: str, progress: Progress) -> Iterable[list[GameResult]]:
+    ray, owned = ray_connect(address)
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
         remote_chunk = ray.remote(run_chunk)

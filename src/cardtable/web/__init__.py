@@ -4,19 +4,28 @@
     /                 the lobby               /t/{code}         a table (player or spectator)
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
     /static/...       modules, styles, images  /api/replay       views of a record, step by step
+    /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
 
-Every page is the same `static/index.html`; `static/js/app.js` routes on the path.
+Every page is the same `static/index.html`; `static/js/app.js` routes on the path. A page
+address that does not exist (not under /api, /ws or /static) gets that page too, with status
+404: the browser shows "page not found" in the site's own frame, not a JSON error.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cardtable import i18n
+from cardtable.i18n import LANGS
 
 STATIC = Path(__file__).parent / "static"
+CATALOGS = Path(i18n.__file__).parent          # en.json, de.json
 PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}")
 
 
@@ -36,8 +45,25 @@ def mount(app: FastAPI) -> None:
     app.include_router(router)
     app.mount("/static", _Static(directory=STATIC), name="static")
 
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def catalog(lang: str) -> FileResponse:
+        """The message catalog of `lang` (cardtable.i18n), the browser's texts."""
+        if lang not in LANGS:
+            raise StarletteHTTPException(404)
+        return FileResponse(CATALOGS / f"{lang}.json", media_type="application/json",
+                            headers={"Cache-Control": "no-cache"})
+
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found_page(request: Request, exc: StarletteHTTPException):
+        path = request.url.path
+        if (exc.status_code == 404 and request.method in ("GET", "HEAD")
+                and not path.startswith(("/api/", "/ws/", "/static/", "/i18n/"))):
+            return FileResponse(STATIC / "index.html", status_code=404,
+                                headers={"Cache-Control": "no-cache"})
+        return await http_exception_handler(request, exc)

@@ -7,8 +7,8 @@ and posts it here with the seat whose view it wants:
     {"record": {...NOTATION.md record...}, "seat": 2 | null, "names": ["Ann", ...]?,
      "from": 0?, "count": 1000?}
 
-    200 {"game", "variant", "players", "seat", "names", "actions", "over", "scores",
-         "winners", "from", "steps": [Step, ...]}
+    200 {"game", "variant", "players", "seat", "names", "names_by_lang", "actions", "over",
+         "scores", "winners", "from", "steps": [Step, ...]}
     Step = {"index": i, "seat": who decided (null for step 0), "decision": the action's text
             (null for step 0), "text": {"en": ..., "de": ...}, "view": the view after i actions}
 
@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import ReplayError, load_record
+from cardtable.i18n import LANGS, t
 from cardtable.server.security import MAX_REPLAY_BODY
 from cardtable.server.views import describe
 
@@ -63,7 +64,6 @@ MAX_BODY = MAX_REPLAY_BODY
 MAX_ACTIONS = 200_000
 MAX_PAGE = 1000
 MAX_SEATS = 8
-LANGS = ("en", "de")
 #: at most this many replays are computed at once, each in a worker thread of the default
 #: executor, which the bots and table loads share (6 threads on 2 cores): the slot is taken on
 #: the event loop before a thread is, so waiting replays hold no thread
@@ -123,6 +123,7 @@ class ReplayResponse(BaseModel):
     players: int
     seat: int | None
     names: list[str]
+    names_by_lang: dict[str, list[str]]     # the seat names in each language (en, de)
     actions: int
     over: bool
     scores: list[int] | None
@@ -140,8 +141,7 @@ def _names(given: list[str] | dict | None, players: int) -> dict[str, list[str]]
     if isinstance(given, dict):                 # per language (a table's seat names)
         return {lang: list(given[lang]) for lang in LANGS}
     if given is None:
-        return {"en": [f"Seat {s}" for s in range(players)],
-                "de": [f"Platz {s}" for s in range(players)]}
+        return {lang: [t(lang, "seat.name", n=s) for s in range(players)] for lang in LANGS}
     return {lang: list(given) for lang in LANGS}
 
 
@@ -192,7 +192,8 @@ def build_replay(record: dict, seat: int | None, names: list[str] | dict | None,
         view = after
     return {"game": game, "variant": state.view(None).get("variant"),
             "players": players, "seat": seat,
-            "names": names if isinstance(names, list) else words["en"], "actions": len(actions),
+            "names": names if isinstance(names, list) else words["en"],
+            "names_by_lang": words, "actions": len(actions),
             "over": state.over, "scores": state.scores(), "winners": state.winners(),
             "from": first, "steps": steps}
 

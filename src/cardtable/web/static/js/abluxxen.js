@@ -6,6 +6,7 @@
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
+import { nameOf, plainName, num, seatStatus, ruleRef, withRefs } from "./seats.js";
 
 const G = "abluxxen";
 
@@ -94,15 +95,6 @@ function displayCount(view, s) {
   return view.displays[s].reduce((a, l) => a + l.length, 0);
 }
 
-function nameOf(opts, s) {
-  return (opts.names && opts.names[s]) || t("seat.name", { n: s });
-}
-
-function plainName(opts, s) {
-  // names without the "(You)" suffix for sentences
-  return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s);
-}
-
 // -- who decides and why -------------------------------------------------------------------------
 export function whyText(view, opts) {
   if (view.over) return t("ab.why.over");
@@ -112,30 +104,36 @@ export function whyText(view, opts) {
   const nm = plainName(opts, who);
   const p = view.pending;
   switch (view.awaiting) {
-    case "play": return you ? t("ab.why.play.you") : t("ab.why.play", { name: nm });
-    case "shadow": return you ? t("ab.why.shadow.you") : t("ab.why.shadow", { name: nm });
+    case "play": return you ? t("web.ab.why.play.you") : t("ab.why.play", { name: nm });
+    case "shadow": return you ? t("web.ab.why.shadow.you") : t("web.ab.why.shadow", { name: nm });
     case "take": {
       const vset = cardsText(G, p.cards);
       const victim = plainName(opts, p.victim);
-      if (you) return t("ab.why.take.you", { victim, vset, n: p.cards.length });
-      if (p.victim === me) return t("ab.why.take.victim", { name: nm, vset });
-      return t("ab.why.take", { name: nm, victim, vset });
+      if (you) return t("web.ab.why.take.you", { victim, vset, n: p.cards.length });
+      if (p.victim === me) return t("web.ab.why.take.victim", { name: nm, vset });
+      return t("web.ab.why.take", { name: nm, victim, vset });
     }
     case "keep": {
       const vset = cardsText(G, p.cards);
-      if (you) return t("ab.why.keep.you", { vset, n: p.cards.length });
-      return t("ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
+      if (you) return t("web.ab.why.keep.you", { vset, n: p.cards.length });
+      return t("web.ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
     }
     case "draw": {
       const n = view.owed || 1;
-      let s = you ? t(n === 1 ? "ab.why.draw.you.1" : "ab.why.draw.you.n", { n })
-        : t(n === 1 ? "ab.why.draw.1" : "ab.why.draw.n", { name: nm, n });
+      let s = you ? t("ab.why.draw.you", { n })
+        : t("ab.why.draw", { name: nm, n });
       if (view.deck === 0) s += t("ab.why.deck_empty");
       return s;
     }
-    case "optional_draw": return you ? t("ab.why.optional.you") : t("ab.why.optional", { name: nm });
+    case "optional_draw": return you ? t("ab.why.optional.you") : t("web.ab.why.optional", { name: nm });
     default: return "";
   }
+}
+
+function prompt(view, opts, me) {
+  const whoYou = me !== null && view.to_move === me && !view.over;
+  return h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why" },
+    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, withRefs(whyText(view, opts)));
 }
 
 // -- rendering -----------------------------------------------------------------------------------------
@@ -164,36 +162,27 @@ export function renderAbluxxen(el, view, opts = {}) {
   if (view.variant === "duel") el.classList.add("ab-duel");
   el.innerHTML = "";
 
-  // rule hint + why
-  el.appendChild(h("div", { class: "rule-hint", id: "rule-hint" },
-    h("span", { class: "rule-icon", "aria-hidden": "true" }, "i"), " ",
-    h("strong", {}, t("ab.rule_hint")), " ", h("span", { class: "muted" }, t("ab.rule_hint2"))));
-  const whoYou = me !== null && view.to_move === me && !view.over;
-  el.appendChild(h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why", "aria-live": "polite" },
-    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, whyText(view, opts)));
-
   if (view.over) el.appendChild(result(view, opts));
+  if (me === null) el.appendChild(prompt(view, opts, me));
 
-  // seats: opponents first (clockwise from my left neighbour), then me
+  // the opponents, clockwise from my left neighbour (everyone in seat order for a spectator)
   const n = view.players;
   const order = [];
   if (me === null) for (let s = 0; s < n; s++) order.push(s);
   else for (let k = 1; k < n; k++) order.push((me + k) % n);
-  const opp = h("div", { class: "ab-seats", role: "list" });
+  const opp = h("div", { class: "opps", role: "list", "aria-label": t("table.others") });
   for (const s of order) opp.appendChild(seatPanel(view, s, opts, victims.includes(s)));
   el.appendChild(opp);
 
-  // the middle: pool, shadow, deck, discard
+  // the middle: pool, deck, discard, shadow display
   el.appendChild(centre(view, opts, legal));
 
-  // my area
+  // my area: the prompt, my display, my hand and the decision's controls, together at the bottom
   if (me !== null) el.appendChild(myArea(view, me, opts, { legal, legalSet, myHand, selCards, selText, selLegal, victims, endsGame }));
-
 }
 
 function seatPanel(view, s, opts, wouldHit) {
   const active = !view.over && view.to_move === s;
-  const layers = view.displays[s];
   const pend = view.pending && view.pending.victim === s ? view.pending : null;
   const hc = handCount(view, s);
   const dc = displayCount(view, s);
@@ -202,20 +191,21 @@ function seatPanel(view, s, opts, wouldHit) {
     role: "listitem", "aria-label": nameOf(opts, s), data: { seat: s },
   },
   h("header", { class: "seat-head" },
-    active ? h("span", { class: "turn-dot", title: t("table.turn_of", { name: nameOf(opts, s) }) }, "▶") : null,
+    active ? h("span", { class: "turn-dot", title: t("table.turn_of", { name: plainName(opts, s) }) }, "▶") : null,
     h("span", { class: "seat-name" }, nameOf(opts, s)),
-    h("span", { class: "hand-badge", data: { region: `hand-${s}` }, "aria-label": t("ab.hand_count", { n: hc }), title: t("ab.hand_count", { n: hc }) },
-      h("span", { class: "mini-back", "aria-hidden": "true" }), h("span", { class: "hand-n", "aria-hidden": "true" }, String(hc)))),
+    seatStatus(opts, s),
+    h("span", { class: "hand-badge", data: { region: `hand-${s}` }, title: t("ab.hand_count", { n: hc }) },
+      h("span", { class: "mini-back", "aria-hidden": "true" }), h("span", { class: "hand-n", "aria-hidden": "true" }, String(hc)),
+      h("span", { class: "sr-only" }, t("ab.hand_count", { n: hc })))),
   );
   if (wouldHit) panel.appendChild(h("p", { class: "hit-flag" }, "⚡ ", t("ab.beats")));
-  panel.appendChild(displayEl(view, s, opts));
-  if (pend) panel.appendChild(pendingEl(pend));
+  panel.appendChild(h("div", { class: "seat-body" }, displayEl(view, s, opts, "sm"), pend ? pendingEl(pend) : null));
   // a full view (replay) shows every hand
   if (Array.isArray(view.hands[s]) && s !== opts.seat) {
-    panel.appendChild(h("div", { class: "seat-hand", role: "group", "aria-label": t("ab.your_hand") },
+    panel.appendChild(h("div", { class: "seat-hand", role: "group", "aria-label": t("ab.hand_of", { name: plainName(opts, s) }) },
       view.hands[s].map((c) => cardEl(G, c, { size: "xs" }))));
   }
-  panel.appendChild(h("p", { class: "seat-score muted" }, t("ab.score_now", { d: dc, h: hc, s: dc - hc })));
+  panel.appendChild(h("p", { class: "seat-score muted" }, t("ab.score_now", { d: dc, h: hc, s: num(dc - hc) })));
   return panel;
 }
 
@@ -224,31 +214,31 @@ function pendingEl(p) {
     h("span", { class: "pending-label" }, "⚡"), p.cards.map((c) => cardEl(G, c, { size: "sm", cls: "card-pending" })));
 }
 
-function displayEl(view, s, opts) {
+/** A display: its top layer (the only one that counts for abluxxing) and, under it, the edge of
+ * the older layers with their number. */
+function displayEl(view, s, opts, size) {
   const layers = view.displays[s];
   const box = h("div", { class: "display", data: { region: `display-${s}` }, role: "group",
-    "aria-label": layers.length ? `${t("ab.display_of", { name: nameOf(opts, s) })}: ${t("ab.top_layer", { cards: cardsText(G, layers[layers.length - 1]) })}, ${t("ab.layers", { n: layers.length })}`
-      : `${t("ab.display_of", { name: nameOf(opts, s) })}: ${t("ab.empty_display")}` });
+    "aria-label": layers.length ? `${t("ab.display_of", { name: plainName(opts, s) })}: ${t("ab.top_layer", { cards: cardsText(G, layers[layers.length - 1]) })}, ${t("ab.layers", { n: layers.length })}`
+      : `${t("ab.display_of", { name: plainName(opts, s) })}: ${t("ab.empty_display")}` });
   if (!layers.length) {
     box.appendChild(h("div", { class: "display-empty" }, t("ab.empty_display")));
     return box;
   }
-  const stack = h("div", { class: "layers" });
-  const shown = layers.slice(-4);
-  if (layers.length > shown.length) stack.appendChild(h("div", { class: "layer layer-more muted" }, `+${layers.length - shown.length}`));
-  shown.forEach((layer, i) => {
-    const top = i === shown.length - 1;
-    stack.appendChild(h("div", { class: "layer" + (top ? " layer-top" : "") },
-      layer.map((c) => cardEl(G, c, { size: top ? "sm" : "xs" })),
-      top ? h("span", { class: "top-tag" }, "▲ ", t("ab.top"), ` · ${layer.length}×${setValue(layer) === 14 ? "X" : setValue(layer)}`) : null));
-  });
-  box.appendChild(stack);
+  const top = layers[layers.length - 1];
+  const v = setValue(top);
+  box.appendChild(h("div", { class: "layer layer-top" }, top.map((c) => cardEl(G, c, { size }))));
+  const under = layers.length - 1;
+  box.appendChild(h("span", { class: "layer-under", "aria-hidden": "true" },
+    under ? h("span", { class: "pile-edge" }) : null,
+    h("span", {}, h("span", { class: "top-tag" }, `${top.length}×${v === 14 ? "X" : v}`),
+      under ? h("br") : null, under ? t("ab.under", { n: under }) : null)));
   return box;
 }
 
 function centre(view, opts, legal) {
   const drawable = new Set(legal.filter((d) => d.startsWith("draw pool ")).map((d) => d.slice(10)));
-  const mid = h("div", { class: "ab-centre" });
+  const mid = h("div", { class: "centre ab-centre" });
   const pool = h("section", { class: "pool", "aria-labelledby": "pool-h" },
     h("h3", { id: "pool-h", class: "zone-h" }, t("ab.pool")));
   const items = h("div", { class: "pool-items" });
@@ -279,8 +269,9 @@ function centre(view, opts, legal) {
       view.deck > 0 ? cardEl(G, "?", { back: true, size: "md", count: view.deck, button: canDeck, cls: canDeck ? "can-pick" : null,
         label: `${t("ab.deck")}: ${t("ab.cards_n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDeck ? "draw deck" : "" },
         onClick: canDeck ? () => opts.decide("draw deck") : null }) : h("div", { class: "card card-md card-empty", data: { region: "deck" }, "aria-label": `${t("ab.deck")}: 0` }),
-      h("span", { class: "pile-n" }, t("ab.cards_n", { n: view.deck }))),
-    h("div", { class: "pile" },
+      h("span", { class: "pile-n pile-deck-n" }, t("ab.cards_n", { n: view.deck })),
+      h("span", { class: "pile-n pile-discard-n" }, t("ab.discarded", { n: view.discard }))),
+    h("div", { class: "pile pile-discard" },
       h("h3", { class: "zone-h" }, t("ab.discard")),
       h("div", { class: "card card-md " + (view.discard ? "card-back card-discard" : "card-empty"), data: { region: "discard" }, role: "img",
         "aria-label": `${t("ab.discard")}: ${t("ab.cards_n", { n: view.discard })}` }, view.discard ? h("span", { class: "card-count" }, String(view.discard)) : null),
@@ -303,24 +294,31 @@ function centre(view, opts, legal) {
     sh.appendChild(stacks);
     mid.appendChild(sh);
   }
+  // the rule newcomers get wrong, always in sight (short on a phone)
+  mid.appendChild(h("p", { class: "rule-hint", id: "rule-hint" },
+    h("span", { class: "rule-icon", "aria-hidden": "true" }, "i"), " ",
+    h("strong", { class: "rule-long" }, t("ab.rule_hint")), h("strong", { class: "rule-short" }, t("ab.rule_short")), ruleRef(G, "AB-8")));
   return mid;
 }
 
 function myArea(view, me, opts, c) {
   const { legal, myHand, selCards, selText, selLegal, victims, endsGame } = c;
   const ui = opts.ui;
-  const area = h("section", { class: "my-area" + (view.to_move === me && !view.over ? " is-active" : ""), "aria-label": t("ab.your_hand") });
+  const active = view.to_move === me && !view.over;
+  const area = h("section", { class: "my-area" + (active ? " is-active" : ""), "aria-label": t("ab.your_area"), id: "my-area", tabindex: "-1" });
   const hc = handCount(view, me);
   const dc = displayCount(view, me);
+  // the head: my name, my display (its top layer) and my score in one line
+  const disp = h("div", { class: "my-display" }, h("h3", { class: "zone-h" }, t("ab.your_display")), displayEl(view, me, opts, "sm"),
+    view.pending && view.pending.victim === me ? pendingEl(view.pending) : null);
   area.appendChild(h("div", { class: "my-head" },
-    h("h2", { class: "zone-h" }, nameOf(opts, me)),
-    h("span", { class: "muted" }, t("ab.score_now", { d: dc, h: hc, s: dc - hc }))));
+    h("h2", { class: "my-name" }, nameOf(opts, me)), disp,
+    h("span", { class: "muted my-score" }, h("span", { class: "score-long" }, t("ab.score_now", { d: dc, h: hc, s: num(dc - hc) })),
+      h("span", { class: "score-short", "aria-hidden": "true" }, `= ${num(dc - hc)}`))));
+  area.appendChild(prompt(view, opts, me));
   const row = h("div", { class: "my-row" });
-  const disp = h("div", { class: "my-display" }, h("h3", { class: "zone-h" }, t("ab.your_display")), displayEl(view, me, opts));
-  if (view.pending && view.pending.victim === me) disp.appendChild(pendingEl(view.pending));
-  row.appendChild(disp);
 
-  // the hand, grouped by number, jokers last
+  // the hand, grouped by number, jokers last; the cards of a group fanned
   const canPlay = legal.some((d) => d.startsWith("play "));
   const hand = h("div", { class: "hand", data: { region: `hand-${me}` }, role: "group", "aria-label": `${t("ab.your_hand")}: ${t("ab.hand_count", { n: hc })}` });
   const groups = [];
@@ -331,6 +329,7 @@ function myArea(view, me, opts, c) {
   for (const g of groups) {
     const ge = h("div", { class: "hand-group" + (g.v === "X" ? " hand-jokers" : ""), role: "group",
       "aria-label": `${g.idx.length}× ${g.v === "X" ? t("card.joker") : g.v}` });
+    if (g.idx.length > 4) ge.style.setProperty("--fan", "12px");      // CSSOM: no inline style attribute (CSP)
     for (const i of g.idx) {
       const sel = ui.sel.includes(i);
       ge.appendChild(cardEl(G, g.v, {
@@ -348,16 +347,16 @@ function myArea(view, me, opts, c) {
     hand.appendChild(ge);
   }
   if (!myHand || !myHand.length) hand.appendChild(h("p", { class: "muted" }, "—"));
-  const handBox = h("div", { class: "my-hand" }, h("h3", { class: "zone-h" }, `${t("ab.your_hand")} · ${t("ab.hand_count", { n: hc })}`), hand);
-  row.appendChild(handBox);
+  row.appendChild(h("div", { class: "my-hand" }, h("h3", { class: "zone-h" }, `${t("ab.your_hand")} · ${t("ab.hand_count", { n: hc })}`), hand));
   area.appendChild(row);
 
-  // the action bar
+  // the decision's controls
   const bar = h("div", { class: "action-bar", id: "action-bar" });
   if (canPlay) {
     let info;
-    if (!selCards.length) info = h("p", { class: "sel-info muted" }, t("ab.select_hint"));
-    else if (!selLegal) info = h("p", { class: "sel-info sel-bad", role: "status" }, "✗ ", t("ab.sel_illegal", { set: cardsText(G, selCards) }));
+    if (!selCards.length) info = h("p", { class: "sel-info muted", id: "sel-info" }, h("span", { class: "hint-long" }, t("ab.select_hint")),
+      h("span", { class: "hint-short" }, t("ab.select_hint_short")));
+    else if (!selLegal) info = h("p", { class: "sel-info sel-bad", role: "status", id: "sel-info" }, "✗ ", t("ab.sel_illegal", { set: cardsText(G, selCards) }));
     else {
       const v = setValue(selCards);
       const parts = [t("ab.sel_legal", { set: cardsText(G, selCards), size: selCards.length, value: v === 14 ? "14 (" + t("card.joker") + ")" : v })];
@@ -368,7 +367,7 @@ function myArea(view, me, opts, c) {
         parts.push(victims.length ? t("ab.would_abluxx", { names: listText(victims.map((s) => plainName(opts, s)), t("list.and")) })
           : t("ab.would_abluxx_none"));
       }
-      info = h("p", { class: "sel-info sel-ok", role: "status", id: "sel-info" }, "✓ ", parts.join(" "));
+      info = h("p", { class: "sel-info sel-ok", role: "status", id: "sel-info", data: { ends: endsGame ? "1" : "" } }, "✓ ", withRefs(parts.join(" ")));
     }
     bar.append(info, h("div", { class: "btns" },
       h("button", { type: "button", class: "btn btn-primary", id: "play-btn", disabled: !selLegal, data: { key: "play" },
@@ -378,7 +377,7 @@ function myArea(view, me, opts, c) {
   }
   const drawing = legal.some((d) => d.startsWith("draw "));
   if (drawing) {
-    bar.append(h("p", { class: "sel-info" }, t("ab.draw_hint")), h("div", { class: "btns" },
+    bar.append(h("p", { class: "sel-info draw-hint" }, t("ab.draw_hint")), h("div", { class: "btns" },
       legal.includes("draw deck") ? h("button", { type: "button", class: "btn btn-primary", id: "draw-deck-btn", data: { key: "draw-deck", decision: "draw deck" },
         onclick: () => opts.decide("draw deck") }, t("ab.draw_deck"), h("kbd", {}, "D")) : null,
       legal.includes("pass") ? h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },
@@ -390,8 +389,10 @@ function myArea(view, me, opts, c) {
   if (legal.includes("take") || legal.includes("keep") || legal.some((d) => d.startsWith("shadow "))) {
     bar.appendChild(dialog(view, opts, legal));
   }
-  if (!opts.readonly && bar.childNodes.length) area.appendChild(bar);
-  if (!opts.readonly) area.appendChild(h("p", { class: "keys-help muted" }, t("ab.keys")));
+  if (!opts.readonly && bar.childNodes.length) {
+    area.appendChild(bar);
+    area.appendChild(h("p", { class: "keys-help muted" }, t("ab.keys")));
+  }
   return area;
 }
 
@@ -438,15 +439,15 @@ function result(view, opts) {
     const d = displayCount(view, s), hc = handCount(view, s);
     rows.push(h("tr", { class: winners.includes(s) ? "is-winner" : "", data: { seat: s } },
       h("th", { scope: "row" }, nameOf(opts, s), winners.includes(s) ? h("span", { class: "win-badge" }, " ★ ", t("ab.sum.winner")) : null),
-      h("td", {}, `+${d}`), h("td", {}, `−${hc}`), h("td", { class: "score", data: { score: scores[s] } }, String(scores[s]))));
+      h("td", {}, `+${d}`), h("td", {}, `−${hc}`), h("td", { class: "score", data: { score: scores[s] } }, num(scores[s]))));
   }
   const wn = winners.map((s) => plainName(opts, s));
   const lines = [];
   if (view.ended_by === "hand") {
     let who = view.active;
     if (who === null || who === undefined) for (let s = 0; s < n; s++) if (handCount(view, s) === 0) who = s;
-    lines.push(t("ab.sum.end_hand", { name: plainName(opts, who) }));
-  } else if (view.ended_by === "supply") lines.push(t("ab.sum.end_supply"));
+    lines.push(t("web.ab.sum.end_hand", { name: plainName(opts, who) }));
+  } else if (view.ended_by === "supply") lines.push(t("web.ab.sum.end_supply"));
   const best = Math.max(...scores);
   const tied = [];
   for (let s = 0; s < n; s++) if (scores[s] === best) tied.push(s);
@@ -459,33 +460,34 @@ function result(view, opts) {
   }
   return h("section", { class: "result panel", id: "result", "aria-labelledby": "result-h" },
     h("h2", { id: "result-h" }, t("ab.sum.title")),
-    h("p", { class: "winners", id: "winners" }, t(wn.length === 1 ? "ab.sum.winners.1" : "ab.sum.winners.n", { names: listText(wn, t("list.and")) })),
+    h("p", { class: "winners", id: "winners" }, t("ab.sum.winners", { n: wn.length, names: listText(wn, t("list.and")) })),
     h("table", { class: "score-table", id: "score-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("ab.sum.player")), h("th", { scope: "col" }, t("ab.sum.display")),
         h("th", { scope: "col" }, t("ab.sum.hand")), h("th", { scope: "col" }, t("ab.sum.score")))),
       h("tbody", {}, rows)),
-    tie ? h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", tie) : null,
-    lines.map((l) => h("p", { class: "muted" }, l)),
-    h("p", { class: "muted" }, t("ab.sum.scoring")));
+    tie ? h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", withRefs(tie)) : null,
+    lines.map((l) => h("p", { class: "muted" }, withRefs(l))),
+    h("p", { class: "muted" }, withRefs(t("ab.sum.scoring"))));
 }
 
 // -- animations: where the cards of an event come from and go to (regions of the page) ----------
 export function animHints(view, ev, me) {
   const d = ev.decision;
   const s = ev.seat;
-  if (d.startsWith("play ")) return [{ from: `hand-${s}`, to: `display-${s}` }];
-  if (d === "draw deck") return [{ from: "deck", to: `hand-${s}` }];
+  // `cards`: what flies, when it is known (a played set is public; another seat's draw is not)
+  if (d.startsWith("play ")) return [{ from: `hand-${s}`, to: `display-${s}`, cards: d.split(/\s+/).slice(1).map((x) => (x === "X" ? "X" : Number(x))) }];
+  if (d === "draw deck") return [{ from: "deck", to: `hand-${s}`, back: true }];
   if (d.startsWith("draw pool ")) {
     const key = d.slice(10);
     const i = view.pool.findIndex((it) => it.join("+") === key);
-    return [{ from: i >= 0 ? `pool-${i}` : "deck", to: `hand-${s}` }];
+    return [{ from: i >= 0 ? `pool-${i}` : "deck", to: `hand-${s}`, cards: key.split("+").map((x) => (x === "X" ? "X" : Number(x))) }];
   }
   if (d.startsWith("shadow ")) return [{ from: "shadow", to: `hand-${s}` }];
   const p = view.pending;
   if (p) {
-    if (d === "take") return [{ from: `display-${p.victim}`, to: `hand-${s}` }];
-    if (d === "keep") return [{ from: `display-${p.victim}`, to: `hand-${p.victim}` }];
-    if (d === "discard") return [{ from: `display-${p.victim}`, to: "discard" }];
+    if (d === "take") return [{ from: `display-${p.victim}`, to: `hand-${s}`, cards: p.cards }];
+    if (d === "keep") return [{ from: `display-${p.victim}`, to: `hand-${p.victim}`, cards: p.cards }];
+    if (d === "discard") return [{ from: `display-${p.victim}`, to: "discard", cards: p.cards }];
   }
   return [];
 }

@@ -1,9 +1,11 @@
 // The browser client: routing (History API), the page header, the lobby and the table page.
 //   /                 lobby            /t/CODE[#token=...]   a table (player or spectator)
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
-import { t, getLang, setLang, onLang } from "./i18n.js";
+import { t, getLang, setLang, onLang, refusal } from "./i18n.js";
 import { h, clear, announce, fly, listText } from "./dom.js";
 import { TableConnection } from "./net.js";
+import { cardEl } from "./cards.js";
+import { seatNames, seatStatus, withRefs } from "./seats.js";
 
 const mainEl = () => document.getElementById("main");
 let cleanup = null;          // the current page's teardown
@@ -39,15 +41,7 @@ function mySeats() {
   return out.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
 
-/** Display names of the seats: the player's name, "Bot 2 (easy)", or "Seat 3". */
-export function seatNames(seats) {
-  return seats.map((s) => {
-    let n;
-    if (s.kind === "bot") n = t("seat.bot", { n: s.seat, level: t("level." + s.bot) });
-    else n = s.name || t("seat.name", { n: s.seat });
-    return n;
-  });
-}
+export { seatNames };
 
 // -- header --------------------------------------------------------------------------------------
 function renderHeader() {
@@ -113,7 +107,9 @@ function route() {
     el.className = "page-rules";
     lazyPage(import("./rules.js"), (mod) => mod.render(el, { game: m[1] }), el);
   } else {
-    el.appendChild(h("p", {}, "404"));
+    document.title = `${t("page.not_found")} · cardtable`;
+    el.appendChild(h("div", { class: "panel not-found" }, h("h1", {}, t("page.not_found")), h("p", {}, t("page.not_found_text")),
+      h("a", { href: "/", "data-link": "", class: "btn btn-primary" }, t("table.back_lobby"))));
   }
 }
 
@@ -170,9 +166,12 @@ export const AB_OPTIONS = [
 function renderLobby(el) {
   let games = null;
   let tables = [];
+  let running = [];
+  const myStatus = {};
+  let alive = true;
   const form = {
     game: "abluxxen", variant: "basic", players: 4,
-    seats: [], timer: "", target: 100, snap: 3, public: true, name: storedName(),
+    seats: [], timer: "", target: 100, snap: 5, memory: false, public: true, name: storedName(),
     options: {},             // rule options set differently from the variant's defaults
   };
   let error = "";
@@ -207,9 +206,13 @@ function renderLobby(el) {
   async function load() {
     try {
       if (!games) games = await api("GET", "/api/games");
-      tables = await api("GET", "/api/tables?limit=20");
-    } catch (e) { /* keep the old list */ }
-    draw();
+      [tables, running] = await Promise.all([api("GET", "/api/tables?limit=20"), api("GET", "/api/tables?status=playing&limit=20")]);
+    } catch (e) { /* keep the old lists */ }
+    // the status of my own tables (a cancelled one is forgotten)
+    await Promise.all(mySeats().slice(0, 6).map(async (s) => {
+      try { myStatus[s.code] = (await api("GET", `/api/tables/${s.code}`)).status; } catch (e) { if (e.status === 404) dropSeat(s.code); }
+    }));
+    if (alive) draw();
   }
 
   async function create(ev) {
@@ -225,7 +228,11 @@ function renderLobby(el) {
       body.variant = form.variant;
       const changed = ruleOptions().filter((o) => o.value !== o.def);
       if (changed.length) body.options = Object.fromEntries(changed.map((o) => [o.name, o.value]));
-    } else { body.target = Number(form.target) || 100; body.snap_seconds = Number(form.snap) || 3; }
+    } else {
+      body.target = Number(form.target) || 100;
+      body.snap_seconds = Number(form.snap) || 5;
+      if (form.memory) body.memory = true;
+    }
     if (form.timer) body.turn_seconds = Number(form.timer);
     busy = true;
     try {
@@ -285,16 +292,16 @@ function renderLobby(el) {
 
     const seatRows = form.seats.map((s, i) => {
       if (i === 0) {
-        return h("li", { class: "seat-row" }, h("span", { class: "seat-n" }, t("lobby.seat_n", { n: i })),
+        return h("li", { class: "seat-row" }, h("span", { class: "seat-n" }, t("lobby.seat_n", { n: i + 1 })),
           h("span", { class: "seat-you" }, t("lobby.you_seat")));
       }
       const kind = select(`seat-kind-${i}`, s.kind, [["human", t("lobby.human")], ["bot", t("lobby.bot")]],
         (v) => { s.kind = v; draw(); });
-      kind.setAttribute("aria-label", t("lobby.seat_n", { n: i }));
-      const row = h("li", { class: "seat-row" }, h("span", { class: "seat-n" }, t("lobby.seat_n", { n: i })), kind);
+      kind.setAttribute("aria-label", t("lobby.seat_n", { n: i + 1 }));
+      const row = h("li", { class: "seat-row" }, h("span", { class: "seat-n" }, t("lobby.seat_n", { n: i + 1 })), kind);
       if (s.kind === "bot") {
         const lv = select(`seat-bot-${i}`, s.bot, levels.map((l) => [l, t("level." + l)]), (v) => { s.bot = v; });
-        lv.setAttribute("aria-label", `${t("lobby.seat_n", { n: i })}: ${t("lobby.bot")}`);
+        lv.setAttribute("aria-label", `${t("lobby.seat_n", { n: i + 1 })}: ${t("lobby.bot")}`);
         row.appendChild(lv);
       }
       return row;
@@ -316,9 +323,11 @@ function renderLobby(el) {
           (v) => { form.timer = v; }), "f-timer"),
         form.game === "kombio" ? field(t("lobby.target"), h("input", { id: "f-target", type: "number", min: 1, max: 1000, value: form.target,
           oninput: (e) => { form.target = e.target.value; } }), "f-target") : null,
-        form.game === "kombio" ? field(t("lobby.snap"), select("f-snap", form.snap, [[2, "2 s"], [3, "3 s"], [5, "5 s"], [8, "8 s"]],
+        form.game === "kombio" ? field(t("lobby.snap"), select("f-snap", form.snap, [[3, "3 s"], [5, "5 s"], [8, "8 s"], [12, "12 s"]],
           (v) => { form.snap = Number(v); }), "f-snap") : null,
       ),
+      form.game === "kombio" ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-memory", checked: form.memory,
+        onchange: (e) => { form.memory = e.target.checked; } }), " ", t("lobby.memory")) : null,
       form.game === "abluxxen" ? h("fieldset", { class: "rule-options", id: "rule-options" }, h("legend", {}, t("lobby.options")),
         h("p", { class: "muted small" }, t("lobby.options_hint", { variant: t("variant." + form.variant) })),
         h("ul", { class: "option-list" }, ruleOptions().map((o) => h("li", { class: "option-row" },
@@ -360,27 +369,35 @@ function renderLobby(el) {
         } }, t("lobby.watch_btn"))),
     );
 
+    const tableItem = (tb, joinable) => h("li", { class: "table-item", data: { code: tb.code } },
+      h("div", { class: "ti-main" },
+        h("strong", {}, t("game." + tb.game)),
+        tb.variant ? h("span", { class: "muted" }, " · " + t("variant." + tb.variant)) : null,
+        h("span", { class: "muted" }, ` · ${tb.players} ${t("lobby.players")}` + (joinable ? ` · ${t("lobby.free", { n: tb.free_seats.length })}` : "")),
+        h("div", { class: "ti-seats" }, seatNames(tb.seats).map((n, i) => h("span", { class: "chip" + (tb.free_seats.includes(i) ? " chip-free" : "") },
+          tb.free_seats.includes(i) ? t("seat.open") : n)))),
+      h("div", { class: "ti-actions" },
+        joinable ? h("button", { type: "button", class: "btn btn-small btn-primary", onclick: () => joinBy(tb.code, form.name),
+          "aria-label": `${t("lobby.join_btn")}: ${t("game." + tb.game)} ${tb.code}` }, t("lobby.join_btn")) : null,
+        h("a", { class: "btn btn-small", href: `/t/${tb.code}`, "data-link": "", "aria-label": `${t("lobby.watch_btn")}: ${t("game." + tb.game)} ${tb.code}` }, t("lobby.watch_btn"))));
+    const runningEl = h("div", { class: "panel running-tables", "aria-labelledby": "running-h", id: "running-tables" },
+      h("h2", { id: "running-h" }, t("lobby.running")),
+      running.length === 0 ? h("p", { class: "muted" }, t("lobby.running_none")) :
+        h("ul", { class: "table-list" }, running.map((tb) => tableItem(tb, false))));
     const list = h("div", { class: "panel open-tables", "aria-labelledby": "open-h" },
       h("div", { class: "panel-head" }, h("h2", { id: "open-h" }, t("lobby.open")),
         h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),
       tables.length === 0 ? h("p", { class: "muted" }, t("lobby.none")) :
-        h("ul", { class: "table-list" }, tables.map((tb) => h("li", { class: "table-item", data: { code: tb.code } },
-          h("div", { class: "ti-main" },
-            h("strong", {}, t("game." + tb.game)),
-            tb.variant ? h("span", { class: "muted" }, " · " + t("variant." + tb.variant)) : null,
-            h("span", { class: "muted" }, ` · ${tb.players} ${t("lobby.players")} · ${t("lobby.free", { n: tb.free_seats.length })}`),
-            h("div", { class: "ti-seats" }, seatNames(tb.seats).map((n, i) => h("span", { class: "chip" + (tb.free_seats.includes(i) ? " chip-free" : "") },
-              tb.free_seats.includes(i) ? t("seat.open") : n)))),
-          h("div", { class: "ti-actions" },
-            h("button", { type: "button", class: "btn btn-small btn-primary", onclick: () => joinBy(tb.code, form.name) }, t("lobby.join_btn")),
-            h("a", { class: "btn btn-small", href: `/t/${tb.code}`, "data-link": "" }, t("lobby.watch_btn")))))),
+        h("ul", { class: "table-list" }, tables.map((tb) => tableItem(tb, true))),
     );
 
     const mine = mySeats().slice(0, 6);
     const mineEl = mine.length ? h("div", { class: "panel my-tables" }, h("h2", {}, t("lobby.my_tables")),
-      h("ul", { class: "table-list" }, mine.map((s) => h("li", { class: "table-item" },
-        h("div", { class: "ti-main" }, h("strong", {}, s.game ? t("game." + s.game) : ""), ` · ${s.code} · ${s.name || ""}`),
-        h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small", href: `/t/${s.code}`, "data-link": "" }, t("lobby.resume"))))))) : null;
+      h("ul", { class: "table-list" }, mine.map((s) => h("li", { class: "table-item", data: { code: s.code, status: myStatus[s.code] || "" } },
+        h("div", { class: "ti-main" }, h("strong", {}, s.game ? t("game." + s.game) : ""), ` · ${s.code} · ${s.name || ""}`,
+          myStatus[s.code] ? h("span", { class: "chip chip-status" }, t("lobby.status." + myStatus[s.code])) : null),
+        h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small", href: myStatus[s.code] === "over" ? `/replay/${s.code}` : `/t/${s.code}`, "data-link": "",
+          "aria-label": `${myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume")}: ${s.code}` }, myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume"))))))) : null;
 
     el.append(
       h("section", { class: "hero" },
@@ -389,7 +406,7 @@ function renderLobby(el) {
         h("p", { class: "muted" }, t("lobby.intro"),
           " ", h("a", { href: "/rules/abluxxen", "data-link": "" }, t("nav.rules_ab")),
           " · ", h("a", { href: "/rules/kombio", "data-link": "" }, t("nav.rules_ko")))),
-      h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, mineEl, list)),
+      h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, mineEl, list, runningEl)),
     );
     if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
   }
@@ -398,7 +415,7 @@ function renderLobby(el) {
   load();
   timer = setInterval(load, 5000);
   const off = onLang(draw);
-  return () => { clearInterval(timer); off(); };
+  return () => { alive = false; clearInterval(timer); off(); };
 }
 
 // -- the table page ------------------------------------------------------------------------------
@@ -407,16 +424,20 @@ const GAME_MODULES = { abluxxen: "./abluxxen.js", kombio: "./kombio.js" };
 function renderTablePage(el, code) {
   document.title = `${code} · cardtable`;
   el.className = "page-table";
-  // a resume link: /t/CODE#token=...
+  document.body.classList.add("route-table");
+  // a link with a seat's token (/t/CODE#token=...): never taken silently, the visitor is asked
+  // first (a crafted link would otherwise seat them in somebody else's seat); the token leaves
+  // the address bar at once
   const hm = location.hash.match(/token=([^&]+)/);
+  let linkToken = null;
   if (hm) {
-    const prev = loadSeat(code) || {};
-    saveSeat(code, Object.assign(prev, { token: decodeURIComponent(hm[1]) }));
+    try { linkToken = decodeURIComponent(hm[1]); } catch (e) { linkToken = null; }
     history.replaceState({}, "", `/t/${code}`);
   }
   const S = {
     code, table: null, state: null, status: "connecting",
     mod: null, ui: {}, pendingFx: [], conn: null, error: "", joinError: "", gone: false,
+    sideOpen: false, wasTurn: false, readySent: null,
   };
   let tick = null;
   let alive = true;           // false once the user has left the page (see the cleanup below)
@@ -430,13 +451,17 @@ function renderTablePage(el, code) {
     try {
       S.table = await api("GET", `/api/tables/${code}`);
     } catch (e) {
-      clear(root).appendChild(h("div", { class: "panel" }, h("p", { class: "error" }, t("table.not_found", { code })),
+      clear(root).appendChild(h("div", { class: "panel" }, h("h1", {}, t("table.not_found", { code })),
         h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"))));
       return;
     }
     S.mod = await import(GAME_MODULES[S.table.game]);
     if (!alive) return;                        // left while loading: open no connection
     const mine = myInfo();
+    if (linkToken && !(mine && mine.token === linkToken)) {
+      drawLinkConfirm(mine);
+      return;
+    }
     if (!mine && S.table.status === "waiting" && S.table.free_seats.length) {
       drawJoin();
       return;
@@ -450,12 +475,33 @@ function renderTablePage(el, code) {
       token, lang: getLang(),
       onMessage, onStatus: (st) => { S.status = st; drawStatus(); },
       onClose: (c) => {
-        if (c === 4401) { dropSeat(code); S.conn.restart({ token: null }); }
-        else { S.gone = true; draw(); }
+        if (c === 4401) {
+          dropSeat(code);
+          S.error = t("table.bad_token");
+          S.conn.restart({ token: null });
+        } else { S.gone = true; draw(); }
       },
     });
     S.conn.connect();
     draw();
+  }
+
+  function drawLinkConfirm(mine) {
+    clear(root);
+    const token = linkToken;
+    root.appendChild(h("div", { class: "panel join-table", id: "link-confirm", role: "region", "aria-labelledby": "lc-h" },
+      h("h1", { id: "lc-h" }, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
+      h("p", {}, t("table.link_seat")),
+      h("p", { class: "muted" }, t("table.link_warn")),
+      mine ? h("p", { class: "muted" }, t("table.link_replaces", { name: mine.name || t("seat.name", { n: (mine.seat || 0) + 1 }) })) : null,
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "btn btn-primary", id: "take-linked-seat", onclick: () => {
+          linkToken = null;
+          saveSeat(code, { token, game: S.table.game });
+          connect(token);
+        } }, t("table.link_take")),
+        h("button", { type: "button", class: "btn", id: "watch-instead", onclick: () => { linkToken = null; connect(mine ? mine.token : null); } },
+          mine ? t("table.link_keep") : t("table.watch")))));
   }
 
   function drawJoin() {
@@ -474,9 +520,9 @@ function renderTablePage(el, code) {
     } },
     h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
     h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
-      S.table.free_seats.includes(i) ? `${t("seat.name", { n: i })}: ${t("seat.open")}` : n))),
+      S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : n))),
     h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),
-      h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, oninput: (e) => { name = e.target.value; } })),
+      h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, autocomplete: "nickname", oninput: (e) => { name = e.target.value; } })),
     S.joinError ? h("p", { class: "error", role: "alert" }, S.joinError) : null,
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "btn btn-primary", id: "take-seat" }, t("table.join_here")),
@@ -495,11 +541,17 @@ function renderTablePage(el, code) {
       case "state": {
         const prev = S.state;
         S.state = msg;
-        S.error = "";
+        msg._recv = Date.now() / 1000;
+        if (!prev || prev.index !== msg.index) S.error = "";
         if (prev && (prev.index !== msg.index || (prev.window && !msg.window))) S.ui = {};
-        if (msg.status !== (S.table && S.table.status) && S.table) S.table.status = msg.status;
-        if (S.table) S.table.seats = msg.seats;
+        if (S.table) {
+          S.table.status = msg.status;
+          S.table.seats = msg.seats;
+          if (msg.settings) Object.assign(S.table, msg.settings);
+        }
+        if (msg.type === "state" && msg.status === "cancelled") { S.gone = true; }
         draw();
+        signalTurn(prev, msg);
         break;
       }
       case "event": {
@@ -507,21 +559,26 @@ function renderTablePage(el, code) {
           try { S.pendingFx.push(...S.mod.animHints(S.state.view, msg, S.state.seat)); } catch (e) { /* ignore */ }
         }
         if (msg.text && S.mod && S.mod.logText) {
-          try { msg.text = S.mod.logText(msg, S.state) || msg.text; } catch (e) { /* keep the server's */ }
+          try { msg.text = S.mod.logText(msg, S.state, S.table) || msg.text; } catch (e) { /* keep the server's */ }
         }
         appendLog(msg);
-        if (msg.text) announce(msg.text);
+        if (msg.text) announce(msg.text.replace(/\s*\((?:AB|DU|CL|KO)-[^)]*\)/g, ""));
         break;
       }
       case "error":
         if (!["stale", "already_answered", "not_your_turn"].includes(msg.code)) {
-          S.error = t("table.error", { msg: msg.message || msg.code });
+          S.error = t("table.error", { msg: msg.reason_code ? refusal(msg) : (msg.message || msg.code) });
           drawStatus();
           announce(S.error);
         }
         break;
       case "rematch":
         if (S.state) S.state.rematch = msg.table;
+        draw();
+        break;
+      case "cancelled":
+        S.cancelled = true;
+        dropSeat(code);
         draw();
         break;
       default:
@@ -541,17 +598,47 @@ function renderTablePage(el, code) {
     return base.map((n, i) => (i === me ? `${n} (${t("seat.you")})` : n));
   }
 
-  // layout: status bar, board, side (log)
-  const statusEl = h("div", { class: "status-bar", role: "status" });
+  // -- turn signals: the tab's title always; a sound and a notification if the player wants them
+  function signalTurn(prev, st) {
+    const turn = !!(st.your_turn && st.status === "playing");
+    const title = `${S.table ? t("game." + S.table.game) : ""} ${code} · cardtable`;
+    document.title = turn ? `▶ ${t("table.title_turn")} · ${title}` : title;
+    const fresh = turn && (!S.wasTurn || (prev && prev.index !== st.index && st.window && !(prev.window)));
+    S.wasTurn = turn;
+    if (!fresh) return;
+    const prefs = signalPrefs();
+    if (prefs.sound) beep();
+    const away = document.visibilityState !== "visible" || !document.hasFocus();
+    if (prefs.notify && away && typeof Notification !== "undefined" && Notification.permission === "granted") {
+      try {
+        const n = new Notification(t("table.notify_title"), { body: t("table.notify_body", { code }), tag: `cardtable-${code}` });
+        n.onclick = () => { window.focus(); n.close(); };
+      } catch (e) { /* not allowed here */ }
+    }
+  }
+
+  // layout: status bar, board, side panel (scores, log; a drawer on small screens)
+  const statusEl = h("div", { class: "status-bar", role: "region", "aria-label": t("table.status") });
   const boardEl = h("div", { class: "board", id: "board" });
-  const logList = h("ol", { class: "log-list", id: "log-list" });
-  const sideEl = h("aside", { class: "side", "aria-labelledby": "log-h" },
-    h("h2", { id: "log-h", class: "side-h" }), logList);
+  const logList = h("ol", { class: "log-list", id: "log-list", "aria-labelledby": "log-h" });
+  const sideScores = h("div", { class: "side-scores", id: "side-scores" });
+  const sideClose = h("button", { type: "button", class: "btn btn-small side-close", id: "side-close", onclick: () => toggleSide(false) }, "✕");
+  const sideEl = h("aside", { class: "side", id: "side", "aria-label": t("table.log"), hidden: true },
+    sideScores, h("div", { class: "side-head" }, h("h2", { id: "log-h", class: "side-h" }), sideClose), logList);
+
+  function toggleSide(open) {
+    S.sideOpen = open;
+    sideEl.hidden = !open;
+    const b = document.getElementById("log-toggle");
+    if (b) b.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open && getComputedStyle(sideEl).position === "fixed") sideClose.focus();
+    else if (!open && b) b.focus();
+  }
 
   function appendLog(ev) {
     if (!ev.text) return;
     const li = h("li", { class: "log-item" + (ev.seat === (S.state && S.state.seat) ? " log-mine" : ""), data: { index: ev.index } },
-      h("span", { class: "log-n" }, String(ev.index + 1)), " ", ev.text);
+      h("span", { class: "log-n" }, String(ev.index + 1)), " ", withRefs(ev.text));
     logList.appendChild(li);
     while (logList.childNodes.length > 400) logList.removeChild(logList.firstChild);
     logList.scrollTop = logList.scrollHeight;
@@ -575,76 +662,142 @@ function renderTablePage(el, code) {
     boardEl.setAttribute("aria-busy", lost ? "true" : "false");
     let turn = null;
     if (st && st.status === "playing") {
-      const nm = names();
-      if (st.your_turn) turn = h("span", { class: "turn turn-you", id: "turn-badge" }, "▶ ", t("table.turn_you"));
+      const nm = names().map((x, i) => (i === st.seat ? seatNames(st.seats)[i] : x));
+      if (st.round_break) turn = h("span", { class: "turn", id: "turn-badge" }, t("table.round_break"));
+      else if (st.your_turn) turn = h("span", { class: "turn turn-you", id: "turn-badge" }, "▶ ", t("table.turn_you"));
       else if (st.waiting_for.length) turn = h("span", { class: "turn", id: "turn-badge" }, t("table.turn_of", { name: listText(st.waiting_for.map((s) => nm[s]), t("list.and")) }));
     } else if (st && st.status === "over") {
       turn = h("span", { class: "turn turn-over", id: "turn-badge" }, t("table.over"));
     }
-    const clock = h("span", { class: "clock", id: "clock" });
+    const clock = h("span", { class: "clock", id: "clock", role: "timer", "aria-live": "off" });
+    const playing = st && st.status !== "waiting";
     statusEl.append(
       h("div", { class: "sb-left" }, h("h1", { class: "sb-title" }, title),
         h("span", { class: "sb-code" }, t("table.code", { code })),
-        S.state && S.state.seat === null ? h("span", { class: "chip chip-spectator" }, "◉ ", t("table.spectator")) : null),
+        st && st.seat === null ? h("span", { class: "chip chip-spectator" }, "◉ ", t("table.spectator")) : null,
+        S.table.memory ? h("span", { class: "chip", id: "memory-chip", title: t("ko.memory_on", { s: 5 }) }, t("table.memory")) : null),
       h("div", { class: "sb-right" }, conn, turn, clock,
+        playing ? signalsMenu() : null,
+        playing ? h("button", { type: "button", class: "btn btn-small icon-btn log-toggle", id: "log-toggle", "aria-controls": "side",
+          "aria-expanded": S.sideOpen ? "true" : "false", onclick: () => toggleSide(!S.sideOpen) }, t("table.show_log")) : null,
         h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "", id: "rules-link" }, t("table.rules"))),
     );
     if (S.error) statusEl.appendChild(h("p", { class: "error sb-error", role: "alert" }, S.error));
     updateClock();
   }
 
+  function signalsMenu() {
+    const prefs = signalPrefs();
+    const canNotify = typeof Notification !== "undefined";
+    return h("details", { class: "signals", id: "signals" },
+      h("summary", { class: "btn btn-small icon-btn" + (prefs.sound || prefs.notify ? " is-on" : ""), "aria-label": t("signals.title"), title: t("signals.title") },
+        h("span", { "aria-hidden": "true" }, "♪")),
+      h("div", { class: "signals-menu" },
+        h("p", { class: "muted small" }, t("signals.hint")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "pref-sound", checked: prefs.sound, onchange: (e) => {
+          setSignalPref("sound", e.target.checked);
+          if (e.target.checked) beep();               // a gesture: the browser lets the page sound from now on
+          drawStatus();
+          document.getElementById("signals").open = true;
+        } }), " ", t("signals.sound")),
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "pref-notify", checked: prefs.notify, disabled: !canNotify, onchange: async (e) => {
+          let on = e.target.checked;
+          if (on && canNotify && Notification.permission !== "granted") {
+            try { on = (await Notification.requestPermission()) === "granted"; } catch (err) { on = false; }
+          }
+          setSignalPref("notify", on);
+          drawStatus();
+          document.getElementById("signals").open = true;
+        } }), " ", t("signals.notify")),
+        canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null));
+  }
+
   function updateClock() {
     const c = document.getElementById("clock");
     if (!c || !S.state) return;
     const st = S.state;
-    if (st.deadline && st.status === "playing") {
+    const until = st.round_break ? null : st.deadline;          // a break: the summary tells
+    const r = document.getElementById("rs-left");
+    if (r && st.round_break) {
       const skew = (st._recv || Date.now() / 1000) - st.server_time;
-      const left = Math.max(0, Math.ceil(st.deadline + skew - Date.now() / 1000));
+      r.textContent = t("ko.rs.left", { s: Math.max(0, Math.ceil(st.round_break.until + skew - Date.now() / 1000)) });
+    }
+    if (until && st.status === "playing") {
+      const skew = (st._recv || Date.now() / 1000) - st.server_time;
+      const left = Math.max(0, Math.ceil(until + skew - Date.now() / 1000));
       c.textContent = "◷ " + t("table.seconds_left", { s: left });
       c.classList.toggle("clock-low", left <= 5);
+      const w = document.getElementById("window-time");
+      if (w && w.lastChild && w.lastChild.nodeType === 3) w.lastChild.textContent = t("ko.window_left", { s: left });
     } else c.textContent = "";
   }
 
   function captureRects() {
     const out = {};
     for (const n of root.querySelectorAll("[data-region]")) {
-      const r = n.getBoundingClientRect();
       const card = n.classList.contains("card") ? n : n.querySelector(".card");
-      out[n.dataset.region] = { rect: r, node: card ? card.cloneNode(true) : null };
+      out[n.dataset.region] = { rect: n.getBoundingClientRect(), node: card ? card.cloneNode(true) : null };
     }
     return out;
   }
 
+  /** Cards fly from where they were to where they went: the cards of the event when it names
+   * them (a played set, a pool card), else a copy of what lay there. */
   function runFx(before) {
     const fx = S.pendingFx.splice(0);
-    if (!fx.length) return;
+    if (!fx.length || !S.table) return;
     for (const f of fx.slice(-4)) {
       const a = before[f.from];
       const bEl = root.querySelector(`[data-region="${CSS.escape(f.to)}"]`);
       if (!a || !bEl) continue;
-      const node = a.node || document.createElement("div");
-      const src = a.node ? a.node.getBoundingClientRect && a.rect : a.rect;
-      let from = a.rect;
-      if (a.node) from = { left: a.rect.left + a.rect.width / 2 - 22, top: a.rect.top + a.rect.height / 2 - 31, width: 44, height: 62 };
-      fly(node, src && from, bEl.getBoundingClientRect());
+      let node = a.node || document.createElement("div");
+      let size = { w: 44, h: 62 };
+      if (f.cards && f.cards.length) {
+        node = h("div", {}, f.cards.map((c) => cardEl(S.table.game, c, { size: "sm" })));
+        size = { w: f.cards.length * 36, h: 48 };
+      } else if (f.back) {
+        node = cardEl(S.table.game, "?", { back: true, size: "sm" });
+        size = { w: 34, h: 48 };
+      }
+      const from = { left: a.rect.left + a.rect.width / 2 - size.w / 2, top: a.rect.top + a.rect.height / 2 - size.h / 2, width: size.w, height: size.h };
+      fly(node, from, bEl.getBoundingClientRect());
     }
+  }
+
+  function breakSummary(st) {
+    const b = st.round_break;
+    if (!b) return null;
+    const me = st.seat;
+    const mine = me !== null && b.ready.includes(me);
+    const canReady = me !== null && !mine && b.waiting.includes(me);
+    return {
+      mine: mine || (S.readySent === st.index),
+      onReady: canReady && S.readySent !== st.index ? () => {
+        S.readySent = st.index;
+        S.conn.send({ type: "ready" });
+        draw();
+      } : null,
+      waiting: b.waiting.filter((s) => s !== me || !(S.readySent === st.index)),
+      left: Math.max(0, Math.ceil(b.until + ((st._recv || Date.now() / 1000) - st.server_time) - Date.now() / 1000)),
+    };
   }
 
   function draw() {
     if (!S.table) return;
     if (!root.contains(statusEl)) {
       clear(root);
-      sideEl.querySelector("#log-h").textContent = t("table.log");
       root.append(statusEl, h("div", { class: "table-layout" }, boardEl, sideEl));
     }
     sideEl.querySelector("#log-h").textContent = t("table.log");
-    if (S.state) S.state._recv = S.state._recv || Date.now() / 1000;
+    sideClose.setAttribute("aria-label", t("table.close_log"));
     drawStatus();
-    if (S.gone) {
-      clear(boardEl).appendChild(h("p", { class: "error" }, t("table.not_found", { code })));
+    const st = S.state;
+    document.body.classList.toggle("fit", !!st && st.status === "playing" && !S.gone && !S.cancelled);
+    if (S.gone || S.cancelled) {
+      clear(boardEl).appendChild(h("div", { class: "panel" }, h("p", { class: "error" }, S.cancelled ? t("table.cancelled") : t("table.not_found", { code })),
+        h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"))));
       return;
     }
-    const st = S.state;
     if (!st) {
       clear(boardEl).appendChild(h("p", { class: "muted loading" }, t("table.connecting")));
       return;
@@ -653,47 +806,78 @@ function renderTablePage(el, code) {
     boardEl.dataset.status = st.status;
     boardEl.dataset.seat = st.seat === null ? "" : String(st.seat);
     const before = captureRects();
-    const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+    const active = document.activeElement;
+    const hadFocus = !!active && boardEl.contains(active);
+    const focusKey = hadFocus && active.dataset ? active.dataset.key : null;
     clear(boardEl);
     if (st.status === "waiting") {
       drawWaiting();
     } else {
       if (st.away) {
-        boardEl.appendChild(h("div", { class: "banner" }, t("table.away"), " ",
-          h("button", { type: "button", class: "btn btn-small", onclick: () => S.conn.send({ type: "back" }) }, t("table.im_back"))));
+        boardEl.appendChild(h("div", { class: "banner", id: "away-banner" }, t("table.away"), " ",
+          h("button", { type: "button", class: "btn btn-small", id: "im-back", onclick: () => S.conn.send({ type: "back" }) }, t("table.im_back"))));
       }
       const gameEl = h("div", { class: "game" });
       boardEl.appendChild(gameEl);
       const opts = {
-        readonly: st.seat === null, seat: st.seat, legal: st.legal, names: names(), state: st,
-        plainNames: seatNames(st.seats),
-        ui: S.ui, decide, rerender: draw, table: S.table,
+        readonly: st.seat === null, seat: st.seat, legal: st.round_break ? [] : st.legal, names: names(), state: st,
+        plainNames: seatNames(st.seats), seats: st.seats,
+        ui: S.ui, decide, rerender: draw, table: S.table, summary: breakSummary(st),
       };
       const fn = S.table.game === "abluxxen" ? S.mod.renderAbluxxen : S.mod.renderKombio;
       fn(gameEl, st.view, opts);
       if (st.status === "over") (gameEl.querySelector("#result") || boardEl).appendChild(endActions());
+      if (S.mod.scores && S.table.game === "kombio") clear(sideScores).appendChild(S.mod.scores(st.view, opts));
     }
-    if (focusKey) {
-      const f = boardEl.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (f && !f.disabled) f.focus({ preventScroll: true });
-    }
+    if (hadFocus && !boardEl.contains(document.activeElement)) restoreFocus(focusKey);
     runFx(before);
+  }
+
+  /** Keep the keyboard in the table after a redraw: the same control if it is still there,
+   * else the decision's first control, else the player's own area. */
+  function restoreFocus(key) {
+    const f = key && boardEl.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const target = (f && !f.disabled && f)
+      || boardEl.querySelector("#action-bar button:not(:disabled), #ready-btn, .hand button.card:not(:disabled), button.can-pick")
+      || boardEl.querySelector("#my-area") || null;
+    if (target) target.focus({ preventScroll: true });
   }
 
   function drawWaiting() {
     const link = `${location.origin}/t/${code}`;
-    const free = S.state.seats.filter((s) => s.kind === "human" && !s.joined).length;
+    const st = S.state;
+    const free = st.seats.filter((s) => s.kind === "human" && !s.joined).length;
     const nm = names();
+    const host = st.seat !== null && st.seat === (S.table.host === undefined ? firstHuman(st.seats) : S.table.host);
+    const levels = ["easy", "medium", "hard", "expert"];
+    const seatRow = (s, i) => {
+      const open = s.kind === "human" && !s.joined;
+      const row = h("li", { class: "wait-seat" + (open ? " is-open" : ""), data: { seat: i } },
+        h("span", { class: "seat-n" }, t("seat.name", { n: i + 1 })),
+        h("span", { class: "wait-name" }, open ? t("seat.open") : nm[i]),
+        open ? null : seatStatus({ seats: st.seats }, i));
+      if (host && open) {
+        row.appendChild(h("button", { type: "button", class: "btn btn-small", id: `to-bot-${i}`, onclick: () => S.conn.send({ type: "seat", seat: i, kind: "bot", bot: "medium" }) }, t("wait.to_bot")));
+      } else if (host && s.kind === "bot") {
+        const sel = h("select", { id: `bot-level-${i}`, "aria-label": t("wait.level", { n: i + 1 }),
+          onchange: (e) => S.conn.send({ type: "seat", seat: i, kind: "bot", bot: e.target.value }) },
+        levels.map((l) => h("option", { value: l, selected: s.bot === l }, t("level." + l))));
+        row.append(sel, h("button", { type: "button", class: "btn btn-small", id: `to-human-${i}`, onclick: () => S.conn.send({ type: "seat", seat: i, kind: "human" }) }, t("wait.to_human")));
+      }
+      return row;
+    };
     boardEl.appendChild(h("div", { class: "panel waiting" },
       h("h2", {}, t("table.waiting", { n: free })),
-      h("ul", { class: "seat-chips" }, S.state.seats.map((s, i) => h("li", { class: "chip" + (s.kind === "human" && !s.joined ? " chip-free" : "") },
-        s.kind === "human" && !s.joined ? `${t("seat.name", { n: i })}: ${t("seat.open")}` : nm[i]))),
+      h("ul", { class: "wait-seats", id: "wait-seats" }, st.seats.map(seatRow)),
       h("p", {}, t("table.share")),
       h("div", { class: "share" }, h("input", { type: "text", readonly: true, value: link, id: "share-link", "aria-label": t("table.share"),
         onfocus: (e) => e.target.select() }),
-        h("button", { type: "button", class: "btn", onclick: async (e) => {
-          try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); } catch (err) { document.getElementById("share-link").select(); }
-        } }, t("table.copy"))),
+      h("button", { type: "button", class: "btn", onclick: async (e) => {
+        try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); } catch (err) { document.getElementById("share-link").select(); }
+      } }, t("table.copy"))),
+      host ? h("div", { class: "actions" }, h("button", { type: "button", class: "btn", id: "cancel-table", onclick: () => {
+        if (window.confirm(t("wait.cancel_confirm"))) S.conn.send({ type: "cancel" });
+      } }, t("wait.cancel"))) : null,
     ));
   }
 
@@ -721,8 +905,9 @@ function renderTablePage(el, code) {
   }
 
   function keydown(ev) {
-    if (!S.mod || !S.state || ev.target.closest("input, select, textarea")) return;
-    if (S.status !== "open") return;
+    if (ev.key === "Escape" && S.sideOpen && getComputedStyle(sideEl).position === "fixed") { toggleSide(false); ev.preventDefault(); return; }
+    if (!S.mod || !S.state || ev.target.closest("input, select, textarea, summary")) return;
+    if (S.status !== "open" || S.state.round_break) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (S.mod.onKey && S.mod.onKey(ev, { state: S.state, ui: S.ui, decide, rerender: draw, root: boardEl })) ev.preventDefault();
   }
@@ -733,7 +918,7 @@ function renderTablePage(el, code) {
       clear(logList);
       S.conn.restart({ lang, resetEvents: true });
     }
-    if (S.table && !S.conn) drawJoin();
+    if (S.table && !S.conn) { if (linkToken) drawLinkConfirm(myInfo()); else drawJoin(); }
     else draw();
   });
   tick = setInterval(() => {
@@ -747,8 +932,50 @@ function renderTablePage(el, code) {
     offLang();
     clearInterval(tick);
     document.removeEventListener("keydown", keydown);
+    document.body.classList.remove("route-table", "fit");
     if (S.conn) S.conn.close();
   };
+}
+
+function firstHuman(seats) {
+  const s = seats.find((x) => x.kind === "human");
+  return s ? s.seat : null;
+}
+
+// -- turn signals: the player's own choice, kept in this browser -----------------------------------
+const SIGNALS_KEY = "cardtable.signals";
+
+function signalPrefs() {
+  try { return Object.assign({ sound: false, notify: false }, JSON.parse(localStorage.getItem(SIGNALS_KEY) || "{}")); } catch (e) { return { sound: false, notify: false }; }
+}
+
+function setSignalPref(k, v) {
+  const p = signalPrefs();
+  p[k] = !!v;
+  try { localStorage.setItem(SIGNALS_KEY, JSON.stringify(p)); } catch (e) { /* ignore */ }
+}
+
+let audio = null;
+/** Two short soft tones (Web Audio: no sound file). */
+function beep() {
+  try {
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return;
+    if (!audio) audio = new AC();
+    if (audio.state === "suspended" && audio.resume) audio.resume();
+    const t0 = audio.currentTime;
+    [[660, 0], [880, 0.14]].forEach(([f, d]) => {
+      const o = audio.createOscillator();
+      const g = audio.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.0001, t0 + d);
+      g.gain.exponentialRampToValueAtTime(0.15, t0 + d + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + d + 0.12);
+      o.connect(g).connect(audio.destination);
+      o.start(t0 + d);
+      o.stop(t0 + d + 0.13);
+    });
+  } catch (e) { /* no sound */ }
 }
 
 // -- start -----------------------------------------------------------------------------------------

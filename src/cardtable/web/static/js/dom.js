@@ -50,6 +50,10 @@ export function fly(node, from, to, ms = 380) {
   g.classList.add("fx-ghost");
   g.removeAttribute("id");
   for (const c of g.querySelectorAll(".card-count, .card-check")) c.remove();
+  // a ghost is a picture: no ids, data or names of the real cards
+  for (const e of [g, ...g.querySelectorAll("*")]) {
+    for (const a of [...e.attributes]) if (a.name.startsWith("data-") || a.name === "id" || a.name.startsWith("aria-")) e.removeAttribute(a.name);
+  }
   const w = from.width || 40, hgt = from.height || 56;
   Object.assign(g.style, { left: from.left + "px", top: from.top + "px", width: w + "px", height: hgt + "px" });
   layer.appendChild(g);

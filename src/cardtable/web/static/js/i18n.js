@@ -1,16 +1,31 @@
-// i18n: English and German strings for the whole browser client.
-// API (shared with replay.js / rules.js): t, getLang, setLang, onLang, addStrings.
-import { EN, DE } from "./strings.js";
+// i18n: the shared message catalog (src/cardtable/i18n/en.json and de.json, served at
+// /i18n/<lang>.json), the same texts the terminal and the server's event words use, formatted
+// by messages.js (ICU MessageFormat: placeholders and CLDR plural forms via Intl.PluralRules).
+// API: t, getLang, setLang, onLang, addStrings. Both catalogs load before any module renders
+// (a top-level await), so t() stays synchronous.
+import { formatMessage } from "./messages.js";
 
 const KEY = "cardtable.lang";
-const STRINGS = { en: Object.assign({}, EN), de: Object.assign({}, DE) };
+const LANGS = ["en", "de"];
 const listeners = [];
 let lang = null;
+
+async function load(l) {
+  const r = await fetch(`/i18n/${l}.json`, { headers: { Accept: "application/json" } });
+  if (!r.ok) throw new Error(`catalog ${l}: HTTP ${r.status}`);
+  return r.json();
+}
+
+const STRINGS = {};
+{
+  const tables = await Promise.all(LANGS.map(load));
+  LANGS.forEach((l, i) => { STRINGS[l] = tables[i]; });
+}
 
 function detect() {
   try {
     const stored = localStorage.getItem(KEY);
-    if (stored === "en" || stored === "de") return stored;
+    if (LANGS.includes(stored)) return stored;
   } catch (e) { /* storage unavailable */ }
   const nav = (navigator.language || "en").toLowerCase();
   return nav.startsWith("de") ? "de" : "en";
@@ -22,7 +37,7 @@ export function getLang() {
 }
 
 export function setLang(next) {
-  if (next !== "en" && next !== "de") return;
+  if (!LANGS.includes(next)) return;
   lang = next;
   try { localStorage.setItem(KEY, next); } catch (e) { /* ignore */ }
   document.documentElement.lang = next;
@@ -39,6 +54,7 @@ export function onLang(callback) {
   };
 }
 
+// More texts at run time ({en: {...}, de: {...}}); the catalog is the place for new ones.
 export function addStrings(table) {
   for (const l of Object.keys(table || {})) {
     STRINGS[l] = Object.assign(STRINGS[l] || {}, table[l]);
@@ -47,9 +63,22 @@ export function addStrings(table) {
 
 export function t(key, params = {}) {
   const l = getLang();
-  let s = (STRINGS[l] && STRINGS[l][key]);
+  let s = STRINGS[l] && STRINGS[l][key];
   if (s === undefined) s = STRINGS.en[key];
-  if (s === undefined) s = key;
-  return String(s).replace(/\{(\w+)\}/g, (m, name) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m);
+  if (s === undefined) return key;
+  try {
+    return formatMessage(String(s), l, params);
+  } catch (e) {
+    console.error(key, e);
+    return String(s);
+  }
+}
+
+// An engine's refusal (the server's error with reason_code and params) in the player's language;
+// the server's English message when the catalog has no such code.
+export function refusal(err) {
+  if (err && err.reason_code && STRINGS.en["err." + err.reason_code] !== undefined) {
+    return t("err." + err.reason_code, err.params || {});
+  }
+  return err ? err.message : "";
 }

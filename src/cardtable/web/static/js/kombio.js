@@ -5,15 +5,16 @@
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
 import { cardEl } from "./cards.js";
+import { nameOf, plainName, num, signed, seatStatus, withRefs } from "./seats.js";
 
 const G = "kombio";
 const TARGET_VERBS = ["replace", "take", "peek", "swap", "snap", "give"];
-const MEMORY_KEY = "cardtable.kombio.memory";
 const MEMORY_SECS = 5;
 const firstSeen = new Map();     // "table|round|P.S|value" -> ms when this client first saw it
 
-export function memoryOn() {
-  try { return localStorage.getItem(MEMORY_KEY) === "1"; } catch (e) { return false; }
+/** Memory mode is a setting of the table, the same for every player (the lobby sets it). */
+export function memoryOn(opts) {
+  return !!(opts && opts.table && opts.table.memory);
 }
 
 function actWhat(v) {
@@ -25,10 +26,8 @@ function actWhat(v) {
   return "";
 }
 
-function cardsN(n) { return t(n === 1 ? "ko.cards.1" : "ko.cards.n", { n }); }
+function cardsN(n) { return t("ko.cards", { n }); }
 
-function nameOf(opts, s) { return (opts.names && opts.names[s]) || t("seat.name", { n: s }); }
-function plainName(opts, s) { return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s); }
 
 /** legal decisions parsed: {text, verb, args: ["P.S", ...]} (own-slot verbs mapped to P.S). */
 export function parseLegal(legal, me) {
@@ -51,32 +50,32 @@ export function whyText(view, opts) {
   const nm = plainName(opts, who);
   const st = opts.state;
   switch (view.awaiting) {
-    case "turn": return you ? t("ko.why.turn.you") : t("ko.why.turn", { name: nm });
+    case "turn": return you ? t("web.ko.why.turn.you") : t("ko.why.turn", { name: nm });
     case "drawn": {
       if (!you) return t("ko.why.drawn", { name: nm });
-      let s = t("ko.why.drawn.you", { card: view.drawn });
-      if (view.drawn >= 7) s += t("ko.why.drawn.action", { what: actWhat(view.drawn) });
+      let s = t("web.ko.why.drawn.you", { card: view.drawn });
+      if (view.drawn >= 7) s += t("web.ko.why.drawn.action", { what: actWhat(view.drawn) });
       return s;
     }
-    case "action": return you ? t("ko.why.action.you", { card: view.action, what: actWhat(view.action) })
-      : t("ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
+    case "action": return you ? t("web.ko.why.action.you", { card: view.action, what: actWhat(view.action) })
+      : t("web.ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
     case "action_swap":
-      if (!you) return t("ko.why.swap", { name: nm });
-      return t(view.action === 14 ? "ko.why.swap14.you" : "ko.why.swap13.you");
+      if (!you) return t("web.ko.why.swap", { name: nm });
+      return t(view.action === 14 ? "web.ko.why.swap14.you" : "web.ko.why.swap13.you");
     case "snap": {
-      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("ko.why.snap.you", { top: view.top });
+      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("web.ko.why.snap.you", { top: view.top });
       if (st && st.window && st.window.answered) return t("ko.why.snap.done", { top: view.top });
-      return t("ko.why.snap", { top: view.top });
+      return t("web.ko.why.snap", { top: view.top });
     }
-    case "give": return you ? t("ko.why.give.you") : t("ko.why.give", { name: nm });
-    case "hand_over": return you ? t("ko.why.hand_over.you", { pos: view.snap ? view.snap.card : "" }) : t("ko.why.hand_over", { name: nm });
+    case "give": return you ? t("web.ko.why.give.you") : t("web.ko.why.give", { name: nm });
+    case "hand_over": return you ? t("web.ko.why.hand_over.you", { pos: view.snap ? view.snap.card.split(".")[1] : "" }) : t("web.ko.why.hand_over", { name: nm });
     default: return "";
   }
 }
 
 export function renderKombio(el, view, opts = {}) {
   opts = Object.assign({ legal: [], ui: {}, readonly: false }, opts);
-  if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i }));
+  if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i + 1 }));
   if (!opts.plainNames) opts.plainNames = opts.names;
   const ui = opts.ui;
   const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
@@ -84,9 +83,10 @@ export function renderKombio(el, view, opts = {}) {
   const parsed = parseLegal(legal, me);
   const verbs = new Set(parsed.map((d) => d.verb));
   const targetVerbs = [...new Set(parsed.filter((d) => d.args.length && TARGET_VERBS.includes(d.verb)).map((d) => d.verb))];
-  // the picking mode: chosen by a button, or the only target verb (snap and take need their button)
+  // the picking mode: chosen by a button, or the only target verb (take needs its button);
+  // in a snap window a click on a card snaps it at once (as a hand slaps it at a real table)
   if (ui.mode && !targetVerbs.includes(ui.mode)) { ui.mode = null; ui.picks = []; }
-  if (!ui.mode && targetVerbs.length === 1 && !["snap", "take"].includes(targetVerbs[0])) ui.mode = targetVerbs[0];
+  if (!ui.mode && targetVerbs.length === 1 && targetVerbs[0] !== "take") ui.mode = targetVerbs[0];
   if (!ui.picks) ui.picks = [];
   const modeDecisions = ui.mode ? parsed.filter((d) => d.verb === ui.mode && d.args.length) : [];
   const clickable = new Set();
@@ -103,30 +103,22 @@ export function renderKombio(el, view, opts = {}) {
       opts.decide(done.text);
     } else opts.rerender();
   };
-  const memory = !opts.readonly && me !== null && memoryOn();
+  const memory = !opts.readonly && me !== null && memoryOn(opts);
   const now = Date.now();
   const tableKey = (opts.table && opts.table.code) || "";
+  const st = opts.state;
+  const snapping = ui.mode === "snap";
 
   el.classList.add("ko-table");
+  el.classList.toggle("no-me", me === null);
+  el.classList.toggle("snap-window", view.awaiting === "snap" && !view.over);
   el.innerHTML = "";
-  const top = h("div", { class: "ko-top" });
-  top.appendChild(h("p", { class: "rule-hint" }, h("strong", {}, t("ko.round", { round: view.round, target: view.target })),
-    view.caller !== null && view.caller !== undefined && view.turns_left !== null
-      ? h("span", {}, " · ", t("ko.turns_left", { name: plainName(opts, view.caller), n: view.turns_left })) : null));
-  el.appendChild(top);
-  const whoYou = !view.over && legal.length > 0;
-  el.appendChild(h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why", "aria-live": "polite" },
-    whoYou ? h("span", { "aria-hidden": "true" }, "▶ ") : null, whyText(view, opts)));
+  const summary = opts.summary || (view.over && view.last_round ? { final: true } : null);
+  if (view.over) el.appendChild(scores(view, opts, true));
+  if (summary && view.last_round) el.appendChild(roundSummary(view, opts, summary));
+  if (me === null && !view.over) el.appendChild(prompt(view, opts, false));
 
-  if (view.last_round && !view.over && view.round_scores.length && view.awaiting === "turn" && (view.deck >= 0)) {
-    const lr = view.last_round;
-    el.appendChild(h("p", { class: "last-round" }, t("ko.last_round", { round: lr.round,
-      sums: lr.sums.map((x, i) => `${plainName(opts, i)} ${x}`).join(", ") })));
-  }
-
-  if (view.over) el.appendChild(scores(view, opts));
-
-  // seats: opponents clockwise from my left neighbour, then me last (bigger)
+  // seats: opponents clockwise from my left neighbour, then me at the bottom
   const n = view.players;
   const order = [];
   if (me === null) for (let s = 0; s < n; s++) order.push(s);
@@ -136,7 +128,9 @@ export function renderKombio(el, view, opts = {}) {
 
   const gridEl = (s, big) => {
     const g = view.grids[s];
-    const wrap = h("div", { class: "ko-grid" + (g.length > 4 ? " ko-grid-wide" : ""), role: "group", "aria-label": s === me ? t("ko.your_grid") : t("ko.grid_of", { name: nameOf(opts, s) }) });
+    const wide = g.length > 6 ? " ko-grid-xwide" : g.length > 4 ? " ko-grid-wide" : "";
+    const owner = s === me ? t("ko.your_grid") : t("ko.grid_of", { name: plainName(opts, s) });
+    const wrap = h("div", { class: "ko-grid" + wide, role: "group", "aria-label": owner });
     g.forEach((v, i) => {
       const ps = `${s}.${i + 1}`;
       let shown = v;
@@ -150,128 +144,207 @@ export function renderKombio(el, view, opts = {}) {
         else nextHide = Math.min(nextHide || until, until);
       }
       const can = clickable.has(ps);
-      const label = `${s === me ? t("ko.your_grid") : nameOf(opts, s)}, ${t("ko.slot", { s: `${ps}` })}: ${v === null ? t("card.empty") : v === "?" || memCls ? t("card.hidden") : v}`;
-      const c = cardEl(G, shown, { size: big ? "lg" : "md", button: can, label,
+      const what = v === null ? t("card.empty") : v === "?" || memCls ? t("card.hidden") : num(v);
+      const label = `${owner}, ${t("ko.slot", { s: i + 1 })}: ${what}` + (can && snapping ? ` – ${t("ko.snap_it")}` : "");
+      const c = cardEl(G, shown, { size: big ? "lg" : "sm", button: can, label,
         cls: [can ? "can-pick" : null, peeked.has(ps) ? "is-peeked" : null, ui.picks.includes(ps) ? "is-picked" : null, memCls],
         data: { slot: ps, region: `slot-${s}-${i + 1}`, key: `slot-${ps}` }, onClick: can ? () => pick(ps) : null });
-      wrap.appendChild(h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, ps)));
+      wrap.appendChild(h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, String(i + 1))));
     });
     return wrap;
   };
 
-  const seatPanel = (s, big) => {
-    const active = !view.over && (opts.state ? (opts.state.waiting_for || []).includes(s) && view.awaiting !== "snap" : view.to_move === s);
+  const flags = (s) => {
     // in memory mode the sum of the known cards would give away the hidden ones: not shown
     const known = memory ? [] : view.grids[s].filter((v) => typeof v === "number");
-    const flags = h("div", { class: "ko-flags" },
-      h("span", { class: "flag" }, cardsN(view.counts[s])),
-      h("span", { class: "flag" }, t("ko.total", { total: view.totals[s] })),
-      s === me && known.length ? h("span", { class: "flag" }, t("ko.known_sum", { sum: known.reduce((a, b) => a + b, 0) })) : null,
-      view.caller === s ? h("span", { class: "flag flag-caller" }, "◆ ", t("ko.called"), n > 2 ? ` · ${t("ko.taboo")}` : "") : null);
-    return h("section", { class: (big ? "my-area" : "seat-panel") + (active ? " is-active" : "") + (view.winners && view.winners.includes(s) ? " is-winner" : ""),
-      "aria-label": nameOf(opts, s), data: { seat: s } },
-    h("header", { class: "seat-head" }, active ? h("span", { class: "turn-dot" }, "▶") : null, h("span", { class: "seat-name" }, nameOf(opts, s))),
-    flags, gridEl(s, big));
+    return h("div", { class: "ko-flags" },
+      h("span", { class: "flag flag-count" }, cardsN(view.counts[s])),
+      h("span", { class: "flag" }, t("ko.total", { total: num(view.totals[s]) })),
+      s === me && known.length ? h("span", { class: "flag" }, t("ko.known_sum", { sum: num(known.reduce((a, b) => a + b, 0)) })) : null,
+      view.caller === s ? h("span", { class: "flag flag-caller" }, "◆ ", t("ko.called"), n > 2 ? [" · ", withRefs(t("ko.taboo"))] : "") : null);
   };
+  const isActive = (s) => !view.over && (st ? (st.waiting_for || []).includes(s) && view.awaiting !== "snap" : view.to_move === s);
+  const head = (s) => h("header", { class: "seat-head" }, isActive(s) ? h("span", { class: "turn-dot" }, "▶") : null,
+    h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(s));
 
-  const seats = h("div", { class: "ko-seats" });
-  for (const s of order) seats.appendChild(seatPanel(s, false));
+  const seats = h("div", { class: "opps", role: "list", "aria-label": t("table.others") });
+  for (const s of order) {
+    seats.appendChild(h("section", { class: "seat-panel" + (isActive(s) ? " is-active" : "") + (view.winners && view.winners.includes(s) ? " is-winner" : ""),
+      role: "listitem", "aria-label": nameOf(opts, s), data: { seat: s } }, head(s), gridEl(s, false)));
+  }
   el.appendChild(seats);
 
-  // the centre: deck, discard pile, drawn card
+  // the centre: deck, discard pile (with a snap window's time), drawn card, the round
   const canDraw = verbs.has("draw");
   const canTake = targetVerbs.includes("take");
-  const centre = h("div", { class: "ko-centre" },
-    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.deck")),
+  const win = st && st.window && view.awaiting === "snap" && !view.over ? st : null;
+  const centre = h("div", { class: "centre ko-centre" },
+    h("p", { class: "round-info", id: "round-info" }, h("strong", {}, t("ko.round", { round: view.round, target: view.target })),
+      view.caller !== null && view.caller !== undefined && view.turns_left !== null
+        ? h("span", {}, " · ", withRefs(t("web.ko.turns_left", { name: plainName(opts, view.caller), n: view.turns_left }))) : null),
+    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("web.ko.deck")),
       cardEl(G, "?", { back: true, count: view.deck, size: "lg", button: canDraw, cls: canDraw ? "can-pick" : null,
-        label: `${t("ko.deck")}: ${cardsN(view.deck)}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
+        label: `${t("web.ko.deck")}: ${cardsN(view.deck)}`, data: { region: "deck", key: "deck", decision: canDraw ? "draw" : "" },
         onClick: canDraw ? () => opts.decide("draw") : null })),
-    h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.discard")),
+    h("div", { class: "pile", id: "discard-pile" }, h("h3", { class: "zone-h" }, t("ko.discard")),
       cardEl(G, view.top === null ? null : view.top, { size: "lg", button: canTake, cls: [canTake ? "can-pick" : null, ui.mode === "take" ? "is-picked" : null],
-        label: `${t("ko.discard")}: ${view.top === null ? t("card.empty") : view.top}`, data: { region: "discard", key: "discard" },
+        label: `${t("ko.discard")}: ${view.top === null ? t("card.empty") : num(view.top)}`, data: { region: "discard", key: "discard" },
         onClick: canTake ? () => { ui.mode = "take"; ui.picks = []; opts.rerender(); } : null }),
-      h("span", { class: "pile-n" }, cardsN(view.discard)),
-      view.top_snapped ? h("span", { class: "pile-n" }, "⚠ ", t("ko.snapped_top")) : null),
+      win ? windowTime(win) : h("span", { class: "pile-n" }, cardsN(view.discard))),
     view.drawn !== null && view.drawn !== undefined ? h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.drawn")),
-      cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${view.drawn}`, data: { region: "drawn" } })) : null);
+      cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${num(view.drawn)}`, data: { region: "drawn" } })) : null,
+    view.top_snapped ? h("p", { class: "pile-note" }, "⚠ ", withRefs(t("ko.snapped_top"))) : null);
   el.appendChild(centre);
 
-  if (me !== null) {
-    el.appendChild(seatPanel(me, true));
-  }
+  if (me === null) { ui.nextHide = nextHide; return; }
 
-  // the action bar
-  if (!opts.readonly && me !== null && !view.over) {
-    const bar = h("div", { class: "action-bar", id: "action-bar" });
-    const hint = {
-      replace: t("ko.pick.replace"), take: t("ko.pick.take"), give: t("ko.pick.give"), snap: t("ko.pick.snap"),
-    };
-    if (ui.mode) {
-      let text = hint[ui.mode];
-      const arity = Math.max(...modeDecisions.map((d) => d.args.length));
-      if (ui.mode === "peek") text = arity > 1 ? t("ko.pick.peek2", { k: ui.picks.length }) : t("ko.pick.peek");
-      if (ui.mode === "swap") text = view.awaiting === "action_swap" ? t("ko.pick.swap13") : t("ko.pick.swap", { k: ui.picks.length });
-      bar.appendChild(h("p", { class: "sel-info", id: "pick-hint" }, "→ ", text));
-    }
-    const btn = (id, label, key, onclick, cls = "btn") => h("button", { type: "button", class: cls, id, data: { key: id }, onclick }, label, key ? h("kbd", {}, key) : null);
-    const btns = h("div", { class: "btns" });
-    if (verbs.has("draw")) btns.appendChild(btn("ko-draw", t("ko.btn.draw"), "D", () => opts.decide("draw"), "btn btn-primary"));
-    if (canTake && ui.mode !== "take") btns.appendChild(btn("ko-take", t("ko.btn.take"), "T", () => { ui.mode = "take"; ui.picks = []; opts.rerender(); }));
-    if (verbs.has("discard")) btns.appendChild(btn("ko-discard", t("ko.btn.discard"), "X", () => opts.decide("discard")));
-    if (verbs.has("swap") && parsed.some((d) => d.verb === "swap" && !d.args.length)) btns.appendChild(btn("ko-swap", t("ko.btn.swap"), null, () => opts.decide("swap"), "btn btn-primary"));
-    if (verbs.has("keep")) btns.appendChild(btn("ko-keep", t("ko.btn.keep"), null, () => opts.decide("keep")));
-    if (verbs.has("skip")) btns.appendChild(btn("ko-skip", t("ko.btn.skip"), "N", () => opts.decide("skip")));
-    if (targetVerbs.includes("snap") && ui.mode !== "snap") btns.appendChild(btn("ko-snap", "⚡ " + t("ko.btn.snap"), "S", () => { ui.mode = "snap"; ui.picks = []; opts.rerender(); }, "btn snap-btn"));
-    if (verbs.has("pass")) btns.appendChild(btn("ko-pass", t("ko.btn.pass"), "N", () => opts.decide("pass")));
-    if (verbs.has("hand-over")) btns.appendChild(btn("ko-hand-over", t("ko.btn.hand_over"), null, () => opts.decide("hand-over"), "btn btn-primary"));
-    if (verbs.has("penalty")) btns.appendChild(btn("ko-penalty", t("ko.btn.penalty"), null, () => opts.decide("penalty")));
-    if (verbs.has("kombio")) btns.appendChild(btn("ko-kombio", "◆ " + t("ko.btn.kombio"), "K", () => opts.decide("kombio")));
-    if (ui.mode && (ui.picks.length || ["take", "snap"].includes(ui.mode))) btns.appendChild(btn("ko-cancel", t("ko.btn.cancel"), "Esc", () => { ui.mode = null; ui.picks = []; opts.rerender(); }));
-    if (btns.childNodes.length) bar.appendChild(btns);
-    if (bar.childNodes.length) el.appendChild(bar);
-  }
-  if (!opts.readonly && me !== null) {
-    el.appendChild(h("label", { class: "memory-toggle" }, h("input", { type: "checkbox", id: "memory-toggle", checked: memoryOn(),
-      onchange: (e) => { try { localStorage.setItem(MEMORY_KEY, e.target.checked ? "1" : "0"); } catch (err) { /* ignore */ } opts.rerender(); } }),
-    " ", t("ko.memory", { s: MEMORY_SECS })));
-    el.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
-  }
+  // my area: my grid, and beside it the prompt and the decision's controls
+  const area = h("section", { class: "my-area" + (isActive(me) ? " is-active" : "") + (view.winners && view.winners.includes(me) ? " is-winner" : ""),
+    "aria-label": t("ko.your_area"), data: { seat: me }, id: "my-area", tabindex: "-1" },
+  head(me));
+  const side = h("div", { class: "ko-me-side" });
+  if (!view.over) side.appendChild(prompt(view, opts, legal.length > 0));
+  if (!opts.readonly && !view.over && legal.length) side.appendChild(actionBar(view, opts, { parsed, verbs, targetVerbs, modeDecisions, canTake }));
+  if (memory) side.appendChild(h("p", { class: "keys-help muted", id: "memory-note" }, t("ko.memory_on", { s: MEMORY_SECS })));
+  if (!opts.readonly && legal.length) side.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
+  area.appendChild(h("div", { class: "ko-me" }, gridEl(me, true), side));
+  el.appendChild(area);
   ui.nextHide = nextHide;
-
-  if (!view.over) el.appendChild(scores(view, opts));
 }
 
-function scores(view, opts) {
+function prompt(view, opts, you) {
+  return h("p", { class: "why" + (you ? " why-you" : ""), id: "why" },
+    you ? h("span", { "aria-hidden": "true" }, "▶ ") : null, withRefs(whyText(view, opts)));
+}
+
+/** The snap window's time on the discard pile: a bar that empties, and the seconds left. */
+function windowTime(st) {
+  const left = Math.max(0, st.deadline - st.server_time);
+  const total = Math.max(left, st.snap_seconds || left);
+  const bar = h("span", {});
+  bar.style.transform = `scaleX(${total ? left / total : 0})`;
+  if (left > 0 && bar.animate) {
+    try { bar.animate([{ transform: `scaleX(${left / total})` }, { transform: "scaleX(0)" }], { duration: left * 1000, fill: "forwards" }); } catch (e) { /* ignore */ }
+  }
+  return h("span", { class: "pile-n window-secs", id: "window-time", role: "timer", "aria-live": "off" },
+    h("span", { class: "window-time", "aria-hidden": "true" }, bar), t("ko.window_left", { s: Math.ceil(left) }));
+}
+
+function actionBar(view, opts, c) {
+  const { parsed, verbs, targetVerbs, modeDecisions, canTake } = c;
+  const ui = opts.ui;
+  const bar = h("div", { class: "action-bar", id: "action-bar" });
+  const hint = {
+    replace: t("ko.pick.replace"), take: t("ko.pick.take"), give: t("ko.pick.give"), snap: t("ko.pick.snap"),
+  };
+  if (ui.mode && !["snap", "replace", "give"].includes(ui.mode)) {          // the prompt says how
+    let text = hint[ui.mode];
+    const arity = Math.max(...modeDecisions.map((d) => d.args.length));
+    if (ui.mode === "peek") text = arity > 1 ? t("ko.pick.peek2", { k: ui.picks.length }) : t("ko.pick.peek");
+    if (ui.mode === "swap") text = view.awaiting === "action_swap" ? t("ko.pick.swap13") : t("ko.pick.swap", { k: ui.picks.length });
+    bar.appendChild(h("p", { class: "sel-info", id: "pick-hint" }, "→ ", text));
+  }
+  const btn = (id, label, key, onclick, cls = "btn") => h("button", { type: "button", class: cls, id, data: { key: id }, onclick }, label, key ? h("kbd", {}, key) : null);
+  const btns = h("div", { class: "btns" });
+  if (verbs.has("draw")) btns.appendChild(btn("ko-draw", t("ko.btn.draw"), "D", () => opts.decide("draw"), "btn btn-primary"));
+  if (canTake && ui.mode !== "take") btns.appendChild(btn("ko-take", t("ko.btn.take"), "T", () => { ui.mode = "take"; ui.picks = []; opts.rerender(); }));
+  if (verbs.has("discard")) btns.appendChild(btn("ko-discard", t("ko.btn.discard"), "X", () => opts.decide("discard")));
+  if (verbs.has("swap") && parsed.some((d) => d.verb === "swap" && !d.args.length)) btns.appendChild(btn("ko-swap", t("ko.btn.swap"), null, () => opts.decide("swap"), "btn btn-primary"));
+  if (verbs.has("keep")) btns.appendChild(btn("ko-keep", t("ko.btn.keep"), null, () => opts.decide("keep")));
+  if (verbs.has("skip")) btns.appendChild(btn("ko-skip", t("ko.btn.skip"), "N", () => opts.decide("skip")));
+  if (verbs.has("pass")) btns.appendChild(btn("ko-pass", t("ko.btn.pass"), "N", () => opts.decide("pass"), "btn btn-primary"));
+  if (verbs.has("hand-over")) btns.appendChild(btn("ko-hand-over", t("ko.btn.hand_over"), null, () => opts.decide("hand-over"), "btn btn-primary"));
+  if (verbs.has("penalty")) btns.appendChild(btn("ko-penalty", t("ko.btn.penalty"), null, () => opts.decide("penalty")));
+  if (verbs.has("kombio")) btns.appendChild(btn("ko-kombio", "◆ " + t("ko.btn.kombio"), "K", () => opts.decide("kombio")));
+  if (ui.mode && ui.mode !== "snap" && (ui.picks.length || ui.mode === "take")) btns.appendChild(btn("ko-cancel", t("ko.btn.cancel"), "Esc", () => { ui.mode = null; ui.picks = []; opts.rerender(); }));
+  if (btns.childNodes.length) bar.appendChild(btns);
+  return bar;
+}
+
+/** The end of a round (KO-15): every grid revealed, each score explained, the totals; at a
+ * table the next round waits for the players' "ready" (`summary.ready`, app.js). */
+export function roundSummary(view, opts, summary = {}) {
+  const lr = view.last_round;
+  const n = view.players;
+  const rows = view.round_scores || [];
+  const before = (s) => rows.slice(0, lr.round - 1).reduce((a, r) => a + r[s], 0);
+  const low = (s) => lr.caller !== null && lr.caller !== undefined && lr.sums.every((x, o) => o === lr.caller || lr.sums[lr.caller] < x);
+  const callerAlone = low();
+  const box = h("section", { class: "round-summary panel", id: "round-summary", "aria-labelledby": "rs-h" },
+    h("h2", { id: "rs-h" }, t("ko.rs.title", { round: lr.round })),
+    lr.caller !== null && lr.caller !== undefined
+      ? h("p", { class: "rs-caller" }, withRefs(t(callerAlone ? "ko.rs.caller_low" : "ko.rs.caller_not_low", { name: plainName(opts, lr.caller) })))
+      : h("p", { class: "rs-caller" }, withRefs(t("ko.rs.no_caller"))));
+  const grids = h("div", { class: "rs-grids" });
+  for (let s = 0; s < n; s++) {
+    const g = lr.grids[s] || [];
+    const cards = g.filter((v) => v !== null);
+    const sum = lr.sums[s];
+    const score = lr.scores[s];
+    let why;
+    if (!cards.length) why = t("ko.rs.empty");
+    else if (score === sum + 15) why = t("ko.rs.plus15", { sum: num(sum), score: num(score) });
+    else if (score === sum + 10) why = t("ko.rs.plus10", { sum: num(sum), score: num(score) });
+    else why = t("ko.rs.sum", { sum: num(sum) });
+    const total = before(s) + score;
+    grids.appendChild(h("div", { class: "rs-seat", data: { seat: s, score } },
+      h("h3", {}, nameOf(opts, s), s === lr.caller ? " ◆" : ""),
+      h("div", { class: "rs-cards", role: "group", "aria-label": t("ko.grid_of", { name: plainName(opts, s) }) },
+        cards.length ? cards.map((v) => cardEl(G, v, { size: "sm" })) : h("span", { class: "muted" }, "—")),
+      h("p", { class: "rs-why" }, why),
+      h("p", { class: "rs-why" }, h("span", { class: "rs-score" }, t("ko.rs.round_score", { score: signed(score) })), " · ",
+        t("ko.rs.total", { before: num(before(s)), total: num(total) }))));
+  }
+  box.appendChild(grids);
+  if (summary.final) return box;
+  const ready = h("div", { class: "rs-ready" });
+  if (summary.onReady) {
+    ready.appendChild(h("button", { type: "button", class: "btn btn-primary", id: "ready-btn", onclick: summary.onReady }, t("ko.rs.ready", { round: lr.round + 1 })));
+  } else if (summary.mine) {
+    ready.appendChild(h("span", { class: "chip" }, "✓ ", t("ko.rs.you_ready")));
+  }
+  if (summary.waiting && summary.waiting.length) {
+    ready.appendChild(h("span", { class: "muted", id: "rs-waiting" }, t("ko.rs.waiting", {
+      names: listText(summary.waiting.map((s) => (s === opts.seat ? t("ko.rs.you") : plainName(opts, s))), t("list.and")) })));
+  }
+  if (summary.left !== undefined) ready.appendChild(h("span", { class: "muted", id: "rs-left" }, t("ko.rs.left", { s: summary.left })));
+  if (ready.childNodes.length) box.appendChild(ready);
+  return box;
+}
+
+/** The scores of every round and the totals: at the end of the game (`final`), or for the side
+ * panel during it. */
+export function scores(view, opts, final = false) {
   const n = view.players;
   const rounds = view.round_scores || [];
   const winners = view.winners || [];
-  const box = h("section", { class: view.over ? "result panel" : "ko-scores", id: view.over ? "result" : "ko-scores", "aria-labelledby": "scores-h" });
-  box.appendChild(h("h2", { id: "scores-h", class: view.over ? "" : "zone-h" }, view.over ? t("ko.sum.title") : t("ko.scores")));
-  if (view.over) {
+  const box = h("section", { class: final ? "result panel" : "ko-scores", id: final ? "result" : "ko-scores", "aria-labelledby": final ? "scores-h" : "side-scores-h" });
+  box.appendChild(h("h2", { id: final ? "scores-h" : "side-scores-h", class: final ? "" : "zone-h" }, final ? t("web.ko.sum.title") : t("ko.scores")));
+  if (final) {
     const wn = winners.map((s) => plainName(opts, s));
-    box.appendChild(h("p", { class: "winners", id: "winners" }, t(wn.length === 1 ? "ko.sum.winners.1" : "ko.sum.winners.n", { names: listText(wn, t("list.and")) })));
+    box.appendChild(h("p", { class: "winners", id: "winners" }, withRefs(t("web.ko.sum.winners", { n: wn.length, names: listText(wn, t("list.and")) }))));
   }
   const head = h("tr", {}, h("th", { scope: "col" }, t("ko.sum.player")), rounds.map((_, i) => h("th", { scope: "col" }, t("ko.round_n", { n: i + 1 }))),
-    h("th", { scope: "col" }, t("ko.totals")));
+    h("th", { scope: "col" }, t("web.ko.totals")));
   const body = [];
   for (let s = 0; s < n; s++) {
     body.push(h("tr", { class: winners.includes(s) ? "is-winner" : "", data: { seat: s } },
       h("th", { scope: "row" }, nameOf(opts, s), winners.includes(s) ? h("span", { class: "win-badge" }, " ★") : null),
-      rounds.map((r) => h("td", {}, String(r[s]))),
-      h("td", { class: "score", data: { score: view.totals[s] } }, h("strong", {}, String(view.totals[s])))));
+      rounds.map((r) => h("td", {}, num(r[s]))),
+      h("td", { class: "score", data: { score: view.totals[s] } }, h("strong", {}, num(view.totals[s])))));
   }
-  box.appendChild(h("table", { class: "score-table", id: "score-table" }, h("thead", {}, head), h("tbody", {}, body)));
-  if (view.over) {
+  box.appendChild(h("table", { class: final ? "score-table" : "", id: final ? "score-table" : "side-score-table" }, h("thead", {}, head), h("tbody", {}, body)));
+  if (final) {
     const best = Math.min(...view.totals);
-    if (view.totals.filter((x) => x === best).length > 1) box.appendChild(h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", t("ko.sum.tie")));
+    if (view.totals.filter((x) => x === best).length > 1) box.appendChild(h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", withRefs(t("ko.sum.tie"))));
   }
   return box;
 }
 
 /** The log line of an event for this page: in memory mode a peek of mine does not write the
  * value into the log (it shows in the grid for a moment only; as the terminal's --memory). */
-export function logText(ev, state) {
-  if (!memoryOn() || !state || state.seat === null || state.seat === undefined || ev.seat !== state.seat) return null;
+export function logText(ev, state, table) {
+  if (!memoryOn({ table }) || !state || state.seat === null || state.seat === undefined || ev.seat !== state.seat) return null;
   const d = (ev.decision || "").split(/\s+/);
   if (d[0] !== "peek" || d.length < 2) return null;
   const cards = d.slice(1).map((a) => (a.includes(".") ? a : `${state.seat}.${a}`));
@@ -302,7 +375,6 @@ export function onKey(ev, ctx) {
   if (k === "t") return click("ko-take");
   if (k === "x") return click("ko-discard");
   if (k === "k") return click("ko-kombio");
-  if (k === "s") return click("ko-snap");
   if (k === "n") return click("ko-pass") || click("ko-skip");
   return false;
 }

@@ -9,6 +9,8 @@
 // online or the page becomes visible again.
 // Status reported through onStatus: "connecting" (first attempt), "open", "reconnecting",
 // "offline" (the browser says there is no network; retries go on).
+// A seat's token never goes into the URL: the socket opens with ?auth=1 and its first message is
+// {"type": "auth", "token": ...} (docs/protocol.md).
 // Tests may set window.CARDTABLE_NET = {heartbeat, timeout} (ms) before the page loads.
 const DEFAULTS = { heartbeat: 15000, timeout: 6000 };
 
@@ -54,7 +56,7 @@ export class TableConnection {
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const q = new URLSearchParams();
-    if (this.token) q.set("token", this.token);
+    if (this.token) q.set("auth", "1");
     q.set("lang", this.lang);
     q.set("since", String(this.since));
     return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?${q}`;
@@ -87,6 +89,7 @@ export class TableConnection {
     this.startWatch();
     ws.onopen = () => {
       if (this.ws !== ws) return;
+      if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.retry = 0;
       this.opened = true;
       this.lastRecv = Date.now();
@@ -109,7 +112,7 @@ export class TableConnection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (ev.code === 4401 || ev.code === 4404) {
+      if (ev.code === 4401 || ev.code === 4404 || ev.code === 4410) {
         this.stopWatch();
         this.onClose(ev.code);
         return;

@@ -12,122 +12,12 @@
 // and keeps the current step. The table is drawn by the table page's modules (abluxxen.js,
 // kombio.js: `renderX(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); the action texts in
 // words come from the server in both languages.
-import { t, getLang, onLang, addStrings } from "./i18n.js";
+import { t, getLang, onLang } from "./i18n.js";
 import { renderAbluxxen } from "./abluxxen.js";
 import { renderKombio } from "./kombio.js";
+import { seatNames } from "./seats.js";
 
 const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
-
-addStrings({
-  en: {
-    "replay.title": "Replay of table {code}",
-    "replay.loading": "Loading the game…",
-    "replay.not_found": "There is no table {code}.",
-    "replay.not_over": "This game is still being played. The replay is available once it is over.",
-    "replay.error": "The replay could not be loaded: {msg}",
-    "replay.retry": "Try again",
-    "replay.controls": "Replay controls",
-    "replay.first": "First step",
-    "replay.back": "One step back",
-    "replay.forward": "One step forward",
-    "replay.last": "Last step",
-    "replay.play": "Play",
-    "replay.pause": "Pause",
-    "replay.slider": "Step",
-    "replay.step_of": "Step {i} of {n}",
-    "replay.start": "Start of the game: the cards are dealt.",
-    "replay.start_short": "Deal",
-    "replay.decided": "{name} decided:",
-    "replay.notation": "Notation",
-    "replay.seat_select": "View",
-    "replay.full_view": "Full view (all cards)",
-    "replay.seat_view": "{name}'s view",
-    "replay.view_full_note": "Full view: every hand and every hidden card is shown.",
-    "replay.view_seat_note": "{name}'s view: only what {name} could see at that moment.",
-    "replay.next": "Next to decide: {name} ({what})",
-    "replay.game_over": "Game over.",
-    "replay.log": "All decisions",
-    "replay.result": "Final result",
-    "replay.show_result": "Show the final result",
-    "replay.player": "Player",
-    "replay.score": "Score",
-    "replay.winner": "Winner",
-    "replay.winner_mark": "★ Winner",
-    "replay.keys": "Keys: ← → one step · PageUp/PageDown ten steps · Home/End first/last · Space play/pause",
-    "replay.to_table": "Back to the table",
-    "replay.rules": "Rules",
-    "replay.download": "Download the record (JSON)",
-    "replay.awaiting.play": "play a set",
-    "replay.awaiting.shadow": "take cards from the shadow display",
-    "replay.awaiting.take": "take or leave",
-    "replay.awaiting.keep": "keep or discard",
-    "replay.awaiting.draw": "draw",
-    "replay.awaiting.optional_draw": "draw or pass",
-    "replay.awaiting.turn": "draw, take or call Kombio",
-    "replay.awaiting.drawn": "replace or discard",
-    "replay.awaiting.action": "use the action or skip",
-    "replay.awaiting.action_swap": "swap or keep",
-    "replay.awaiting.snap": "snap or pass",
-    "replay.awaiting.give": "give a card",
-    "replay.awaiting.hand_over": "hand over or penalty",
-    "replay.variant": "Rule set: {v}",
-    "replay.players": "{n} players",
-  },
-  de: {
-    "replay.title": "Wiedergabe von Tisch {code}",
-    "replay.loading": "Spiel wird geladen …",
-    "replay.not_found": "Es gibt keinen Tisch {code}.",
-    "replay.not_over": "Dieses Spiel läuft noch. Die Wiedergabe gibt es, sobald es vorbei ist.",
-    "replay.error": "Die Wiedergabe konnte nicht geladen werden: {msg}",
-    "replay.retry": "Noch einmal versuchen",
-    "replay.controls": "Steuerung der Wiedergabe",
-    "replay.first": "Erster Schritt",
-    "replay.back": "Einen Schritt zurück",
-    "replay.forward": "Einen Schritt vor",
-    "replay.last": "Letzter Schritt",
-    "replay.play": "Abspielen",
-    "replay.pause": "Anhalten",
-    "replay.slider": "Schritt",
-    "replay.step_of": "Schritt {i} von {n}",
-    "replay.start": "Spielbeginn: Die Karten sind verteilt.",
-    "replay.start_short": "Verteilen",
-    "replay.decided": "{name} hat entschieden:",
-    "replay.notation": "Notation",
-    "replay.seat_select": "Ansicht",
-    "replay.full_view": "Gesamtansicht (alle Karten)",
-    "replay.seat_view": "Sicht von {name}",
-    "replay.view_full_note": "Gesamtansicht: Alle Handkarten und alle verdeckten Karten werden gezeigt.",
-    "replay.view_seat_note": "Sicht von {name}: nur, was {name} in diesem Moment sehen konnte.",
-    "replay.next": "Als Nächstes entscheidet: {name} ({what})",
-    "replay.game_over": "Spiel vorbei.",
-    "replay.log": "Alle Entscheidungen",
-    "replay.result": "Endergebnis",
-    "replay.show_result": "Endergebnis zeigen",
-    "replay.player": "Spieler",
-    "replay.score": "Punkte",
-    "replay.winner": "Sieger",
-    "replay.winner_mark": "★ Sieger",
-    "replay.keys": "Tasten: ← → ein Schritt · Bild↑/Bild↓ zehn Schritte · Pos1/Ende erster/letzter · Leertaste abspielen/anhalten",
-    "replay.to_table": "Zurück zum Tisch",
-    "replay.rules": "Regeln",
-    "replay.download": "Spielprotokoll herunterladen (JSON)",
-    "replay.awaiting.play": "Karten auslegen",
-    "replay.awaiting.shadow": "Karten aus der Schattenauslage nehmen",
-    "replay.awaiting.take": "nehmen oder liegen lassen",
-    "replay.awaiting.keep": "behalten oder abwerfen",
-    "replay.awaiting.draw": "nachziehen",
-    "replay.awaiting.optional_draw": "nachziehen oder verzichten",
-    "replay.awaiting.turn": "ziehen, nehmen oder „Kombio“ rufen",
-    "replay.awaiting.drawn": "tauschen oder ablegen",
-    "replay.awaiting.action": "Aktion nutzen oder auslassen",
-    "replay.awaiting.action_swap": "tauschen oder lassen",
-    "replay.awaiting.snap": "klopfen oder verzichten",
-    "replay.awaiting.give": "eine Karte abgeben",
-    "replay.awaiting.hand_over": "Karte übergeben oder Strafkarte",
-    "replay.variant": "Variante: {v}",
-    "replay.players": "{n} Spieler",
-  },
-});
 
 const AUTOPLAY_MS = 900;
 const PAGE = 500;
@@ -149,15 +39,6 @@ async function getJSON(url, opts) {
     throw err;
   }
   return body;
-}
-
-/** Display names as the server's events use them (cardtable.server.views.seat_names). */
-function seatNames(table) {
-  return (table.seats || []).map((s) => {
-    if (s.kind === "bot") return `Bot ${s.seat} (${s.bot})`;
-    if (s.name) return s.name;
-    return `Seat ${s.seat}`;
-  });
 }
 
 // -- the page -------------------------------------------------------------------------------------
@@ -233,7 +114,7 @@ export function render(el, { code } = {}) {
         throw e;
       });
       st.table = table;
-      st.names = seatNames(table);
+      st.names = seatNames(table.seats || []);
       try {
         st.data = await loadSeat(st.seat);
       } catch (e) {
@@ -514,7 +395,11 @@ export function render(el, { code } = {}) {
     const inner = node("div", "replay-board-inner game");   // the table's felt, as at the table
     inner.dataset.renderer = st.data.game;
     ui.board.replaceChildren(inner);
-    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names });
+    // Kombio: the first step of a new round shows the round's summary, as the table does
+    const prev = st.step > 0 ? st.data.steps[st.step - 1] : null;
+    const summary = st.data.game === "kombio" && view.last_round && prev && prev.view && prev.view.round < view.round
+      ? { final: true } : null;
+    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names, summary });
   }
 
   function go(i, { fromSlider = false } = {}) {

@@ -11,44 +11,7 @@
 // items on their own lines (continued by indented lines), and a paragraph or parenthesis that
 // starts with *Interpretation...* / *Auslegung...* marks an interpretation. Clause ids in the text
 // (AB-11, KO-5.2, "AB-11..AB-14") become links to their anchors.
-import { t, getLang, onLang, addStrings } from "./i18n.js";
-
-addStrings({
-  en: {
-    "rules.loading": "Loading the rules…",
-    "rules.error": "The rules could not be loaded ({msg}).",
-    "rules.unknown": "There is no game called “{game}”. Rules: Abluxxen, Kombio.",
-    "rules.toc": "Contents",
-    "rules.glossary": "Glossary",
-    "rules.interp": "Interpretation",
-    "rules.interp_note": "Boxes marked “Interpretation” are readings of passages the printed rulebooks leave open.",
-    "rules.clause_link": "Link to clause {id}",
-    "rules.copied": "Link to {id} copied",
-    "rules.other": "Rules of {game}",
-    "rules.intro": "About this page",
-    "rules.key_point": "Key point",
-    "rules.table": "Rule sets",
-    "rules.back_top": "Back to the contents",
-    "rules.clauses": "{n} clauses",
-  },
-  de: {
-    "rules.loading": "Regeln werden geladen …",
-    "rules.error": "Die Regeln konnten nicht geladen werden ({msg}).",
-    "rules.unknown": "Es gibt kein Spiel „{game}“. Regeln: Abluxxen, Kombio.",
-    "rules.toc": "Inhalt",
-    "rules.glossary": "Begriffe",
-    "rules.interp": "Auslegung",
-    "rules.interp_note": "Mit „Auslegung“ markierte Kästen sind Lesarten von Stellen, die die gedruckten Spielregeln offen lassen.",
-    "rules.clause_link": "Link zu Klausel {id}",
-    "rules.copied": "Link zu {id} kopiert",
-    "rules.other": "Regeln von {game}",
-    "rules.intro": "Über diese Seite",
-    "rules.key_point": "Wichtig",
-    "rules.table": "Regelvarianten",
-    "rules.back_top": "Zurück zum Inhalt",
-    "rules.clauses": "{n} Klauseln",
-  },
-});
+import { t, getLang, onLang } from "./i18n.js";
 
 const GAMES = { abluxxen: "Abluxxen", kombio: "Kombio" };
 const CLAUSE_RE = /\b(AB|DU|CL|KO)-(\d+)(\.\d+)?\b/g;
@@ -77,13 +40,17 @@ function textWithRefs(parent, text) {
   if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
 }
 
-/** **bold**, *italic*, `code` (no nesting except refs inside bold/italic). */
+/** **bold**, *italic*, `code` (no nesting except refs inside bold/italic). "DU-*" (all clauses
+ * of a group) is text, not the start of an italic span. */
 function inline(parent, text) {
-  const re = /\*\*(.+?)\*\*|`([^`]+)`|\*(.+?)\*/g;
+  const re = /\b((?:AB|DU|CL|KO)-\*)|\*\*(.+?)\*\*|`([^`]+)`|\*(.+?)\*/g;
   let last = 0;
-  for (const m of text.matchAll(re)) {
+  for (const m0 of text.matchAll(re)) {
+    const m = [m0[0], m0[2], m0[3], m0[4]];
+    m.index = m0.index;
     if (m.index > last) textWithRefs(parent, text.slice(last, m.index));
-    if (m[1] !== undefined) textWithRefs(parent.appendChild(node("strong")), m[1]);
+    if (m0[1] !== undefined) parent.appendChild(document.createTextNode(m0[1]));
+    else if (m[1] !== undefined) textWithRefs(parent.appendChild(node("strong")), m[1]);
     else if (m[2] !== undefined) parent.appendChild(node("code", null, m[2]));
     else textWithRefs(parent.appendChild(node("em")), m[3]);
     last = m.index + m[0].length;
@@ -262,14 +229,21 @@ function page(data, game) {
     }
     ol.appendChild(li);
   };
-  tocItem("#rules-intro", t("rules.intro"));
   if (data.glossary) tocItem("#rules-glossary", t("rules.glossary"));
   for (const s of data.sections) tocItem(`#sec-${s.id}`, s.title, s.clauses.map((c) => c.id));
+  tocItem("#rules-intro", t("rules.intro"));
   nav.appendChild(ol);
   root.appendChild(nav);
 
   const main = node("div", "rules-body");
-  // intro and the key point
+  // the game in a few words for players; the notes on this page (clause ids, interpretations,
+  // how the clauses count seats) come at the end
+  if (data.lead) {
+    const lead = node("section", "rules-lead");
+    lead.id = "rules-lead";
+    for (const p of data.lead) lead.appendChild(inline(node("p"), p));
+    main.appendChild(lead);
+  }
   const intro = node("section", "rules-intro");
   intro.id = "rules-intro";
   intro.appendChild(node("h2", null, t("rules.intro")));
@@ -278,7 +252,6 @@ function page(data, game) {
   note.appendChild(interpTag(`*${t("rules.interp")}*`));
   note.appendChild(document.createTextNode(" " + t("rules.interp_note")));
   intro.appendChild(note);
-  main.appendChild(intro);
   if (data.callout) {
     const box = node("aside", "rules-callout");
     box.setAttribute("aria-labelledby", "rules-callout-title");
@@ -350,6 +323,7 @@ function page(data, game) {
     sec.appendChild(top);
     main.appendChild(sec);
   }
+  main.appendChild(intro);
   nav.id = "rules-toc";
   root.appendChild(main);
   return root;

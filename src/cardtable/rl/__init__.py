@@ -1,0 +1,20 @@
+"""Research API: both games as PettingZoo (AEC), Gymnasium and OpenSpiel environments.
+
+    pip install 'cardtable[rl]'
+    import cardtable.rl                          # registers cardtable/Abluxxen-v0, Kombio-v0
+    from cardtable.rl.pettingzoo import env      # PettingZoo AEC environments
+    import cardtable.rl.openspiel                # registers python_cardtable_abluxxen, _kombio
+
+Every front end builds on the core protocol only (views, legal decisions, apply); the action
+ids and the observation tensors are the same in all three (codec.py documents them). A trained
+policy plays as the bot `ppo` (policy.py, numpy only; train.py trains one).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+if importlib.util.find_spec("gymnasium") is not None:   # without the rl extra: no registration
+    from cardtable.rl.gymnasium import register as _register
+
+    _register()

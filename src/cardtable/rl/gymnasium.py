@@ -1,0 +1,159 @@
+"""Gymnasium environments: one learning seat, every other seat played by a cardtable bot.
+
+    import gymnasium, cardtable.rl                 # importing cardtable.rl registers the ids
+    env = gymnasium.make("cardtable/Abluxxen-v0", variant="basic", players=4,
+                         opponents=["easy", "medium", "random"])
+    obs, info = env.reset(seed=1)
+    while True:
+        action = env.action_space.sample(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+`cardtable/Abluxxen-v0` and `cardtable/Kombio-v0` take the configuration of rl/common.py
+(`variant`, `players`, `options`; Kombio `target`, `max_cards`; `reward` "score" or "win"),
+`opponents` (a bot name or level per other seat, in seat order after the learner, or one name
+for all; default "random"; cardtable.bots) and `seat` (the learner's seat; default None: a seat
+drawn at every reset, so a policy learns every position).
+
+Observation: the learner's tensor (rl/codec.py, from its own view only); action: a
+`Discrete(num_actions)` id. `info` holds `action_mask` (int8, 1 = legal), the learner's JSON
+view (`view`) and `seat`; `action_masks()` returns the mask too (sb3-contrib's MaskablePPO).
+An action outside the mask ends the episode at once with `illegal_reward` (default -1) and
+`info["illegal_action"] = True`. Bots act through `cardtable.bots.act`: they see only their own
+seat's knowledge. The reward is 0 until the game ends, then the learner's final reward.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from cardtable.bots.base import act, make_bot
+from cardtable.core.errors import ConfigError
+from cardtable.rl.codec import make_codec
+from cardtable.rl.common import make_config, render_ansi, rewards
+
+
+class CardtableEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, game: str = "abluxxen", variant: str | None = None,
+                 players: int | None = None, opponents: list[str] | str | None = None,
+                 seat: int | None = None, target: int = 100, options: dict | None = None,
+                 max_cards: int = 12, reward: str = "score", illegal_reward: float = -1.0,
+                 render_mode: str | None = None):
+        self.config = make_config(game, variant, players, target, options, max_cards, reward)
+        n = self.config.players
+        if opponents is None:
+            opponents = ["random"]
+        if isinstance(opponents, str):
+            opponents = [opponents]
+        opponents = [str(o).strip().lower() for o in opponents]
+        if len(opponents) == 1:
+            opponents = opponents * (n - 1)
+        if len(opponents) != n - 1:
+            raise ConfigError(f"{n} players need {n - 1} opponents (or one for all), "
+                              f"not {len(opponents)}")
+        for name in opponents:
+            make_bot(name, 0)                                  # unknown bot: ConfigError
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ConfigError(f"seat must be 0..{n - 1} or None, not {seat!r}")
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"unknown render_mode {render_mode!r} (ansi or None)")
+        self.opponents = opponents
+        self.fixed_seat = seat
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.codec = make_codec(self.config.game, n, max_cards=max_cards, target=target)
+        self.observation_space = spaces.Box(0.0, self.codec.obs_high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.codec.num_actions)
+        self._rng = random.Random()
+        self.state = None
+        self.seat = 0
+        self._legal: dict[int, Any] = {}
+        self._view: dict | None = None
+        self._bots: list = []
+
+    # -- episode ------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        n = self.config.players
+        self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(n)
+        self.state = self.config.new_state(self._rng.getrandbits(62))
+        others = [s for s in range(n) if s != self.seat]
+        others.sort(key=lambda s: (s - self.seat) % n)     # seat order after the learner
+        self._bots = [None] * n
+        for s, name in zip(others, self.opponents):
+            self._bots[s] = make_bot(name, self._rng.getrandbits(62))
+        self._play_bots()
+        return self._obs(), self._info()
+
+    def _play_bots(self) -> None:
+        st = self.state
+        while not st.over and st.to_move != self.seat:
+            st.apply(act(self._bots[st.to_move], st))
+        if st.over:
+            self._view, self._legal = st.view(self.seat), {}
+        else:
+            self._view = st.view(self.seat)
+            self._legal = self.codec.legal(st, self._view)
+
+    def step(self, action):
+        decision = self._legal.get(int(action))
+        if decision is None:
+            info = self._info()
+            info["view"] = copy.deepcopy(info["view"])      # never the object returned before
+            info["illegal_action"] = True
+            return self._obs(), self.illegal_reward, True, False, info
+        self.state.apply(decision)
+        self._play_bots()
+        done = self.state.over
+        reward = rewards(self.config, self.state)[self.seat] if done else 0.0
+        return self._obs(), reward, done, False, self._info()
+
+    # -- observing ----------------------------------------------------------------------------
+    def _obs(self) -> np.ndarray:
+        return self.codec.encode(self._view)
+
+    def action_masks(self) -> np.ndarray:
+        mask = np.zeros(self.codec.num_actions, np.int8)
+        if self._legal:
+            mask[list(self._legal)] = 1
+        return mask
+
+    def _info(self) -> dict:
+        return {"action_mask": self.action_masks(), "view": self._view, "seat": self.seat}
+
+    def legal_texts(self) -> dict[int, str]:
+        return {i: d.text for i, d in self._legal.items()}
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return render_ansi(self.state, self.seat)
+        return None
+
+
+class AbluxxenEnv(CardtableEnv):
+    def __init__(self, **kwargs):
+        super().__init__(game="abluxxen", **kwargs)
+
+
+class KombioEnv(CardtableEnv):
+    def __init__(self, **kwargs):
+        super().__init__(game="kombio", **kwargs)
+
+
+def register() -> None:
+    """Register `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0` (idempotent)."""
+    for name, entry in (("cardtable/Abluxxen-v0", "cardtable.rl.gymnasium:AbluxxenEnv"),
+                        ("cardtable/Kombio-v0", "cardtable.rl.gymnasium:KombioEnv")):
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point=entry, disable_env_checker=False)

@@ -1,0 +1,351 @@
+"""OpenSpiel games: `import cardtable.rl.openspiel` registers `python_cardtable_abluxxen` and
+`python_cardtable_kombio` with pyspiel.
+
+    import pyspiel, cardtable.rl.openspiel
+    game = pyspiel.load_game("python_cardtable_abluxxen", {"variant": "duel", "players": 2})
+    state = game.new_initial_state()          # a chance node: the deal
+    state.apply_action(1234)                  # deal number 1234 of game.max_chance_outcomes()
+    state.legal_actions(), state.observation_string(), state.information_state_tensor()
+
+Parameters (all optional): `players`; Abluxxen `variant` (basic, advanced, expert, duel,
+classic) and `options` (rule options as text, e.g. "shadow_partial=true"); Kombio `target`
+(100) and `max_cards` (12, the codec's card cap); both `reward` ("win": each of k winners gets
+1/k, constant sum 1; "score": Abluxxen final score, Kombio minus the final total, general sum),
+`deals` (65536) and `seed` (0).
+
+## Chance
+
+The engines draw every random event (the deal, Kombio's later deals, KO-10 snap draws and KO-14
+reshuffles) from one seeded generator inside the game state. The OpenSpiel game makes that
+explicit with ONE chance node at the root: chance picks one of `deals` equally likely outcomes
+i, and the engine game is created with the seed derived from (`seed`, i). Everything after it is
+a deterministic function of i and the players' actions, so a game replays from its history
+([i, a1, a2, ...]) on every machine: it is the extensive-form game "one of `deals` possible
+shuffles of the whole game's randomness, unknown to every player". No player observes i: every
+observation and information state comes from the seat's view (rl/codec.py), which is invariant
+under re-dealing what the seat cannot see (tests/rl/test_no_leak.py).
+
+## Information state, observation
+
+- observation string: the seat's JSON view (NOTATION.md); observation tensor: the codec's
+  tensor (rl/codec.py documents the layout).
+- information state string: perfect recall. It is `seat P | recall DIGEST | <observation>`,
+  where DIGEST is a running BLAKE2 hash of every observation string the seat has had since the
+  deal (one per action), so two histories share it exactly when the seat saw the same sequence.
+  Hashes are kept once a state (or its ancestor) has been asked for one; the first request
+  replays the history.
+- information state tensor: the observation tensor. The seat's view already carries what the
+  seat knows (Abluxxen: its hand; Kombio: every card it has seen, KO-11); the tensor does not
+  separate histories that led to the same knowledge. Use the string where that matters.
+- `resample_from_infostate(player, sampler)` (ISMCTS): the engine's `determinize(player)` with
+  a seed drawn from the sampler, so every hidden card is re-dealt consistently with the seat's
+  view. The sampled state keeps the original's `history()`: use it for search only.
+
+Decision points, action ids and the card cap: rl/codec.py. `action_to_string` gives the
+notation text (NOTATION.md) of a legal action, else the id's description.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+import pyspiel
+
+from cardtable.core.errors import ConfigError
+from cardtable.rl.codec import make_codec
+from cardtable.rl.common import make_config, rewards
+
+DEALS = 1 << 16
+
+
+def deal_seed(seed: int, outcome: int) -> int:
+    """The engine seed of chance outcome `outcome` (stable on every machine)."""
+    digest = hashlib.blake2b(f"cardtable-openspiel/{seed}/{outcome}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big") & ((1 << 62) - 1)
+
+
+def _parse_options(text: str) -> dict:
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or value.strip().lower() not in ("true", "false"):
+            raise ConfigError(f"options: expected NAME=true|false, not {part!r}")
+        out[key.strip()] = value.strip().lower() == "true"
+    return out
+
+
+def _game_type(game: str, params: dict) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=f"python_cardtable_{game}",
+        long_name=f"cardtable {game.capitalize()}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=5 if game == "abluxxen" else 6,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params)
+
+
+_TYPES = {
+    "abluxxen": _game_type("abluxxen", {"variant": "basic", "players": 4, "options": "",
+                                        "reward": "win", "deals": DEALS, "seed": 0}),
+    "kombio": _game_type("kombio", {"players": 4, "target": 100, "max_cards": 12,
+                                    "reward": "win", "deals": DEALS, "seed": 0}),
+}
+
+
+class CardtableGame(pyspiel.Game):
+    """A cardtable game in OpenSpiel (see the module docstring)."""
+
+    GAME = ""
+
+    def __init__(self, params=None):
+        params = dict(params or {})
+        setup = _Setup(self.GAME, params)
+        config = setup.config
+        if config.reward == "win":
+            lo, hi, total = 0.0, 1.0, 1.0
+        elif self.GAME == "kombio":
+            lo, hi, total = -(config.target + 500.0), 100.0, None
+        else:
+            lo, hi, total = -109.0, 109.0, None
+        info = pyspiel.GameInfo(
+            num_distinct_actions=setup.codec.num_actions, max_chance_outcomes=setup.deals,
+            num_players=config.players, min_utility=lo, max_utility=hi, utility_sum=total,
+            max_game_length=100_000)
+        game_type = _TYPES[self.GAME]
+        if total is not None:
+            game_type = pyspiel.GameType(**{**_type_kwargs(game_type),
+                                            "utility": pyspiel.GameType.Utility.CONSTANT_SUM})
+        super().__init__(game_type, info, params)
+        _SETUPS[str(self)] = setup
+
+    def new_initial_state(self):
+        return CardtableState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        perfect = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        return CardtableObserver(setup_of(self), perfect)
+
+
+def _type_kwargs(t: pyspiel.GameType) -> dict:
+    return {k: getattr(t, k) for k in (
+        "short_name", "long_name", "dynamics", "chance_mode", "information", "utility",
+        "reward_model", "max_num_players", "min_num_players",
+        "provides_information_state_string", "provides_information_state_tensor",
+        "provides_observation_string", "provides_observation_tensor",
+        "parameter_specification")}
+
+
+class _Setup:
+    """A game's checked configuration, codec, number of deals and seed. Kept by the game's
+    string (`_SETUPS`): pyspiel may hand a state a game object without its Python attributes,
+    so states and observers look their setup up here."""
+
+    def __init__(self, game: str, params: dict):
+        p = {**_TYPES[game].parameter_specification, **params}
+        if game == "kombio":
+            self.config = make_config("kombio", None, p["players"], p["target"],
+                                      max_cards=p["max_cards"], reward=p["reward"])
+        else:
+            self.config = make_config("abluxxen", p["variant"], p["players"],
+                                      options=_parse_options(p["options"]), reward=p["reward"])
+        self.deals = int(p["deals"])
+        if self.deals < 1:
+            raise ConfigError(f"deals must be at least 1, not {self.deals}")
+        self.seed = int(p["seed"])
+        self.codec = make_codec(game, self.config.players, max_cards=self.config.max_cards,
+                                target=self.config.target)
+        self.players = self.config.players
+
+
+_SETUPS: dict[str, _Setup] = {}
+
+
+def setup_of(game) -> _Setup:
+    key = str(game)
+    setup = _SETUPS.get(key)
+    if setup is None:
+        short = game.get_type().short_name.removeprefix("python_cardtable_")
+        setup = _SETUPS[key] = _Setup(short, dict(game.get_parameters()))
+    return setup
+
+
+class AbluxxenGame(CardtableGame):
+    GAME = "abluxxen"
+
+
+class KombioGame(CardtableGame):
+    GAME = "kombio"
+
+
+class _Engine:
+    """The Python side of a state: the engine game, the legal ids of the seat to move and the
+    recall digests. Its own `__deepcopy__` makes `State.clone()` an engine `copy()`."""
+
+    __slots__ = ("engine", "legal", "chains")
+
+    def __init__(self, engine=None, chains=None):
+        self.engine = engine
+        self.legal = None
+        self.chains = chains
+
+    def __deepcopy__(self, memo):
+        return _Engine(None if self.engine is None else self.engine.copy(), self.chains)
+
+
+class CardtableState(pyspiel.State):
+    def __init__(self, game: CardtableGame):
+        super().__init__(game)
+        self._game = setup_of(game)
+        self._e = _Engine()
+
+    # -- whose turn ---------------------------------------------------------------------------
+    def current_player(self):
+        eng = self._e.engine
+        if eng is None:
+            return pyspiel.PlayerId.CHANCE
+        if eng.over:
+            return pyspiel.PlayerId.TERMINAL
+        return eng.to_move
+
+    def is_terminal(self):
+        eng = self._e.engine
+        return eng is not None and eng.over
+
+    def chance_outcomes(self):
+        p = 1.0 / self._game.deals
+        return [(i, p) for i in range(self._game.deals)]
+
+    def _legal_map(self) -> dict:
+        e = self._e
+        if e.legal is None:
+            eng = e.engine
+            e.legal = self._game.codec.legal(eng, eng.view(eng.to_move))
+        return e.legal
+
+    def _legal_actions(self, player):
+        if self.is_terminal() or player != self.current_player():
+            return []
+        return sorted(self._legal_map())
+
+    # -- acting -------------------------------------------------------------------------------
+    def _apply_action(self, action):
+        e = self._e
+        g = self._game
+        if e.engine is None:
+            if not 0 <= action < g.deals:
+                raise ValueError(f"no chance outcome {action} (0..{g.deals - 1})")
+            e.engine = g.config.new_state(deal_seed(g.seed, action))
+        else:
+            decision = self._legal_map().get(action)
+            if decision is None:
+                raise ValueError(f"action {action} is not legal here")
+            e.engine.apply(decision)
+        e.legal = None
+        if e.chains is not None:
+            e.chains = _step_chains(e.chains, e.engine)
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        if self._e.engine is not None and not self._e.engine.over \
+                and player == self._e.engine.to_move:
+            d = self._legal_map().get(action)
+            if d is not None:
+                return d.text
+        return self._game.codec.describe(action)
+
+    def returns(self):
+        eng = self._e.engine
+        if eng is None or not eng.over:
+            return [0.0] * self._game.players
+        return rewards(self._game.config, eng)
+
+    def __str__(self):
+        eng = self._e.engine
+        return "chance: the deal" if eng is None else eng.to_json(None)
+
+    # -- information --------------------------------------------------------------------------
+    def view(self, player: int) -> dict:
+        return self._e.engine.view(player)
+
+    def recall(self, player: int) -> str:
+        e = self._e
+        if e.chains is None:
+            replay = self.get_game().new_initial_state()
+            chains = None
+            for i, a in enumerate(self.history()):
+                replay._apply_action(a)
+                if i == 0:
+                    chains = _step_chains(tuple([""] * self._game.players),
+                                          replay._e.engine)
+                elif i > 0:
+                    chains = _step_chains(chains, replay._e.engine)
+            e.chains = chains if chains is not None else tuple([""] * self._game.players)
+        return e.chains[player]
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        seed = int(probability_sampler() * (1 << 53))
+        new = self.clone()
+        new._e.engine = self._e.engine.determinize(player_id, seed=seed)
+        new._e.legal = None
+        if self._e.chains is not None:
+            mine = self._e.chains[player_id]
+            new._e.chains = tuple(c if s == player_id else f"{mine}:resampled:{s}"
+                                  for s, c in enumerate(self._e.chains))
+        return new
+
+
+def _obs_string(engine, player: int) -> str:
+    return json.dumps(engine.view(player), separators=(",", ":"))
+
+
+def _step_chains(chains: tuple, engine) -> tuple:
+    out = []
+    for p, c in enumerate(chains):
+        h = hashlib.blake2b(digest_size=10)
+        h.update(c.encode())
+        h.update(_obs_string(engine, p).encode())
+        out.append(h.hexdigest())
+    return tuple(out)
+
+
+class CardtableObserver:
+    """OpenSpiel's Python observer: `tensor`/`dict` and `string_from` (module docstring)."""
+
+    def __init__(self, game: _Setup, perfect_recall: bool):
+        self.game = game
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(game.codec.obs_size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: CardtableState, player: int):
+        eng = state._e.engine
+        if eng is None:
+            self.tensor.fill(0)
+            return
+        self.tensor[:] = self.game.codec.encode(eng.view(player))
+
+    def string_from(self, state: CardtableState, player: int):
+        eng = state._e.engine
+        if eng is None:
+            return f"seat {player} | before the deal"
+        obs = _obs_string(eng, player)
+        if not self.perfect_recall:
+            return obs
+        return f"seat {player} | recall {state.recall(player)} | {obs}"
+
+
+pyspiel.register_game(_TYPES["abluxxen"], AbluxxenGame)
+pyspiel.register_game(_TYPES["kombio"], KombioGame)

@@ -1,0 +1,122 @@
+"""A trained policy as a bot: `ppo` plays Abluxxen with the multilayer perceptron that
+`python -m cardtable.rl.train` (make train) trained with MaskablePPO, run in numpy, so playing
+needs neither torch nor the rl extra.
+
+The policy file (`.npz`, default `rl/models/ppo-abluxxen-basic-4p.npz`) holds the policy
+network's layers `pi.0.weight`, `pi.0.bias`, ... (tanh after each), the output layer
+`action.weight`, `action.bias` (one logit per action id of rl/codec.py) and `meta` (JSON: game,
+variant, players, training settings). The bot reads the seat's view only (`state` is the
+determinization `bots.act` hands it), encodes it with the codec, and plays the legal action of
+highest logit (deterministic; `sample=True` samples from the masked softmax with its seed).
+
+    cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
+    make_bot("ppo", model="path/to/policy.npz")
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from cardtable.bots.base import Bot
+from cardtable.core.errors import ConfigError
+from cardtable.core.game import Decision, GameState
+from cardtable.rl.codec import make_codec
+
+DEFAULT_MODEL = Path(__file__).parent / "models" / "ppo-abluxxen-basic-4p.npz"
+
+
+class MlpPolicy:
+    """The numpy copy of a trained policy network (see the module docstring)."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]],
+                 action: tuple[np.ndarray, np.ndarray], meta: dict):
+        self.layers = layers
+        self.action = action
+        self.meta = meta
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = obs.astype(np.float32)
+        for w, b in self.layers:
+            x = np.tanh(x @ w.T + b)
+        w, b = self.action
+        return x @ w.T + b
+
+    def save(self, path: str | Path) -> None:
+        arrays = {}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"pi.{i}.weight"], arrays[f"pi.{i}.bias"] = w, b
+        arrays["action.weight"], arrays["action.bias"] = self.action
+        arrays["meta"] = np.array(json.dumps(self.meta))
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as f:
+            np.savez_compressed(f, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "MlpPolicy":
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise ConfigError(f"cannot read the policy file {str(path)!r}: {e}") from None
+        with data:
+            n = sum(1 for k in data.files if k.startswith("pi.") and k.endswith(".weight"))
+            layers = [(data[f"pi.{i}.weight"], data[f"pi.{i}.bias"]) for i in range(n)]
+            action = (data["action.weight"], data["action.bias"])
+            meta = json.loads(str(data["meta"]))
+        return cls(layers, action, meta)
+
+
+_CACHE: dict[str, MlpPolicy] = {}
+
+
+def load_policy(path: str | Path | None = None) -> MlpPolicy:
+    key = str(Path(path or DEFAULT_MODEL).resolve())
+    if key not in _CACHE:
+        if not Path(key).exists():
+            raise ConfigError(f"no policy file {key!r} (make train writes one)")
+        _CACHE[key] = MlpPolicy.load(key)
+    return _CACHE[key]
+
+
+class PolicyBot(Bot):
+    """The bot `ppo` (module docstring). Settings: `model` (a policy file), `sample`."""
+
+    name = "ppo"
+
+    def __init__(self, seed: int = 0, model: str | None = None, sample: bool = False):
+        super().__init__(seed)
+        self.policy = load_policy(model)
+        self.sample = bool(sample)
+        self._codecs: dict[tuple, object] = {}
+
+    @classmethod
+    def plays(cls, game: str, players: int | None = None) -> bool:
+        try:
+            meta = load_policy(None).meta
+        except ConfigError:                       # no policy file: it plays nothing
+            return False
+        return meta["game"] == game and players in (None, meta.get("players"))
+
+    def choose(self, state: GameState) -> Decision:
+        meta = self.policy.meta
+        if state.game != meta["game"]:
+            raise ConfigError(f"the policy plays {meta['game']}, not {state.game}")
+        key = (state.game, state.players)
+        codec = self._codecs.get(key)
+        if codec is None:
+            codec = self._codecs[key] = make_codec(state.game, state.players,
+                                                   **meta.get("codec", {}))
+        view = state.view(state.to_move)
+        legal = codec.legal(state, view)
+        ids = sorted(legal)
+        logits = self.policy.logits(codec.encode(view))[ids]
+        if self.sample:
+            p = np.exp(logits - logits.max())
+            p /= p.sum()
+            r = self.rng.below(1 << 30) / (1 << 30)
+            i = min(int(np.searchsorted(np.cumsum(p), r, side="right")), len(ids) - 1)
+        else:
+            i = int(np.argmax(logits))
+        return legal[ids[i]]

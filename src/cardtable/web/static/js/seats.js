@@ -1,0 +1,67 @@
+// What the two game tables share about seats and words: names as players count them (seat 1 is
+// the first seat), the presence of a seat's player, links to a rule, and numbers with a real
+// minus sign.
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+
+/** Display names of the seats (the server's event texts use the same): the player's name,
+ * "Bot 2" or "Seat 3"; seats are counted from 1. */
+export function seatNames(seats) {
+  return seats.map((s) => {
+    if (s.kind === "bot") return t("seat.bot", { n: s.seat + 1 });
+    return s.name || t("seat.name", { n: s.seat + 1 });
+  });
+}
+
+export function nameOf(opts, s) { return (opts.names && opts.names[s]) || t("seat.name", { n: s + 1 }); }
+
+/** A name without the "(You)" suffix, for sentences. */
+export function plainName(opts, s) { return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s); }
+
+/** A number as text, negative ones with a minus sign (U+2212), as in print. */
+export function num(n) {
+  return typeof n === "number" && n < 0 ? `−${-n}` : String(n);
+}
+
+/** A signed number: "+3", "−2", "0". */
+export function signed(n) {
+  return n > 0 ? `+${n}` : num(n);
+}
+
+/** The line under a seat's name: a bot's level, or where its player is (never colour alone:
+ * a word and a symbol). `opts.seats`: the state's seats; nothing in a replay. */
+export function seatStatus(opts, s) {
+  const info = opts.seats && opts.seats[s];
+  if (!info) return null;
+  if (info.kind === "bot") return h("span", { class: "seat-level" }, t("level." + info.bot));
+  if (info.away) return h("span", { class: "presence presence-away", data: { presence: "away" } }, "◐ ", t("presence.away"));
+  if (info.online === false) return h("span", { class: "presence presence-offline", data: { presence: "offline" } }, "○ ", t("presence.offline"));
+  if (info.online) return h("span", { class: "presence presence-online", data: { presence: "online" }, title: t("presence.online") }, "●", h("span", { class: "sr-only" }, " " + t("presence.online")));
+  return null;
+}
+
+const REF_RE = /\s*\(((?:AB|DU|CL|KO)-\d+(?:\.\d+)?)(?:\.\.(?:AB|DU|CL|KO)-\d+(?:\.\d+)?)?\)|, ((?:AB|DU|CL|KO)-\d+(?:\.\d+)?)\)/g;
+
+/** A text whose clause ids ("… (AB-11)", "(KO-8..KO-10)", "(…, KO-16)") become small links to
+ * the rules: players read the words, the id is only the link's address. Returns nodes. */
+export function withRefs(text) {
+  const out = [];
+  let last = 0;
+  for (const m of String(text).matchAll(REF_RE)) {
+    let end = m.index + m[0].length;
+    const stop = /^[.:;,]/.test(text.slice(end)) ? text[end++] : "";      // "… (AB-7)." -> "…. [rule]"
+    out.push(text.slice(last, m.index) + (m[2] ? ")" : "") + stop);
+    const id = m[1] || m[2];
+    out.push(" ", ruleRef(id.startsWith("KO") ? "kombio" : "abluxxen", id));
+    last = end;
+  }
+  out.push(text.slice(last));
+  return out.filter((x) => x !== "");
+}
+
+/** A small link to a rule of the rules page (the clause id is only its address). */
+export function ruleRef(game, id) {
+  if (!id) return null;
+  return h("a", { class: "rule-ref", href: `/rules/${game}#${id}`, target: "_blank", rel: "noopener",
+    title: t("rule.link", { id }), "aria-label": t("rule.link", { id }), data: { clause: id } }, t("rule.short"));
+}

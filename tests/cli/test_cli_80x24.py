@@ -1,0 +1,66 @@
+"""Both games at 80×24 (issue 14), in a real pseudo-terminal of that size: the board, the
+reason and the menu of a decision fit on the screen, lines break between words, and a menu of
+121 Kombio decisions is one line, not 121."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from cardtable.cli import kombio_ui
+from cardtable.cli.main import MENU_MAX, Game
+from cardtable.i18n import t
+from pty_session import PtySession
+
+
+def _screen_of_last_prompt(text: str, title: str, prompt: str) -> list[str]:
+    """The lines from the last board title to the prompt after it."""
+    start = text.rindex(title)
+    end = text.index(prompt, start) + len(prompt)
+    return text[start:end].split("\n")
+
+
+@pytest.mark.parametrize("args,title,prompt", [
+    (["kombio", "--players", "4"], "Kombio · round 1", "Your decision>"),
+    (["kombio", "--players", "6", "--lang", "de"], "Kombio · Runde 1", "Deine Entscheidung>"),
+    (["abluxxen", "--players", "5"], "Abluxxen · basic game", "Your decision>"),
+    (["abluxxen", "--players", "5", "--lang", "de"], "Abluxxen · Grundspiel",
+     "Deine Entscheidung>"),
+])
+def test_a_decision_fits_an_80x24_terminal(args, title, prompt):
+    s = PtySession("play", *args, "--seed", "5", "--bot-pause", "0", rows=24, cols=80)
+    try:
+        s.expect(re.escape(prompt))
+        lines = _screen_of_last_prompt(s.text, title, prompt)
+        assert len(lines) <= 24, "\n".join(lines)
+        assert all(len(x) <= 80 for x in lines), "\n".join(lines)
+        if args[0] == "abluxxen":       # the reason breaks between words, not inside one
+            lang = "de" if "de" in args else "en"
+            why = t(lang, "ab.why.play.you")
+            i = next(k for k, x in enumerate(lines) if x.startswith(why[:12]))
+            joined = " ".join(x.strip() for x in lines[i:i + 3])
+            assert joined.startswith(why), (joined, why)
+            assert len(why) <= 80 or len(lines[i].rstrip()) < len(why)  # broken where needed
+        s.send("quit\r")
+        assert s.wait() == 0
+    finally:
+        s.close()
+
+
+def test_121_swap_decisions_are_one_line():
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False)
+    g = Game(kombio_ui, 0, {}, ["You", "Ben", "Caro", "Lisa"], "en", console, None, True)
+    legal = [f"peek {a} {b}" for a in range(11) for b in range(11)]
+    assert len(legal) == 121 > MENU_MAX
+    g.menu(legal)
+    text = out.getvalue()
+    assert text.startswith("121 legal decisions: type one (Tab completes it), e.g. ")
+    assert len(text.splitlines()) <= 2
+    out.truncate(0)
+    out.seek(0)
+    g.menu(legal[:MENU_MAX])
+    assert f"{MENU_MAX}) {legal[MENU_MAX - 1]}" in out.getvalue()

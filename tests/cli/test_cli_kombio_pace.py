@@ -1,0 +1,92 @@
+"""Kombio in the terminal as a person plays it (issue 14): bots are paced, each snap window
+names its card, an answer typed before a window opened is not taken for it, and a round ends
+with every grid revealed and a pause. Driven as a player types, waiting on the screen."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from cardtable.cli import main as cli_main
+from cardtable.cli.main import LineReader, Prompter
+from pty_session import PtySession
+
+
+def test_snap_window_names_its_card_and_a_round_ends_with_the_grids_revealed(tmp_path):
+    s = PtySession("play", "kombio", "--players", "2", "--seed", "3", "--target", "500",
+                   "--bot-pause", "0", "--snap-seconds", "600", "--bots", "random")
+    try:
+        windows = 0
+        while True:
+            m = s.expect(r"(Your decision>|Snap window on the (-?\d+) · 600 s to snap: "
+                         r"`snap \d\.\d` or Enter to pass>|Enter: next round>)")
+            if m.group(0).startswith("Your decision"):
+                s.send("1\r")
+            elif m.group(0).startswith("Snap window"):
+                windows += 1
+                top = m.group(2)
+                pile = re.findall(r"Discard pile: top card (-?\d+)", s.text[:m.start()])
+                assert pile and pile[-1] == top            # the window is on the pile's top
+                s.send("\r")
+            else:
+                break
+        before = s.text[:m.start()]
+        assert windows >= 1
+        assert "Round 1: every grid revealed" in before
+        tail = before[before.rindex("Round 1: every grid revealed"):]
+        assert "?" not in tail                             # every card face up
+        assert re.search(r"You · sum -?\d+ → -?\d+ · total -?\d+", tail)
+        assert re.search(r"Round 1 is over: [^.]*\(KO-1[23]\)", before)   # maybe wrapped
+        s.send("quit\r")
+        assert s.wait() == 0
+    finally:
+        s.close()
+
+
+def test_lines_typed_before_a_window_opened_are_stale():
+    """The terminal keeps what was typed; at a window's start it is read and dropped."""
+    master, slave = os.openpty()
+    try:
+        p = Prompter(tty=False)
+        reader = LineReader(slave)
+        p._line_reader = lambda: reader
+        os.write(master, b"snap 0.1\n\n")
+        assert p.stale() == ["snap 0.1"]
+        assert p.stale() == []                              # nothing left
+        os.write(master, b"pass\n")
+        assert reader.readline(600) == "pass"               # later lines are read as usual
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_stale_answer_is_refused_in_the_window(run, monkeypatch):
+    """Game.ask: a line typed before the window is named and not taken as the answer."""
+    monkeypatch.setattr(Prompter, "stale", lambda self: ["snap 0.1"])
+    proc = run("play", "kombio", "--players", "2", "--seed", "3", "--target", "20",
+               "--snap-seconds", "600", input="1\n" * 300)
+    assert proc.returncode == 0, proc.stderr
+    notes = re.findall(r"Not taken: “snap 0\.1” was typed before the snap window on the "
+                       r"(-?\d+) opened", proc.stdout)
+    assert notes
+    assert "You snap your 0.1" not in proc.stdout          # never taken as an answer
+
+
+def test_bots_are_paced_after_each_line(run, monkeypatch):
+    slept = []
+    monkeypatch.setattr(cli_main.time, "sleep", lambda s: slept.append(s))
+    proc = run("play", "abluxxen", "--seed", "3", "--bot-pause", "0.25",
+               input="1\n" * 200)
+    assert proc.returncode == 0, proc.stderr
+    bot_lines = [x for x in proc.stdout.splitlines()
+                 if re.match(r"^(Ben|Caro|Lisa) (plays|abluxxes|draws|passes|keeps|discards|"
+                             r"shadow)", x)]
+    assert slept and set(slept) == {0.25} and len(slept) == len(bot_lines)
+
+
+@pytest.mark.parametrize("bad", ["-1", "61"])
+def test_bot_pause_out_of_range(run, bad):
+    proc = run("play", "abluxxen", "--bot-pause", bad)
+    assert proc.returncode == 2 and "--bot-pause" in proc.stderr

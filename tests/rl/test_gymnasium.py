@@ -1,0 +1,73 @@
+"""Gymnasium environments (issue 16): registered on `import cardtable.rl`, Gymnasium's
+check_env for every configuration, bots in the other seats, the mask in `info`, rewards."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import cardtable.rl  # noqa: F401  (registers the ids)
+from cardtable.core import ConfigError
+from cardtable.rl.gymnasium import CardtableEnv
+
+
+def test_check_env(config):
+    env = CardtableEnv(opponents="random", **config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env)
+
+
+@pytest.mark.parametrize("env_id,kw", [
+    ("cardtable/Abluxxen-v0", dict(variant="basic", players=4,
+                                   opponents=["easy", "medium", "random"])),
+    ("cardtable/Kombio-v0", dict(players=3, opponents="easy", target=40)),
+])
+def test_a_game_against_bots(env_id, kw):
+    env = gymnasium.make(env_id, **kw)
+    obs, info = env.reset(seed=3)
+    seat = info["seat"]
+    steps = 0
+    while True:
+        mask = info["action_mask"]
+        assert np.array_equal(mask, env.unwrapped.action_masks())
+        assert info["view"]["to_move"] == seat and info["view"]["seat"] == seat
+        assert mask.sum() == len(info["view"]["legal"])
+        action = env.action_space.sample(mask)
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        if terminated:
+            break
+        assert reward == 0
+    state = env.unwrapped.state
+    assert state.over and not truncated
+    expected = state.scores()[seat] * (-1 if env_id.endswith("Kombio-v0") else 1)
+    assert reward == expected
+    assert not info["action_mask"].any()
+
+
+def test_fixed_seat_and_opponents_in_seat_order():
+    env = CardtableEnv(game="abluxxen", players=4, seat=2, opponents=["easy", "random", "hard"])
+    env.reset(seed=1)
+    assert env.seat == 2
+    names = [None if b is None else b.name for b in env._bots]
+    assert names == ["random", "ismcts", None, "greedy"]
+
+
+def test_illegal_action_ends_the_episode():
+    env = CardtableEnv(game="abluxxen", players=3)
+    obs, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert terminated and reward == -1 and info["illegal_action"]
+
+
+def test_bad_arguments():
+    for kw in (dict(players=4, opponents=["easy", "easy"]), dict(opponents="nobot"),
+               dict(players=3, seat=3), dict(variant="nope")):
+        with pytest.raises(ConfigError):
+            CardtableEnv(game="abluxxen", **kw)

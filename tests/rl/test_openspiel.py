@@ -1,0 +1,109 @@
+"""OpenSpiel games (issue 16): registered by `import cardtable.rl.openspiel`; OpenSpiel's random
+simulation test, games that replay from their history (the one chance node), perfect-recall
+information states, and OpenSpiel's own ISMCTS and MCTS bots playing both games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import cardtable.rl.openspiel  # noqa: E402,F401  (registers the games)
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+GAMES = [
+    ("python_cardtable_abluxxen", {"variant": "basic", "players": 3}),
+    ("python_cardtable_abluxxen", {"variant": "duel", "players": 2,
+                                   "options": "shadow_partial=true"}),
+    ("python_cardtable_abluxxen", {"variant": "classic", "players": 2, "reward": "score"}),
+    ("python_cardtable_kombio", {"players": 2, "target": 40}),
+    ("python_cardtable_kombio", {"players": 5, "target": 40, "reward": "score"}),
+]
+
+
+@pytest.mark.parametrize("name,params", GAMES)
+def test_random_simulation(name, params):
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name,params", GAMES[:2] + GAMES[3:4])
+def test_games_replay_from_their_history(name, params):
+    game = pyspiel.load_game(name, params)
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == game.max_chance_outcomes() and \
+        abs(sum(p for _, p in outcomes) - 1) < 1e-12
+    state.apply_action(int(rng.randint(game.max_chance_outcomes())))
+    for _ in range(80):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    again = game.new_initial_state()
+    for a in state.history():
+        again.apply_action(a)
+    assert str(again) == str(state)
+    assert again.information_state_string(0) == state.information_state_string(0)
+    other = game.new_initial_state()
+    other.apply_action(state.history()[0] + 1)
+    assert str(other) != str(game.new_initial_state().child(state.history()[0]))
+
+
+def test_information_state_has_perfect_recall():
+    """Two different histories that end in the same observation keep apart in the
+    information state string; a clone keeps it."""
+    game = pyspiel.load_game("python_cardtable_abluxxen", {"variant": "basic", "players": 3})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    s0 = state.information_state_string(1)
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    clone = state.clone()
+    assert clone.information_state_string(1) == state.information_state_string(1) != s0
+    assert state.observation_string(1) in state.information_state_string(1)
+    assert len(state.information_state_tensor(1)) == game.information_state_tensor_size()
+
+
+def test_observations_ignore_the_deal_number():
+    """Chance's outcome is hidden: a resampled state looks the same to the seat."""
+    game = pyspiel.load_game("python_cardtable_kombio", {"players": 3, "target": 40})
+    state = game.new_initial_state()
+    state.apply_action(17)
+    for _ in range(10):
+        state.apply_action(state.legal_actions()[0])
+    p = state.current_player()
+    assert p >= 0
+    sampled = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.))
+    assert sampled.information_state_string(p) == state.information_state_string(p)
+    assert sampled.observation_tensor(p) == state.observation_tensor(p)
+    assert sampled.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("name,params", [GAMES[1], GAMES[3]])
+def test_openspiel_bots_play(name, params):
+    game = pyspiel.load_game(name, params)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=rng),
+            mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator,
+                         random_state=rng)]
+    state = game.new_initial_state()
+    state.apply_action(99)
+    for turn in range(12):
+        if state.is_terminal():
+            break
+        bot = bots[turn % 2]
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert len(state.history()) > 5
+
+
+def test_bad_parameters():
+    with pytest.raises(Exception, match="variant"):
+        pyspiel.load_game("python_cardtable_abluxxen", {"variant": "nope"})
+    with pytest.raises(Exception, match="options"):
+        pyspiel.load_game("python_cardtable_abluxxen", {"options": "shadow_partial"})
