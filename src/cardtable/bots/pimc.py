@@ -61,7 +61,7 @@ from cardtable.core.rng import Rng
 DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
-             "learned": True}
+             "learned": True, "anchor": 0.0}
 _mods: dict = {}
 
 
@@ -70,6 +70,18 @@ def _hooks(game: str):
     if m is None:
         m = _mods[game] = importlib.import_module(f"cardtable.{game}.heuristics")
     return m
+
+
+def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:
+    """Is `a` better than `b` on the samples both were scored on, by more than `z` standard
+    errors of the paired differences?"""
+    d = [a[j] - b[j] for j in a.keys() & b.keys()]
+    m = len(d)
+    if m < 2:
+        return False
+    mean = sum(d) / m
+    var = sum((x - mean) ** 2 for x in d) / (m - 1)
+    return mean > z * math.sqrt(var / m)
 
 
 def _whole(x, low: int) -> bool:
@@ -97,7 +109,8 @@ class PIMCBot(Bot):
     def __init__(self, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, width: int | None = None,
                  circles: int | None = None, score_weight: float | None = None,
-                 belief: bool | None = None, learned: bool | None = None):
+                 belief: bool | None = None, learned: bool | None = None,
+                 anchor: float | None = None):
         super().__init__(seed)
         if iterations is not None and not _whole(iterations, 1):
             raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
@@ -112,6 +125,9 @@ class PIMCBot(Bot):
                 isinstance(score_weight, (int, float)) and not isinstance(score_weight, bool)
                 and 0.0 <= score_weight <= 1.0):
             raise ConfigError(f"score_weight must be in [0, 1], not {score_weight!r}")
+        if anchor is not None and not (isinstance(anchor, (int, float))
+                                       and not isinstance(anchor, bool) and anchor >= 0):
+            raise ConfigError(f"anchor must be a number >= 0, not {anchor!r}")
         for k, v in (("belief", belief), ("learned", learned)):
             if v is not None and not isinstance(v, bool):
                 raise ConfigError(f"{k} must be true or false, not {v!r}")
@@ -120,7 +136,7 @@ class PIMCBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.given = {"width": width, "circles": circles, "score_weight": score_weight,
-                      "belief": belief, "learned": learned}
+                      "belief": belief, "learned": learned, "anchor": anchor}
         self.last_stats: dict[str, dict] = {}
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -154,8 +170,8 @@ class PIMCBot(Bot):
         return d
 
     # -- the search ---------------------------------------------------------------------------
-    def search(self, state: GameState, cands: list[Decision],
-               min_iterations: int = 0) -> dict[str, dict]:
+    def search(self, state: GameState, cands: list[Decision], min_iterations: int = 0,
+               rounds: int | None = None) -> dict[str, dict]:
         """Compare `cands` (decisions of `state.to_move`, best first by the prior) and return
         (and keep in `last_stats`) the statistics of every legal decision; the winner is
         `self.best`. At least `min_iterations` rollouts are run whatever the budget."""
@@ -177,8 +193,11 @@ class PIMCBot(Bot):
         reward = [0.0] * k
         win = [0.0] * k
         visits = [0] * k
+        samples: list[dict[int, float]] = [{} for _ in range(k)]   # sample -> score
         alive = list(range(k))
-        rounds = max(1, math.ceil(math.log2(k)))
+        if rounds is None:
+            rounds = max(1, math.ceil(math.log2(k)))
+        sample = 0
         budget = self.iterations
         deadline = None if self.seconds is None else perf_counter() + self.seconds
         t0 = perf_counter()
@@ -196,6 +215,7 @@ class PIMCBot(Bot):
             last = alive
             for _ in range(per):
                 s = seeds.below(2 ** _SEED_BITS)
+                sample += 1
                 base = belief(state, seat, s) if belief is not None else \
                     state.determinize(seat, s)
                 h0 = horizon(base) if horizon is not None else None
@@ -222,6 +242,7 @@ class PIMCBot(Bot):
                         w = v = evaluate(d)[seat]
                     reward[i] += v
                     win[i] += w
+                    samples[i][sample] = v
                     visits[i] += 1
                     spent += 1
                 if deadline is not None and spent >= min_iterations and \
@@ -233,7 +254,11 @@ class PIMCBot(Bot):
                 ranked = sorted(alive, key=lambda i: (-reward[i] / visits[i], i))
                 alive = sorted(ranked[: (len(alive) + 1) // 2])
         best = min(last, key=lambda i: (-reward[i] / visits[i] if visits[i] else 1.0, i))
+        z = cfg["anchor"]
+        if best != 0 and z > 0 and not _better(samples[best], samples[0], z):
+            best = 0
         self.best = cands[best]
+        self.last_samples = samples
         self.last_iterations = spent
         self.last_seconds = perf_counter() - t0
         stats: dict[str, dict] = {}
