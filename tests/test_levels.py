@@ -176,10 +176,38 @@ def test_candidates_come_from_the_heuristic():
                 assert ranked[0] == mod.heuristic(g, Rng(1))
 
 
+def test_anchor_keeps_the_first_candidate_without_evidence():
+    """With `anchor=z` the search leaves its first candidate (the heuristic's choice) only for a
+    candidate better on the paired samples by z standard errors: an unreachable z keeps the
+    first candidate always; z=0 takes the best mean of the last round as before."""
+    moved = 0
+    for game, opts in (CONFIGS[0], CONFIGS[3]):
+        mod = __import__(f"cardtable.{game}.heuristics", fromlist=["ranked"])
+        for seed in range(5):
+            g = walk(game, opts, seed, 4 + 5 * seed)
+            if g.over:
+                continue
+            obs = g.determinize(g.to_move, seed=seed)
+            cands = mod.ranked(obs, Rng(seed))
+            if len(cands) < 2:
+                continue
+            free = PIMCBot(seed, iterations=24, anchor=0)
+            free.search(obs, cands)
+            fixed = PIMCBot(seed, iterations=24, anchor=1e9)
+            fixed.search(obs, cands)
+            assert fixed.best == cands[0]
+            top = max(free.last_stats[d.text]["reward"] for d in cands
+                      if free.last_stats[d.text] and
+                      free.last_stats[d.text]["visits"] == free.last_stats[free.best.text]["visits"])
+            assert free.last_stats[free.best.text]["reward"] == top
+            moved += free.best != cands[0]
+    assert moved, "no state where the free search left the first candidate: the test shows nothing"
+
+
 @pytest.mark.parametrize("params", [
     {"iterations": 0}, {"iterations": 1.5}, {"seconds": 0}, {"seconds": "1"},
     {"width": 0}, {"circles": 0}, {"circles": 2.5}, {"score_weight": 2},
-    {"belief": "yes"}, {"learned": 1}, {"bogus": 1},
+    {"belief": "yes"}, {"learned": 1}, {"anchor": -1}, {"anchor": "2"}, {"bogus": 1},
 ])
 def test_bad_settings(params):
     with pytest.raises(ConfigError):
