@@ -16,7 +16,7 @@ The timing run is separate: each level plays `--timing-games` games at seat 0 ag
 of every decision is measured (`bots.act`). Searched decisions are those where the bot ran a
 search (more than one sensible option); the others are answered at once.
 
-`--only TEXT` runs the rows whose title contains TEXT and keeps the other rows of an earlier
+`--only TEXT` runs the rows whose title contains TEXT (or any of `A|B|...`) and keeps the other rows of an earlier
 run (from docs/strength.json); `--scale` multiplies the deals (e.g. 0.25 for a quick look).
 """
 
@@ -142,7 +142,9 @@ def pct(x: float) -> str:
 
 def render(data: dict, argv: str) -> str:
     lines = ["# Bot strength: the difficulty ladder", "",
-             f"Made by `python bench/bench_bots.py {argv}` (`make bench-bots`). Duplicate deals: "
+             "Made by `make bench-bots` (`python bench/bench_bots.py`; the last run: "
+             f"`python bench/bench_bots.py {argv}`; `--only` runs keep the other rows). "
+             "Duplicate deals: "
              "each deal is played once per seat rotation, so every bot gets every hand. Win "
              "rates count a shared win as 1/k; intervals are 95% Wilson score intervals. Every "
              "row gives the `cardtable tournament` command that plays exactly its games; the "
@@ -171,6 +173,8 @@ def render(data: dict, argv: str) -> str:
             cmds.append(f"- {focus} vs {opp} ({r['minutes']:.0f} min with "
                         f"`--jobs`, {r['date']}): `{r['command']}`")
         lines += ["", "Commands:", ""] + cmds + [""]
+        if data.get("notes", {}).get(section):
+            lines += [data["notes"][section], ""]
     if data.get("timing"):
         t = data["timing"]
         lines += ["## Decision times", "",
@@ -206,16 +210,25 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply the deals")
-    ap.add_argument("--only", default=None, help="run only rows whose title has this text")
+    ap.add_argument("--only", default=None, help="run only rows whose title has this text "
+                    "(several texts: A|B)")
     ap.add_argument("--no-timing", action="store_true")
     ap.add_argument("--timing-only", action="store_true")
     ap.add_argument("--timing-games", type=int, default=6)
     ap.add_argument("--out", default="docs/strength.md")
+    ap.add_argument("--section-note", action="append", default=[], metavar="SECTION=TEXT",
+                    help="a paragraph under a section (e.g. why a row was not run); kept")
     args = ap.parse_args()
     out = Path(args.out)
     store = out.with_suffix(".json")
     data = json.loads(store.read_text()) if store.exists() else {}
     data.setdefault("ladder", {})
+    for item in args.section_note:
+        section, sep, text = item.partition("=")
+        if not sep or section not in [x[0] for x in LADDER]:
+            ap.error(f"--section-note wants SECTION=TEXT with one of: "
+                     f"{', '.join(x[0] for x in LADDER)}")
+        data.setdefault("notes", {})[section] = text
     argv = shlex.join(sys.argv[1:])
 
     def save():
@@ -226,7 +239,8 @@ def main() -> int:
         for section, settings, rows in LADDER:
             for focus, opp, deals, _ in rows:
                 key = title(section, focus, opp, settings["players"])
-                if args.only and args.only.lower() not in key.lower():
+                if args.only and not any(part.strip().lower() in key.lower()
+                                         for part in args.only.split("|")):
                     continue
                 n = max(1, round(deals * args.scale))
                 r = play_matchup(settings, focus, opp, n, args.seed, args.jobs)

@@ -78,7 +78,7 @@ BOTS: dict[str, type[Bot] | str] = {
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("pimc", {"iterations": 300}),
+    "hard": ("pimc", {"iterations": 80, "width": 4}),
     "expert": ("pimc", {"iterations": 1200}),
 }
 
