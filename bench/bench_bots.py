@@ -16,7 +16,8 @@ The timing run is separate: each level plays `--timing-games` games at seat 0 ag
 of every decision is measured (`bots.act`). Searched decisions are those where the bot ran a
 search (more than one sensible option); the others are answered at once.
 
-`--only TEXT` runs the rows whose title contains TEXT (or any of `A|B|...`) and keeps the other rows of an earlier
+`--only TEXT` runs the rows whose title contains TEXT (or any of `A|B|...`; with `--timing-only`, the
+timing rows "SECTION LEVEL" that match) and keeps the other rows of an earlier
 run (from docs/strength.json); `--scale` multiplies the deals (e.g. 0.25 for a quick look).
 """
 
@@ -249,14 +250,19 @@ def main() -> int:
                       f"({pct(r['win_low'])}-{pct(r['win_high'])}), mean {r['mean_focus']:.2f} "
                       f"vs {r['mean_others']:.2f}, {r['minutes']:.1f} min", flush=True)
                 save()
-    if not args.no_timing and not args.only:
+    if not args.no_timing and (args.timing_only or not args.only):
         import os
 
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        rows: dict[str, dict] = {}
+        # with --only, only the timing rows "SECTION LEVEL" that match are measured again
+        rows: dict[str, dict] = json.loads(json.dumps(data.get("timing", {}).get("rows", {}))) \
+            if args.only else {}
         for section, settings, _ in LADDER:
             n = max(1, round(args.timing_games * (0.5 if settings["game"] == "kombio" else 1)))
             for level in LEVEL_ORDER:
+                if args.only and not any(part.strip().lower() in f"{section} {level}".lower()
+                                         for part in args.only.split("|")):
+                    continue
                 rows.setdefault(section, {})[level] = timing(settings, level, n, args.seed)
                 x = rows[section][level]["searched"]
                 print(f"timing {section} {level}: {x}", flush=True)

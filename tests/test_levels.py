@@ -62,6 +62,11 @@ def test_levels_are_bots_by_name():
     for game in ("abluxxen", "kombio"):
         assert expert.settings(game)["width"] > hard.settings(game)["width"] >= 2
     assert make_bot("expert", iterations=7).iterations == 7
+    # the expert's Kombio share (rollouts to the round's end cost more); a budget given replaces it
+    assert expert.budget("abluxxen") == expert.iterations
+    assert expert.budget("kombio") == round(0.6 * expert.iterations)
+    assert make_bot("expert", iterations=10).budget("kombio") == 10
+    assert hard.budget("kombio") == hard.budget("abluxxen") == hard.iterations
     assert make_bot("expert", seconds=0.5).iterations is None
     with pytest.raises(ConfigError, match="unknown bot"):
         bot_class("grandmaster")
@@ -210,7 +215,8 @@ def test_anchor_keeps_the_first_candidate_without_evidence():
 @pytest.mark.parametrize("params", [
     {"iterations": 0}, {"iterations": 1.5}, {"seconds": 0}, {"seconds": "1"},
     {"width": 0}, {"circles": 0}, {"circles": 2.5}, {"score_weight": 2},
-    {"belief": "yes"}, {"learned": 1}, {"anchor": -1}, {"anchor": "2"}, {"bogus": 1},
+    {"belief": "yes"}, {"learned": 1}, {"anchor": -1}, {"anchor": "2"}, {"share": 0.5},
+    {"share": {"kombio": 0}}, {"share": {"kombio": 1.5}}, {"share": {1: 0.5}}, {"bogus": 1},
 ])
 def test_bad_settings(params):
     with pytest.raises(ConfigError):

@@ -79,7 +79,8 @@ LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"iterations": 80, "width": 4}),
-    "expert": ("pimc", {"iterations": 1200}),
+    # Kombio's rollouts run to the round's end: 60% of the budget keeps expert within 1 s there
+    "expert": ("pimc", {"iterations": 1200, "share": {"kombio": 0.6}}),
 }
 
 
@@ -112,7 +113,8 @@ def make_bot(name: str, seed: int = 0, **params) -> Bot:
     if name in LEVELS:
         name, preset = LEVELS[name]
         if {"iterations", "seconds"} & set(params):   # a budget given replaces the level's
-            preset = {k: v for k, v in preset.items() if k not in ("iterations", "seconds")}
+            preset = {k: v for k, v in preset.items()
+                      if k not in ("iterations", "seconds", "share")}
         params = {**preset, **params}
     cls = bot_class(name)
     try:

@@ -32,7 +32,8 @@ The bot is a one-step policy improvement of the heuristic: against `heuristic` p
 rollouts model the opponents exactly (up to the hidden cards), so the search fixes the
 heuristic's own mistakes where the simulations show them.
 
-Budget per decision: `iterations` (rollouts) and/or `seconds`; with `seconds` alone the first
+Budget per decision: `iterations` (rollouts; `share={game: x}` spends the share x of them in
+that game) and/or `seconds`; with `seconds` alone the first
 round measures the speed and sizes the rest. An iteration budget makes the result independent
 of the machine: same seed and same view -> same decision.
 
@@ -110,7 +111,7 @@ class PIMCBot(Bot):
                  seconds: float | None = None, width: int | None = None,
                  circles: int | None = None, score_weight: float | None = None,
                  belief: bool | None = None, learned: bool | None = None,
-                 anchor: float | None = None):
+                 anchor: float | None = None, share: dict | None = None):
         super().__init__(seed)
         if iterations is not None and not _whole(iterations, 1):
             raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
@@ -128,12 +129,17 @@ class PIMCBot(Bot):
         if anchor is not None and not (isinstance(anchor, (int, float))
                                        and not isinstance(anchor, bool) and anchor >= 0):
             raise ConfigError(f"anchor must be a number >= 0, not {anchor!r}")
+        if share is not None and not (isinstance(share, dict) and all(
+                isinstance(g, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
+                and 0 < x <= 1 for g, x in share.items())):
+            raise ConfigError(f"share must map game names to numbers in (0, 1], not {share!r}")
         for k, v in (("belief", belief), ("learned", learned)):
             if v is not None and not isinstance(v, bool):
                 raise ConfigError(f"{k} must be true or false, not {v!r}")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = iterations
+        self.share = dict(share or {})     # game -> share of `iterations` spent in that game
         self.seconds = seconds
         self.given = {"width": width, "circles": circles, "score_weight": score_weight,
                       "belief": belief, "learned": learned, "anchor": anchor}
@@ -146,6 +152,13 @@ class PIMCBot(Bot):
         defaults = getattr(_hooks(game), "PIMC", None) or {}
         return {k: v if v is not None else defaults.get(k, _SETTINGS[k])
                 for k, v in self.given.items()}
+
+    def budget(self, game: str) -> int | None:
+        """The rollouts of one search in `game`: `iterations` times the game's `share` (the
+        expert level spends 60% in Kombio, whose rollouts run to the end of the round)."""
+        if self.iterations is None:
+            return None
+        return max(1, round(self.iterations * self.share.get(game, 1.0)))
 
     # -- the bot protocol ---------------------------------------------------------------------
     def choose(self, state: GameState) -> Decision:
@@ -198,7 +211,7 @@ class PIMCBot(Bot):
         if rounds is None:
             rounds = max(1, math.ceil(math.log2(k)))
         sample = 0
-        budget = self.iterations
+        budget = self.budget(game)
         deadline = None if self.seconds is None else perf_counter() + self.seconds
         t0 = perf_counter()
         spent = 0
