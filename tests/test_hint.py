@@ -1,4 +1,5 @@
-"""Hints (`cardtable.bots.hint`) and the `cardtable hint` command (`cardtable.cli.hint_cmd`)."""
+"""Hints (`cardtable.bots.hint`: the expert level's search) and the `cardtable hint` command
+(`cardtable.cli.hint_cmd`)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,8 @@ from typer.testing import CliRunner
 
 from cardtable import new_game
 from random_games import finished
-from cardtable.bots import act
+from cardtable.bots import act, make_bot
 from cardtable.bots.hint import hint
-from cardtable.bots.ismcts import ISMCTSBot
 from cardtable.cli.hint_cmd import HintError, register
 from cardtable.core import CardtableError, save_record
 from cardtable.core.rng import Rng
@@ -51,10 +51,11 @@ def test_hint_options(game, opts):
             assert 0.0 <= o["win_chance"] <= 1.0 and o["visits"] >= 1
         visits = [o["visits"] for o in options]
         assert visits == sorted(visits, reverse=True)    # best first
-        assert sum(visits) == max(60, len(options))
-        # the best option is what the bot itself decides with the same seed and budget
+        # the best option is what the expert level itself decides with the same seed and
+        # budget
         if len(options) > 1:
-            assert options[0]["decision"] == act(ISMCTSBot(seed, iterations=60), g).text
+            assert options[0]["decision"] == act(make_bot("expert", seed, iterations=60),
+                                                 g).text
 
 
 def test_hint_tries_every_option_even_on_a_small_budget():
@@ -125,6 +126,7 @@ def test_cli_json(record):
     assert out["game"] == "abluxxen" and out["actions"] == upto
     assert out["seat"] == state.to_move and out["awaiting"] == state.awaiting
     assert out["budget"] == {"iterations": 30} and out["seed"] == 4
+    assert out["level"] == "expert"
     assert out["options"] == hint(state, iterations=30, seed=4)
 
 
@@ -169,6 +171,7 @@ def invoke(args):
     (["--seconds", "0"], typer.BadParameter),
     (["--upto", "-1"], typer.BadParameter),
     (["--iterations", "many"], typer.BadParameter),
+    (["--level", "medium"], typer.BadParameter),                  # medium does not search
     ([], HintError),                                       # the whole record: the game is over
 ])
 def test_cli_errors(record, args, kind):
@@ -207,3 +210,13 @@ def test_cli_error_exit_through_main(record, monkeypatch):
     with contextlib.redirect_stdout(out):
         code = main_mod.main(["hint", str(path), "--upto", "7", "--iterations", "10", "--json"])
     assert code == 0 and json.loads(out.getvalue())["actions"] == 7
+
+
+def test_cli_default_budget_is_the_levels(record):
+    path, g = record
+    result = CliRunner().invoke(make_app(), ["hint", str(path), "--upto", "2", "--json",
+                                             "--level", "hard"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["level"] == "hard"
+    assert out["budget"] == {"iterations": make_bot("hard").iterations}

@@ -205,30 +205,62 @@ def _binom_cum(h: int, p: float) -> list[float]:
     return cum
 
 
+def _less_row(h: int, uw: int, total: int, base: int) -> list[float]:
+    """row[t] = P(base + X < t), X ~ Binomial(h, uw / total), t = 0..MAXT."""
+    cum = _binom_cum(h, uw / total if total > 0 else 0.0)
+    row = [0.0] * (MAXT + 1)
+    for t in range(1, MAXT + 1):
+        i = t - base - 1
+        row[t] = 0.0 if i < 0 else (1.0 if i >= h else cum[i])
+    return row
+
+
+#: `_less_row` results by their arguments (a pure function; searches ask for the same rows
+#: again and again), cleared when it grows large
+_ROWS: dict[tuple[int, int, int, int], list[float]] = {}
+
+
 class _Threat:
     """How likely opponent `o` holds a set that abluxxes a layer (value v, size k): its known
     cards plus, for its unknown cards, a draw from the cards `me` cannot see (binomial
     approximation, numbers treated as independent)."""
 
-    __slots__ = ("cache", "expert", "less", "pj")
+    __slots__ = ("cache", "expert", "less", "pj", "suffix")
 
     def __init__(self, state, o: int, u: list[int], total: int):
         known = state.known[o]
         h = max(0, state.sizes[o] - sum(known))
         self.expert = state.rules.ones_beat_top
         less = [None] * 15                  # less[w][t] = P(count of w < t), t = 0..MAXT
+        rows = _ROWS
+        if len(rows) > 50_000:
+            rows.clear()
         for w in range(1, 15):
-            cum = _binom_cum(h, u[w] / total if total > 0 else 0.0)
-            base = known[w]
-            row = [0.0] * (MAXT + 1)
-            for t in range(1, MAXT + 1):
-                i = t - base - 1
-                row[t] = 0.0 if i < 0 else (1.0 if i >= h else cum[i])
+            key = (h, u[w], total, known[w])
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = _less_row(h, u[w], total, known[w])
             less[w] = row
         jrow = less[JOKER]
         self.pj = [jrow[j + 1] - jrow[j] for j in range(6)]   # P(jokers == j)
         self.less = less
         self.cache = {}
+        self.suffix = {}
+
+    def _suffix(self, t: int) -> list[float]:
+        """s[v] = P(no number above v, up to 13, lies t times): the product of less[w][t] over
+        w = v+1..13 (s[13] = 1), built once per t."""
+        s = self.suffix.get(t)
+        if s is None:
+            less = self.less
+            s = [1.0] * 14
+            f = 1.0
+            for w in range(13, 0, -1):
+                s[w] = f
+                f *= less[w][t]
+            s[0] = f
+            self.suffix[t] = s
+        return s
 
     def beats(self, v: int, k: int) -> float:
         key = (v, k)
@@ -238,9 +270,9 @@ class _Threat:
         if k > MAXT - 1:
             self.cache[key] = 0.0
             return 0.0
-        less = self.less
-        ws = list(range(v + 1, 14))
+        vv = min(v, 13)
         ones = self.expert and v >= 13
+        less1 = self.less[1]
         fail = 0.0
         for j, pj in enumerate(self.pj):
             if pj <= 0.0:
@@ -249,11 +281,9 @@ class _Threat:
             if t <= 0 and v < JOKER:
                 continue                     # jokers alone (value 14) beat it
             t = max(t, 1)
-            f = pj
-            for w in ws:
-                f *= less[w][t]
+            f = pj * self._suffix(t)[vv]
             if ones:
-                f *= less[1][t]
+                f *= less1[t]
             fail += f
         q = max(0.0, min(1.0, 1.0 - fail))
         self.cache[key] = q
@@ -431,3 +461,76 @@ def evaluate(state) -> list[float]:
     e = [math.exp((p - top) / temp) for p in proj]
     z = sum(e)
     return [x / z for x in e]
+
+
+# ---------------------------------------------------------------------------------------------
+# hooks of the policy-rollout search (bots/pimc.py): ranked, turn_key, features, value_family
+# ---------------------------------------------------------------------------------------------
+
+#: default settings of the search in Abluxxen (bots/pimc.py)
+PIMC = {"width": 8, "circles": 1}
+
+
+def turn_key(state):
+    """Changes exactly when a turn starts (the search counts turns with it)."""
+    return state.active
+
+
+def ranked(state, rng: Rng) -> list[Decision]:
+    """The decisions worth searching, best first, read from what the seat to move knows:
+    plays by the heuristic's value (`_play_value`), without a play that empties the hand and
+    loses (AB-7) unless nothing else is legal; a play that ends the game with a win (or an
+    AB-18 tie won on the empty hand) alone. Other decision points: the heuristic's choice,
+    then the others in legal order."""
+    legal = state.legal_decisions()
+    if len(legal) == 1:
+        return legal
+    if state.awaiting == "play":
+        ctx = _Ctx(state)
+        scored = sorted((-_play_value(ctx, d), i) for i, d in enumerate(legal))
+        if scored[0][0] <= -1e5:                                 # AB-7: this wins the game
+            return [legal[scored[0][1]]]
+        out = [legal[i] for v, i in scored if v < 1e5]
+        return out or [legal[scored[0][1]]]
+    first = heuristic(state, rng)
+    return [first] + [d for d in legal if d != first]
+
+
+def features(state) -> list[list[float]]:
+    """Per seat, the inputs of the learned evaluation (bots/value.py) of a full state at the
+    start of a turn: own figures, figures relative to the best other seat, the seat's place in
+    the turn order from the active player, and the progress of the game."""
+    n = state.players
+    sizes = state.sizes
+    rest = len(state.deck) + len(state.pool)
+    mean_hand = sum(sizes) / n
+    disp = [sum(len(layer) for layer in d) for d in state.displays]
+    score = [disp[s] - sizes[s] for s in range(n)]
+    rules = state.rules
+    active = state.active
+    g = [rest / 40.0, mean_hand / 10.0, n / 5.0, float(rules.optional_draw),
+         float(rules.ones_beat_top), float(rules.tiebreak_fewer_hand),
+         (state.shadow_size if state.shadow is not None else 0) / 20.0]
+    out = []
+    for s in range(n):
+        h = state.hands[s]
+        groups = [h[v] for v in range(1, 14) if h[v]]
+        distinct = len(groups)
+        maxg = max(groups, default=0)
+        pairs = sum(c - 1 for c in groups)
+        high = sum(h[v] for v in range(10, 14))
+        d = state.displays[s]
+        top = d[-1] if d else None
+        best_other = max(score[o] for o in range(n) if o != s)
+        pos = (s - active) % n
+        row = [score[s] / 10.0, (score[s] - best_other) / 10.0, disp[s] / 10.0,
+               sizes[s] / 10.0, h[JOKER] / 2.0, distinct / 5.0, maxg / 3.0, pairs / 5.0,
+               high / 5.0, (len(top) if top else 0) / 3.0, (min(top[0], 13) if top else 0) / 13.0,
+               float(sizes[s] == 1), float(pos == 0), float(pos == 1), float(pos == n - 1)]
+        out.append(row + g)
+    return out
+
+
+def value_family(state) -> str:
+    """The learned evaluation's family of a state (bots/value.py): the duel or the rest."""
+    return "abluxxen-duel" if state.rules.duel else "abluxxen-multi"

@@ -69,6 +69,7 @@ BOTS: dict[str, type[Bot] | str] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
+    "pimc": "cardtable.bots.pimc:PIMCBot",
     "ppo": "cardtable.rl.policy:PolicyBot",        # a trained policy (make train), numpy only
 }
 
@@ -77,8 +78,9 @@ BOTS: dict[str, type[Bot] | str] = {
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 250}),      # about 0.2-0.3 s a decision on one core
-    "expert": ("ismcts", {"iterations": 1000}),   # about 1 s a decision on one core
+    "hard": ("pimc", {"iterations": 80, "width": 4}),
+    # Kombio's rollouts run to the round's end: 60% of the budget keeps expert within 1 s there
+    "expert": ("pimc", {"iterations": 1200, "share": {"kombio": 0.6}}),
 }
 
 
@@ -91,6 +93,9 @@ def bot_names(game: str | None = None, players: int | None = None) -> list[str]:
 
 
 def bot_class(name: str) -> type[Bot]:
+    """The class of a bot or of a difficulty level's bot (ConfigError for an unknown name)."""
+    if name in LEVELS:
+        name = LEVELS[name][0]
     try:
         cls = BOTS[name]
     except KeyError:
@@ -108,7 +113,8 @@ def make_bot(name: str, seed: int = 0, **params) -> Bot:
     if name in LEVELS:
         name, preset = LEVELS[name]
         if {"iterations", "seconds"} & set(params):   # a budget given replaces the level's
-            preset = {k: v for k, v in preset.items() if k not in ("iterations", "seconds")}
+            preset = {k: v for k, v in preset.items()
+                      if k not in ("iterations", "seconds", "share")}
         params = {**preset, **params}
     cls = bot_class(name)
     try:

@@ -1,38 +1,43 @@
-"""Hints: what the strongest bot (ismcts) would decide for the seat to move, knowing only what
-that seat knows.
+"""Hints: what the strongest difficulty level (`expert`, docs/bots.md) would decide for the seat
+to move, knowing only what that seat knows, with an estimated win chance for every option.
 
     from cardtable.bots.hint import hint
-    for option in hint(state, iterations=2000):
+    for option in hint(state):                     # expert's own budget
         print(option["decision"], option["visits"], option["win_chance"])
 
 The state is first determinized for the seat (`state.determinize(seat, seed)`, exactly as
 `bots.act` shows a bot its seat's knowledge), so the hint never depends on cards the seat has
-not seen. The search is `ISMCTSBot(seed, ...).search(...)`: for the same seed and budget (an
-iteration budget) the hint's first option is the decision `act(ISMCTSBot(seed, ...), state)`
-would take (when there is more than one legal decision). At least one iteration per legal
-option is run, so every option has been tried and has a win chance.
+not seen. Then the level's bot searches as it would in a game (`PIMCBot.choose`): for the same
+seed and budget (an iteration budget) the hint's first option is the decision
+`act(make_bot(level, seed), state)` takes. The options that bot did not search (the heuristic
+ranks them below its `width` best, or they make no sense, like a blind Kombio snap) are then
+played out too, with a tenth of the budget (at least one rollout each), so every option has
+a win chance; they are listed after the searched ones.
 """
 
 from __future__ import annotations
 
-from cardtable.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
+from cardtable.bots.base import LEVELS, make_bot
+from cardtable.bots.pimc import PIMCBot
+from cardtable.core.errors import ConfigError
 from cardtable.core.game import GameState
+
+#: the level hints use: the strongest
+HINT_LEVEL = "expert"
 
 
 def hint(state: GameState, seat: int | None = None, iterations: int | None = None,
-         seconds: float | None = None, seed: int = 0, **params) -> list[dict]:
+         seconds: float | None = None, seed: int = 0, level: str = HINT_LEVEL) -> list[dict]:
     """Every legal decision of `state.to_move`, best first, as
-    {"decision": text, "visits": n, "win_chance": float in [0, 1]}.
+    {"decision": text, "visits": rollouts, "win_chance": float in [0, 1]}.
 
     `win_chance` is the search's estimate of the seat's winning share (1/k for a k-way shared
-    win) after that decision. Ordered as the bot chooses: by visits, then mean search reward
-    (win share blended with the score term), then the game's order of legal decisions.
-    `seat` defaults to (and must be) the seat to move. Budget: `iterations` and/or `seconds`
-    (neither: 1000 iterations); `params` go to `ISMCTSBot` (exploration, rollout_depth,
-    score_weight).
+    win) after that decision. Ordered by rollouts (the search gives the better options more),
+    then the mean search score, then the heuristic's order. `seat` defaults to (and must be)
+    the seat to move. Budget: the level's own, or `iterations` and/or `seconds` instead.
 
     Raises ValueError if the game is over or the seat is not the one to move (ConfigError for
-    a bad budget or bot parameter)."""
+    a bad budget or level)."""
     if state.over or state.to_move is None:
         raise ValueError("the game is over: there is no decision to hint")
     to_move = state.to_move
@@ -40,19 +45,38 @@ def hint(state: GameState, seat: int | None = None, iterations: int | None = Non
         seat = to_move
     if seat != to_move:
         raise ValueError(f"it is seat {to_move}'s decision, not seat {seat}'s")
-    if iterations is None and seconds is None:
-        iterations = DEFAULT_ITERATIONS
-    bot = ISMCTSBot(seed, iterations=iterations, seconds=seconds, **params)
+    if level not in LEVELS:
+        raise ConfigError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    budget = {k: v for k, v in (("iterations", iterations), ("seconds", seconds))
+              if v is not None}
+    bot = make_bot(level, seed, **budget)
+    if not isinstance(bot, PIMCBot):
+        raise ConfigError(f"level {level!r} does not search: it gives no hints")
     obs = state.determinize(seat, seed=bot.rng.below(2 ** 62))    # as bots.act does
     legal = obs.legal_decisions()
-    stats = bot.search(obs, min_iterations=len(legal))
+    best = bot.choose(obs)
+    stats = dict(bot.last_stats)
+    order = {best.text: -1}
+    rest = [d for d in legal if not stats[d.text]["visits"]]
+    if rest:
+        if len(rest) == len(legal):                 # nothing searched (a forced decision)
+            more = bot.iterations or len(rest)
+        else:
+            more = max(len(rest), (bot.iterations or 10 * len(rest)) // 10)
+        extra = PIMCBot(bot.seed, iterations=more, **{
+            k: v for k, v in bot.given.items() if v is not None})
+        found = extra.search(obs, rest)
+        stats.update({d.text: found[d.text] for d in rest})
+        for i, d in enumerate(rest):
+            order.setdefault(d.text, len(legal) + i)
     options = []
     for i, d in enumerate(legal):
         s = stats[d.text]
         win = s["win_chance"]
         options.append({"decision": d.text, "visits": s["visits"],
                         "win_chance": min(1.0, max(0.0, win if win is not None else 0.0)),
-                        "_key": (-s["visits"], -(s["reward"] or 0.0), i)})
+                        "_key": (order.get(d.text, 0) != -1, -s["visits"],
+                                 -(s["reward"] or 0.0), order.get(d.text, i))})
     options.sort(key=lambda o: o["_key"])
     for o in options:
         del o["_key"]

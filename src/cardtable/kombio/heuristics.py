@@ -278,6 +278,42 @@ P = {
 }
 
 
+def _card_counting(seen: int) -> tuple[dict[int, int], int, float, float]:
+    """(unseen values -> copies, unseen cards, their mean E, their variance) for a bit set of
+    seen card ids (KO-1 card counting)."""
+    counts: dict[int, int] = {}
+    total = 0
+    vsum = 0
+    for v, mask in _VALUE_MASKS:                # ids are grouped by value, lowest first
+        k = (mask & ~seen).bit_count()
+        if k:
+            counts[v] = k
+            total += k
+            vsum += k * v
+    E = vsum / total if total else 5.0
+    var = (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
+    return counts, total, E, var
+
+
+#: (value, bit set of the card ids of that value), lowest value first
+_VALUE_MASKS = tuple((v, sum(1 << c for c in range(C.N_CARDS) if VALUE[c] == v))
+                     for v in sorted(set(VALUE)))
+
+
+#: `_card_counting` by seen set (a pure function; searches ask for the same sets again and
+#: again), cleared when it grows large. Callers never change the returned dict.
+_COUNTING: dict[int, tuple] = {}
+
+
+def _counting(seen: int) -> tuple[dict[int, int], int, float, float]:
+    got = _COUNTING.get(seen)
+    if got is None:
+        if len(_COUNTING) > 20_000:
+            _COUNTING.clear()
+        got = _COUNTING[seen] = _card_counting(seen)
+    return got
+
+
 class _KCtx:
     """What seat `me` knows, digested once per decision (never an unseen card's value)."""
 
@@ -287,21 +323,11 @@ class _KCtx:
         n = self.n = state.players
         self.hurt = P["hurt"] if n > 2 else P["hurt2"]
         seen = state.seen(me)
-        counts: dict[int, int] = {}
-        total = 0
-        vsum = 0
-        for c in range(C.N_CARDS):
-            if not (seen >> c) & 1:
-                v = VALUE[c]
-                counts[v] = counts.get(v, 0) + 1
-                total += 1
-                vsum += v
-        self.unseen = counts
-        self.total = total
-        E = self.E = vsum / total if total else 5.0
-        self.var = (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
+        self.unseen, self.total, E, self.var = _counting(seen)
+        self.E = E
+        self._best_swap = None
         self.called = state.caller is not None
-        self.own = [(s, state.card_seen(me, me, s))
+        self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
                     for s, c in enumerate(state.grids[me], 1) if c >= 0]
         # other players' cards that may be touched: (p, s, value seen by me or None, p knows)
         self.opp = []
@@ -317,7 +343,7 @@ class _KCtx:
             for s, c in enumerate(state.grids[p], 1):
                 if c < 0:
                     continue
-                v = state.card_seen(me, p, s)
+                v = VALUE[c] if (seen >> c) & 1 else None
                 knows = bool((kn >> c) & 1)
                 if v is None:
                     if knows:
@@ -365,6 +391,11 @@ class _KCtx:
 
     def best_swap(self) -> tuple[float, int, int, int]:
         """The best swap of an own card with another player's: (gain, my slot, P, S)."""
+        if self._best_swap is None:
+            self._best_swap = self._find_best_swap()
+        return self._best_swap
+
+    def _find_best_swap(self) -> tuple[float, int, int, int]:
         best = (0.0, 0, -1, 0)
         for s, v in self.own:
             mine = v if v is not None else self.E
@@ -409,6 +440,8 @@ def _draw_gain(ctx: _KCtx, bad: float) -> float:
 
 def heuristic(state, rng: Rng) -> Decision:
     me = state.to_move
+    if state.phase == "snap" and not _snap_candidates(state, me):
+        return C.PASS                        # the common case (pass is always legal there)
     legal = state.legal_decisions()
     if len(legal) == 1:
         return legal[0]
@@ -894,3 +927,27 @@ def candidates(state) -> list[Decision]:
         out.append(C.KEEP)
         return out
     return state.legal_decisions()
+
+
+# ---------------------------------------------------------------------------------------------
+# hooks of the policy-rollout search (bots/pimc.py): ranked, turn_key (and horizon, determinize)
+# ---------------------------------------------------------------------------------------------
+
+#: default settings of the search in Kombio (bots/pimc.py): rollouts run to the round's end
+PIMC = {"width": 10, "circles": None}
+
+
+def turn_key(state):
+    """Changes exactly when a turn starts (the search counts turns with it)."""
+    return (state.round_no, state.turn_no)
+
+
+def ranked(state, rng: Rng) -> list[Decision]:
+    """The decisions worth searching (`candidates`), the heuristic's choice first; a single
+    one (a snap window in which the seat knows no card equal to the top card: pass) is played
+    without a search."""
+    cands = candidates(state)
+    if len(cands) == 1:
+        return cands
+    first = heuristic(state, rng)
+    return [first] + [d for d in cands if d != first]

@@ -56,7 +56,7 @@ log = logging.getLogger("cardtable.server")
 CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CODE_LEN,
                                description="the table code")]
 #: bots that search (their decisions cost up to seconds of CPU: limited per client)
-SEARCH_BOTS = ("ismcts", "hard", "expert")
+SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
 
 
 def _bad(msg: str, status: int = 422):

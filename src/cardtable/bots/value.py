@@ -1,0 +1,86 @@
+"""Learned evaluations: a small neural network per game family that estimates each seat's
+chance to win from a full state (a determinization), trained by `scripts/train_value.py`
+from games of the `heuristic` bot and shipped as JSON weights beside this module
+(`values/<family>.json`). Only numpy is needed to use it.
+
+The network scores every seat alike: utility u_s = w2 . tanh(W1 x_s + b1) + b2 for the seat's
+features x_s (`cardtable.<game>.heuristics.features(state)`, standardized with the training
+set's mean and deviation); the seats' win chances are softmax(u). A state's family is chosen by
+`cardtable.<game>.heuristics.value_family(state)`; a family without weights has no learned
+evaluation (`value_fn` returns None, the search then uses the game's `evaluate`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+WEIGHTS = Path(__file__).with_name("values")
+
+
+class ValueNet:
+    """One trained network (see the module docstring)."""
+
+    def __init__(self, data: dict):
+        self.mean = np.asarray(data["mean"], dtype=float)
+        self.std = np.asarray(data["std"], dtype=float)
+        self.w1 = np.asarray(data["w1"], dtype=float)
+        self.b1 = np.asarray(data["b1"], dtype=float)
+        self.w2 = np.asarray(data["w2"], dtype=float)
+        self.b2 = float(data.get("b2", 0.0))
+        self.meta = {k: v for k, v in data.items() if k not in ("mean", "std", "w1", "b1", "w2")}
+
+    def utilities(self, feats) -> np.ndarray:
+        x = (np.asarray(feats, dtype=float) - self.mean) / self.std
+        return np.tanh(x @ self.w1 + self.b1) @ self.w2 + self.b2
+
+    def __call__(self, feats) -> list[float]:
+        u = self.utilities(feats)
+        e = np.exp(u - u.max())
+        return (e / e.sum()).tolist()
+
+
+_nets: dict[str, ValueNet | None] = {}
+
+
+def load(family: str) -> ValueNet | None:
+    """The network of `family` (cached); None if none is shipped."""
+    if family not in _nets:
+        path = WEIGHTS / f"{family}.json"
+        _nets[family] = ValueNet(json.loads(path.read_text())) if path.exists() else None
+    return _nets[family]
+
+
+_fns: dict[str, Callable | None] = {}
+
+
+def value_fn(game: str) -> Callable | None:
+    """evaluate(state) -> per-seat win chances with the learned networks of `game`, falling
+    back to the game's hand-made `evaluate` for a family without weights; None if the game has
+    no features (cached)."""
+    if game not in _fns:
+        _fns[game] = _make_value_fn(game)
+    return _fns[game]
+
+
+def _make_value_fn(game: str) -> Callable | None:
+    mod = importlib.import_module(f"cardtable.{game}.heuristics")
+    features = getattr(mod, "features", None)
+    family_of = getattr(mod, "value_family", None)
+    if features is None or family_of is None:
+        return None
+    fallback = mod.evaluate
+
+    def evaluate(state) -> list[float]:
+        if state.over:
+            return fallback(state)
+        net = load(family_of(state))
+        if net is None:
+            return fallback(state)
+        return net(features(state))
+
+    return evaluate
