@@ -141,10 +141,11 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def render(data: dict, argv: str) -> str:
+def render(data: dict) -> str:
     lines = ["# Bot strength: the difficulty ladder", "",
-             "Made by `make bench-bots` (`python bench/bench_bots.py`; the last run: "
-             f"`python bench/bench_bots.py {argv}`; `--only` runs keep the other rows). "
+             "Made by `make bench-bots` (`python bench/bench_bots.py`: every row and the "
+             "timing; `--only TEXT` plays the matching rows again and keeps the others; "
+             "`--scale X` multiplies the deals). "
              "Duplicate deals: "
              "each deal is played once per seat rotation, so every bot gets every hand. Win "
              "rates count a shared win as 1/k; intervals are 95% Wilson score intervals. Every "
@@ -230,11 +231,10 @@ def main() -> int:
             ap.error(f"--section-note wants SECTION=TEXT with one of: "
                      f"{', '.join(x[0] for x in LADDER)}")
         data.setdefault("notes", {})[section] = text
-    argv = shlex.join(sys.argv[1:])
 
     def save():
         store.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        out.write_text(render(data, argv), encoding="utf-8")
+        out.write_text(render(data), encoding="utf-8")
 
     if not args.timing_only:
         for section, settings, rows in LADDER:
