@@ -55,7 +55,7 @@ def test_fixed_seat_and_opponents_in_seat_order():
     env.reset(seed=1)
     assert env.seat == 2
     names = [None if b is None else b.name for b in env._bots]
-    assert names == ["random", "ismcts", None, "greedy"]
+    assert names == ["random", "pimc", None, "greedy"]        # hard is a pimc search
 
 
 def test_illegal_action_ends_the_episode():

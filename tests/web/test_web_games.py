@@ -333,6 +333,21 @@ def _option_boxes(page: Page) -> dict:
                                      "bs => Object.fromEntries(bs.map(b => [b.name, b.checked]))")
 
 
+def _wait_option_boxes(page: Page, want: dict) -> None:
+    """Wait until the option boxes show `want` (the form re-renders after a change; a busy
+    machine renders later). The hang guard only: a wrong form fails the assert after it."""
+    try:
+        page.wait_for_function(
+            """want => {
+                const bs = [...document.querySelectorAll('#rule-options input[type=checkbox]')];
+                const got = Object.fromEntries(bs.map(b => [b.name, b.checked]));
+                return JSON.stringify(got, Object.keys(got).sort())
+                    === JSON.stringify(want, Object.keys(want).sort());
+            }""", arg=want, timeout=60_000)
+    except Exception:
+        pass
+
+
 def test_lobby_rule_options(new_page, server, artifacts):
     """The create form offers the Abluxxen rule options of NOTATION.md with the variant's defaults
     (and the clause each changes); only options set differently are sent, and the table has them.
@@ -351,6 +366,7 @@ def test_lobby_rule_options(new_page, server, artifacts):
     }
     for variant, want in defaults.items():
         page.select_option("#f-variant", variant)
+        _wait_option_boxes(page, want)
         assert _option_boxes(page) == want, variant
         assert page.locator("#rule-options .chip-changed").count() == 0
     clauses = page.eval_on_selector_all("#rule-options .clause-ref", "as => as.map(a => a.textContent)")
