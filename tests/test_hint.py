@@ -13,7 +13,7 @@ import typer
 from typer.testing import CliRunner
 
 from cardtable import new_game
-from random_games import finished
+from random_games import finished, walk as advanced
 from cardtable.bots import act, make_bot
 from cardtable.bots.hint import hint
 from cardtable.cli.hint_cmd import HintError, register
@@ -21,17 +21,6 @@ from cardtable.core import CardtableError, save_record
 from cardtable.core.rng import Rng
 
 
-def advanced(game, opts, seed, steps):
-    g = new_game(game, seed=seed, **opts)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if g.over:
-            break
-        legal = g.legal_decisions()
-        g.apply(legal[rng.below(len(legal))])
-    while not g.over and len(g.legal_decisions()) == 1:
-        g.apply(g.legal_decisions()[0])
-    return g
 
 
 @pytest.mark.parametrize("game,opts", [("abluxxen", {"players": 4}),

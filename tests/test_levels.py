@@ -19,6 +19,7 @@ from cardtable.core import ConfigError
 from cardtable.core.rng import Rng
 from cardtable.kombio import heuristics as KH
 from cardtable.kombio.cards import VALUE
+from random_games import walk
 
 #: a small budget for the searching levels, so that tests stay quick
 SMALL = {"iterations": 12}
@@ -31,18 +32,6 @@ def small(level: str) -> dict:
     return SMALL if bot_class(level).searches else {}
 
 
-def walk(game, opts, seed, steps):
-    """A state `steps` random decisions into a game (then past forced decisions)."""
-    g = new_game(game, seed=seed, **opts)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if g.over:
-            break
-        legal = g.legal_decisions()
-        g.apply(legal[rng.below(len(legal))])
-    while not g.over and len(g.legal_decisions()) == 1:
-        g.apply(g.legal_decisions()[0])
-    return g
 
 
 # -- by name everywhere --------------------------------------------------------------------------

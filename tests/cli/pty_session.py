@@ -93,6 +93,22 @@ class PtySession:
         """Ctrl-C as typed: the terminal sends SIGINT to the foreground program."""
         os.write(self.master, b"\x03")
 
+    def interrupt_until_exit(self, guard: float = 600) -> int:
+        """Ctrl-C, and again while the program runs, as a user would; its exit status. A Ctrl-C
+        typed while the program switches the terminal between modes can be flushed away by
+        the switch (a busy machine makes that window wide), so one keypress may not arrive."""
+        end = time.monotonic() + guard
+        while self.proc.poll() is None and time.monotonic() < end:
+            self.interrupt()
+            for _ in range(10):                       # read what it prints for up to ~2 s
+                if self.proc.poll() is not None:
+                    break
+                try:
+                    self._read(0.2)
+                except EOFError:
+                    break
+        return self.wait()
+
     def wait(self, guard: float = 600) -> int:
         end = time.monotonic() + guard
         while self.proc.poll() is None and time.monotonic() < end:

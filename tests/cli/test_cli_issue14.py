@@ -60,8 +60,7 @@ def test_ctrl_c_in_replay_exits_130(record):
     s = PtySession("replay", record)
     try:
         s.expect(r"Enter: next action.*>")
-        s.interrupt()
-        assert s.wait() == 130
+        assert s.interrupt_until_exit() == 130
         assert "Traceback" not in s.text
     finally:
         s.close()

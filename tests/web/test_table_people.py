@@ -155,9 +155,15 @@ def test_one_click_snap_and_round_summary(new_page, server, artifacts):
     expect(page.locator("#round-summary")).to_be_visible()
     expect(page.locator("#ready-btn")).to_be_in_viewport()
     index = board(page)["index"]
-    shown = page.eval_on_selector_all("#round-summary .rs-seat", "ss => ss.map(s => Number(s.dataset.score))")
+    # the summary's totals (the rounds before plus this one) are the score table's: in round 1
+    # its round scores are the totals; on a busy machine a round break can pass unseen, so the
+    # summary may be a later round's
+    shown = page.eval_on_selector_all("#round-summary .rs-seat", "ss => ss.map(s => Number(s.dataset.total))")
+    scores = page.eval_on_selector_all("#round-summary .rs-seat", "ss => ss.map(s => Number(s.dataset.score))")
     totals = page.eval_on_selector_all("#side-score-table tbody td.score", "ts => ts.map(t => Number(t.dataset.score))")
-    assert shown == totals                               # round 1's scores are the totals so far
+    assert shown == totals and len(scores) == len(totals)
+    if page.inner_text("#rs-h").startswith("Round 1 "):
+        assert scores == totals
     page.screenshot(path=str(artifacts / "kombio-round-summary-live.png"))
     assert board(page)["index"] == index             # nobody played during the summary
     assert server.get(f"/api/tables/{code}").json()["actions"] == index

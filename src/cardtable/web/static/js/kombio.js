@@ -287,7 +287,7 @@ export function roundSummary(view, opts, summary = {}) {
     else if (score === sum + 10) why = t("ko.rs.plus10", { sum: num(sum), score: num(score) });
     else why = t("ko.rs.sum", { sum: num(sum) });
     const total = before(s) + score;
-    grids.appendChild(h("div", { class: "rs-seat", data: { seat: s, score } },
+    grids.appendChild(h("div", { class: "rs-seat", data: { seat: s, score, total } },
       h("h3", {}, nameOf(opts, s), s === lr.caller ? " ◆" : ""),
       h("div", { class: "rs-cards", role: "group", "aria-label": t("ko.grid_of", { name: plainName(opts, s) }) },
         cards.length ? cards.map((v) => cardEl(G, v, { size: "sm" })) : h("span", { class: "muted" }, "—")),
