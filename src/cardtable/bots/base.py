@@ -63,6 +63,24 @@ class HeuristicBot(Bot):
         return mod.heuristic(state, self.rng)
 
 
+def whole(x, low: int) -> bool:
+    """Is `x` an integer (not a bool) of at least `low`? (bots' setting checks)"""
+    return isinstance(x, int) and not isinstance(x, bool) and x >= low
+
+
+def search_budget(iterations, seconds, default: int) -> int | None:
+    """A searching bot's `iterations` after checking both budgets (ConfigError): `default`
+    when neither is given, None for a time budget alone."""
+    if iterations is not None and not whole(iterations, 1):
+        raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
+    if seconds is not None and not (isinstance(seconds, (int, float))
+                                    and not isinstance(seconds, bool) and seconds > 0):
+        raise ConfigError(f"seconds must be positive, not {seconds!r}")
+    if iterations is None and seconds is None:
+        return default
+    return iterations
+
+
 #: bot name -> class, or "module:Class" for bots imported on first use.
 BOTS: dict[str, type[Bot] | str] = {
     "random": RandomBot,

@@ -73,7 +73,7 @@ from math import log, sqrt
 from time import perf_counter
 from typing import Callable
 
-from cardtable.bots.base import Bot
+from cardtable.bots.base import Bot, search_budget, whole
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 
@@ -133,10 +133,6 @@ def outcome(state: GameState, score_weight: float = 0.0) -> tuple[list[float], l
     return win, [keep * w + score_weight * v for w, v in zip(win, norm)]
 
 
-def _whole(x, low: int) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= low
-
-
 class _Node:
     """A tree node: the decision (by text) that led here from its parent."""
 
@@ -182,13 +178,7 @@ class ISMCTSBot(Bot):
                  horizon: bool | None = None, tree_depth: int | None = None,
                  belief: bool | None = None):
         super().__init__(seed)
-        if iterations is not None and not _whole(iterations, 1):
-            raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float))
-                                        and not isinstance(seconds, bool) and seconds > 0):
-            raise ConfigError(f"seconds must be positive, not {seconds!r}")
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
+        iterations = search_budget(iterations, seconds, DEFAULT_ITERATIONS)
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = seconds
         given = {"exploration": exploration, "rollout_depth": rollout_depth,
@@ -394,7 +384,7 @@ class ISMCTSBot(Bot):
 def _check(given: dict) -> None:
     """ConfigError for a bad setting (None: not given)."""
     rd = given["rollout_depth"]
-    if rd is not None and not _whole(rd, 0):
+    if rd is not None and not whole(rd, 0):
         raise ConfigError(f"rollout_depth must be an integer >= 0, not {rd!r}")
     sw = given["score_weight"]
     if sw is not None and not (isinstance(sw, (int, float)) and not isinstance(sw, bool)
@@ -407,7 +397,7 @@ def _check(given: dict) -> None:
     if ro is not None and ro not in ("random", "policy"):
         raise ConfigError(f"rollout must be 'random' or 'policy', not {ro!r}")
     td = given["tree_depth"]
-    if td is not None and not _whole(td, 1):
+    if td is not None and not whole(td, 1):
         raise ConfigError(f"tree_depth must be an integer >= 1, not {td!r}")
     for k in ("prune", "horizon", "belief"):
         if given[k] is not None and not isinstance(given[k], bool):

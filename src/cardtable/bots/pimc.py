@@ -52,7 +52,7 @@ import importlib
 import math
 from time import perf_counter
 
-from cardtable.bots.base import Bot
+from cardtable.bots.base import Bot, search_budget, whole
 from cardtable.bots.ismcts import outcome
 from cardtable.bots.value import value_fn
 from cardtable.core.errors import ConfigError
@@ -85,10 +85,6 @@ def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:
     return mean > z * math.sqrt(var / m)
 
 
-def _whole(x, low: int) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= low
-
-
 class PIMCBot(Bot):
     """Policy-rollout search (module docstring). Parameters:
 
@@ -113,14 +109,10 @@ class PIMCBot(Bot):
                  belief: bool | None = None, learned: bool | None = None,
                  anchor: float | None = None, share: dict | None = None):
         super().__init__(seed)
-        if iterations is not None and not _whole(iterations, 1):
-            raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
-        if seconds is not None and not (isinstance(seconds, (int, float))
-                                        and not isinstance(seconds, bool) and seconds > 0):
-            raise ConfigError(f"seconds must be positive, not {seconds!r}")
-        if width is not None and not _whole(width, 1):
+        iterations = search_budget(iterations, seconds, DEFAULT_ITERATIONS)
+        if width is not None and not whole(width, 1):
             raise ConfigError(f"width must be a positive integer, not {width!r}")
-        if circles is not None and not _whole(circles, 1):
+        if circles is not None and not whole(circles, 1):
             raise ConfigError(f"circles must be a positive integer, not {circles!r}")
         if score_weight is not None and not (
                 isinstance(score_weight, (int, float)) and not isinstance(score_weight, bool)
@@ -136,8 +128,6 @@ class PIMCBot(Bot):
         for k, v in (("belief", belief), ("learned", learned)):
             if v is not None and not isinstance(v, bool):
                 raise ConfigError(f"{k} must be true or false, not {v!r}")
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
         self.iterations = iterations
         self.share = dict(share or {})     # game -> share of `iterations` spent in that game
         self.seconds = seconds
@@ -206,7 +196,9 @@ class PIMCBot(Bot):
         reward = [0.0] * k
         win = [0.0] * k
         visits = [0] * k
-        samples: list[dict[int, float]] = [{} for _ in range(k)]   # sample -> score
+        z = cfg["anchor"]
+        # sample -> score per candidate, kept only for the anchor's paired comparison
+        samples: list[dict[int, float]] | None = [{} for _ in range(k)] if z > 0 else None
         alive = list(range(k))
         if rounds is None:
             rounds = max(1, math.ceil(math.log2(k)))
@@ -255,7 +247,8 @@ class PIMCBot(Bot):
                         w = v = evaluate(d)[seat]
                     reward[i] += v
                     win[i] += w
-                    samples[i][sample] = v
+                    if samples is not None:
+                        samples[i][sample] = v
                     visits[i] += 1
                     spent += 1
                 if deadline is not None and spent >= min_iterations and \
@@ -267,11 +260,9 @@ class PIMCBot(Bot):
                 ranked = sorted(alive, key=lambda i: (-reward[i] / visits[i], i))
                 alive = sorted(ranked[: (len(alive) + 1) // 2])
         best = min(last, key=lambda i: (-reward[i] / visits[i] if visits[i] else 1.0, i))
-        z = cfg["anchor"]
-        if best != 0 and z > 0 and not _better(samples[best], samples[0], z):
+        if samples is not None and best != 0 and not _better(samples[best], samples[0], z):
             best = 0
         self.best = cands[best]
-        self.last_samples = samples
         self.last_iterations = spent
         self.last_seconds = perf_counter() - t0
         stats: dict[str, dict] = {}
