@@ -51,6 +51,8 @@ def test_levels_are_bots_by_name():
     for game in ("abluxxen", "kombio"):
         assert expert.settings(game)["width"] > hard.settings(game)["width"] >= 2
     assert make_bot("expert", iterations=7).iterations == 7
+    # a bot made for a level says so (the terminal names the level, not the algorithm)
+    assert make_bot("expert").level == "expert" and make_bot("pimc").level is None
     # the expert's Kombio share (rollouts to the round's end cost more); a budget given replaces it
     assert expert.budget("abluxxen") == expert.iterations
     assert expert.budget("kombio") == round(0.6 * expert.iterations)

@@ -15,6 +15,7 @@ class Bot:
     `state.to_move` (so its hidden parts are guesses, not the truth)."""
 
     name = "bot"
+    level: str | None = None        # the difficulty level it was made for (make_bot), if any
     #: True for bots that search (seconds of CPU a decision): the server runs them in worker
     #: processes (server/botpool.py)
     searches = False
@@ -128,7 +129,8 @@ def bot_class(name: str) -> type[Bot]:
 def make_bot(name: str, seed: int = 0, **params) -> Bot:
     """A bot by name or difficulty level; `params` go to its constructor (e.g. ismcts:
     iterations, seconds) and override a level's budget."""
-    if name in LEVELS:
+    level = name if name in LEVELS else None
+    if level:
         name, preset = LEVELS[name]
         if {"iterations", "seconds"} & set(params):   # a budget given replaces the level's
             preset = {k: v for k, v in preset.items()
@@ -136,9 +138,11 @@ def make_bot(name: str, seed: int = 0, **params) -> Bot:
         params = {**preset, **params}
     cls = bot_class(name)
     try:
-        return cls(seed, **params)
+        bot = cls(seed, **params)
     except TypeError as e:
         raise ConfigError(f"bad settings for bot {name!r}: {e}") from None
+    bot.level = level
+    return bot
 
 
 def act(bot: Bot, state: GameState) -> Decision:

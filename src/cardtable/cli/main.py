@@ -403,7 +403,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         else:
             names.append(next(others))
             labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
-                            kind=level(lang, bot_map[s].name)))
+                            kind=level(lang, bot_map[s].level or bot_map[s].name)))
     prompter = prompter or Prompter()
     if bot_pause is None:
         bot_pause = BOT_PAUSE if prompter.tty else 0.0
