@@ -180,7 +180,7 @@ def test_out_of_turn_illegal_stale_spectator(table):
     assert err["reason_code"] == "ab.hold" and err["params"]["want"] == 7 \
         or err["reason_code"].startswith("ab.expect."), err     # not the seat's play phase
     from cardtable.i18n import t
-    assert err["message"] == t("en", "err.ab.hold", **err["params"])
+    assert err["message"] == t("en", "err." + err["reason_code"], **err["params"])
     err = mover.ask(json.dumps({"type": "decide", "decision": "fly away"}))
     assert err["code"] == "illegal" and err["reason_code"] == "ab.unknown"
     assert err["params"] == {}
