@@ -44,10 +44,17 @@ class Rng:
         return seq[self.below(len(seq))]
 
     def shuffle(self, items: list) -> None:
-        """Fisher-Yates in place."""
-        below = self.below
+        """Fisher-Yates in place: the draws of `below(i + 1)` for i from the top down, inlined
+        (determinizations shuffle the deck for every bot decision)."""
+        if self._shared:
+            self._own()
+        getrandbits = self._r.getrandbits
         for i in range(len(items) - 1, 0, -1):
-            j = below(i + 1)
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
             items[i], items[j] = items[j], items[i]
 
     def spawn(self) -> "Rng":
