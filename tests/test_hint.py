@@ -38,8 +38,10 @@ def test_hint_options(game, opts):
         for o in options:
             assert set(o) == {"decision", "visits", "win_chance"}
             assert 0.0 <= o["win_chance"] <= 1.0 and o["visits"] >= 1
-        visits = [o["visits"] for o in options]
-        assert visits == sorted(visits, reverse=True)    # best first
+        # the level's decision first (in Kombio its anchor may keep the heuristic's choice
+        # on fewer rollouts than an option that did not prove better), then by rollouts
+        visits = [o["visits"] for o in options[1:]]
+        assert visits == sorted(visits, reverse=True)
         # the best option is what the expert level itself decides with the same seed and
         # budget
         if len(options) > 1:

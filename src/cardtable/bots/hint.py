@@ -32,8 +32,9 @@ def hint(state: GameState, seat: int | None = None, iterations: int | None = Non
     {"decision": text, "visits": rollouts, "win_chance": float in [0, 1]}.
 
     `win_chance` is the search's estimate of the seat's winning share (1/k for a k-way shared
-    win) after that decision. Ordered by rollouts (the search gives the better options more),
-    then the mean search score, then the heuristic's order. `seat` defaults to (and must be)
+    win) after that decision. The level's own decision comes first, the others ordered by
+    rollouts (the search gives the better options more), then the mean search score, then the
+    heuristic's order. `seat` defaults to (and must be)
     the seat to move. Budget: the level's own, or `iterations` and/or `seconds` instead.
 
     Raises ValueError if the game is over or the seat is not the one to move (ConfigError for
