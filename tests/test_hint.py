@@ -21,8 +21,6 @@ from cardtable.core import CardtableError, save_record
 from cardtable.core.rng import Rng
 
 
-
-
 @pytest.mark.parametrize("game,opts", [("abluxxen", {"players": 4}),
                                        ("abluxxen", {"variant": "duel"}),
                                        ("kombio", {"players": 3})])

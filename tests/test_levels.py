@@ -32,8 +32,6 @@ def small(level: str) -> dict:
     return SMALL if bot_class(level).searches else {}
 
 
-
-
 # -- by name everywhere --------------------------------------------------------------------------
 def test_levels_are_bots_by_name():
     assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
