@@ -75,7 +75,7 @@ def new_page(browser, server):
     def make(lang: str = "en", width: int = 1280, height: int = 900):
         ctx = browser.new_context(base_url=server.base, viewport={"width": width, "height": height},
                                   locale="de-DE" if lang == "de" else "en-US")
-        ctx.set_default_timeout(15000)
+        ctx.set_default_timeout(60_000)   # a hang guard, not a speed limit
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

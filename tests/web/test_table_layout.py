@@ -79,7 +79,7 @@ def new_ctx(browser, server, size, lang="en"):
     ctx = browser.new_context(base_url=server.base, viewport={"width": w, "height": h},
                               is_mobile=phone, has_touch=phone, device_scale_factor=1,
                               locale="de-DE" if lang == "de" else "en-US")
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(60_000)   # a hang guard, not a speed limit
     return ctx
 
 

@@ -55,7 +55,7 @@ def own_server():
 def test_server_killed_and_restarted(browser, own_server, artifacts):
     srv = own_server["srv"]
     ctx = browser.new_context(base_url=srv.base, viewport={"width": 1280, "height": 900})
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(60_000)   # a hang guard, not a speed limit
     errors: list[str] = []
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
