@@ -278,9 +278,9 @@ P = {
 }
 
 
-def _card_counting(seen: int) -> tuple[dict[int, int], int, float, float]:
-    """(unseen values -> copies, unseen cards, their mean E, their variance) for a bit set of
-    seen card ids (KO-1 card counting)."""
+def _card_counting(seen: int) -> tuple[dict[int, int], int, float]:
+    """(unseen values -> copies, unseen cards, their mean E) for a bit set of seen card ids
+    (KO-1 card counting)."""
     counts: dict[int, int] = {}
     total = 0
     vsum = 0
@@ -291,8 +291,12 @@ def _card_counting(seen: int) -> tuple[dict[int, int], int, float, float]:
             total += k
             vsum += k * v
     E = vsum / total if total else 5.0
-    var = (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
-    return counts, total, E, var
+    return counts, total, E
+
+
+def _variance(counts: dict[int, int], total: int, E: float) -> float:
+    """The variance of the unseen values (`_card_counting`'s multiset with mean E)."""
+    return (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
 
 
 #: (value, bit set of the card ids of that value), lowest value first
@@ -305,7 +309,7 @@ _VALUE_MASKS = tuple((v, sum(1 << c for c in range(C.N_CARDS) if VALUE[c] == v))
 _COUNTING: dict[int, tuple] = {}
 
 
-def _counting(seen: int) -> tuple[dict[int, int], int, float, float]:
+def _counting(seen: int) -> tuple[dict[int, int], int, float]:
     got = _COUNTING.get(seen)
     if got is None:
         if len(_COUNTING) > 20_000:
@@ -323,42 +327,58 @@ class _KCtx:
         n = self.n = state.players
         self.hurt = P["hurt"] if n > 2 else P["hurt2"]
         seen = state.seen(me)
-        self.unseen, self.total, E, self.var = _counting(seen)
+        self.unseen, self.total, E = _counting(seen)
         self.E = E
+        self._var = None
         self._best_swap = None
         self.called = state.caller is not None
         self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
                     for s, c in enumerate(state.grids[me], 1) if c >= 0]
         # other players' cards that may be touched: (p, s, value seen by me or None, p knows)
-        self.opp = []
+        opp = self.opp = []
         self.est = {}
         self.unk = {}
         self.unk_known = {}
+        e_known = E - P["delta"]
+        taboo = state.taboo
+        grids = state.grids
+        known = state.known
+        value = VALUE
         for k in range(1, n):
             p = (me + k) % n
-            kn = state.known[p]
+            kn = known[p]
             est = 0.0
             unk = 0
             unk_known = 0
-            for s, c in enumerate(state.grids[p], 1):
+            touch = p != taboo
+            for s, c in enumerate(grids[p], 1):
                 if c < 0:
                     continue
-                v = VALUE[c] if (seen >> c) & 1 else None
-                knows = bool((kn >> c) & 1)
-                if v is None:
+                if (seen >> c) & 1:
+                    v = value[c]
+                    est += v
+                    knows = bool((kn >> c) & 1)
+                else:
+                    v = None
+                    knows = bool((kn >> c) & 1)
                     if knows:
                         unk_known += 1
-                        est += E - P["delta"]
+                        est += e_known
                     else:
                         unk += 1
                         est += E
-                else:
-                    est += v
-                if p != state.taboo:
-                    self.opp.append((p, s, v, knows))
+                if touch:
+                    opp.append((p, s, v, knows))
             self.est[p] = est
             self.unk[p] = unk
             self.unk_known[p] = unk_known
+
+    @property
+    def var(self) -> float:
+        """The variance of the unseen values (computed when a call is weighed)."""
+        if self._var is None:
+            self._var = _variance(self.unseen, self.total, self.E)
+        return self._var
 
     def bad(self, v) -> float:
         """How much an own card hurts: its value, or E (+ the knowledge bonus) if unseen."""
@@ -430,7 +450,9 @@ def _draw_gain(ctx: _KCtx, bad: float) -> float:
     """Expected gain of drawing: replace the worst card, use an action, or discard."""
     if not ctx.total:
         return 0.0
-    acts = {a: _action_value(ctx, a) for a in range(C.ACTION_MIN, 15)}
+    acts = {}
+    for a in range(C.ACTION_MIN, 15):         # 7/8, 9/10 and 11/12 have the same action (KO-6)
+        acts[a] = acts[a - 1] if a in (8, 10, 12) else _action_value(ctx, a)
     g = 0.0
     for v, k in ctx.unseen.items():
         best = max(0.0, bad - v, acts.get(v, 0.0))
@@ -493,16 +515,19 @@ def _h_choose(state, me: int, rng: Rng) -> Decision | None:
 
 def _snap_candidates(state, me: int) -> bool:
     """Is some card `me` has seen (and may snap) equal to the top discard card?"""
-    top = VALUE[state.discard[-1]]
-    seen = state.seen(me)
+    m = state.seen(me) & _VALUE_MASK[VALUE[state.discard[-1]]]
     tb = state.taboo
     for p, g in enumerate(state.grids):
         if p == tb:
             continue
         for c in g:
-            if c >= 0 and (seen >> c) & 1 and VALUE[c] == top:
+            if c >= 0 and (m >> c) & 1:
                 return True
     return False
+
+
+#: value -> bit set of the card ids of that value
+_VALUE_MASK = dict(_VALUE_MASKS)
 
 
 def _h_snap(state, ctx: _KCtx, rng: Rng) -> Decision:
