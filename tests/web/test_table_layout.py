@@ -211,6 +211,27 @@ def summary_trajectory(seed: int = 4) -> tuple[dict, list[str]]:
     return opts, list(st.history)
 
 
+#: records where every flying card (dom.js `fly`) starts, and whether that point lies in a panel
+#: that opened above the board (a round's summary, the final score): a card flies from a place
+#: of the board, never across a panel
+GHOSTS = """(() => {
+  window.__ghosts = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    if (this.classList && this.classList.contains("fx-ghost")) {
+      const x = parseFloat(this.style.left) + parseFloat(this.style.width) / 2;
+      const y = parseFloat(this.style.top) + parseFloat(this.style.height) / 2;
+      const panels = [...document.querySelectorAll("#round-summary, #result")].filter((p) => {
+        const r = p.getBoundingClientRect();
+        return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+      }).map((p) => p.id);
+      window.__ghosts.push({ x, y, panels });
+    }
+    return animate.apply(this, args);
+  };
+})();"""
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_kombio_round_summary_in_view(browser, server, artifacts, size):
     """KO-15: the round's summary shows every grid revealed and every score explained, with
@@ -222,12 +243,17 @@ def test_kombio_round_summary_in_view(browser, server, artifacts, size):
     try:
         table = ScriptedTable("kombio", opts, 4, actions, code="LAYOUTSUM", lang=lang,
                               round_break=True)
+        ctx.add_init_script(GHOSTS)
         page = open_scripted(ctx, table, errors)
         for i in sorted(kinds_by_index("kombio", opts, 4, actions)):
             wait_asked(page, i)
             click_decision(page, "kombio", actions[i])
         page.wait_for_selector("#ready-btn")
         tag = f"{size[0]}x{size[1]}"
+        # the round's last cards flew from their places on the board, which the summary above
+        # it moved down; none started on the summary (a stray card over the scores)
+        ghosts = page.evaluate("window.__ghosts")
+        assert ghosts and not [g for g in ghosts if g["panels"]], ghosts
         res = page.evaluate(NOT_IN_VIEW, ["#ready-btn"])
         assert res["count"] == 1 and not res["out"], res
         last = table.state.view(ME)["last_round"]

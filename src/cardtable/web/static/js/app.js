@@ -742,7 +742,9 @@ function renderTablePage(el, code) {
   }
 
   /** Cards fly from where they were to where they went: the cards of the event when it names
-   * them (a played set, a pool card), else a copy of what lay there. */
+   * them (a played set, a pool card), else a copy of what lay there. A region is a place, so
+   * the flight starts where that place is now: a panel that opened above the board (a round's
+   * summary, the final score) moves the board down, and a card must not start from the panel. */
   function runFx(before) {
     const fx = S.pendingFx.splice(0);
     if (!fx.length || !S.table) return;
@@ -759,7 +761,9 @@ function renderTablePage(el, code) {
         node = cardEl(S.table.game, "?", { back: true, size: "sm" });
         size = { w: 34, h: 48 };
       }
-      const from = { left: a.rect.left + a.rect.width / 2 - size.w / 2, top: a.rect.top + a.rect.height / 2 - size.h / 2, width: size.w, height: size.h };
+      const aEl = root.querySelector(`[data-region="${CSS.escape(f.from)}"]`);
+      const r = aEl ? aEl.getBoundingClientRect() : a.rect;
+      const from = { left: r.left + r.width / 2 - size.w / 2, top: r.top + r.height / 2 - size.h / 2, width: size.w, height: size.h };
       fly(node, from, bEl.getBoundingClientRect());
     }
   }
