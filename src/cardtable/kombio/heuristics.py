@@ -294,14 +294,11 @@ def _card_counting(seen: int) -> tuple[dict[int, int], int, float]:
     return counts, total, E
 
 
-def _variance(counts: dict[int, int], total: int, E: float) -> float:
-    """The variance of the unseen values (`_card_counting`'s multiset with mean E)."""
-    return (sum(k * (v - E) ** 2 for v, k in counts.items()) / total) if total else 16.0
-
-
 #: (value, bit set of the card ids of that value), lowest value first
 _VALUE_MASKS = tuple((v, sum(1 << c for c in range(C.N_CARDS) if VALUE[c] == v))
                      for v in sorted(set(VALUE)))
+#: value -> bit set of the card ids of that value
+_VALUE_MASK = dict(_VALUE_MASKS)
 
 
 #: `_card_counting` by seen set (a pure function; searches ask for the same sets again and
@@ -354,13 +351,12 @@ class _KCtx:
             for s, c in enumerate(grids[p], 1):
                 if c < 0:
                     continue
+                knows = bool((kn >> c) & 1)
                 if (seen >> c) & 1:
                     v = value[c]
                     est += v
-                    knows = bool((kn >> c) & 1)
                 else:
                     v = None
-                    knows = bool((kn >> c) & 1)
                     if knows:
                         unk_known += 1
                         est += e_known
@@ -377,7 +373,9 @@ class _KCtx:
     def var(self) -> float:
         """The variance of the unseen values (computed when a call is weighed)."""
         if self._var is None:
-            self._var = _variance(self.unseen, self.total, self.E)
+            E, total = self.E, self.total
+            self._var = (sum(k * (v - E) ** 2 for v, k in self.unseen.items()) / total) \
+                if total else 16.0
         return self._var
 
     def bad(self, v) -> float:
@@ -524,10 +522,6 @@ def _snap_candidates(state, me: int) -> bool:
             if c >= 0 and (m >> c) & 1:
                 return True
     return False
-
-
-#: value -> bit set of the card ids of that value
-_VALUE_MASK = dict(_VALUE_MASKS)
 
 
 def _h_snap(state, ctx: _KCtx, rng: Rng) -> Decision:
@@ -959,8 +953,8 @@ def candidates(state) -> list[Decision]:
 # ---------------------------------------------------------------------------------------------
 
 #: default settings of the search in Kombio (bots/pimc.py): rollouts run to the round's end,
-#: over the heuristic's four best candidates (the width); the anchor keeps the heuristic's choice unless another candidate beats it by 2 standard
-#: errors on the same samples. A Kombio round is so noisy that without it the search picked
+#: over the heuristic's four best candidates (the width); the anchor keeps the heuristic's
+#: choice unless another candidate beats it by 2 standard errors on the same samples. A Kombio round is so noisy that without it the search picked
 #: candidates on luck: hard vs 3 medium won 25.0% of 96 paired deals without the anchor and
 #: the belief (`bench/kombio_paired.py`; mean total 10.4 above medium's on the same deals), 26.0%
 #: without the anchor in `make bench-bots`, and 39.6% with it (8.7 below; docs/bots.md)
