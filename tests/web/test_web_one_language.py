@@ -14,6 +14,15 @@ PAGE_TEXT = """() => document.body.innerText + "\\n" + [...document.querySelecto
   '[aria-label],[title],[placeholder]')].map(e => [e.getAttribute('aria-label'),
   e.getAttribute('title'), e.getAttribute('placeholder')].filter(Boolean).join("\\n")).join("\\n")"""
 
+#: flying cards (dom.js `fly`) that lie on the final score or the last round's summary
+STRAY_CARDS = """() => {
+  const panels = [...document.querySelectorAll("#result, #round-summary")].map((p) => p.getBoundingClientRect());
+  return [...document.querySelectorAll("#fx-layer .fx-ghost")].filter((g) => {
+    const r = g.getBoundingClientRect();
+    return panels.some((p) => r.right > p.left && r.left < p.right && r.bottom > p.top && r.top < p.bottom);
+  }).length;
+}"""
+
 
 def _no_foreign(text: str, foreign: set[str]) -> None:
     hits = sorted(f for f in foreign if f in text)
@@ -42,6 +51,9 @@ def test_a_whole_game_in_one_language(new_page, server, artifacts, lang, game):
 
     play_to_end(page, player, timeout=300, on_turn=on_turn)
     page.wait_for_selector("#result")
+    # no card of an earlier move is still flying across the final score (it flew to where the
+    # board was before the score opened above it)
+    assert page.evaluate(STRAY_CARDS) == 0
     seen.append(page.evaluate(PAGE_TEXT))
     page.screenshot(path=str(artifacts / f"one-language-{game}-{lang}.png"), full_page=True)
     _no_foreign("\n".join(seen), foreign)

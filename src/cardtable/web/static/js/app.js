@@ -744,8 +744,15 @@ function renderTablePage(el, code) {
   /** Cards fly from where they were to where they went: the cards of the event when it names
    * them (a played set, a pool card), else a copy of what lay there. A region is a place, so
    * the flight starts where that place is now: a panel that opened above the board (a round's
-   * summary, the final score) moves the board down, and a card must not start from the panel. */
+   * summary, the final score) moves the board down, and a card must not start from the panel.
+   * A place that is gone (the drawn card) starts from where it was, moved as far as the deck;
+   * cards still flying from an earlier move land where the board was, so they are put away. */
   function runFx(before) {
+    const deckNow = root.querySelector('[data-region="deck"]');
+    const dx = deckNow && before.deck ? deckNow.getBoundingClientRect().left - before.deck.rect.left : 0;
+    const dy = deckNow && before.deck ? deckNow.getBoundingClientRect().top - before.deck.rect.top : 0;
+    const layer = document.getElementById("fx-layer");
+    if (layer && (dx || dy)) clear(layer);
     const fx = S.pendingFx.splice(0);
     if (!fx.length || !S.table) return;
     for (const f of fx.slice(-4)) {
@@ -762,7 +769,8 @@ function renderTablePage(el, code) {
         size = { w: 34, h: 48 };
       }
       const aEl = root.querySelector(`[data-region="${CSS.escape(f.from)}"]`);
-      const r = aEl ? aEl.getBoundingClientRect() : a.rect;
+      const r = aEl ? aEl.getBoundingClientRect()
+        : { left: a.rect.left + dx, top: a.rect.top + dy, width: a.rect.width, height: a.rect.height };
       const from = { left: r.left + r.width / 2 - size.w / 2, top: r.top + r.height / 2 - size.h / 2, width: size.w, height: size.h };
       fly(node, from, bEl.getBoundingClientRect());
     }
