@@ -86,6 +86,13 @@ class PtySession:
                 raise AssertionError(f"the program ended before {pattern!r}:\n"
                                      + self.text[-3000:]) from None
 
+    def expect_prompt(self, pattern: str, guard: float = 600) -> re.Match:
+        """Wait until the program waits at a prompt matching `pattern`: the prompt is the last
+        thing on the screen. (prompt_toolkit redraws a prompt with its answer once it is
+        accepted, "Your decision> 1": a plain `expect` takes that for a new prompt and the
+        answer is typed twice, the second time to whatever comes next.)"""
+        return self.expect(rf"(?:{pattern})[ \t]*\Z", guard)
+
     def send(self, text: str) -> None:
         os.write(self.master, text.encode())
 

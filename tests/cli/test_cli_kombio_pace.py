@@ -20,8 +20,8 @@ def test_snap_window_names_its_card_and_a_round_ends_with_the_grids_revealed(tmp
     try:
         windows = 0
         while True:
-            m = s.expect(r"(Your decision>|Snap window on the (-?\d+) · 600 s to snap: "
-                         r"`snap \d\.\d` or Enter to pass>|Enter: next round>)")
+            m = s.expect_prompt(r"(Your decision>|Snap window on the (-?\d+) · 600 s to snap: "
+                                r"`snap \d\.\d` or Enter to pass>|Enter: next round>)")
             if m.group(0).startswith("Your decision"):
                 s.send("1\r")
             elif m.group(0).startswith("Snap window"):
