@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -428,6 +429,29 @@ def test_lobby_rule_options(new_page, server, artifacts):
     code = TABLE_URL.match(page.url).group(1)
     table = server.get(f"/api/tables/{code}").json()
     assert table["target"] == 50 and table["snap_seconds"] == 5, table
+
+
+def test_lobby_refresh_redraws_the_lists_only(new_page, server):
+    """The lobby refreshes its lists (every 5 s and on Refresh) without redrawing the forms: a
+    click on Create that lands during a refresh still creates the table (it was lost once in CI),
+    and a half-typed table code and the chosen settings stay."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#refresh-btn")
+    page.select_option("#f-game", "kombio")
+    page.fill("#j-code", "ABCD")
+    page.evaluate("window.createBtn = document.getElementById('create-btn')")
+    r = httpx.post(server.base + "/api/tables", trust_env=False, timeout=10,
+                   json={"game": "abluxxen", "players": 3, "name": "Bea"})
+    assert r.status_code == 201, r.text
+    code = r.json()["table"]["code"]
+    page.click("#refresh-btn")
+    page.wait_for_selector(f'.open-tables .table-item[data-code="{code}"]')
+    assert page.evaluate("window.createBtn.isConnected")          # the same button, still there
+    expect(page.locator("#j-code")).to_have_value("ABCD")
+    expect(page.locator("#f-game")).to_have_value("kombio")
+    page.select_option("#f-players", "3")                          # redraws the create form
+    expect(page.locator("#j-code")).to_have_value("ABCD")
 
 
 def _fits(page: Page, width: int = 375) -> None:

@@ -174,6 +174,7 @@ function renderLobby(el) {
     seats: [], timer: "", target: 100, snap: 5, memory: false, public: true, name: storedName(),
     options: {},             // rule options set differently from the variant's defaults
   };
+  let joinCode = "";
   let error = "";
   let busy = false;
   let timer = null;
@@ -203,16 +204,25 @@ function renderLobby(el) {
         value: o.name in form.options ? form.options[o.name] : !!defs[o.name] }));
   }
 
+  // The forms are drawn once GET /api/games has answered (their choices of players, levels and
+  // options come from it), so they are not drawn again under a click; a failed request leaves
+  // the built-in defaults.
+  let gamesTried = false;
+  async function loadGames() {
+    try { games = await api("GET", "/api/games"); } catch (e) { /* the defaults */ }
+    gamesTried = true;
+    if (alive) draw();
+  }
+
   async function load() {
     try {
-      if (!games) games = await api("GET", "/api/games");
       [tables, running] = await Promise.all([api("GET", "/api/tables?limit=20"), api("GET", "/api/tables?status=playing&limit=20")]);
     } catch (e) { /* keep the old lists */ }
     // the status of my own tables (a cancelled one is forgotten)
     await Promise.all(mySeats().slice(0, 6).map(async (s) => {
       try { myStatus[s.code] = (await api("GET", `/api/tables/${s.code}`)).status; } catch (e) { if (e.status === 404) dropSeat(s.code); }
     }));
-    if (alive) draw();
+    if (alive) drawLists();
   }
 
   async function create(ev) {
@@ -283,6 +293,13 @@ function renderLobby(el) {
     const focusId = document.activeElement && document.activeElement.id;
     clear(el);
     el.className = "page-lobby";
+    const hero = h("section", { class: "hero" },
+      h("h1", {}, "cardtable"),
+      h("p", { class: "tagline" }, t("app.tagline")),
+      h("p", { class: "muted" }, t("lobby.intro"),
+        " ", h("a", { href: "/rules/abluxxen", "data-link": "" }, t("nav.rules_ab")),
+        " · ", h("a", { href: "/rules/kombio", "data-link": "" }, t("nav.rules_ko"))));
+    if (!gamesTried) { el.append(hero); return; }
     fitSeats();
     const [lo, hi] = playerRange();
     if (form.players < lo) form.players = lo;
@@ -352,11 +369,10 @@ function renderLobby(el) {
       h("div", { class: "actions" }, h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("lobby.create_btn"))),
     );
 
-    let joinCode = "";
     const joinForm = h("form", { class: "panel join-form", "aria-labelledby": "join-h",
       onsubmit: (e) => { e.preventDefault(); joinBy(joinCode || document.getElementById("j-code").value, form.name); } },
       h("h2", { id: "join-h" }, t("lobby.join")),
-      field(t("lobby.code"), h("input", { id: "j-code", type: "text", maxlength: 300, placeholder: "K7PQ2MXA",
+      field(t("lobby.code"), h("input", { id: "j-code", type: "text", maxlength: 300, placeholder: "K7PQ2MXA", value: joinCode,
         oninput: (e) => { joinCode = e.target.value; } }), "j-code"),
       field(t("lobby.name"), h("input", { id: "j-name", type: "text", maxlength: 32, value: form.name,
         placeholder: t("lobby.name_ph"), oninput: (e) => { form.name = e.target.value; syncName("f-name", form.name); } }), "j-name"),
@@ -369,6 +385,18 @@ function renderLobby(el) {
         } }, t("lobby.watch_btn"))),
     );
 
+    el.append(hero,
+      h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, listsBox)),
+    );
+    drawLists();
+    if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
+  }
+
+  // The lists (my tables, open and running tables) are redrawn on every refresh, the forms are
+  // not: a refresh never loses a click, an open menu or a half-typed table code.
+  const listsBox = h("div", { class: "lobby-lists", id: "lobby-lists" });
+  function drawLists() {
+    const focusId = document.activeElement && listsBox.contains(document.activeElement) && document.activeElement.id;
     const tableItem = (tb, joinable) => h("li", { class: "table-item", data: { code: tb.code } },
       h("div", { class: "ti-main" },
         h("strong", {}, t("game." + tb.game)),
@@ -386,7 +414,7 @@ function renderLobby(el) {
         h("ul", { class: "table-list" }, running.map((tb) => tableItem(tb, false))));
     const list = h("div", { class: "panel open-tables", "aria-labelledby": "open-h" },
       h("div", { class: "panel-head" }, h("h2", { id: "open-h" }, t("lobby.open")),
-        h("button", { type: "button", class: "btn btn-small", onclick: load }, t("lobby.refresh"))),
+        h("button", { type: "button", class: "btn btn-small", id: "refresh-btn", onclick: load }, t("lobby.refresh"))),
       tables.length === 0 ? h("p", { class: "muted" }, t("lobby.none")) :
         h("ul", { class: "table-list" }, tables.map((tb) => tableItem(tb, true))),
     );
@@ -399,19 +427,12 @@ function renderLobby(el) {
         h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small", href: myStatus[s.code] === "over" ? `/replay/${s.code}` : `/t/${s.code}`, "data-link": "",
           "aria-label": `${myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume")}: ${s.code}` }, myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume"))))))) : null;
 
-    el.append(
-      h("section", { class: "hero" },
-        h("h1", {}, "cardtable"),
-        h("p", { class: "tagline" }, t("app.tagline")),
-        h("p", { class: "muted" }, t("lobby.intro"),
-          " ", h("a", { href: "/rules/abluxxen", "data-link": "" }, t("nav.rules_ab")),
-          " · ", h("a", { href: "/rules/kombio", "data-link": "" }, t("nav.rules_ko")))),
-      h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, mineEl, list, runningEl)),
-    );
+    clear(listsBox).append(...[mineEl, list, runningEl].filter(Boolean));
     if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
   }
 
   draw();
+  loadGames();
   load();
   timer = setInterval(load, 5000);
   const off = onLang(draw);
