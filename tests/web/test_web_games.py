@@ -446,7 +446,8 @@ def test_lobby_refresh_redraws_the_lists_only(new_page, server):
     assert r.status_code == 201, r.text
     code = r.json()["table"]["code"]
     page.click("#refresh-btn")
-    page.wait_for_selector(f'.open-tables .table-item[data-code="{code}"]')
+    item = page.locator(f'.open-tables .table-item[data-code="{code}"]')
+    expect(item).to_contain_text("basic game · 3 players · 2 free")
     assert page.evaluate("window.createBtn.isConnected")          # the same button, still there
     expect(page.locator("#j-code")).to_have_value("ABCD")
     expect(page.locator("#f-game")).to_have_value("kombio")

@@ -401,7 +401,7 @@ function renderLobby(el) {
       h("div", { class: "ti-main" },
         h("strong", {}, t("game." + tb.game)),
         tb.variant ? h("span", { class: "muted" }, " · " + t("variant." + tb.variant)) : null,
-        h("span", { class: "muted" }, ` · ${tb.players} ${t("lobby.players")}` + (joinable ? ` · ${t("lobby.free", { n: tb.free_seats.length })}` : "")),
+        h("span", { class: "muted" }, ` · ${t("lobby.n_players", { n: tb.players })}` + (joinable ? ` · ${t("lobby.free", { n: tb.free_seats.length })}` : "")),
         h("div", { class: "ti-seats" }, seatNames(tb.seats).map((n, i) => h("span", { class: "chip" + (tb.free_seats.includes(i) ? " chip-free" : "") },
           tb.free_seats.includes(i) ? t("seat.open") : n)))),
       h("div", { class: "ti-actions" },
