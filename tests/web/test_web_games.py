@@ -432,9 +432,9 @@ def test_lobby_rule_options(new_page, server, artifacts):
 
 
 def test_lobby_refresh_redraws_the_lists_only(new_page, server):
-    """The lobby refreshes its lists (every 5 s and on Refresh) without redrawing the forms: a
-    click on Create that lands during a refresh still creates the table (it was lost once in CI),
-    and a half-typed table code and the chosen settings stay."""
+    """The lobby refreshes its lists (every 5 s and on Refresh) without redrawing the forms: the
+    Create button is not replaced under a click (a click lost that way failed a CI run), and a
+    half-typed table code and the chosen settings stay."""
     page = new_page()
     page.goto("/")
     page.wait_for_selector("#refresh-btn")

@@ -16,10 +16,12 @@ PAGE_TEXT = """() => document.body.innerText + "\\n" + [...document.querySelecto
 
 #: flying cards (dom.js `fly`) that lie on the final score or the last round's summary
 STRAY_CARDS = """() => {
-  const panels = [...document.querySelectorAll("#result, #round-summary")].map((p) => p.getBoundingClientRect());
+  const panels = [...document.querySelectorAll("#result, #round-summary")]
+    .map((p) => p.getBoundingClientRect());
   return [...document.querySelectorAll("#fx-layer .fx-ghost")].filter((g) => {
     const r = g.getBoundingClientRect();
-    return panels.some((p) => r.right > p.left && r.left < p.right && r.bottom > p.top && r.top < p.bottom);
+    return panels.some((p) => r.right > p.left && r.left < p.right
+      && r.bottom > p.top && r.top < p.bottom);
   }).length;
 }"""
 

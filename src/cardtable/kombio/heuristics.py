@@ -954,10 +954,11 @@ def candidates(state) -> list[Decision]:
 
 #: default settings of the search in Kombio (bots/pimc.py): rollouts run to the round's end,
 #: over the heuristic's four best candidates (the width); the anchor keeps the heuristic's
-#: choice unless another candidate beats it by 2 standard errors on the same samples. A Kombio round is so noisy that without it the search picked
-#: candidates on luck: hard vs 3 medium won 25.0% of 96 paired deals without the anchor and
-#: the belief (`bench/kombio_paired.py`; mean total 10.4 above medium's on the same deals), 26.0%
-#: without the anchor in `make bench-bots`, and 39.6% with it (8.7 below; docs/bots.md)
+#: choice unless another candidate beats it by 2 standard errors on the same samples. A Kombio
+#: round is so noisy that without it the search picked candidates on luck: hard vs 3 medium won
+#: 25.0% of 96 paired deals without the anchor and the belief (`bench/kombio_paired.py`; mean
+#: total 10.4 above medium's on the same deals), 26.0% without the anchor in `make bench-bots`,
+#: and 39.6% with it (8.7 below; docs/bots.md)
 PIMC = {"width": 4, "circles": None, "anchor": 2.0}
 
 

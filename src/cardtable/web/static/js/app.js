@@ -769,9 +769,10 @@ function renderTablePage(el, code) {
    * A place that is gone (the drawn card) starts from where it was, moved as far as the deck;
    * cards still flying from an earlier move land where the board was, so they are put away. */
   function runFx(before) {
-    const deckNow = root.querySelector('[data-region="deck"]');
-    const dx = deckNow && before.deck ? deckNow.getBoundingClientRect().left - before.deck.rect.left : 0;
-    const dy = deckNow && before.deck ? deckNow.getBoundingClientRect().top - before.deck.rect.top : 0;
+    const deckEl = root.querySelector('[data-region="deck"]');
+    const deckNow = deckEl && before.deck ? deckEl.getBoundingClientRect() : null;
+    const dx = deckNow ? deckNow.left - before.deck.rect.left : 0;
+    const dy = deckNow ? deckNow.top - before.deck.rect.top : 0;
     const layer = document.getElementById("fx-layer");
     if (layer && (dx || dy)) clear(layer);
     const fx = S.pendingFx.splice(0);
