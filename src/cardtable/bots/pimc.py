@@ -48,6 +48,7 @@ dict `PIMC` of the game's default settings.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import math
 from time import perf_counter
@@ -62,7 +63,7 @@ from cardtable.core.rng import Rng
 DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
-             "learned": True, "anchor": 0.0}
+             "events": False, "learned": True, "anchor": 0.0}
 _mods: dict = {}
 
 
@@ -95,6 +96,8 @@ class PIMCBot(Bot):
                   horizon or the end) and evaluate
     score_weight  weight of the final-score margin in the score of a finished game (0..1)
     belief        draw determinizations with the game's `determinize` hook
+    events        let that hook also read the round's public events (`events=True`; Kombio:
+                  what the others kept shows how high their cards can be)
     learned       evaluate stopped rollouts with the learned evaluation (else `evaluate`)
     A setting not given takes the game's default (`PIMC` dict of its heuristics module), else
     the general default. Bad values raise ConfigError.
@@ -106,7 +109,8 @@ class PIMCBot(Bot):
     def __init__(self, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, width: int | None = None,
                  circles: int | None = None, score_weight: float | None = None,
-                 belief: bool | None = None, learned: bool | None = None,
+                 belief: bool | None = None, events: bool | None = None,
+                 learned: bool | None = None,
                  anchor: float | None = None, share: dict | None = None):
         super().__init__(seed)
         iterations = search_budget(iterations, seconds, DEFAULT_ITERATIONS)
@@ -125,14 +129,15 @@ class PIMCBot(Bot):
                 isinstance(g, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
                 and 0 < x <= 1 for g, x in share.items())):
             raise ConfigError(f"share must map game names to numbers in (0, 1], not {share!r}")
-        for k, v in (("belief", belief), ("learned", learned)):
+        for k, v in (("belief", belief), ("events", events), ("learned", learned)):
             if v is not None and not isinstance(v, bool):
                 raise ConfigError(f"{k} must be true or false, not {v!r}")
         self.iterations = iterations
         self.share = dict(share or {})     # game -> share of `iterations` spent in that game
         self.seconds = seconds
         self.given = {"width": width, "circles": circles, "score_weight": score_weight,
-                      "belief": belief, "learned": learned, "anchor": anchor}
+                      "belief": belief, "events": events, "learned": learned,
+                      "anchor": anchor}
         self.last_stats: dict[str, dict] = {}
         self.last_iterations = 0
         self.last_seconds = 0.0
@@ -189,6 +194,8 @@ class PIMCBot(Bot):
         turn_key = mod.turn_key
         horizon = getattr(mod, "horizon", None)
         belief = getattr(mod, "determinize", None) if cfg["belief"] else None
+        if belief is not None and cfg["events"]:
+            belief = functools.partial(belief, events=True)
         stop_turns = None if cfg["circles"] is None else cfg["circles"] * state.players
         sw = cfg["score_weight"]
         seeds = Rng(self.rng.below(2 ** _SEED_BITS))

@@ -56,6 +56,17 @@ Representation (chosen for cheap copies and fast legal-move generation):
                swapped is implied. A reshuffle (KO-14) makes the reshuffled cards unknown again.
   claims       the snap window's claims so far: (seat, P, S) — hidden from other seats
   hist         the decisions taken, as cons cells (previous, text): copies share them
+  plog         the round's public events as cons cells (previous, event), for the bots'
+               beliefs (`kombio.heuristics`): what every player saw happen to the grids, with
+               the values made public by it (slots 0-based):
+                 (REPLACED, p, i, value of the replaced card, 1 if p had seen it else 0)
+                 (DISCARDED, p, value)     p discarded the card it drew
+                 (TOOK, p, i, value of the replaced card, 1 if p had seen it else 0)
+                                           p took the top discard card into slot i
+                 (SWAPPED, p1, i1, p2, i2)
+                 (LOOKED, p, i)            p looked at its own slot i (KO-6 7/8, 13, 14)
+                 (EMPTIED, p, i)           a snapped or handed-over card left slot i
+                 (GAVE, w, i, p, j)        w gave its slot i into p's emptied slot j
   rng          shared by copies until one needs randomness (copy-on-write, see `rng`)
 
 View keys beyond NOTATION.md: `seat` (the viewer), `round_start`, `counts` (cards per grid),
@@ -85,6 +96,9 @@ from cardtable.kombio.setup import Deal, deal
 OPTION_NAMES = ("max_turns",)
 
 PHASES = ("turn", "drawn", "action", "action_swap", "snap", "give", "hand_over")
+
+#: the kinds of the public events in `plog` (module docstring)
+REPLACED, DISCARDED, TOOK, SWAPPED, LOOKED, EMPTIED, GAVE = range(7)
 
 _TEXTS = C._TEXT
 _ORDERS: dict[tuple[int, int, int], tuple[int, ...]] = {}
@@ -117,7 +131,7 @@ class KombioState(GameState):
         "known", "public", "caller", "taboo", "turns_left", "turn_no",
         "active", "phase", "_to_move", "act", "peeked",
         "win_order", "win_idx", "claims", "snap_info", "victim", "snapper",
-        "round_scores", "totals", "hist", "_over", "_winners", "last_round",
+        "round_scores", "totals", "hist", "_over", "_winners", "last_round", "plog",
     )
 
     def __init__(self, players: int, seed: int, start: int, target: int,
@@ -170,6 +184,7 @@ class KombioState(GameState):
         self.snap_info = None
         self.victim = None
         self.snapper = -1
+        self.plog = None
         self.active = self.round_start
         self.phase: str | None = "turn"
         self._to_move: int | None = self.active
@@ -363,6 +378,8 @@ class KombioState(GameState):
         i = self._own_slot(d, d.args[0])
         g = self.grids[self.active]
         old = g[i]
+        a = self.active
+        self.plog = (self.plog, (REPLACED, a, i, VALUE[old], (self.known[a] >> old) & 1))
         g[i] = self.drawn
         self.drawn = -1
         self._to_discard(old)              # KO-6: a card replaced out of a grid gives no action
@@ -373,6 +390,7 @@ class KombioState(GameState):
         self.drawn = -1
         self._to_discard(c)
         v = VALUE[c]
+        self.plog = (self.plog, (DISCARDED, self.active, v))
         if v >= C.ACTION_MIN:                                          # KO-5.1, KO-6
             self.act = v
             self.phase = "action"
@@ -389,6 +407,8 @@ class KombioState(GameState):
         g = self.grids[self.active]
         c = self.discard.pop()
         old = g[i]
+        a = self.active
+        self.plog = (self.plog, (TOOK, a, i, VALUE[old], (self.known[a] >> old) & 1))
         g[i] = c
         self._to_discard(old)
         self._open_window()
@@ -426,6 +446,8 @@ class KombioState(GameState):
                 raise refuse(d.text, "ko.peek_other", act=act)
             c = self._check_pos(d, p, s)
             self.known[a] |= 1 << c
+            if p == a:
+                self.plog = (self.plog, (LOOKED, a, s - 1))
             if act == 13:
                 self.peeked = ((p, s),)
                 self.phase = "action_swap"
@@ -436,6 +458,9 @@ class KombioState(GameState):
             c1 = self._check_pos(d, args[0], args[1])
             c2 = self._check_pos(d, args[2], args[3])
             self.known[a] |= (1 << c1) | (1 << c2)
+            for p, s in ((args[0], args[1]), (args[2], args[3])):
+                if p == a:
+                    self.plog = (self.plog, (LOOKED, a, s - 1))
             self.peeked = ((args[0], args[1]), (args[2], args[3]))
             self.phase = "action_swap"
             return
@@ -474,6 +499,7 @@ class KombioState(GameState):
         g1 = self.grids[p1]
         g2 = self.grids[p2]
         g1[s1 - 1], g2[s2 - 1] = g2[s2 - 1], g1[s1 - 1]
+        self.plog = (self.plog, (SWAPPED, p1, s1 - 1, p2, s2 - 1))
 
     def _to_discard(self, c: int) -> None:
         self.discard.append(c)
@@ -532,6 +558,7 @@ class KombioState(GameState):
         if right:
             g[s - 1] = -1
             self.counts[p] -= 1
+            self.plog = (self.plog, (EMPTIED, p, s - 1))
             self.discard.append(c)
             self.top_snapped = True                                    # KO-9
             if p != w:
@@ -559,6 +586,7 @@ class KombioState(GameState):
         self.counts[w] -= 1
         p, s = self.victim
         self.grids[p][s - 1] = c                                       # KO-11: emptied slot
+        self.plog = (self.plog, (GAVE, w, i, p, s - 1))
         self.counts[p] += 1
         self.victim = None
         self._turn_done()
@@ -570,6 +598,7 @@ class KombioState(GameState):
         c = g[s - 1]
         g[s - 1] = -1
         self.counts[p] -= 1
+        self.plog = (self.plog, (EMPTIED, p, s - 1))
         self._add_card(self.snapper, c)                                # KO-11: next new slot
         self.victim = None
         self.snapper = -1
@@ -711,6 +740,7 @@ class KombioState(GameState):
         new.last_round = self.last_round               # never changed once made
         new.totals = self.totals[:]
         new.hist = self.hist
+        new.plog = self.plog
         new._over = self._over
         new._winners = self._winners
         return new
