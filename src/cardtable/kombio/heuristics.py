@@ -811,14 +811,8 @@ def determinize(state, seat: int, seed: int, events: bool = False):
                         pick = j
             if not m or pick < 0:
                 continue
-            e = deck[pick]
-            deck[pick] = c
-            g[i] = e
-            bc, be = 1 << c, 1 << e
-            for t in range(n):
-                if known[t] & bc:
-                    known[t] = (known[t] & ~bc) | be
-            done = (done & ~bc) | be
+            e = _trade(deck, pick, g, i, known)
+            done = (done & ~(1 << c)) | 1 << e
     for p in range(n):
         if p == seat:
             continue
@@ -834,16 +828,22 @@ def determinize(state, seat: int, seed: int, events: bool = False):
             for _ in range(k):
                 x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
                 j = (x >> 33) % nd
-                e = deck[j]
-                if VALUE[e] < VALUE[c]:
-                    deck[j] = c
-                    g[i] = e
-                    bc, be = 1 << c, 1 << e
-                    for t in range(n):
-                        if known[t] & bc:
-                            known[t] = (known[t] & ~bc) | be
-                    c = e
+                if VALUE[deck[j]] < VALUE[c]:
+                    c = _trade(deck, j, g, i, known)
     return d
+
+
+def _trade(deck, j, g, i, known) -> int:
+    """Exchange deck card j with grid card i (a sample's re-deal; who knew a card knows the
+    one now in its place) and return the new grid card."""
+    c, e = g[i], deck[j]
+    deck[j] = c
+    g[i] = e
+    bc, be = 1 << c, 1 << e
+    for t in range(len(known)):
+        if known[t] & bc:
+            known[t] = (known[t] & ~bc) | be
+    return e
 
 
 def horizon(state):
