@@ -1,7 +1,8 @@
 """Kombio heuristics for the bots (`cardtable.bots`): `greedy(state, rng)` for the GreedyBot,
-`heuristic(state, rng)` for the HeuristicBot, and for the search (`bots.ismcts`, game hooks):
-`evaluate(state)`, `candidates(state)`, `rollout(state, random_)`, `horizon(state)`,
-`determinize(state, seat, seed)` and the default settings `ISMCTS` (at the end of the module).
+`heuristic(state, rng)` for the HeuristicBot, and for the searches (`bots.pimc`, `bots.ismcts`,
+game hooks): `evaluate(state)`, `candidates(state)`, `rollout(state, random_)`, `horizon(state)`,
+`bounds(state)` (how high each card can be, read from the round's public events),
+`determinize(state, seat, seed, events)` and the default settings `ISMCTS` and `PIMC`.
 
 The bot sees a determinization of the state for its seat, so everything it has not seen is a
 guess. The rules below therefore read **only** what `state.to_move` may know: the cards it has

@@ -1,7 +1,7 @@
 """Where the server's searching bots think: a bounded pool of worker processes, shared fairly
 by the tables.
 
-A search bot (ISMCTS: the `hard` and `expert` levels) spends up to seconds of CPU on a
+A search bot (pimc, the `hard` and `expert` levels, or ismcts) spends up to seconds of CPU on a
 decision. In threads of the server process it held the interpreter's lock against the event
 loop: ten tables of expert bots pushed every player's decision round trip past a second. Here:
 

@@ -225,7 +225,7 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"] = "human"
     bot: Annotated[str, StringConstraints(max_length=32)] | None = Field(
-        None, description="bot name (random, greedy, heuristic, ismcts) or level "
+        None, description="bot name (random, greedy, heuristic, pimc, ismcts) or level "
                           "(easy, medium, hard, expert); default medium")
 
 
