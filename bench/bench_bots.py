@@ -54,8 +54,8 @@ LADDER = [
         ("medium", "easy", 100, "above the fair share"),
         ("hard", "medium", 24, "above the fair share"),
         ("expert", "hard", 24, "above the fair share"),
-        # 96 games (the least) do not decide 45% either way; 48 deals take 90 minutes
-        ("expert", "medium", 24, "at least 45% (moonshot 55%) and a lower mean total"),
+        # 96 games did not decide 45%
+        ("expert", "medium", 48, "at least 45% (moonshot 55%) and a lower mean total"),
     ]),
 ]
 LEVEL_ORDER = ("easy", "medium", "hard", "expert")

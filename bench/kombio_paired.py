@@ -32,7 +32,7 @@ Results that set Kombio's search defaults (96 deals each, 2026-11-24):
 
 So most of what the belief misses lies in the others' grids (22.9% → 56.2%, against 38.5% for
 the seat's own cards): a better model of what the others hold is where Kombio's search can gain.
-Reading what the others kept this round (`events`, the expert's belief) gave +5.2 and +3.1 points
+Reading what the others kept this round (`events`) gave +5.2 and +3.1 points
 on the same deals (22.9% → 28.1%, 39.6% → 42.7%): in the right direction, within the noise of
 96 deals. (The others' grids also hold cards nobody has seen, which no belief can know.)
 """
