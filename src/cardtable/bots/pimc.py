@@ -150,7 +150,7 @@ class PIMCBot(Bot):
 
     def budget(self, game: str) -> int | None:
         """The rollouts of one search in `game`: `iterations` times the game's `share` (the
-        expert level spends 60% in Kombio, whose rollouts run to the end of the round)."""
+        expert level spends a fifth in Kombio, whose rollouts run to the round's end)."""
         if self.iterations is None:
             return None
         return max(1, round(self.iterations * self.share.get(game, 1.0)))

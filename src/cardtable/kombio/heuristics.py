@@ -693,7 +693,7 @@ _MEAN = sum(VALUE) / len(VALUE)     # 6.3: a card nobody has seen, for the fast 
 BELIEF_MAX = 2
 
 
-# The belief with `events=True` (the expert level) also reads the round's public events
+# The belief with `events=True` (a PIMC setting, no level's) also reads the round's events
 # (`state.plog`): a player's draws and takes show what it keeps. Players are taken to play like
 # the heuristic: a drawn card is kept in place of the worst card (the highest known, or an
 # unseen one, worth about 7 to them), so the kept card is lower than the card it replaced and
