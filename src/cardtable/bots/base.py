@@ -101,7 +101,8 @@ LEVELS: dict[str, tuple[str, dict]] = {
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
     # with three times hard's rollouts (a fifth of the budget; 720 over ten cost minutes of CPU
     # a game, too much for a ladder of 96-game tournaments and the hints). Reading what the
-    # others kept (`events`) did not make it stronger on the same deals (docs/bots.md): off
+    # others kept (`events`): off until more games decide it (better against medium, worse
+    # against hard on the same deals, both within the noise; docs/bots.md)
     "expert": ("pimc", {"iterations": 1200, "share": {"kombio": 0.2}}),
 }
 
