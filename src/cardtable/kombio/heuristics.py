@@ -708,16 +708,18 @@ BELIEF_MAX = 2
 _BLIND_KEEP = 6
 _BLIND_WORST = 7       # ... and the owner's known cards: at most 7
 _NONE = 99             # a card its owner knows, no bound yet
-_bounds_cache: list = [None, None]
+_bounds_cache: tuple = (None, None)     # (the plog it was computed from, its bounds)
 
 
 def bounds(state) -> dict[tuple[int, int], int]:
     """(player, slot index) -> the highest value the card there can have by the round's public
     events (`_NONE` for a card its owner knows without a bound); public, so alike for every
     seat. Slots without an entry: a card its owner has not seen (as far as events tell)."""
+    global _bounds_cache
     log = state.plog
-    if _bounds_cache[0] is log and log is not None:
-        return _bounds_cache[1]
+    cached_log, cached = _bounds_cache           # one tuple: read and replaced as a whole
+    if cached_log is log and log is not None:
+        return cached
     events = []
     h = log
     while h is not None:
@@ -767,7 +769,7 @@ def bounds(state) -> dict[tuple[int, int], int]:
             if v is not None:
                 ub[(p, j)] = v
     ub = {k: v[0] for k, v in ub.items()}
-    _bounds_cache[0], _bounds_cache[1] = log, ub
+    _bounds_cache = (log, ub)
     return ub
 
 
@@ -799,18 +801,15 @@ def determinize(state, seat: int, seed: int, events: bool = False):
             if c < 0 or (seen >> c) & 1:
                 continue
             done |= 1 << c
-            if VALUE[c] <= top:
-                m = 1
-                pick = -1
-            else:
-                m = 0
+            m = 1 if VALUE[c] <= top else 0         # reservoir: the card dealt counts (-1)
+            pick = -1
             for j, e in enumerate(deck):
                 if VALUE[e] <= top:
                     m += 1
                     x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
                     if (x >> 33) % m == 0:
                         pick = j
-            if not m or pick < 0:
+            if pick < 0:
                 continue
             e = _trade(deck, pick, g, i, known)
             done = (done & ~(1 << c)) | 1 << e
