@@ -30,6 +30,7 @@ import sys
 from collections import Counter
 
 from cardtable.bots import act, make_bot
+from cardtable.bots.base import bot_class
 from cardtable.core.errors import ConfigError
 from cardtable.kombio import heuristics as KH, new_game
 from cardtable.kombio.cards import VALUE
@@ -68,7 +69,8 @@ def main(argv=None) -> int:
         ap.error("give 2 to 6 bots and at least one game")
     try:
         for n in set(names):
-            make_bot(n)
+            if not bot_class(n).plays("kombio", len(names)):
+                ap.error(f"{n} does not play Kombio with {len(names)} players")
     except ConfigError as e:
         ap.error(str(e))
     bounded, wrong, kinds = check(names, a.games, a.seed)
