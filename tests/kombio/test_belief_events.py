@@ -92,7 +92,7 @@ def test_without_events_the_belief_is_unchanged_and_the_setting_turns_them_on():
     assert a.grids == b.grids and a.deck == b.deck
     assert make_bot("pimc", events=True).settings("kombio")["events"] is True
     assert make_bot("expert", events=True).settings("kombio")["events"] is True
-    # the levels do not read them (no decided gain yet, docs/bots.md)
+    # the levels do not read them (with them expert did not beat hard: docs/bots.md)
     assert make_bot("expert").settings("kombio")["events"] is False
     assert make_bot("hard").settings("kombio")["events"] is False
     for seed in range(40):                      # seat 0's kept card: never above the 9's bound
