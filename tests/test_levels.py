@@ -207,6 +207,7 @@ def test_anchor_keeps_the_first_candidate_without_evidence():
     {"iterations": 0}, {"iterations": 1.5}, {"seconds": 0}, {"seconds": "1"},
     {"width": 0}, {"circles": 0}, {"circles": 2.5}, {"score_weight": 2},
     {"belief": "yes"}, {"events": 1}, {"learned": 1}, {"anchor": -1}, {"anchor": "2"}, {"share": 0.5},
+    {"trust": 0}, {"trust": 1.5}, {"trust": True}, {"trust": "0.8"},
     {"share": {"kombio": 0}}, {"share": {"kombio": 1.5}}, {"share": {1: 0.5}}, {"bogus": 1},
 ])
 def test_bad_settings(params):

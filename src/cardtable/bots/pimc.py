@@ -63,7 +63,7 @@ from cardtable.core.rng import Rng
 DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
-             "events": False, "learned": True, "anchor": 0.0}
+             "events": False, "trust": 1.0, "learned": True, "anchor": 0.0}
 _mods: dict = {}
 
 
@@ -98,6 +98,8 @@ class PIMCBot(Bot):
     belief        draw determinizations with the game's `determinize` hook
     events        let that hook also read the round's public events (`events=True`; Kombio:
                   what the others kept shows how high their cards can be)
+    trust         with `events`, the chance that a sample keeps each bound the events give
+                  (0 < trust <= 1; 1: every sample keeps them all)
     learned       evaluate stopped rollouts with the learned evaluation (else `evaluate`)
     A setting not given takes the game's default (`PIMC` dict of its heuristics module), else
     the general default. Bad values raise ConfigError.
@@ -110,7 +112,7 @@ class PIMCBot(Bot):
                  seconds: float | None = None, width: int | None = None,
                  circles: int | None = None, score_weight: float | None = None,
                  belief: bool | None = None, events: bool | None = None,
-                 learned: bool | None = None,
+                 trust: float | None = None, learned: bool | None = None,
                  anchor: float | None = None, share: dict | None = None):
         super().__init__(seed)
         iterations = search_budget(iterations, seconds, DEFAULT_ITERATIONS)
@@ -129,6 +131,9 @@ class PIMCBot(Bot):
                 isinstance(g, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
                 and 0 < x <= 1 for g, x in share.items())):
             raise ConfigError(f"share must map game names to numbers in (0, 1], not {share!r}")
+        if trust is not None and not (isinstance(trust, (int, float))
+                                      and not isinstance(trust, bool) and 0 < trust <= 1):
+            raise ConfigError(f"trust must be a number in (0, 1], not {trust!r}")
         for k, v in (("belief", belief), ("events", events), ("learned", learned)):
             if v is not None and not isinstance(v, bool):
                 raise ConfigError(f"{k} must be true or false, not {v!r}")
@@ -136,7 +141,7 @@ class PIMCBot(Bot):
         self.share = dict(share or {})     # game -> share of `iterations` spent in that game
         self.seconds = seconds
         self.given = {"width": width, "circles": circles, "score_weight": score_weight,
-                      "belief": belief, "events": events, "learned": learned,
+                      "belief": belief, "events": events, "trust": trust, "learned": learned,
                       "anchor": anchor}
         self.last_stats: dict[str, dict] = {}
         self.last_iterations = 0
@@ -195,7 +200,8 @@ class PIMCBot(Bot):
         horizon = getattr(mod, "horizon", None)
         belief = getattr(mod, "determinize", None) if cfg["belief"] else None
         if belief is not None and cfg["events"]:
-            belief = functools.partial(belief, events=True)
+            belief = functools.partial(belief, events=True) if cfg["trust"] >= 1 else \
+                functools.partial(belief, events=True, trust=float(cfg["trust"]))
         stop_turns = None if cfg["circles"] is None else cfg["circles"] * state.players
         sw = cfg["score_weight"]
         seeds = Rng(self.rng.below(2 ** _SEED_BITS))

@@ -708,6 +708,7 @@ BELIEF_MAX = 2
 _BLIND_KEEP = 6
 _BLIND_WORST = 7       # ... and the owner's known cards: at most 7
 _NONE = 99             # a card its owner knows, no bound yet
+_UNIT = 1.0 / (1 << 53)
 _bounds_cache: tuple = (None, None)     # (the plog it was computed from, its bounds)
 
 
@@ -773,10 +774,11 @@ def bounds(state) -> dict[tuple[int, int], int]:
     return ub
 
 
-def determinize(state, seat: int, seed: int, events: bool = False):
+def determinize(state, seat: int, seed: int, events: bool = False, trust: float = 1.0):
     """A determinization for `seat` (`state.determinize`) that models what the others keep:
     with `events`, every card `seat` has not seen that has a bound by `bounds` is drawn within
-    it; then every other card of another player that its owner has seen and `seat` has not is
+    it (each bound is kept with probability `trust`, since players who do not play like the
+    heuristic break them: bench/kombio_bounds.py); then every other card of another player that its owner has seen and `seat` has not is
     exchanged with up to `BELIEF_MAX` random deck cards in turn, each time when the deck card
     is lower (see BELIEF_MAX). A function of the view of `seat` and the seed, like
     `state.determinize` (the events are public)."""
@@ -800,6 +802,10 @@ def determinize(state, seat: int, seed: int, events: bool = False):
             c = g[i]
             if c < 0 or (seen >> c) & 1:
                 continue
+            if trust < 1.0:                         # this sample ignores the bound
+                x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+                if (x >> 11) * _UNIT >= trust:
+                    continue
             done |= 1 << c
             m = 1 if VALUE[c] <= top else 0         # reservoir: the card dealt counts (-1)
             pick = -1

@@ -1,0 +1,100 @@
+"""Play chosen games of a duplicate tournament plan, one JSON line per game appended to a file,
+so that a long experiment survives a restart: run it again and it plays only the games the file
+lacks. The games are exactly those of `cardtable tournament` with the same bots, seed and
+settings (deal d's seed and game i's bot seeds depend on d and i only, not on the plan's size).
+
+    python bench/resume_games.py --game kombio --bots expert,hard,hard,hard --seed 2026 \\
+        --first 0 --last 95 --bot-param expert.events=true --out runs/x.jsonl [--jobs 2]
+    python bench/resume_games.py --pool runs/x.jsonl [--entry 0]
+
+`--pool` prints the file's figures for one entry (default the first bot): its win share (a
+shared win counts 1/k) with the 95% Wilson interval, and the mean final score of that entry and
+of the others. Usage errors exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from cardtable.core.errors import ConfigError
+from cardtable.sim.stats import wilson
+from cardtable.sim.tournament import TournamentConfig, make_plan, play_game
+
+
+def _play(plan, i: int) -> dict:
+    g = play_game(plan, i)
+    return {"index": g.index, "deal": g.deal, "entries": g.entries, "scores": g.scores,
+            "winners": g.winners, "seconds": [round(s, 3) for s in g.seconds]}
+
+
+def _done(path: Path) -> dict[int, dict]:
+    out = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                g = json.loads(line)
+                out[g["index"]] = g
+    return out
+
+
+def pool(path: Path, entry: int = 0) -> str:
+    games = list(_done(path).values())
+    if not games:
+        raise ConfigError(f"{path}: no games")
+    n = len(games)
+    wins = own = other = 0.0
+    for g in games:
+        seat = g["entries"].index(entry)
+        if seat in g["winners"]:
+            wins += 1 / len(g["winners"])
+        own += g["scores"][seat]
+        other += (sum(g["scores"]) - g["scores"][seat]) / (len(g["scores"]) - 1)
+    lo, hi = wilson(wins, n)
+    return (f"{path}: entry {entry}: {n} games, win {wins / n:.1%} ({lo:.1%}-{hi:.1%}), "
+            f"mean score {own / n:.1f} vs the others' {other / n:.1f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="kombio")
+    ap.add_argument("--bots")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--last", type=int)
+    ap.add_argument("--bot-param", action="append", default=[])
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pool", type=Path)
+    ap.add_argument("--entry", type=int, default=0)
+    a = ap.parse_args(argv)
+    try:
+        if a.pool is not None:
+            print(pool(a.pool, a.entry))
+            return 0
+        from cardtable.cli.tournament_cmd import parse_bot_params
+        if not a.bots or a.out is None or a.last is None:
+            raise ConfigError("give --bots, --last and --out (or --pool FILE)")
+        if not 0 <= a.first <= a.last or a.jobs < 1:
+            raise ConfigError("need 0 <= --first <= --last and --jobs >= 1")
+        bots = a.bots.split(",")
+        plan = make_plan(TournamentConfig(
+            game=a.game, bots=bots, games=a.last // len(bots) + 1, duplicate=True,
+            seed=a.seed, bot_params=parse_bot_params(a.bot_param)))
+    except (ConfigError, OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    todo = [i for i in range(a.first, a.last + 1) if i not in _done(a.out)]
+    print(f"{len(todo)} games to play", flush=True)
+    with ProcessPoolExecutor(a.jobs) as ex, a.out.open("a") as f:
+        for fut in as_completed([ex.submit(_play, plan, i) for i in todo]):
+            f.write(json.dumps(fut.result()) + "\n")
+            f.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
