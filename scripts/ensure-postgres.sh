@@ -59,15 +59,19 @@ if [ "${1:-}" = "--stop" ]; then
 fi
 
 if ! BIN=$(find_bindir); then
-    say "no PostgreSQL found: installing Debian's postgresql"
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
-    else
-        sudo apt-get update -qq >&2
-        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+    # test workers start clusters at the same time: one installs, the others wait and find it
+    exec 9>"${TMPDIR:-/tmp}/cardtable-apt.lock"
+    flock 9
+    if ! BIN=$(find_bindir); then
+        say "no PostgreSQL found: installing Debian's postgresql"
+        SUDO=""
+        [ "$(id -u)" = 0 ] || SUDO="sudo"
+        WAIT=(-o DPkg::Lock::Timeout=600)      # and wait for anything else holding dpkg's lock
+        $SUDO apt-get "${WAIT[@]}" update -qq >&2
+        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get "${WAIT[@]}" install -y -qq postgresql >&2
+        BIN=$(find_bindir) || { say "PostgreSQL is still missing"; exit 1; }
     fi
-    BIN=$(find_bindir) || { say "PostgreSQL is still missing"; exit 1; }
+    exec 9>&-
 fi
 
 PGOWNER=$(owner)
