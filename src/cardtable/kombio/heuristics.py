@@ -780,8 +780,8 @@ def determinize(state, seat: int, seed: int, events: bool = False, trust: float 
     it (each bound is kept with probability `trust`, since players who do not play like the
     heuristic break them: bench/kombio_bounds.py); then every other card of another player
     that its owner has seen and `seat` has not is exchanged with up to `BELIEF_MAX` random
-    deck cards in turn, each time when the deck card is lower (see BELIEF_MAX). A function of the view of `seat` and the seed, like
-    `state.determinize` (the events are public)."""
+    deck cards in turn, each time when the deck card is lower (see BELIEF_MAX). A function of
+    the view of `seat` and the seed, like `state.determinize` (the events are public)."""
     d = state.determinize(seat, seed)
     deck = d.deck
     nd = len(deck)
