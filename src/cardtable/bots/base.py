@@ -4,6 +4,7 @@ holds only that seat's knowledge (a determinization)."""
 from __future__ import annotations
 
 import importlib
+import math
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
@@ -69,13 +70,19 @@ def whole(x, low: int) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and x >= low
 
 
+def number(x, low: float, high: float = math.inf, open_low: bool = False) -> bool:
+    """Is `x` a number (not a bool) in [low, high], or (low, high] with `open_low`? (bots'
+    setting checks)"""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and (
+        low < x if open_low else low <= x) and x <= high
+
+
 def search_budget(iterations, seconds, default: int) -> int | None:
     """A searching bot's `iterations` after checking both budgets (ConfigError): `default`
     when neither is given, None for a time budget alone."""
     if iterations is not None and not whole(iterations, 1):
         raise ConfigError(f"iterations must be a positive integer, not {iterations!r}")
-    if seconds is not None and not (isinstance(seconds, (int, float))
-                                    and not isinstance(seconds, bool) and seconds > 0):
+    if seconds is not None and not number(seconds, 0, open_low=True):
         raise ConfigError(f"seconds must be positive, not {seconds!r}")
     if iterations is None and seconds is None:
         return default

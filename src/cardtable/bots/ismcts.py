@@ -73,7 +73,7 @@ from math import log, sqrt
 from time import perf_counter
 from typing import Callable
 
-from cardtable.bots.base import Bot, search_budget, whole
+from cardtable.bots.base import Bot, number, search_budget, whole
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 
@@ -387,11 +387,10 @@ def _check(given: dict) -> None:
     if rd is not None and not whole(rd, 0):
         raise ConfigError(f"rollout_depth must be an integer >= 0, not {rd!r}")
     sw = given["score_weight"]
-    if sw is not None and not (isinstance(sw, (int, float)) and not isinstance(sw, bool)
-                               and 0.0 <= sw <= 1.0):
+    if sw is not None and not number(sw, 0, 1):
         raise ConfigError(f"score_weight must be in [0, 1], not {sw!r}")
     ex = given["exploration"]
-    if ex is not None and (not isinstance(ex, (int, float)) or isinstance(ex, bool) or ex < 0):
+    if ex is not None and not number(ex, 0):
         raise ConfigError(f"exploration must be a number >= 0, not {ex!r}")
     ro = given["rollout"]
     if ro is not None and ro not in ("random", "policy"):

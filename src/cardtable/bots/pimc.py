@@ -53,7 +53,7 @@ import importlib
 import math
 from time import perf_counter
 
-from cardtable.bots.base import Bot, search_budget, whole
+from cardtable.bots.base import Bot, number, search_budget, whole
 from cardtable.bots.ismcts import outcome
 from cardtable.bots.value import value_fn
 from cardtable.core.errors import ConfigError
@@ -120,19 +120,15 @@ class PIMCBot(Bot):
             raise ConfigError(f"width must be a positive integer, not {width!r}")
         if circles is not None and not whole(circles, 1):
             raise ConfigError(f"circles must be a positive integer, not {circles!r}")
-        if score_weight is not None and not (
-                isinstance(score_weight, (int, float)) and not isinstance(score_weight, bool)
-                and 0.0 <= score_weight <= 1.0):
+        if score_weight is not None and not number(score_weight, 0, 1):
             raise ConfigError(f"score_weight must be in [0, 1], not {score_weight!r}")
-        if anchor is not None and not (isinstance(anchor, (int, float))
-                                       and not isinstance(anchor, bool) and anchor >= 0):
+        if anchor is not None and not number(anchor, 0):
             raise ConfigError(f"anchor must be a number >= 0, not {anchor!r}")
         if share is not None and not (isinstance(share, dict) and all(
-                isinstance(g, str) and isinstance(x, (int, float)) and not isinstance(x, bool)
-                and 0 < x <= 1 for g, x in share.items())):
+                isinstance(g, str) and number(x, 0, 1, open_low=True)
+                for g, x in share.items())):
             raise ConfigError(f"share must map game names to numbers in (0, 1], not {share!r}")
-        if trust is not None and not (isinstance(trust, (int, float))
-                                      and not isinstance(trust, bool) and 0 < trust <= 1):
+        if trust is not None and not number(trust, 0, 1, open_low=True):
             raise ConfigError(f"trust must be a number in (0, 1], not {trust!r}")
         for k, v in (("belief", belief), ("events", events), ("learned", learned)):
             if v is not None and not isinstance(v, bool):
