@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    todo = [i for i in range(a.first, a.last + 1) if i not in _done(a.out)]
+    done = _done(a.out)
+    todo = [i for i in range(a.first, a.last + 1) if i not in done]
     print(f"{len(todo)} games to play", flush=True)
     with ProcessPoolExecutor(a.jobs) as ex, a.out.open("a") as f:
         for fut in as_completed([ex.submit(_play, plan, i) for i in todo]):
