@@ -59,19 +59,9 @@ if [ "${1:-}" = "--stop" ]; then
 fi
 
 if ! BIN=$(find_bindir); then
-    # test workers start clusters at the same time: one installs, the others wait and find it
-    exec 9>"${TMPDIR:-/tmp}/cardtable-apt.lock"
-    flock 9
-    if ! BIN=$(find_bindir); then
-        say "no PostgreSQL found: installing Debian's postgresql"
-        SUDO=""
-        [ "$(id -u)" = 0 ] || SUDO="sudo"
-        WAIT=(-o DPkg::Lock::Timeout=600)      # and wait for anything else holding dpkg's lock
-        $SUDO apt-get "${WAIT[@]}" update -qq >&2
-        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get "${WAIT[@]}" install -y -qq postgresql >&2
-        BIN=$(find_bindir) || { say "PostgreSQL is still missing"; exit 1; }
-    fi
-    exec 9>&-
+    say "no PostgreSQL found: installing Debian's postgresql"
+    sh "$(dirname "$0")/apt-install.sh" postgresql
+    BIN=$(find_bindir) || { say "PostgreSQL is still missing"; exit 1; }
 fi
 
 PGOWNER=$(owner)
