@@ -6,10 +6,14 @@ settings (deal d's seed and game i's bot seeds depend on d and i only, not on th
     python bench/resume_games.py --game kombio --bots expert,hard,hard,hard --seed 2026 \\
         --first 0 --last 95 --bot-param expert.events=true --out runs/x.jsonl [--jobs 2]
     python bench/resume_games.py --pool runs/x.jsonl [--entry 0]
+    python bench/resume_games.py --pool runs/x.jsonl --seed 2026 --row "Kombio, 4 players: hard vs 3 medium"
 
 `--pool` prints the file's figures for one entry (default the first bot): its win share (a
 shared win counts 1/k) with the 95% Wilson interval, and the mean final score of that entry and
-of the others. Usage errors exit 2.
+of the others. With `--row TITLE` the file's games (the first bot one against the others, a
+whole number of deals from game 0 on) become that row of the ladder in docs/strength.json, the
+figures `make bench-bots` gives for the same games, and docs/strength.md is written again from
+it (`--seed` is the plan's, for the row's command; the row's minutes are the games' CPU time over two cores). Usage errors exit 2.
 """
 
 from __future__ import annotations
@@ -58,6 +62,51 @@ def pool(path: Path, entry: int = 0) -> str:
             f"mean score {own / n:.1f} vs the others' {other / n:.1f}")
 
 
+def strength_row(path: Path, title: str, seed: int, json_path: Path = Path("docs/strength.json"),
+                 md_path: Path = Path("docs/strength.md")) -> str:
+    """Put the games of `path` into the ladder row `title` of `json_path` and render `md_path`
+    (bench_bots.render); returns the row's line as `--pool` prints it."""
+    import time
+
+    import bench_bots as B                     # bench/ is on the path when run as a script
+    games = sorted(_done(path).values(), key=lambda g: g["index"])
+    for section, settings, rows in B.LADDER:
+        players = settings["players"]
+        for focus, opp, _, _ in rows:
+            if B.title(section, focus, opp, players) == title:
+                break
+        else:
+            continue
+        break
+    else:
+        raise ConfigError(f"no ladder row {title!r}")
+    n = len(games)
+    if not n or n % players or [g["index"] for g in games] != list(range(n)):
+        raise ConfigError(f"{path}: need games 0..N-1 of whole deals, not {n} games")
+    wins = opp_wins = own = other = cpu = 0.0
+    for g in games:
+        seat = g["entries"].index(0)
+        share = 1 / len(g["winners"])
+        wins += share if seat in g["winners"] else 0.0
+        opp_wins += sum(share for w in g["winners"] if w != seat) / (players - 1)
+        own += g["scores"][seat]
+        other += (sum(g["scores"]) - g["scores"][seat]) / (players - 1)
+        cpu += sum(g["seconds"])
+    lo, hi = wilson(wins, n)
+    deals = n // players
+    bots = [focus] + [opp] * (players - 1)
+    data = json.loads(json_path.read_text())
+    data["ladder"][title] = {
+        "game": settings["game"], "players": players, "focus": focus, "opponent": opp,
+        "deals": deals, "games": n, "win_rate": wins / n, "win_low": lo, "win_high": hi,
+        "opp_win_rate": opp_wins / n, "mean_focus": own / n, "mean_others": other / n,
+        "minutes": cpu / 60 / 2, "command": B.command(settings, bots, deals, seed, 2),
+        "date": time.strftime("%Y-%m-%d")}
+    json_path.write_text(json.dumps(data, indent=1) + "\n")
+    md_path.write_text(B.render(data))
+    return pool(path)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="kombio")
@@ -70,10 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--pool", type=Path)
     ap.add_argument("--entry", type=int, default=0)
+    ap.add_argument("--row", help="with --pool: make the file's games this ladder row")
     a = ap.parse_args(argv)
     try:
         if a.pool is not None:
-            print(pool(a.pool, a.entry))
+            print(pool(a.pool, a.entry) if a.row is None else strength_row(a.pool, a.row, a.seed))
             return 0
         from cardtable.cli.tournament_cmd import parse_bot_params
         if not a.bots or a.out is None or a.last is None:
@@ -84,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = make_plan(TournamentConfig(
             game=a.game, bots=bots, games=a.last // len(bots) + 1, duplicate=True,
             seed=a.seed, bot_params=parse_bot_params(a.bot_param)))
-    except (ConfigError, OSError, ValueError) as e:
+    except (ConfigError, OSError, ValueError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     done = _done(a.out)
