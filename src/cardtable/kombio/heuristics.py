@@ -318,26 +318,60 @@ def _counting(seen: int) -> tuple[dict[int, int], int, float]:
 
 
 class _KCtx:
-    """What seat `me` knows, digested once per decision (never an unseen card's value)."""
+    """What seat `me` knows, digested once per decision (never an unseen card's value). The
+    other players' cards (`opp`, `est`, `unk`, `unk_known`) are read on first use: a drawn
+    plain card, a give or an own snap needs only the seat's own cards."""
 
     def __init__(self, state, me: int):
         self.state = state
         self.me = me
         n = self.n = state.players
         self.hurt = P["hurt"] if n > 2 else P["hurt2"]
-        seen = state.seen(me)
+        seen = self.seen = state.seen(me)
         self.unseen, self.total, E = _counting(seen)
         self.E = E
         self._var = None
         self._best_swap = None
+        self._opp = None
+        self.acts = None                          # _action_values, once asked for
         self.called = state.caller is not None
         self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
                     for s, c in enumerate(state.grids[me], 1) if c >= 0]
-        # other players' cards that may be touched: (p, s, value seen by me or None, p knows)
-        opp = self.opp = []
-        self.est = {}
-        self.unk = {}
-        self.unk_known = {}
+
+    @property
+    def opp(self) -> list[tuple[int, int, int | None, bool]]:
+        """Other players' cards that may be touched: (p, s, value seen by me or None, p knows)."""
+        if self._opp is None:
+            self._scan()
+        return self._opp
+
+    @property
+    def est(self) -> dict[int, float]:
+        """Per other player, the estimated sum of its grid."""
+        if self._opp is None:
+            self._scan()
+        return self._est
+
+    @property
+    def unk(self) -> dict[int, int]:
+        """Per other player, its cards nobody I know of has seen."""
+        if self._opp is None:
+            self._scan()
+        return self._unk
+
+    @property
+    def unk_known(self) -> dict[int, int]:
+        """Per other player, its cards only it has seen."""
+        if self._opp is None:
+            self._scan()
+        return self._unk_known
+
+    def _scan(self) -> None:
+        state, me, n, E, seen = self.state, self.me, self.n, self.E, self.seen
+        opp = []
+        self._est = {}
+        self._unk = {}
+        self._unk_known = {}
         e_known = E - P["delta"]
         taboo = state.taboo
         grids = state.grids
@@ -367,9 +401,10 @@ class _KCtx:
                         est += E
                 if touch:
                     opp.append((p, s, v, knows))
-            self.est[p] = est
-            self.unk[p] = unk
-            self.unk_known[p] = unk_known
+            self._est[p] = est
+            self._unk[p] = unk
+            self._unk_known[p] = unk_known
+        self._opp = opp
 
     @property
     def var(self) -> float:
@@ -385,8 +420,10 @@ class _KCtx:
         return v if v is not None else self.E + P["know"]
 
     def worst(self, rng: Rng) -> tuple[int, float]:
-        best = max(self.bad(v) for _, v in self.own)
-        slots = [s for s, v in self.own if self.bad(v) == best]
+        eb = self.E + P["know"]                  # `bad` of an unseen card
+        bads = [(s, eb if v is None else v) for s, v in self.own]
+        best = max(b for _, b in bads)
+        slots = [s for s, b in bads if b == best]
         return slots[rng.below(len(slots))], best
 
     def my_est(self) -> float:
@@ -433,26 +470,30 @@ def _phi(x: float) -> float:
 
 def _action_value(ctx: _KCtx, act: int) -> float:
     """Estimated worth of using the action of a discarded card of value `act` (KO-6)."""
-    own_unseen = any(v is None for _, v in ctx.own)
-    if act <= 8:
-        return P["peek_own"] if own_unseen and not ctx.called else 0.0
-    if act <= 10:
-        return P["peek_other"] if not ctx.called and any(w is None for _, _, w, _ in ctx.opp) \
-            else 0.0
-    swap = ctx.best_swap()[0]
-    if act <= 12:
-        return swap if swap >= P["swap_min"] else 0.0
-    peek = P["peek_own"] if own_unseen and not ctx.called else 0.0
-    return max(swap, peek) + (0.5 if act == 14 else 0.0)
+    return _action_values(ctx)[act]
+
+
+def _action_values(ctx: _KCtx) -> dict[int, float]:
+    """`_action_value` of every action card (7 to 14), worked out once per decision: 7/8 look
+    at an own unseen card, 9/10 at another's, 11/12 the best swap if worth `swap_min`, 13 the
+    better of a look and that swap, 14 the same plus 0.5."""
+    if ctx.acts is None:
+        peek = P["peek_own"] if not ctx.called and any(v is None for _, v in ctx.own) else 0.0
+        other = P["peek_other"] if not ctx.called and any(
+            w is None for _, _, w, _ in ctx.opp) else 0.0
+        swap = ctx.best_swap()[0]
+        used = swap if swap >= P["swap_min"] else 0.0
+        both = max(swap, peek)
+        ctx.acts = {7: peek, 8: peek, 9: other, 10: other, 11: used, 12: used,
+                    13: both + 0.0, 14: both + 0.5}
+    return ctx.acts
 
 
 def _draw_gain(ctx: _KCtx, bad: float) -> float:
     """Expected gain of drawing: replace the worst card, use an action, or discard."""
     if not ctx.total:
         return 0.0
-    acts = {}
-    for a in range(C.ACTION_MIN, 15):         # 7/8, 9/10 and 11/12 have the same action (KO-6)
-        acts[a] = acts[a - 1] if a in (8, 10, 12) else _action_value(ctx, a)
+    acts = _action_values(ctx)
     g = 0.0
     for v, k in ctx.unseen.items():
         best = max(0.0, bad - v, acts.get(v, 0.0))
@@ -462,20 +503,25 @@ def _draw_gain(ctx: _KCtx, bad: float) -> float:
 
 def heuristic(state, rng: Rng) -> Decision:
     me = state.to_move
-    if state.phase == "snap" and not _snap_candidates(state, me):
+    phase = state.phase
+    if phase == "snap" and not _snap_candidates(state, me):
         return C.PASS                        # the common case (pass is always legal there)
+    if phase == "drawn":                     # replace an own card or discard: always legal
+        return _h_choose(state, me, rng, True)
     legal = state.legal_decisions()
     if len(legal) == 1:
         return legal[0]
-    d = _h_choose(state, me, rng)
+    d = _h_choose(state, me, rng, True)
     if d is not None and d in legal:
         return d
     return legal[rng.below(len(legal))]
 
 
-def _h_choose(state, me: int, rng: Rng) -> Decision | None:
+def _h_choose(state, me: int, rng: Rng, checked: bool = False) -> Decision | None:
+    """The heuristic's decision (None: no rule applies); `checked`: a snap window is known to
+    hold a card `me` could snap."""
     phase = state.awaiting
-    if phase == "snap" and not _snap_candidates(state, me):
+    if phase == "snap" and not checked and not _snap_candidates(state, me):
         return C.PASS                        # the common case, decided without card counting
     ctx = _KCtx(state, me)
     if phase == "snap":
