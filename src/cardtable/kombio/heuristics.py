@@ -286,8 +286,9 @@ def _card_counting(seen: int) -> tuple[dict[int, int], int, float]:
     counts: dict[int, int] = {}
     total = 0
     vsum = 0
+    unseen = ~seen
     for v, mask in _VALUE_MASKS:                # ids are grouped by value, lowest first
-        k = (mask & ~seen).bit_count()
+        k = (mask & unseen).bit_count()
         if k:
             counts[v] = k
             total += k
@@ -454,12 +455,18 @@ class _KCtx:
 
     def _find_best_swap(self) -> tuple[float, int, int, int]:
         best = (0.0, 0, -1, 0)
+        top = 0.0
+        E = self.E
+        e_known = E - P["delta"]                    # `opp_value`, written out for speed
+        weight = 1.0 + self.hurt
+        theirs = [(w if w is not None else (e_known if knows else E), p, t)
+                  for p, t, w, knows in self.opp]
         for s, v in self.own:
-            mine = v if v is not None else self.E
-            for p, t, w, knows in self.opp:
-                theirs = self.opp_value(w, knows)
-                gain = (mine - theirs) * (1.0 + self.hurt)
-                if gain > best[0]:
+            mine = v if v is not None else E
+            for x, p, t in theirs:
+                gain = (mine - x) * weight
+                if gain > top:
+                    top = gain
                     best = (gain, s, p, t)
         return best
 
