@@ -333,46 +333,33 @@ class _KCtx:
         self.E = E
         self._var = None
         self._best_swap = None
-        self._opp = None
+        self._opp = None                          # `_scan`'s result, once asked for
         self.acts = None                          # _action_values, once asked for
         self.called = state.caller is not None
         self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
                     for s, c in enumerate(state.grids[me], 1) if c >= 0]
 
-    @property
-    def opp(self) -> list[tuple[int, int, int | None, bool]]:
-        """Other players' cards that may be touched: (p, s, value seen by me or None, p knows)."""
+    # the other players' cards, read by `_scan` on first use
+    opp = property(lambda self: self._others()[0],
+                   doc="Other players' cards that may be touched: (p, s, value seen by me or "
+                       "None, p knows).")
+    est = property(lambda self: self._others()[1],
+                   doc="Per other player, the estimated sum of its grid.")
+    unk = property(lambda self: self._others()[2],
+                   doc="Per other player, its cards that nobody has seen as far as I know.")
+    unk_known = property(lambda self: self._others()[3],
+                         doc="Per other player, its cards that only it has seen.")
+
+    def _others(self) -> tuple:
         if self._opp is None:
-            self._scan()
+            self._opp = self._scan()
         return self._opp
 
-    @property
-    def est(self) -> dict[int, float]:
-        """Per other player, the estimated sum of its grid."""
-        if self._opp is None:
-            self._scan()
-        return self._est
-
-    @property
-    def unk(self) -> dict[int, int]:
-        """Per other player, its cards nobody I know of has seen."""
-        if self._opp is None:
-            self._scan()
-        return self._unk
-
-    @property
-    def unk_known(self) -> dict[int, int]:
-        """Per other player, its cards only it has seen."""
-        if self._opp is None:
-            self._scan()
-        return self._unk_known
-
-    def _scan(self) -> None:
+    def _scan(self) -> tuple:
+        """(opp, est, unk, unk_known): see the properties."""
         state, me, n, E, seen = self.state, self.me, self.n, self.E, self.seen
         opp = []
-        self._est = {}
-        self._unk = {}
-        self._unk_known = {}
+        est_of, unk_of, unk_known_of = {}, {}, {}
         e_known = E - P["delta"]
         taboo = state.taboo
         grids = state.grids
@@ -402,10 +389,10 @@ class _KCtx:
                         est += E
                 if touch:
                     opp.append((p, s, v, knows))
-            self._est[p] = est
-            self._unk[p] = unk
-            self._unk_known[p] = unk_known
-        self._opp = opp
+            est_of[p] = est
+            unk_of[p] = unk
+            unk_known_of[p] = unk_known
+        return opp, est_of, unk_of, unk_known_of
 
     @property
     def var(self) -> float:
