@@ -442,18 +442,14 @@ class _KCtx:
 
     def _find_best_swap(self) -> tuple[float, int, int, int]:
         best = (0.0, 0, -1, 0)
-        top = 0.0
         E = self.E
-        e_known = E - P["delta"]                    # `opp_value`, written out for speed
         weight = 1.0 + self.hurt
-        theirs = [(w if w is not None else (e_known if knows else E), p, t)
-                  for p, t, w, knows in self.opp]
+        theirs = [(self.opp_value(w, knows), p, t) for p, t, w, knows in self.opp]  # once each
         for s, v in self.own:
             mine = v if v is not None else E
             for x, p, t in theirs:
                 gain = (mine - x) * weight
-                if gain > top:
-                    top = gain
+                if gain > best[0]:
                     best = (gain, s, p, t)
         return best
 
@@ -479,7 +475,7 @@ def _action_values(ctx: _KCtx) -> dict[int, float]:
         used = swap if swap >= P["swap_min"] else 0.0
         both = max(swap, peek)
         ctx.acts = {7: peek, 8: peek, 9: other, 10: other, 11: used, 12: used,
-                    13: both + 0.0, 14: both + 0.5}
+                    13: both, 14: both + 0.5}
     return ctx.acts
 
 
@@ -501,22 +497,20 @@ def heuristic(state, rng: Rng) -> Decision:
     if phase == "snap" and not _snap_candidates(state, me):
         return C.PASS                        # the common case (pass is always legal there)
     if phase == "drawn":                     # replace an own card or discard: always legal
-        return _h_choose(state, me, rng, True)
+        return _h_choose(state, me, rng)
     legal = state.legal_decisions()
     if len(legal) == 1:
         return legal[0]
-    d = _h_choose(state, me, rng, True)
+    d = _h_choose(state, me, rng)
     if d is not None and d in legal:
         return d
     return legal[rng.below(len(legal))]
 
 
-def _h_choose(state, me: int, rng: Rng, checked: bool = False) -> Decision | None:
-    """The heuristic's decision (None: no rule applies); `checked`: a snap window is known to
-    hold a card `me` could snap."""
+def _h_choose(state, me: int, rng: Rng) -> Decision | None:
+    """The heuristic's decision (None: no rule applies); in a snap window `heuristic` has
+    already found a card `me` could snap."""
     phase = state.awaiting
-    if phase == "snap" and not checked and not _snap_candidates(state, me):
-        return C.PASS                        # the common case, decided without card counting
     ctx = _KCtx(state, me)
     if phase == "snap":
         return _h_snap(state, ctx, rng)
