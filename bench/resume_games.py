@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -45,62 +46,60 @@ def _done(path: Path) -> dict[int, dict]:
     return out
 
 
+def _figures(games: list[dict], entry: int = 0) -> dict:
+    """Win share (a shared win counts 1/k), the others' share per seat, mean scores and CPU
+    seconds of `entry` over `games`."""
+    n = len(games)
+    wins = opp_wins = own = other = cpu = 0.0
+    for g in games:
+        seat = g["entries"].index(entry)
+        k = len(g["scores"]) - 1
+        share = 1 / len(g["winners"])
+        wins += share if seat in g["winners"] else 0.0
+        opp_wins += sum(share for w in g["winners"] if w != seat) / k
+        own += g["scores"][seat]
+        other += (sum(g["scores"]) - g["scores"][seat]) / k
+        cpu += sum(g["seconds"])
+    lo, hi = wilson(wins, n)
+    return {"games": n, "win_rate": wins / n, "win_low": lo, "win_high": hi,
+            "opp_win_rate": opp_wins / n, "mean_focus": own / n, "mean_others": other / n,
+            "cpu": cpu}
+
+
 def pool(path: Path, entry: int = 0) -> str:
     games = list(_done(path).values())
     if not games:
         raise ConfigError(f"{path}: no games")
-    n = len(games)
-    wins = own = other = 0.0
-    for g in games:
-        seat = g["entries"].index(entry)
-        if seat in g["winners"]:
-            wins += 1 / len(g["winners"])
-        own += g["scores"][seat]
-        other += (sum(g["scores"]) - g["scores"][seat]) / (len(g["scores"]) - 1)
-    lo, hi = wilson(wins, n)
-    return (f"{path}: entry {entry}: {n} games, win {wins / n:.1%} ({lo:.1%}-{hi:.1%}), "
-            f"mean score {own / n:.1f} vs the others' {other / n:.1f}")
+    f = _figures(games, entry)
+    return (f"{path}: entry {entry}: {f['games']} games, win {f['win_rate']:.1%} "
+            f"({f['win_low']:.1%}-{f['win_high']:.1%}), "
+            f"mean score {f['mean_focus']:.1f} vs the others' {f['mean_others']:.1f}")
 
 
 def strength_row(path: Path, title: str, seed: int, json_path: Path = Path("docs/strength.json"),
                  md_path: Path = Path("docs/strength.md")) -> str:
     """Put the games of `path` into the ladder row `title` of `json_path` and render `md_path`
     (bench_bots.render); returns the row's line as `--pool` prints it."""
-    import time
-
     import bench_bots as B                     # bench/ is on the path when run as a script
-    games = sorted(_done(path).values(), key=lambda g: g["index"])
-    for section, settings, rows in B.LADDER:
-        players = settings["players"]
-        for focus, opp, _, _ in rows:
-            if B.title(section, focus, opp, players) == title:
-                break
-        else:
-            continue
-        break
-    else:
+    found = [(settings, focus, opp) for section, settings, rows in B.LADDER
+             for focus, opp, _, _ in rows
+             if B.title(section, focus, opp, settings["players"]) == title]
+    if not found:
         raise ConfigError(f"no ladder row {title!r}")
+    (settings, focus, opp), = found
+    players = settings["players"]
+    games = sorted(_done(path).values(), key=lambda g: g["index"])
     n = len(games)
     if not n or n % players or [g["index"] for g in games] != list(range(n)):
         raise ConfigError(f"{path}: need games 0..N-1 of whole deals, not {n} games")
-    wins = opp_wins = own = other = cpu = 0.0
-    for g in games:
-        seat = g["entries"].index(0)
-        share = 1 / len(g["winners"])
-        wins += share if seat in g["winners"] else 0.0
-        opp_wins += sum(share for w in g["winners"] if w != seat) / (players - 1)
-        own += g["scores"][seat]
-        other += (sum(g["scores"]) - g["scores"][seat]) / (players - 1)
-        cpu += sum(g["seconds"])
-    lo, hi = wilson(wins, n)
+    f = _figures(games)
     deals = n // players
-    bots = [focus] + [opp] * (players - 1)
     data = json.loads(json_path.read_text())
     data["ladder"][title] = {
         "game": settings["game"], "players": players, "focus": focus, "opponent": opp,
-        "deals": deals, "games": n, "win_rate": wins / n, "win_low": lo, "win_high": hi,
-        "opp_win_rate": opp_wins / n, "mean_focus": own / n, "mean_others": other / n,
-        "minutes": cpu / 60 / 2, "command": B.command(settings, bots, deals, seed, 2),
+        "deals": deals, **{k: v for k, v in f.items() if k != "cpu"},
+        "minutes": f["cpu"] / 60 / 2,
+        "command": B.command(settings, [focus] + [opp] * (players - 1), deals, seed, 2),
         "date": time.strftime("%Y-%m-%d")}
     json_path.write_text(json.dumps(data, indent=1) + "\n")
     md_path.write_text(B.render(data))
