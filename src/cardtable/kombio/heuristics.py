@@ -1120,11 +1120,54 @@ def turn_key(state):
 
 
 def ranked(state, rng: Rng) -> list[Decision]:
-    """The decisions worth searching (`candidates`), the heuristic's choice first; a single
-    one (a snap window in which the seat knows no card equal to the top card: pass) is played
-    without a search."""
+    """The decisions worth searching (`candidates`), best first: the heuristic's choice, then
+    the others by `_order` (what the seat knows); a single one (a snap window in which the
+    seat knows no card equal to the top card: pass) is played without a search."""
     cands = candidates(state)
     if len(cands) == 1:
         return cands
     first = heuristic(state, rng)
-    return [first] + [d for d in cands if d != first]
+    ctx = _KCtx(state, state.to_move)
+    key = _order(ctx)
+    return [first] + sorted((d for d in cands if d != first), key=key)
+
+
+#: where the alternatives to the heuristic's choice stand in `ranked` (lower first): the
+#: option that changes nothing (draw, discard, skip, keep, pass) is always compared, then a
+#: Kombio call, then the moves by their estimated gain
+_TIER = {"draw": 0, "discard": 0, "skip": 0, "keep": 0, "pass": 0, "kombio": 1}
+
+
+def _order(ctx: _KCtx):
+    """The sort key of `ranked`'s alternatives for the seat of `ctx`: tier (`_TIER`, moves 2),
+    then the estimated gain, highest first (a slot is worth its badness: replacing, taking
+    into or giving away the worst card gains most; a swap or a double peek gains my card's
+    badness less the other card's estimate; a single swap after a 13 gains by the same
+    measure; looks keep `candidates`' order)."""
+    me = ctx.me
+    bad = {s: ctx.bad(v) for s, v in ctx.own}
+    other = {(p, s): ctx.opp_value(w, knows) for p, s, w, knows in ctx.opp}
+    state = ctx.state
+
+    def gain(d: Decision) -> float:
+        a = d.args
+        if d.kind in ("take", "replace", "give"):
+            return bad.get(a[0], 0.0)
+        if len(a) == 4:                                   # swap / peek of two cards
+            (p1, s1), (p2, s2) = a[:2], a[2:]
+            if p2 == me:
+                p1, s1, p2, s2 = p2, s2, p1, s1
+            if p1 != me or p2 == me:
+                return -99.0
+            return bad.get(s1, 0.0) - other.get((p2, s2), ctx.E)
+        if d.kind == "swap" and len(a) == 2:              # a single swap after a 13
+            (p, s), = state.peeked
+            if a[0] == me:
+                return bad.get(a[1], 0.0)
+            mine = state.card_seen(me, p, s) if p == me else None
+            return (mine if mine is not None else ctx.E) - other.get(a, ctx.E)
+        return 0.0
+
+    def key(d: Decision):
+        return (_TIER.get(d.kind, 2), -gain(d))
+    return key
