@@ -334,6 +334,7 @@ class _KCtx:
         self._var = None
         self._best_swap = None
         self._opp = None                          # `_scan`'s result, once asked for
+        self._opp_est = None                      # `opp_est`, once asked for
         self.acts = None                          # _action_values, once asked for
         self.called = state.caller is not None
         self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
@@ -420,6 +421,13 @@ class _KCtx:
     def opp_value(self, v, knows: bool) -> float:
         return v if v is not None else (self.E - P["delta"] if knows else self.E)
 
+    @property
+    def opp_est(self) -> dict[tuple[int, int], float]:
+        """{(P, S): `opp_value` of that card} for the cards of `opp`, in `opp`'s order."""
+        if self._opp_est is None:
+            self._opp_est = {(p, s): self.opp_value(w, knows) for p, s, w, knows in self.opp}
+        return self._opp_est
+
     def call_chance(self) -> float:
         """Estimated chance that my sum is alone the lowest after the others' last turns."""
         mine = self.my_est()
@@ -444,10 +452,10 @@ class _KCtx:
         best = (0.0, 0, -1, 0)
         E = self.E
         weight = 1.0 + self.hurt
-        theirs = [(self.opp_value(w, knows), p, t) for p, t, w, knows in self.opp]  # once each
+        theirs = self.opp_est.items()
         for s, v in self.own:
             mine = v if v is not None else E
-            for x, p, t in theirs:
+            for (p, t), x in theirs:
                 gain = (mine - x) * weight
                 if gain > best[0]:
                     best = (gain, s, p, t)
@@ -1146,7 +1154,7 @@ def _order(ctx: _KCtx):
     measure; looks keep `candidates`' order)."""
     me = ctx.me
     bad = {s: ctx.bad(v) for s, v in ctx.own}
-    other = {(p, s): ctx.opp_value(w, knows) for p, s, w, knows in ctx.opp}
+    other = ctx.opp_est
     state = ctx.state
 
     def gain(d: Decision) -> float:
