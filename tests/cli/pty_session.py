@@ -22,8 +22,8 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][0-9A-Z
 def _controlling_terminal() -> None:
     """In the child: a session of its own with the pty as its terminal (so Ctrl-C is SIGINT),
     and SIGINT's default disposition, as a shell gives the program it starts. (An ignored
-    SIGINT is inherited, and Python then installs no KeyboardInterrupt handler: a test process
-    that ignores SIGINT, e.g. an xdist worker after some tests, made Ctrl-C do nothing.)"""
+    SIGINT is inherited, and Python then installs no KeyboardInterrupt handler: a test suite
+    started as a background job of a shell without job control made Ctrl-C do nothing.)"""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -81,7 +81,7 @@ def test_ranked_orders_the_candidates_and_starts_from_the_heuristic(seed, player
         assert got == cands
         return
     # the heuristic's choice first (it may be a decision the pruning of `candidates` leaves
-    # out, e.g. a peek at another's card it rates lowest), then every other candidate
+    # out, e.g. a peek at another player's card), then every other candidate
     first = heuristic(obs, Rng(seed)).text
     assert got[0] == first and sorted(got[1:]) == sorted(c for c in cands if c != first)
     rest = got[1:]
