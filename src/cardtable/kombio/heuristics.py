@@ -74,6 +74,7 @@ unseen card also turns it into a known one).
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 from cardtable.core.game import Decision
 from cardtable.core.rng import Rng
@@ -334,7 +335,6 @@ class _KCtx:
         self._var = None
         self._best_swap = None
         self._opp = None                          # `_scan`'s result, once asked for
-        self._opp_est = None                      # `opp_est`, once asked for
         self.acts = None                          # _action_values, once asked for
         self.called = state.caller is not None
         self.own = [(s, VALUE[c] if (seen >> c) & 1 else None)
@@ -404,15 +404,17 @@ class _KCtx:
                 if total else 16.0
         return self._var
 
-    def bad(self, v) -> float:
-        """How much an own card hurts: its value, or E (+ the knowledge bonus) if unseen."""
-        return v if v is not None else self.E + P["know"]
+    @cached_property
+    def badness(self) -> dict[int, float]:
+        """{S: how much my card in slot S hurts}: its value, or E (+ the knowledge bonus) if
+        unseen; in `own`'s order."""
+        eb = self.E + P["know"]
+        return {s: eb if v is None else v for s, v in self.own}
 
     def worst(self, rng: Rng) -> tuple[int, float]:
-        eb = self.E + P["know"]                  # `bad` of an unseen card
-        bads = [(s, eb if v is None else v) for s, v in self.own]
-        best = max(b for _, b in bads)
-        slots = [s for s, b in bads if b == best]
+        bads = self.badness
+        best = max(bads.values())
+        slots = [s for s, b in bads.items() if b == best]
         return slots[rng.below(len(slots))], best
 
     def my_est(self) -> float:
@@ -421,12 +423,10 @@ class _KCtx:
     def opp_value(self, v, knows: bool) -> float:
         return v if v is not None else (self.E - P["delta"] if knows else self.E)
 
-    @property
+    @cached_property
     def opp_est(self) -> dict[tuple[int, int], float]:
         """{(P, S): `opp_value` of that card} for the cards of `opp`, in `opp`'s order."""
-        if self._opp_est is None:
-            self._opp_est = {(p, s): self.opp_value(w, knows) for p, s, w, knows in self.opp}
-        return self._opp_est
+        return {(p, s): self.opp_value(w, knows) for p, s, w, knows in self.opp}
 
     def call_chance(self) -> float:
         """Estimated chance that my sum is alone the lowest after the others' last turns."""
@@ -1153,7 +1153,7 @@ def _order(ctx: _KCtx):
     badness less the other card's estimate; a single swap after a 13 gains by the same
     measure; looks keep `candidates`' order)."""
     me = ctx.me
-    bad = {s: ctx.bad(v) for s, v in ctx.own}
+    bad = ctx.badness
     other = ctx.opp_est
     state = ctx.state
 
