@@ -188,10 +188,18 @@ def test_classic_match_rounds_not_a_multiple_refused(run, usage_error, tmp_path,
     assert not list(tmp_path.iterdir())                      # nothing was played or saved
 
 
-def test_classic_match_default_rounds_is_player_count(run):          # CL-5
+def test_classic_default_is_one_game(run, tmp_path):          # CL-5 (revised 2026-11-26)
+    """One game is a whole game: without --rounds the classic edition deals one game, shows no
+    match table, and its highest score wins (CL-4)."""
+    save = tmp_path / "one.json"
     proc = run("play", "abluxxen", "--variant", "classic", "--players", "2", "--seed", "1",
-               "--bots", "random", input=ONES)
-    assert "Game 2 of 2" in proc.stdout and "Game 3 of" not in proc.stdout
+               "--bots", "random", "--save", save, input=ONES)
+    assert proc.returncode == 0, proc.stderr
+    assert "Game 1 of" not in proc.stdout and "Match (CL-5)" not in proc.stdout
+    assert "Match over" not in proc.stdout
+    game = load_record(save)
+    assert game.over and game.variant == "classic"
+    assert not list(tmp_path.glob("one-*.json"))             # no numbered match files
 
 
 BAD_ARGS = [
