@@ -1,10 +1,10 @@
 """CL-5 (revised 2026-11-26): one classic game is a whole game and the default
 (`new_game("classic")`); a match is optional and asked for. This module is that match: several
-games in a row, the start seat moving one seat clockwise
-each game, scores summed. The match ends once every player has started, once or several times
-each, so the number of games is a multiple of the player count (by default the player count:
-everybody starts once); any other number is refused before anything is dealt. The highest
-total wins; tied totals all win (an interpretation, by analogy with CL-4)."""
+games in a row, the start seat moving one seat clockwise each game, scores summed. The match
+ends once every player has started, once or several times each, so the number of games is a
+multiple of the player count (by default the player count: everybody starts once); any other
+number is refused before anything is dealt. The highest total wins; tied totals all win (an
+interpretation, by analogy with CL-4)."""
 
 from __future__ import annotations
 
