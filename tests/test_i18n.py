@@ -157,3 +157,61 @@ def test_every_refusal_has_a_code_worded_in_both_languages(game, opts):
             moves = g.legal_decisions()
             g.apply(moves[rng.below(len(moves))])
     assert len(codes) >= 10, codes
+
+
+# -- a number meets a noun: the plural forms everywhere (issue 31) --------------------------------
+#: messages where a count stands before a counted word, rendered at 0, 1 and 2 in both languages
+#: (what a player read before: "Deck: 1 cards", "nimm 1 Karten", "1 von 3 haben geantwortet")
+COUNTED = [
+    ("ab.supply", {"deck": "{n}", "discard": 2}, {"en": ("1 card ·", "0 cards", "2 cards ·"),
+                                                 "de": ("1 Karte ·", "0 Karten", "2 Karten ·")}),
+    ("ab.cards_n", {"n": "{n}"}, {"en": ("1 card", "0 cards", "2 cards"),
+                                  "de": ("1 Karte", "0 Karten", "2 Karten")}),
+    ("ab.why.shadow.you", {"set": "5 5", "size": "{n}", "value": 7},
+     {"en": ("take 1 card ", "take 0 cards", "take 2 cards"),
+      "de": ("nimm 1 Karte ", "nimm 0 Karten", "nimm 2 Karten")}),
+    ("ab.log.shadow_rest", {"rest": "1×5", "n": "{n}"},
+     {"en": ("stays there", "stay there", "stay there"),
+      "de": ("bleibt dort", "bleiben dort", "bleiben dort")}),
+    ("ko.window", {"top": 7, "k": "{n}", "n": 3},
+     {"en": ("1 of 3 answered", "0 of 3 answered", "2 of 3 answered"),
+      "de": ("1 von 3 hat geantwortet", "0 von 3 haben geantwortet", "2 von 3 haben geantwortet")}),
+    ("ko.why.snap", {"top": 7, "name": "Ann", "k": "{n}", "n": 3},
+     {"en": ("1 of 3 answered", "0 of 3 answered", "2 of 3 answered"),
+      "de": ("1 von 3 hat geantwortet", "0 von 3 haben geantwortet", "2 von 3 haben geantwortet")}),
+    ("cli.replay_head", {"game": "kombio", "players": 2, "seed": 1, "n": "{n}"},
+     {"en": ("1 action", "0 actions", "2 actions"), "de": ("1 Zug", "0 Züge", "2 Züge")}),
+]
+
+
+@pytest.mark.parametrize("key,params,want", COUNTED, ids=[c[0] for c in COUNTED])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_counts_agree_with_their_words_at_0_1_2(key, params, want, lang):
+    for n, expect in zip((1, 0, 2), want[lang]):
+        p = {k: (n if v == "{n}" else v) for k, v in params.items()}
+        text = t(lang, key, **p)
+        assert expect in text, (lang, key, n, text)
+
+
+#: a placeholder right before a counted noun outside a plural form; allowed only where the count
+#: can never be 1 (a game has 2 players or more)
+_BARE_COUNT = re.compile(r"\{(\w+)\}(?: | ?-)(cards?|Karten?|actions?|Züge?|Zug|games?|Spiel(?:e|en)?|"
+                         r"rounds?|Runden?|jokers?|points?|Punkte?n?|times)\b")
+_NEVER_ONE = {"players"}
+
+
+def test_no_bare_count_before_a_noun():
+    bad = []
+    for lang, table in (("en", EN), ("de", DE)):
+        for key, msg in table.items():
+            for m in _BARE_COUNT.finditer(msg):
+                if m.group(1) not in _NEVER_ONE:
+                    bad.append((lang, key, m.group(0)))
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("top,en,de", [(10, "not a 10", "keine 10"), (8, "not an 8", "keine 8")])
+def test_a_wrong_snap_says_keine_not_nicht_eine(top, en, de):
+    assert t("en", "ko.log.wrong", name="Ann", card="x", avalue="a 5", notop=en) .endswith(en)
+    from cardtable.cli.kombio_ui import _notcard
+    assert _notcard("en", top) == en and _notcard("de", top) == de

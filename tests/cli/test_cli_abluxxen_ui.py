@@ -176,4 +176,4 @@ def test_partial_shadowluxx_in_words(lang):  # DU-4
         line = ui.describe(before[viewer], "shadow 5", state.view(viewer), 0, viewer,
                            ["You", "Ben"], lang)
         assert line == (t(lang, key, name="You", set="2×5")
-                        + t(lang, "ab.log.shadow_rest", rest="1×5")), line
+                        + t(lang, "ab.log.shadow_rest", rest="1×5", n=1)), line

@@ -298,7 +298,8 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
         line = t(lang, _you("ab.log.shadow", actor, viewer), name=name,
                  set=fmt_stack([v] * taken))
         if len(stack) > taken:
-            line += t(lang, "ab.log.shadow_rest", rest=fmt_stack([v] * (len(stack) - taken)))
+            rest = len(stack) - taken
+            line += t(lang, "ab.log.shadow_rest", rest=fmt_stack([v] * rest), n=rest)
         return line
     pending = before.get("pending")
     if kind in ("take", "leave") and pending:

@@ -57,6 +57,11 @@ def _acard(lang: str, v) -> str:
     return t(lang, "ko.an" if v in (8, 11, 18) else "ko.a", card=v)
 
 
+def _notcard(lang: str, v) -> str:
+    """'not a 7', 'not an 8' (German: 'keine 7', never 'nicht eine 7')."""
+    return t(lang, "ko.not_an" if v in (8, 11, 18) else "ko.not_a", card=v)
+
+
 def _cards(n: int, lang: str) -> str:
     return t(lang, "ko.cards", n=n)
 
@@ -480,7 +485,7 @@ def why(view, seat, names, lang) -> str:
         p, s = _pos(snap["card"])
         kw = dict(snapper=names[w], snapper_obj=_obj(w, seat, names, lang), name=name,
                   pos=snap["card"], card=card_words(p, s, w, seat, names, lang),
-                  avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
+                  avalue=_acard(lang, snap["value"]), notop=_notcard(lang, top))
         return t(lang, "ko.why.hand_over.you" if me else "ko.why.hand_over", **kw)
     return t(lang, "ko.why.turn", name=name)
 
@@ -615,7 +620,7 @@ def _window_closed(before, after, ended, viewer, names, lang, web=False) -> list
     right = snap["right"]
     key = _you("ko.log.right" if right else "ko.log.wrong", w, viewer)
     line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang, web),
-             avalue=_acard(lang, snap["value"]), atop=_acard(lang, top))
+             avalue=_acard(lang, snap["value"]), notop=_notcard(lang, top))
     others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
     if others:
         line += t(lang, _you("ko.log.first", w, viewer), others=_join([names[o] for o in others], lang),
