@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable import IllegalDecision, RecordError, load_record, new_game
+from cardtable import CardtableError, IllegalDecision, RecordError, SeatError, load_record, new_game
 from cardtable.core import ConfigError, ReplayError, Rng, read_record
 
 
@@ -138,3 +138,35 @@ def test_any_sequence_of_legal_choices_keeps_the_invariants(seed, picks, variant
         legal = g.legal_decisions()
         g.apply(legal[p % len(legal)])
         g.check_invariants()
+
+
+# -- every error a caller can cause belongs to the family (issue 31) ------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([("abluxxen", {}), ("abluxxen", {"variant": "duel"}),
+                        ("abluxxen", {"variant": "classic", "players": 5}),
+                        ("kombio", {"players": 2}), ("kombio", {"players": 6})]),
+       st.one_of(st.integers(-10**6, 10**6), st.booleans(), st.text(max_size=3), st.floats(),
+                 st.just([])))
+def test_a_seat_outside_the_game_is_a_cardtable_error(config, seat):
+    game, opts = config
+    state = new_game(game, seed=3, **opts)
+    for call in (lambda: state.view(seat), lambda: state.determinize(seat, 1)):
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players:
+            call()
+            continue
+        with pytest.raises(SeatError, match=r"no seat .* in a \d-player game") as err:
+            call()
+        assert isinstance(err.value, CardtableError) and isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize("source", [None, 5, 2.5, ["abluxxen"], object()])
+def test_a_record_source_of_the_wrong_type_is_a_record_error(source):
+    with pytest.raises(RecordError, match="a record is a dict, a JSON text or a file path"):
+        load_record(source)
+
+
+def test_a_record_as_bytes_is_read_as_utf8_text():
+    rec = new_game("kombio", seed=2, players=2).record()
+    assert load_record(json.dumps(rec).encode()).record() == rec
+    with pytest.raises(RecordError, match="not UTF-8"):
+        load_record(b"\xff{}")

@@ -7,6 +7,7 @@ from cardtable.core import (
     GameState,
     IllegalDecision,
     RecordError,
+    SeatError,
     load_record,
     new_game,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "GameState",
     "IllegalDecision",
     "RecordError",
+    "SeatError",
     "load_record",
     "new_game",
 ]

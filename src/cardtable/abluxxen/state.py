@@ -31,7 +31,7 @@ from cardtable.abluxxen import cards as C
 from cardtable.abluxxen.cards import JOKER, PLAY, SHADOW, cards_json, draw_pool
 from cardtable.abluxxen.rules import Rules, options_of
 from cardtable.abluxxen.setup import POOL, deal, fill_shadow
-from cardtable.core.errors import refuse
+from cardtable.core.errors import check_seat, refuse
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
 
@@ -439,8 +439,7 @@ class AbluxxenState(GameState):
         """Re-deal what `seat` cannot see: the other hands' unknown cards and the deck order.
         Cards every player saw enter a hand (taken, kept, drawn from the pool) and that must
         still be there stay where they are."""
-        if not 0 <= seat < self.players:
-            raise ValueError(f"no seat {seat}")
+        check_seat(seat, self.players)
         new = self.copy()
         hidden: list[int] = list(self.deck)
         others = [s for s in range(self.players) if s != seat]
@@ -468,8 +467,8 @@ class AbluxxenState(GameState):
         return [c for c in range(1, 15) for _ in range(h[c])]
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise ValueError(f"no seat {seat!r} in a {self.players}-player game")
+        if seat is not None:
+            check_seat(seat, self.players)
         hands: list = []
         for s in range(self.players):
             if seat is None or s == seat:

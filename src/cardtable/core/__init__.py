@@ -1,6 +1,12 @@
 """The core protocol shared by every game: state, decisions, errors, records, randomness."""
 
-from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
+from cardtable.core.errors import (
+    CardtableError,
+    ConfigError,
+    IllegalDecision,
+    RecordError,
+    SeatError,
+)
 from cardtable.core.game import Decision, GameState
 from cardtable.core.record import (
     GAMES,
@@ -14,7 +20,7 @@ from cardtable.core.record import (
 from cardtable.core.rng import Rng
 
 __all__ = [
-    "CardtableError", "ConfigError", "IllegalDecision", "RecordError", "ReplayError",
+    "CardtableError", "ConfigError", "IllegalDecision", "RecordError", "ReplayError", "SeatError",
     "Decision", "GameState", "GAMES", "game_module", "load_record", "new_game",
     "read_record", "save_record", "Rng",
 ]

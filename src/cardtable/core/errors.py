@@ -59,5 +59,18 @@ class ConfigError(CardtableError):
     """Bad game configuration: unknown variant or option, player count out of range, bad seat."""
 
 
+class SeatError(CardtableError, ValueError):
+    """A seat number that is not in the game (`view(5)` in a 4-player game). Also a ValueError,
+    as it was before it joined the family."""
+
+
+def check_seat(seat: object, players: int) -> int:
+    """`seat` if it is a seat of a `players`-player game (0 .. players-1), else SeatError."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise SeatError(f"no seat {seat!r} in a {players}-player game (seats are 0 to "
+                        f"{players - 1})")
+    return seat
+
+
 class RecordError(CardtableError):
     """A malformed game record or an impossible deal."""

@@ -40,9 +40,18 @@ class ReplayError(CardtableError):
 
 
 def read_record(source: str | Path | dict) -> dict:
-    """Parse a record from a dict, a JSON string or a file path; check its outer shape."""
+    """Parse a record from a dict, a JSON text (str or UTF-8 bytes) or a file path; check its
+    outer shape. Anything else is a RecordError."""
     if isinstance(source, dict):
         rec = source
+    elif isinstance(source, (bytes, bytearray)):
+        try:
+            return read_record(bytes(source).decode("utf-8"))
+        except UnicodeDecodeError:
+            raise RecordError("a record's bytes are not UTF-8 text") from None
+    elif not isinstance(source, (str, Path)):
+        raise RecordError("a record is a dict, a JSON text or a file path, not "
+                          f"{type(source).__name__}")
     else:
         text = None
         if isinstance(source, Path) or (isinstance(source, str) and source.lstrip()[:1] not in ("{", "[")):

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardtable.core.errors import IllegalDecision, refuse
+from cardtable.core.errors import IllegalDecision, check_seat, refuse
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
 from cardtable.kombio import cards as C
@@ -766,8 +766,7 @@ class KombioState(GameState):
         which slot is kept (another seat's knowledge is moved to the new card in that slot).
         The other seats' answers in an open snap window are unknown to `seat`: they become
         passes. The copy gets a new generator (future shuffles and snap draws)."""
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise ValueError(f"no seat {seat!r} in a {self.players}-player game")
+        check_seat(seat, self.players)
         new = self.copy()
         seen = self.known[seat] | self.public
         places: list[tuple[int, int]] = []
@@ -809,9 +808,8 @@ class KombioState(GameState):
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         n = self.players
-        if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)
-                                     and 0 <= seat < n):
-            raise ValueError(f"no seat {seat!r} in a {n}-player game")
+        if seat is not None:
+            check_seat(seat, self.players)
         if seat is None:
             grids = [[VALUE[c] if c >= 0 else None for c in g] for g in self.grids]
         else:
