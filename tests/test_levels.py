@@ -77,7 +77,8 @@ def test_tournament_takes_levels(tmp_path):
         "--ratings", str(tmp_path / "r.json"), "--no-progress", "--no-charts",
         "--bot-param", "expert.iterations=6"])
     assert res.exit_code == 0, (res.output, res.exception)
-    assert "expert(iterations=6)" in res.output and "medium" in res.output
+    # a level with another budget is the bot it runs, named by its settings (one name per bot)
+    assert "pimc(iterations=6)" in res.output and "medium" in res.output
     res = CliRunner().invoke(app, [
         "tournament", "--game", "kombio", "--bots", "hard,easy", "--games", "1", "--seed",
         "1", "--target", "15", "--jobs", "1", "--out", str(tmp_path / "k"), "--no-ratings",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -135,14 +136,14 @@ def test_summary_and_printed_figures_equal_a_hand_computation_from_the_csv(abx_r
         assert s["win_rate"] == pytest.approx(rate)
         cells = table_row(res.output, str(s["seat"]))
         assert cells[3] == f"{100 * rate:.1f}%"
-    # per bot name: both greedy entries together
+    # per bot name: both greedy entries together, under the one name of that bot ("easy")
     bots = {b["bot"]: b for b in stats["bots"]}
-    assert set(bots) == {"greedy", "random"}
-    assert bots["greedy"]["games"] == 28
-    assert bots["greedy"]["win_rate"] == pytest.approx((wins["greedy#1"] + wins["greedy#2"]) / 28)
-    assert bots["greedy"]["mean_score"] == pytest.approx(
+    assert set(bots) == {"easy", "random"}
+    assert bots["easy"]["games"] == 28
+    assert bots["easy"]["win_rate"] == pytest.approx((wins["greedy#1"] + wins["greedy#2"]) / 28)
+    assert bots["easy"]["mean_score"] == pytest.approx(
         (score_sum["greedy#1"] + score_sum["greedy#2"]) / 28)
-    assert table_row(res.output, "greedy")[3] == f"{100 * bots['greedy']['win_rate']:.1f}%"
+    assert table_row(res.output, "easy")[3] == f"{100 * bots['easy']['win_rate']:.1f}%"
 
 
 def test_records_replay_to_the_csv_scores(abx_run):
@@ -174,7 +175,7 @@ def test_ratings_file_and_ladder(abx_run, tmp_path):
     path = tmp / "out-ratings.json"
     data = json.loads(path.read_text())
     ladder = data["ladders"]["abluxxen/basic"]
-    assert set(ladder) == {"greedy", "random"}
+    assert set(ladder) == {"easy", "random"}
     assert all(v["games"] == 14 for v in ladder.values())
     res = invoke("ratings", "--ratings", path)
     assert res.exit_code == 0, res.output
@@ -367,7 +368,7 @@ def test_kombio_tournament(tmp_path):
     hand = sum(r["score"] for r in rows if r["entry"] == "greedy") / 12
     assert entries["greedy"]["mean_score"] == pytest.approx(hand)
     data = json.loads((tmp_path / "out-ratings.json").read_text())
-    assert set(data["ladders"]["kombio"]) == {"greedy", "random"}
+    assert set(data["ladders"]["kombio"]) == {"easy", "random"}
 
 
 # -- errors -------------------------------------------------------------------------------------
@@ -416,4 +417,64 @@ def test_bot_params_reach_the_bot(tmp_path):
                         "1", "--seed", "1", "--jobs", "1", "--bot-param",
                         "ismcts.iterations=5")
     rows = read_csv(out / "games.csv")
-    assert rows[0]["bot"] == "ismcts(iterations=5)" and rows[1]["bot"] == "greedy"
+    assert rows[0]["bot"] == "ismcts(iterations=5)" and rows[1]["bot"] == "easy"
+
+
+# -- one name per bot, the user data folder, 80 columns (issue 31) -------------------------------
+@pytest.mark.parametrize("name,params,key", [
+    ("heuristic", {}, "medium"), ("medium", {}, "medium"), ("greedy", {}, "easy"),
+    ("easy", {}, "easy"), ("pimc", {"iterations": 80, "width": 4}, "hard"), ("hard", {}, "hard"),
+    ("hard", {"iterations": 200}, "pimc(iterations=200,width=4)"), ("random", {}, "random"),
+    ("ismcts", {"iterations": 50}, "ismcts(iterations=50)")])
+def test_one_name_per_bot(name, params, key):
+    from cardtable.bots.base import bot_key
+
+    assert bot_key(name, params) == key
+
+
+def test_heuristic_and_medium_share_one_rating(tmp_path):
+    res, out = tournament(tmp_path, "--bots", "heuristic,medium,greedy,easy", "--games", "4",
+                          "--seed", "2", "--jobs", "1", "--no-charts")
+    ladder = json.loads((tmp_path / "out-ratings.json").read_text())["ladders"]["abluxxen/basic"]
+    assert set(ladder) == {"medium", "easy"}
+    assert ladder["medium"]["games"] == 4 and ladder["easy"]["games"] == 4
+
+
+def test_an_old_ratings_file_is_read_under_one_name_per_bot(tmp_path):
+    from cardtable.sim import ratings as rt
+
+    old = {"format": "cardtable-ratings", "version": 1, "model": "PlackettLuce", "ladders": {
+        "kombio": {"heuristic": {"mu": 30.0, "sigma": 2.0, "games": 40},
+                   "medium": {"mu": 26.0, "sigma": 3.0, "games": 12},
+                   "pimc(iterations=80,width=4)": {"mu": 31.0, "sigma": 2.5, "games": 9},
+                   "ismcts(iterations=50)": {"mu": 20.0, "sigma": 4.0, "games": 3}}}}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    ladder = rt.load(path)["ladders"]["kombio"]
+    assert ladder == {"medium": old["ladders"]["kombio"]["heuristic"],   # more games kept
+                      "hard": old["ladders"]["kombio"]["pimc(iterations=80,width=4)"],
+                      "ismcts(iterations=50)": old["ladders"]["kombio"]["ismcts(iterations=50)"]}
+
+
+def test_ratings_go_to_the_user_data_folder(tmp_path, monkeypatch):
+    """Not one shared ~/.cardtable: the platform's user data folder (platformdirs), or
+    CARDTABLE_DATA; the old file is still read until the new one is written."""
+    import platformdirs
+
+    from cardtable.sim import ratings as rt
+
+    monkeypatch.delenv("CARDTABLE_DATA", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert rt.default_path() == platformdirs.user_data_path("cardtable", appauthor=False) \
+        / "ratings.json"
+    assert rt.default_path() == tmp_path / "data" / "cardtable" / "ratings.json"
+    monkeypatch.setattr(rt, "LEGACY_PATH", tmp_path / ".cardtable" / "ratings.json")
+    rt.LEGACY_PATH.parent.mkdir()
+    rt.LEGACY_PATH.write_text(json.dumps({"format": "cardtable-ratings", "ladders": {
+        "kombio": {"greedy": {"mu": 25.0, "sigma": 8.0, "games": 1}}}}))
+    assert rt.load(rt.default_path())["ladders"] == {"kombio": {"easy": {
+        "mu": 25.0, "sigma": 8.0, "games": 1}}}
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path / "mine"))
+    assert rt.default_path() == tmp_path / "mine" / "ratings.json"
+

@@ -64,3 +64,26 @@ def test_121_swap_decisions_are_one_line():
     out.seek(0)
     g.menu(legal[:MENU_MAX])
     assert f"{MENU_MAX}) {legal[MENU_MAX - 1]}" in out.getvalue()
+
+
+def test_tournament_tables_are_readable_at_80_columns(tmp_path):
+    """`cardtable tournament` in an 80x24 pseudo-terminal: no figure or bot name cut to "…",
+    no table line wider than the terminal (a long file path is left to the terminal to wrap); a table too wide is split into parts that each repeat the
+    row's name (issue 31)."""
+    s = PtySession("tournament", "--bots", "pimc,random,heuristic,random", "--games", "4",
+                   "--seed", "3", "--jobs", "1", "--no-charts", "--no-progress",
+                   "--bot-param", "pimc.iterations=10", "--out", str(tmp_path / "o"),
+                   "--ratings", str(tmp_path / "r.json"), rows=24, cols=80)
+    try:
+        s.expect("Wrote: ")
+        assert s.wait() == 0
+    finally:
+        s.close()
+    text = s.text
+    assert "…" not in text, text
+    table_lines = [x for x in text.split("\n") if set(x) & set("│┃┏└┡")]
+    assert len(table_lines) > 30 and all(len(x.rstrip()) <= 80 for x in table_lines), text
+    assert "pimc(iterations=10)" in text and "medium" in text      # one name per bot
+    # every win-rate interval whole: 4 entries, 3 bots (random in two seats), 4 seats
+    assert len(re.findall(r"\d+\.\d–\d+\.\d%", text)) == 4 + 3 + 4, text
+    assert "(1/" in text                                        # the wide table was split

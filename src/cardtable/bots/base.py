@@ -138,16 +138,38 @@ def bot_class(name: str) -> type[Bot]:
     return cls
 
 
-def make_bot(name: str, seed: int = 0, **params) -> Bot:
-    """A bot by name or difficulty level; `params` go to its constructor (e.g. ismcts:
-    iterations, seconds) and override a level's budget."""
-    level = name if name in LEVELS else None
-    if level:
+def resolve(name: str, params: dict | None = None) -> tuple[str, dict]:
+    """The bot and constructor settings that `name` (a bot or a level) with `params` means:
+    a level's budget, replaced by a budget given in `params`."""
+    params = dict(params or {})
+    if name in LEVELS:
         name, preset = LEVELS[name]
         if {"iterations", "seconds"} & set(params):   # a budget given replaces the level's
             preset = {k: v for k, v in preset.items()
                       if k not in ("iterations", "seconds", "share")}
         params = {**preset, **params}
+    return name, params
+
+
+def bot_key(name: str, params: dict | None = None) -> str:
+    """One name per bot, whatever it was called: the level's name where the bot and settings
+    are a level's ("heuristic" and "medium" are both "medium"), else the bot's name with its
+    settings ("pimc(iterations=200)"). Ratings and statistics are kept under this name."""
+    bot, settings = resolve(name, params)
+    for level in LEVELS:
+        if resolve(level) == (bot, settings):
+            return level
+    if not settings:
+        return bot
+    return bot + "(" + ",".join(f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}"
+                                for k, v in sorted(settings.items())) + ")"
+
+
+def make_bot(name: str, seed: int = 0, **params) -> Bot:
+    """A bot by name or difficulty level; `params` go to its constructor (e.g. ismcts:
+    iterations, seconds) and override a level's budget."""
+    level = name if name in LEVELS else None
+    name, params = resolve(name, params)
     cls = bot_class(name)
     try:
         bot = cls(seed, **params)

@@ -30,6 +30,14 @@ def _console() -> Console:
     return console
 
 
+def _print_table(console: Console, table) -> None:
+    """A table readable at the console's width: split into parts, never cut to "…"."""
+    from cardtable.sim.output import fit
+
+    for part in fit(table, console.width):
+        console.print(part)
+
+
 def parse_bot_params(items: list[str] | None) -> dict[str, dict[str, Any]]:
     """["ismcts.iterations=200", "greedy#2.x=1"] -> {"ismcts": {"iterations": 200}, ...}.
     Values are read as JSON (numbers, true/false, null), else kept as text."""
@@ -99,9 +107,9 @@ def run_tournament_cmd(*, game: str, variant: str | None, bots: str, games: int,
     written.append(output.write_summary(result, stats, out, ladder))
 
     for table in output.stats_tables(stats, title=plan.ladder):
-        console.print(table)
+        _print_table(console, table)
     if ladder is not None:
-        console.print(output.ladder_table(ladder, plan.ladder))
+        _print_table(console, output.ladder_table(ladder, plan.ladder))
         console.print(Text(f"Ratings updated: {ratings_path}", style="dim"), soft_wrap=True)
     rate = result.elapsed and len(result.games) / result.elapsed
     console.print(Text(f"{len(result.games)} games in {result.elapsed:.1f} s "
@@ -129,7 +137,7 @@ def run_ratings_cmd(ratings: Path | None, ladder: str | None,
                       soft_wrap=True)
         return 0
     for name in ladders:
-        console.print(output.ladder_table(rt.ladder_rows(data, name), name))
+        _print_table(console, output.ladder_table(rt.ladder_rows(data, name), name))
     return 0
 
 
@@ -168,8 +176,9 @@ def register(app: typer.Typer) -> None:
         target: Optional[int] = typer.Option(None, "--target", help="Kombio: points that "
                                              "end the game."),
         ratings: Optional[Path] = typer.Option(None, "--ratings", metavar="FILE",
-                                               help="Ratings file (default "
-                                               "~/.cardtable/ratings.json)."),
+                                               help="Ratings file (default: ratings.json in "
+                                                    "the user data folder, e.g. "
+                                                    "~/.local/share/cardtable)."),
         no_ratings: bool = typer.Option(False, "--no-ratings", help="Do not update ratings."),
         charts: bool = typer.Option(True, "--charts/--no-charts", help="Write PNG charts."),
         progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
@@ -184,8 +193,9 @@ def register(app: typer.Typer) -> None:
     @app.command("ratings", help="Show the OpenSkill rating ladder of the bots.")
     def ratings_cmd(
         ratings: Optional[Path] = typer.Option(None, "--ratings", metavar="FILE",
-                                               help="Ratings file (default "
-                                               "~/.cardtable/ratings.json)."),
+                                               help="Ratings file (default: ratings.json in "
+                                                    "the user data folder, e.g. "
+                                                    "~/.local/share/cardtable)."),
         ladder: Optional[str] = typer.Option(None, "--ladder", metavar="GAME[/VARIANT]",
                                              help="Only this ladder (e.g. abluxxen/basic)."),
     ) -> None:

@@ -16,6 +16,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.table import Table
 
 from cardtable.core.errors import ConfigError
@@ -221,3 +222,42 @@ def ladder_table(rows: list[dict], ladder: str) -> Table:
         t.add_row(str(i), r["bot"], num(r["ordinal"]), num(r["mu"]), num(r["sigma"]),
                   str(r["games"]))
     return t
+
+
+def fit(table: Table, width: int) -> list[Table]:
+    """`table` as one or more tables no wider than `width` columns of a terminal: where it is
+    wider, its columns are split into several tables, each repeating the first column (the
+    row's name), so no figure is ever cut to "…". A column too wide on its own still gets a
+    table of its own (rich may then wrap it)."""
+    cols = table.columns
+    cells = [[str(c) for c in col._cells] for col in cols]
+
+    def col_width(i: int) -> int:                # content plus padding and one border
+        return max([cell_len(str(cols[i].header))] + [cell_len(c) for c in cells[i]]) + 3
+
+    if sum(col_width(i) for i in range(len(cols))) + 1 <= width or len(cols) < 3:
+        return [table]
+    groups: list[list[int]] = []
+    key = col_width(0)
+    current: list[int] = []
+    used = 1 + key
+    for i in range(1, len(cols)):
+        if current and used + col_width(i) > width:
+            groups.append(current)
+            current, used = [], 1 + key
+        current.append(i)
+        used += col_width(i)
+    groups.append(current)
+    out = []
+    for n, group in enumerate(groups):
+        part = Table(title=(f"{table.title} ({n + 1}/{len(groups)})" if table.title else None),
+                     title_justify=table.title_justify,
+                     caption=table.caption if n == len(groups) - 1 else None,
+                     caption_justify=table.caption_justify)
+        for i in (0, *group):
+            part.add_column(cols[i].header, justify=cols[i].justify, no_wrap=True)
+        for r in range(table.row_count):
+            part.add_row(*(cells[i][r] for i in (0, *group)))
+        out.append(part)
+    return out
+

@@ -8,7 +8,14 @@ then the others by score (Kombio: lower is better), equal scores sharing a rank.
 sits in several seats of a game (greedy against greedy), each seat is rated from the bot's
 rating before the game and the bot's new mu and sigma are the means over its seats.
 
-The file (default ~/.cardtable/ratings.json):
+Every bot has one name in the file (`cardtable.bots.base.bot_key`): a level's name where the
+bot and its settings are a level's ("heuristic" is "medium"), else the bot with its settings.
+A file written before that, with such a bot under another name, is read under the one name; if
+both names were there, the entry with more games is kept.
+
+The file (default: `ratings.json` in the platform's user data folder, from platformdirs:
+~/.local/share/cardtable on Linux, ~/Library/Application Support/cardtable on macOS,
+%LOCALAPPDATA%\\cardtable on Windows; `CARDTABLE_DATA` overrides the folder):
 
     {"format": "cardtable-ratings", "version": 1, "model": "PlackettLuce",
      "ladders": {"abluxxen/basic": {"greedy": {"mu": 27.1, "sigma": 1.2, "games": 812}}}}
@@ -18,8 +25,10 @@ The ladder is sorted by the ordinal mu - 3 sigma (a conservative skill estimate)
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -29,8 +38,51 @@ FORMAT = "cardtable-ratings"
 VERSION = 1
 
 
+#: where versions before 2026-11-26 kept the ratings
+LEGACY_PATH = Path(os.path.expanduser("~")) / ".cardtable" / "ratings.json"
+
+
 def default_path() -> Path:
-    return Path(os.path.expanduser("~")) / ".cardtable" / "ratings.json"
+    """Where ratings go unless told (`--ratings FILE`): the user data folder."""
+    folder = os.environ.get("CARDTABLE_DATA")
+    if not folder:
+        import platformdirs
+
+        folder = platformdirs.user_data_path("cardtable", appauthor=False)
+    return Path(folder) / "ratings.json"
+
+
+def canonical(key: str) -> str:
+    """The one name of a bot key as written by any version ("heuristic" -> "medium",
+    "pimc(iterations=80,width=4)" -> "hard"); a key it cannot read stays as it is."""
+    from cardtable.bots.base import bot_key
+
+    m = re.fullmatch(r"([a-z]+)(?:\((.*)\))?", key)
+    if not m:
+        return key
+    params: dict[str, Any] = {}
+    if m.group(2):
+        for part in re.split(r",(?=[a-z_]+=)", m.group(2)):
+            name, eq, value = part.partition("=")
+            if not eq:
+                return key
+            try:
+                params[name] = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                return key
+    try:
+        return bot_key(m.group(1), params)
+    except ConfigError:
+        return key
+
+
+def _one_name_per_bot(ladder: dict[str, dict]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for key, entry in ladder.items():
+        name = canonical(key)
+        if name not in out or entry["games"] > out[name]["games"]:
+            out[name] = entry
+    return out
 
 
 def _model():
@@ -47,8 +99,12 @@ def empty() -> dict[str, Any]:
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    """The ratings in `path` (empty ratings if the file does not exist)."""
+    """The ratings in `path` (empty ratings if the file does not exist). The default file
+    not yet written falls back to the one of older versions (~/.cardtable/ratings.json): the
+    next save writes it to the new place."""
     p = Path(path)
+    if not p.exists() and p == default_path() and LEGACY_PATH.exists():
+        p = LEGACY_PATH
     if not p.exists():
         return empty()
     try:
@@ -63,6 +119,8 @@ def load(path: str | Path) -> dict[str, Any]:
                 isinstance(v, dict) and {"mu", "sigma", "games"} <= set(v)
                 for v in players.values()):
             raise ConfigError(f"{str(p)!r}: ladder {ladder!r} is malformed")
+    data["ladders"] = {name: _one_name_per_bot(players)
+                       for name, players in data["ladders"].items()}
     return data
 
 

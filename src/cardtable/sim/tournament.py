@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from cardtable.bots.base import act, bot_class, make_bot
+from cardtable.bots.base import act, bot_class, bot_key, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.core.record import game_module, new_game
 
@@ -143,10 +143,6 @@ def derive_seed(seed: int, *parts: Any) -> int:
 
 
 # -- checking the configuration -----------------------------------------------------------------
-def _fmt_value(v: Any) -> str:
-    return repr(v) if isinstance(v, str) else str(v)
-
-
 def _entries(config: TournamentConfig) -> tuple[Entry, ...]:
     names = [str(b).strip().lower() for b in config.bots]
     if not names or any(not n for n in names):
@@ -178,7 +174,7 @@ def _entries(config: TournamentConfig) -> tuple[Entry, ...]:
         if label != n:
             params.update(config.bot_params.get(label, {}))
         items = tuple(sorted(params.items()))
-        key = n if not items else n + "(" + ",".join(f"{k}={_fmt_value(v)}" for k, v in items) + ")"
+        key = bot_key(n, dict(items))
         entry = Entry(i, label, n, items, key)
         try:
             entry.make(0)                     # bad settings fail here, not in a worker
