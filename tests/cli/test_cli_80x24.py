@@ -68,8 +68,8 @@ def test_121_swap_decisions_are_one_line():
 
 def test_tournament_tables_are_readable_at_80_columns(tmp_path):
     """`cardtable tournament` in an 80x24 pseudo-terminal: no figure or bot name cut to "…",
-    no table line wider than the terminal (a long file path is left to the terminal to wrap); a table too wide is split into parts that each repeat the
-    row's name (issue 31)."""
+    no table line wider than the terminal (a long file path is left to the terminal to wrap);
+    a table too wide is split into parts that each repeat the row's name (issue 31)."""
     s = PtySession("tournament", "--bots", "pimc,random,heuristic,random", "--games", "4",
                    "--seed", "3", "--jobs", "1", "--no-charts", "--no-progress",
                    "--bot-param", "pimc.iterations=10", "--out", str(tmp_path / "o"),
@@ -87,3 +87,45 @@ def test_tournament_tables_are_readable_at_80_columns(tmp_path):
     # every win-rate interval whole: 4 entries, 3 bots (random in two seats), 4 seats
     assert len(re.findall(r"\d+\.\d–\d+\.\d%", text)) == 4 + 3 + 4, text
     assert "(1/" in text                                        # the wide table was split
+
+
+class _Typed:
+    """A prompter that types the given lines, as a player at the prompt would."""
+    tty = False
+
+    def __init__(self, *lines):
+        self.lines = list(lines)
+
+    def ask(self, prompt, words=None):
+        return self.lines.pop(0)
+
+    def stale(self):
+        return []
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_bare_number_chooses_only_from_a_numbered_menu(lang):
+    """A decision of more than MENU_MAX choices shows no numbered menu, so "1" does not play
+    its first choice (issue 31): it is refused with a reason, and the decision typed plays."""
+    import random
+
+    from cardtable.core.record import new_game
+
+    rng = random.Random(4)
+    for seed in range(200):                         # a position where seat 0 has a long list
+        state = new_game("kombio", seed=seed, players=4)
+        while not state.over and not (state.to_move == 0 and len(state.legal()) > MENU_MAX):
+            state.apply(rng.choice(state.legal()))
+        if not state.over:
+            break
+    legal = [d.text for d in state.legal_decisions()]
+    assert len(legal) > MENU_MAX
+    out = io.StringIO()
+    console = Console(file=out, width=80, highlight=False)
+    g = Game(kombio_ui, 0, {}, ["You", "Ben", "Caro", "Lisa"], lang, console,
+             _Typed("1", legal[-1]), False)
+    assert g.ask(state) == legal[-1]
+    assert t(lang, "cli.no_numbers", n=len(legal)) in " ".join(out.getvalue().split())
+    g = Game(kombio_ui, 0, {}, ["You", "Ben", "Caro", "Lisa"], lang, console,
+             _Typed("quit"), False)
+    assert g.ask(state) is None

@@ -251,17 +251,19 @@ class Game:
     def say(self, text: str, style: str = "") -> None:
         _say(self.console, text, style)
 
-    def menu(self, legal: list[str]) -> None:
+    def menu(self, legal: list[str]) -> bool:
         """The legal decisions, numbered; a long list (a swap: up to 121) in one line instead,
-        so the board stays on an 80×24 screen."""
+        so the board stays on an 80×24 screen. True if the menu shown is numbered (only then
+        does a bare number choose from it)."""
         if len(legal) > MENU_MAX:
             self.say(t(self.lang, "cli.menu_long", n=len(legal),
                        examples=", ".join(legal[i] for i in (0, len(legal) // 2, -1))),
                      "bold")
-            return
+            return False
         self.say(t(self.lang, "cli.menu"), "bold")
         self.console.print(Columns([Text(f"{i}) {d}") for i, d in enumerate(legal, 1)],
                                    padding=(0, 3)))
+        return True
 
     def ask(self, state: GameState) -> str | None:
         """The human's decision (legal notation text), or None to quit."""
@@ -277,7 +279,7 @@ class Game:
         timed = self.timed(raw, self.seat) if self.timed else None
         self.console.print(ui.render(view, self.seat, self.names, lang))
         self.say(why, "bold")
-        self.menu(legal)
+        numbered = self.menu(legal)
         deadline = time.monotonic() + timed.seconds if timed else None
         if timed and self.stale_note:     # typed before this window opened: not for it
             for old in self.prompter.stale():
@@ -308,6 +310,9 @@ class Game:
                 continue
             if line.isdigit():
                 i = int(line)
+                if not numbered:                      # no numbered menu on the screen
+                    self.say(t(lang, "cli.no_numbers", n=len(legal)), "red")
+                    continue
                 if 1 <= i <= len(legal):
                     return legal[i - 1]
                 self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
