@@ -90,8 +90,8 @@ def test_tournament_tables_are_readable_at_80_columns(tmp_path):
 
 
 class _Typed:
-    """A prompter that types the given lines, as a player at the prompt would."""
-    tty = False
+    """A prompter that types the given lines, as a player at a terminal's prompt would."""
+    tty = True
 
     def __init__(self, *lines):
         self.lines = list(lines)

@@ -90,3 +90,47 @@ def test_bots_are_paced_after_each_line(run, monkeypatch):
 def test_bot_pause_out_of_range(run, bad):
     proc = run("play", "abluxxen", "--bot-pause", bad)
     assert proc.returncode == 2 and "--bot-pause" in proc.stderr
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("C.UTF-8", dict(decide="Your decision>", window=r"Snap window on the -?\d+ · 600 s to snap: "
+                     r"`snap \d\.\d` or Enter to pass>", result="Enter: the result>",
+                     revealed="Round 1: every grid revealed", over="Round 1 is over")),
+    ("de_DE.UTF-8", dict(decide="Deine Entscheidung>", window=r"Klopfen auf die -?\d+ · 600 s "
+                         r"zum Klopfen: `snap \d\.\d` oder Enter zum Passen>",
+                         result="Enter: das Ergebnis>", revealed="Runde 1: alle Karten aufgedeckt",
+                         over="Runde 1 ist vorbei"))])
+def test_the_last_round_is_explained_on_one_screen_before_the_result(lang, words):
+    """Six players at 80x24 (issue 31): the last round ends with its grids revealed once, the
+    words that explain it under them, all on one screen, and a pause before the result table
+    (it used to scroll away under the final board and the table, the grids shown three
+    times)."""
+    s = PtySession("play", "kombio", "--players", "6", "--seed", "4", "--target", "1",
+                   "--bot-pause", "0", "--snap-seconds", "600", "--bots", "random",
+                   rows=24, cols=80, lang=lang)
+    try:
+        pattern = "|".join(re.escape(w) if k != "window" else w for k, w in words.items()
+                           if k in ("decide", "window", "result"))
+        while True:
+            m = s.expect_prompt(f"({pattern})")
+            if m.group(1) == words["decide"]:
+                s.send("1\r")
+            elif m.group(1) == words["result"]:
+                break
+            else:
+                s.send("\r")
+        before = s.text[:m.end()]
+        block = before[before.rindex(words["revealed"]):].split("\n")
+        assert len(block) <= 24, "\n".join(block)           # one screen, prompt included
+        assert all(len(x) <= 80 for x in block), "\n".join(block)
+        # a slot never split from its value at a line's end ("5.6" / "4")
+        assert not [x for x in block if re.search(r"\b\d\.\d+ *$", x)], "\n".join(block)
+        assert words["over"] in "\n".join(block) and "(KO-15)" in "\n".join(block)
+        assert before.count(words["revealed"]) == 1
+        s.send("\r")
+        assert s.wait() == 0
+        after = s.text[m.end():]
+        assert "★" in after                                 # the result table came after
+        assert not re.search(r"\b[0-5]\.[1-9]\b", after.split("★")[0])  # no board again
+    finally:
+        s.close()

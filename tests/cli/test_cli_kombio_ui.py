@@ -191,7 +191,7 @@ def test_round_end_lines_use_the_revealed_round():  # KO-15
         if after["round_scores"]:
             break
     last = after["last_round"]
-    lines = ui.round_end(before, g.history[-1], after, actor, 0, names, "en")
+    lines = ui.round_end(before, after, 0, names, "en")
     text = "\n".join(lines)
     for q in range(3):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None)

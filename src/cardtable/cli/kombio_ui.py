@@ -231,11 +231,23 @@ class KombioSession(SingleGame):
         """Said of a line typed before the snap window on view's top card opened."""
         return t(self.lang, "ko.timed.stale", line=line, top=view.get("top"))
 
+    #: the revealed grids of the last round (the interlude) are the final board
+    final_board = False
+
+    def describe(self, before, decision, after, actor, viewer, names, lang) -> str:
+        """The log line; a round's end is told by the interlude."""
+        return describe(before, decision, after, actor, viewer, names, lang, round_words=False)
+
     def interlude(self, before, after, seat, names, lang):
-        """After a round: every grid as revealed (KO-15), to look at before the next round."""
+        """After a round: every grid as revealed with sums and scores (KO-15), then why it
+        ended, the scoring rule that applied and the totals: one block, to read before the
+        next round (or the result)."""
         if after["round"] == before["round"] and not (after["over"] and not before["over"]):
             return None
-        return revealed(after, names, lang)
+        words = Text("\n".join(round_end(before, after, seat, names, lang, brief=True)),
+                     style="bold")
+        grids = revealed(after, names, lang)
+        return words if grids is None else Group(grids, words)
 
     def present(self, view, seat, prompt: bool):
         if self.memory is None or seat is None:
@@ -311,20 +323,43 @@ def compact() -> bool:
     return sys.stdout.isatty() and shutil.get_terminal_size().lines < COMPACT_LINES
 
 
+def _width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
+def flow(head: Text, cells: list[Text], width: int | None = None, indent: int = 4) -> Text:
+    """`head`, then the cells two spaces apart, broken between cells (never inside one, "5.6"
+    on one line and its value on the next) where a line would pass `width` columns; a head
+    too long for a cell beside it gets its cells on the lines below."""
+    width = width or _width()
+    line = head.copy()
+    used = head.cell_len
+    for cell in cells:
+        if used + 2 + cell.cell_len > width:
+            line.append("\n" + " " * indent)
+            used = indent
+        else:
+            line.append("  ")
+            used += 2
+        line.append_text(cell)
+        used += cell.cell_len
+    return line
+
+
 def _seat_line(view, p, seat, names, lang) -> Text:
-    """A player in one line: the head, then every slot of the grid (the compact board)."""
+    """A player on one line, or more where the grid is long: the head, then every slot of
+    the grid (the compact board)."""
     mark = "▶ " if p == view.get("to_move") else ("• " if p == view.get("active") else "  ")
-    line = Text(mark + t(lang, "ko.head.plain", name=names[p],
+    head = Text(mark + t(lang, "ko.head.plain", name=names[p],
                          cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
                 style="bold" if p == seat else "")
     if view.get("caller") == p and not view.get("over"):
-        line.append(t(lang, "ko.head.taboo" if view["players"] > 2 else "ko.head.called"),
+        head.append(t(lang, "ko.head.taboo" if view["players"] > 2 else "ko.head.called"),
                     style="magenta")
-    line.append(" ")
-    for s, v in enumerate(view["grids"][p], 1):
-        line.append("  ")
-        line.append_text(_cell(p, s, v, seat))
-    return line
+    head.append(" ")
+    return flow(head, [_cell(p, s, v, seat) for s, v in enumerate(view["grids"][p], 1)])
 
 
 def render(view, seat, names, lang, small: bool | None = None):
@@ -397,14 +432,10 @@ def revealed(after, names, lang):
                             expand=False, box=box.ROUNDED))
     title = t(lang, "ko.round.revealed", round=len(rows))
     if compact():
-        lines = []
-        for p, grid in enumerate(last["grids"]):
-            line = Text(t(lang, "ko.round.grid_head", name=names[p], sum=last["sums"][p],
-                          score=scores[p], total=after["totals"][p]) + ":", style="bold")
-            for s, v in enumerate(grid, 1):
-                line.append("  ")
-                line.append_text(_cell(p, s, v, None))
-            lines.append(line)
+        lines = [flow(Text(t(lang, "ko.round.grid_head", name=names[p], sum=last["sums"][p],
+                                score=scores[p], total=after["totals"][p]) + ":", style="bold"),
+                      [_cell(p, s, v, None) for s, v in enumerate(grid, 1)])
+                 for p, grid in enumerate(last["grids"])]
         return Group(Text(title, style="bold"), *lines)
     return Panel(Columns(panels, padding=(0, 1)), title=title, title_align="left")
 
@@ -491,14 +522,17 @@ def why(view, seat, names, lang) -> str:
 
 
 # -- log lines ------------------------------------------------------------------------------------
-def describe(before, decision, after, actor, viewer, names, lang, web: bool = False) -> str:
+def describe(before, decision, after, actor, viewer, names, lang, web: bool = False,
+             round_words: bool = True) -> str:
     """One log line (or a few, at a window's close and a round's end) for `decision` of
     `actor`, from the viewer's views before and after it. Another seat's answer in an open
     snap window is hidden until the window closes (KO-10): then the line is empty.
 
     `web` (the game server's words): positions as the browser shows them ("your card 3"), and
     no line for a seat's own pass or snap in a window: the server closes a window in one go,
-    and the line of its result (who snapped what, right or wrong, or nobody) follows at once."""
+    and the line of its result (who snapped what, right or wrong, or nobody) follows at once.
+    `round_words` false (the terminal, whose `interlude` explains a round's end under its
+    revealed grids): no round-end lines."""
     words = decision.split()
     kind, args = (words[0], words[1:]) if words else ("", [])
     you = viewer is not None and actor == viewer
@@ -602,8 +636,8 @@ def describe(before, decision, after, actor, viewer, names, lang, web: bool = Fa
         lines.append(line)
     else:
         lines.append(f"{name}: {decision}")
-    if ended:
-        lines.extend(round_end(before, decision, after, actor, viewer, names, lang))
+    if ended and round_words:
+        lines.extend(round_end(before, after, viewer, names, lang))
     return "\n".join(line for line in lines if line)
 
 
@@ -643,9 +677,10 @@ def _window_closed(before, after, ended, viewer, names, lang, web=False) -> list
     return [line]
 
 
-def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
+def round_end(before, after, viewer, names, lang, brief: bool = False) -> list[str]:
     """The end of a round in words: why, sums and scores with the KO-15 rule, totals, and the
-    next round's start (KO-4) or the end of the game (KO-16)."""
+    next round's start (KO-4) or the end of the game (KO-16). `brief`: without each seat's
+    cards and score rows (shown beside it, as in `revealed`)."""
     r = before["round"]
     rows = after["round_scores"]
     if len(rows) < r:
@@ -661,10 +696,10 @@ def round_end(before, decision, after, actor, viewer, names, lang) -> list[str]:
     else:
         reason = t(lang, "ko.round.reason_empty")
     lines = [t(lang, "ko.round.over", round=r, reason=reason)]
-    for q in range(n):
+    for q in range(0 if brief else n):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None) or "—"
         lines.append(t(lang, _you("ko.round.cards", q, viewer), name=names[q], cards=cards))
-    for q in range(n):
+    for q in range(0 if brief else n):
         extra = scores[q] - sums[q]
         lines.append(t(lang, "ko.round.row", name=names[q], sum=sums[q],
                        extra=f" +{extra}" if extra else "", score=scores[q],

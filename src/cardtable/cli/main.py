@@ -243,6 +243,7 @@ class Game:
         self.interlude = getattr(session, "interlude", None)
         self._present = getattr(session, "present", None)
         self.observe = getattr(session, "observe", None)
+        self.describe = getattr(session, "describe", None) or ui.describe
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
 
     def present(self, view, prompt: bool):
@@ -253,9 +254,10 @@ class Game:
 
     def menu(self, legal: list[str]) -> bool:
         """The legal decisions, numbered; a long list (a swap: up to 121) in one line instead,
-        so the board stays on an 80×24 screen. True if the menu shown is numbered (only then
-        does a bare number choose from it)."""
-        if len(legal) > MENU_MAX:
+        so the board stays on an 80×24 screen (piped output has no screen: all numbered).
+        True if the menu shown is numbered (only then does a bare number choose from it)."""
+        screen = self.prompter is None or self.prompter.tty
+        if len(legal) > MENU_MAX and screen:
             self.say(t(self.lang, "cli.menu_long", n=len(legal),
                        examples=", ".join(legal[i] for i in (0, len(legal) // 2, -1))),
                      "bold")
@@ -338,23 +340,25 @@ class Game:
             after = state.view(self.seat)
             if self.observe:
                 self.observe(before, text, after, s, self.seat)
-            line = self.ui.describe(shown_before, text, self.present(after, False),
-                                    s, self.seat, self.names, self.lang)
-            if line:                                # empty: nothing the viewer may see yet
-                self.say(line, "bold" if s == self.seat else "")
-                if s != self.seat and self.bot_pause > 0:
-                    time.sleep(self.bot_pause)      # pacing: a person can follow the bots
+            line = self.describe(shown_before, text, self.present(after, False),
+                                 s, self.seat, self.names, self.lang)
             shown = self.interlude(before, after, self.seat, self.names, self.lang) \
                 if self.interlude else None
+            if line:                                # empty: nothing the viewer may see yet
+                self.say(line, "bold" if s == self.seat else "")
+                if s != self.seat and self.bot_pause > 0 and shown is None:
+                    time.sleep(self.bot_pause)      # pacing: a person can follow the bots
             if shown is not None:                   # e.g. a Kombio round's revealed grids
-                self.console.print(shown)
-                if self.prompter.tty and not state.over:
-                    try:
-                        answer = self.prompter.ask_line(t(self.lang, "cli.next_round"))
-                    except EOFError:
-                        answer = ""
-                    if answer.strip().lower() in QUIT_WORDS:
-                        return False
+                self.console.print(shown)           # and the words that explain them
+            if shown is not None and self.prompter.tty:
+                # a pause to read the round (the last one too: the result comes after it)
+                try:
+                    answer = self.prompter.ask_line(
+                        t(self.lang, "cli.to_result" if state.over else "cli.next_round"))
+                except EOFError:
+                    answer = ""
+                if answer.strip().lower() in QUIT_WORDS and not state.over:
+                    return False
         return True
 
 
@@ -450,7 +454,8 @@ def _play_session(session, g, ui, seat, names, lang, console, prompter, save_cur
             save_current()
             _say(console, t(lang, "cli.quit"))
             return 0
-        console.print(ui.render(state.view(None), seat, names, lang))
+        if getattr(session, "final_board", True):  # Kombio: the last round's grids were shown
+            console.print(ui.render(state.view(None), seat, names, lang))
         console.print(ui.summary(state.view(None), names, lang))
         save_current()
         table = session.table(names, lang)
