@@ -122,6 +122,21 @@ def test_shadow_options_any_set_of_a_lower_number():  # DU-4
     assert v["legal"] == ["shadow 1", "shadow 3", "shadow 5"]
 
 
+@pytest.mark.parametrize("lang,words", [("en", "now seat 0 shadowluxxes"),
+                                        ("de", "jetzt schattenluxxt Platz 0")])
+def test_a_wrong_decision_in_the_shadow_step_names_this_turns_choices(lang, words):  # DU-4
+    """Not a fixed 'shadow 5' example nor a "shadow stack": the numbers this set can take."""
+    from cardtable.core.errors import IllegalDecision
+
+    s = duel()
+    s.apply("play 7 7")
+    with pytest.raises(IllegalDecision) as e:
+        s.apply("take")
+    text = e.value.words(lang)
+    assert words in text and "shadow 1, shadow 3, shadow 5" in text, text
+    assert "stack" not in text.lower() and "stapel" not in text.lower()
+
+
 def test_shadowluxx_two_of_three_fives_one_stays():  # DU-4 DU-2
     """The rulebook's "any set of cards" of the one-layer shadow display: `play 7 7` against
     three 5s takes two of them (`shadow 5`), and one 5 stays."""

@@ -193,7 +193,9 @@ class AbluxxenState(GameState):
 
     def _expecting(self, d: Decision):
         """The refusal of a decision of the wrong kind: what the phase expects instead."""
-        return refuse(d.text, "ab.expect." + self.phase, seat=self._to_move, owed=self.owed)
+        options = ", ".join(self.legal()) if self.phase == "shadow" else ""   # DU-4's choices
+        return refuse(d.text, "ab.expect." + self.phase, seat=self._to_move, owed=self.owed,
+                      options=options)
 
     # AB-5, AB-6, AB-7: play a set onto your display
     def _play(self, d: Decision) -> None:
