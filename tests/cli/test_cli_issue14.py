@@ -70,9 +70,11 @@ def test_text_replay_skips_ahead_and_runs_to_the_end(record):
     n = len(json.loads(record.read_text())["actions"])
     s = PtySession("replay", record)
     try:
-        s.expect(r"  0\. .*\n.*N actions on.*>")       # the prompt says how to skip
+        m = s.expect(r"  0\. [^\n]*\n((?:[^\n]*\n)*?)[^\n]*N actions on[^\n]*>")  # how to skip
+        assert "Deck: " in m.group(1)                    # the board as it stands after step 0
         s.send("5\r")
-        s.expect(r"  5\. .*\n.*>")                      # five actions on, then a pause
+        m = s.expect(r"  5\. [^\n]*\n((?:[^\n]*\n)*?)[^\n]*N actions on[^\n]*>")  # then a pause
+        assert "Deck: " in m.group(1)
         assert "  4. " in s.text and "  6. " not in s.text
         s.send("c\r")                                     # on to the end
         assert s.wait() == 0

@@ -253,18 +253,18 @@ def test_words_replay(run, records):
     assert out.startswith(f"Replay: kombio, 3 players, seed 11, {len(state.history)} actions")
     steps = re.findall(r"^\s*(\d+)\. ", out, re.M)
     assert len(steps) == len(state.history)                 # full information: every action
-    assert re.search(r"^\s*\d+\. Seat \d draws an? -?\d+$", out, re.M)
-    assert re.search(r"^\s*\d+\. Seat \d passes$", out, re.M)
+    assert re.search(r"^\s*\d+\. Player \d draws an? -?\d+$", out, re.M)
+    assert re.search(r"^\s*\d+\. Player \d passes$", out, re.M)
     assert "Round 1 is over" in out and "Result" in out
-    assert re.search(r"^Winners?: Seat \d", out, re.M)
+    assert re.search(r"^Winners?: Player \d", out, re.M)
     # as a seat: others' draws and snap answers stay hidden
     proc = run("replay", path, "--as", "1", "--no-pause")
     out = proc.stdout
-    assert "Seen by You (seat 1)" in out
+    assert "Seen by Player 2 (seat 1)" in out
     assert re.search(r"^\s*\d+\. You draw an? -?\d+$", out, re.M)
-    assert re.search(r"^\s*\d+\. Seat [02] draws a card and looks at it$", out, re.M)
-    assert not re.search(r"Seat [02] draws an? -?\d+", out)
-    assert not re.search(r"^\s*\d+\. Seat [02] (passes|snaps \S+)$", out, re.M)  # KO-10
+    assert re.search(r"^\s*\d+\. Player [13] draws a card and looks at it$", out, re.M)
+    assert not re.search(r"Player [13] draws an? -?\d+", out)
+    assert not re.search(r"^\s*\d+\. Player [13] (passes|snaps \S+)$", out, re.M)  # KO-10
     proc = run("replay", path, "--lang", "de")
     assert "Runde 1 ist vorbei" in proc.stdout and "Ergebnis" in proc.stdout
 
@@ -302,11 +302,11 @@ def _replay_words(run, tmp_path, rec, *args):
 # KO-15
 def test_caller_alone_lowest_others_add_10(run, tmp_path):
     out = _replay_words(run, tmp_path, ALONE)
-    assert "Seat 0: sum 1 = 1 (total 1) Seat 1: sum 20 +10 = 30 (total 30)" in out
-    assert ("Seat 0 called Kombio and alone had the lowest sum (1): Seat 0 scores 1, everybody "
+    assert "Player 1: sum 1 = 1 (total 1) Player 2: sum 20 +10 = 30 (total 30)" in out
+    assert ("Player 1 called Kombio and alone had the lowest sum (1): Player 1 scores 1, everybody "
             "else adds +10 (KO-15).") in out
     assert "every other player had one more turn after the Kombio call (KO-12)" in out
-    assert "Round 2: Seat 1 starts (KO-4)." in out
+    assert "Round 2: Player 2 starts (KO-4)." in out
     out = _replay_words(run, tmp_path, ALONE, "--as", "0")
     assert ("You called Kombio and alone had the lowest sum (1): you score 1, everybody else "
             "adds +10 (KO-15).") in out
@@ -315,31 +315,31 @@ def test_caller_alone_lowest_others_add_10(run, tmp_path):
 # KO-15
 def test_caller_not_alone_lowest_adds_15(run, tmp_path):
     out = _replay_words(run, tmp_path, FAILED)
-    assert "Seat 0: sum 20 +15 = 35 (total 35) Seat 1: sum 1 = 1 (total 1)" in out
-    assert ("Seat 0 called Kombio but did not alone have the lowest sum (20; lowest of the "
-            "others: 1): Seat 0 adds +15, the others score their sums (KO-15).") in out
+    assert "Player 1: sum 20 +15 = 35 (total 35) Player 2: sum 1 = 1 (total 1)" in out
+    assert ("Player 1 called Kombio but did not alone have the lowest sum (20; lowest of the "
+            "others: 1): Player 1 adds +15, the others score their sums (KO-15).") in out
     out = _replay_words(run, tmp_path, FAILED, "--lang", "de")
-    assert "Platz 0 hat Kombio gerufen, aber nicht allein die niedrigste Summe" in out
-    assert "Platz 0 bekommt +15 dazu" in out
+    assert "Spieler 1 hat Kombio gerufen, aber nicht allein die niedrigste Summe" in out
+    assert "Spieler 1 bekommt +15 dazu" in out
 
 
 # KO-16
 def test_tie_broken_by_the_last_round(run, tmp_path):
     out = _replay_words(run, tmp_path, TIE_LAST)
-    assert ("Tie at 15 (Seat 0 with 14 in the last round and Seat 1 with 0 in the last round): "
+    assert ("Tie at 15 (Player 1 with 14 in the last round and Player 2 with 0 in the last round): "
             "the lowest score in the last round decides (KO-16).") in out
-    assert "Winner: Seat 1" in out
-    assert "The target 20 is reached by Seat 2: the game is over (KO-16)." in out
-    assert "Seat 1's cards are taboo now" in out                     # KO-12, 3 players
+    assert "Winner: Player 2" in out
+    assert "The target 20 is reached by Player 3: the game is over (KO-16)." in out
+    assert "Player 2's cards are taboo now" in out                     # KO-12, 3 players
 
 
 # KO-16
 def test_tie_also_in_the_last_round_all_win(run, tmp_path):
     out = _replay_words(run, tmp_path, TIE_STILL)
-    assert "Tie at 10 (Seat 0 and Seat 1), also in the last round (10): all of them win (KO-16)." \
+    assert "Tie at 10 (Player 1 and Player 2), also in the last round (10): all of them win (KO-16)." \
         in out
-    assert "Winners: Seat 0 and Seat 1" in out
-    assert "Seat 2: sum 13 +15 = 28 (total 28)" in out                 # KO-15: a tie is no win
+    assert "Winners: Player 1 and Player 2" in out
+    assert "Player 3: sum 13 +15 = 28 (total 28)" in out                 # KO-15: a tie is no win
 
 
 # -- --memory ------------------------------------------------------------------------------------

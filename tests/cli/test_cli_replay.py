@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -164,7 +165,7 @@ def test_words_full_information(run, records):
     out = proc.stdout
     steps = [ln for ln in out.splitlines() if ln[:3].strip().isdigit() and ln[3:5] == ". "]
     assert len(steps) == len(state.history)
-    assert "Seat 0 plays" in out
+    assert "Player 1 plays" in out
     assert "Result" in out and ("Winner: " in out or "Winners: " in out)
     # full information: deck draws name the card
     deck_lines = [ln for ln in steps if "from the deck" in ln]
@@ -176,11 +177,11 @@ def test_words_as_seat_hides_other_deck_draws(run, records):
     proc = run("replay", path, "--as", "1", "--no-pause")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    others = [ln for ln in lines if re.search(r"Seat \d draws .*deck", ln)]
+    others = [ln for ln in lines if re.search(r"Player \d draws .*deck", ln)]
     mine = [ln for ln in lines if "You draw" in ln and "deck" in ln]
-    assert others and all(re.search(r"Seat \d draws from the deck$", ln) for ln in others)
+    assert others and all(re.search(r"Player \d draws from the deck$", ln) for ln in others)
     assert mine and all(re.search(r"You draw (\d+|X) from the deck$", ln) for ln in mine)
-    assert "Seen by You (seat 1)" in proc.stdout
+    assert "Seen by Player 2 (seat 1)" in proc.stdout
 
 
 def test_words_unfinished_record(run, records):
@@ -194,7 +195,7 @@ def test_words_german(run, records):
     path, _ = records["basic_over"]
     proc = run("replay", path, "--lang", "de")
     assert proc.returncode == 0
-    assert "Platz 0 spielt" in proc.stdout and "Ergebnis" in proc.stdout
+    assert "Spieler 1 spielt" in proc.stdout and "Ergebnis" in proc.stdout
 
 
 # AB-18
@@ -202,9 +203,9 @@ def test_tie_broken_by_fewer_hand_cards(run, data_dir):
     proc = run("replay", data_dir / "tie_ab18_fewer_hand.json")
     assert proc.returncode == 0, proc.stderr
     out = " ".join(proc.stdout.split())
-    assert "Tie at 18 points (Seat 0 with 8 hand cards and Seat 2 with 7 hand cards)" in out
+    assert "Tie at 18 points (Player 1 with 8 hand cards and Player 3 with 7 hand cards)" in out
     assert "the fewer hand cards decide (AB-18)" in out
-    assert "Winner: Seat 2" in out
+    assert "Winner: Player 3" in out
     assert "deck and the pool were used up (AB-14)" in out
 
 
@@ -213,7 +214,7 @@ def test_tie_with_equal_hand_cards_all_win(run, data_dir):
     proc = run("replay", data_dir / "tie_ab18_still_tied.json")
     out = " ".join(proc.stdout.split())
     assert "with equal hand cards: all of them win (AB-18)" in out
-    assert "Winners: Seat 0 and Seat 1" in out
+    assert "Winners: Player 1 and Player 2" in out
 
 
 # CL-4, CL-3
@@ -221,8 +222,60 @@ def test_classic_tie_is_shared(run, data_dir):
     proc = run("replay", data_dir / "tie_cl4_shared.json")
     out = " ".join(proc.stdout.split())
     assert "ties are not broken, all of them win (CL-4)" in out
-    assert "Winners: Seat 1 and Seat 2" in out
-    assert "Seat 2 played the last hand card (CL-3)" in out
+    assert "Winners: Player 2 and Player 3" in out
+    assert "Player 3 played the last hand card (CL-3)" in out
     proc = run("replay", data_dir / "tie_cl4_shared.json", "--json")
     view = json.loads(proc.stdout)
     assert view["winners"] == [1, 2] and view["over"]
+
+
+# -- who played each seat (NOTATION.md `seats`, issue 31) ----------------------------------------
+@pytest.mark.parametrize("lang,words", [("C.UTF-8", ("Players: Ann Lee (seat 0), Ben (seat 1, "
+                                                     "medium bot)", "Ann Lee plays")),
+                                        ("de_DE.UTF-8", ("Spieler: Ann Lee (Platz 0), Ben "
+                                                         "(Platz 1, Bot: mittel)",
+                                                         "Ann Lee spielt"))])
+def test_a_saved_game_replays_with_the_names_played_with(run, tmp_path, lang, words):
+    save = tmp_path / "g.json"
+    proc = run("play", "abluxxen", "--variant", "duel", "--bots", "medium", "--seed", "3",
+               "--name", "Ann Lee", "--save", save, input="1\n" * 600)
+    assert proc.returncode == 0, proc.stderr
+    rec = json.loads(save.read_text())
+    assert rec["seats"] == [{"name": "Ann Lee"}, {"name": "Ben", "bot": "medium"}]
+    proc = run("replay", save, "--no-pause", lang=lang)
+    assert proc.returncode == 0, proc.stderr
+    assert words[0] in proc.stdout and words[1] in proc.stdout
+    assert "Seat 0" not in proc.stdout and "Platz 0 " not in proc.stdout
+
+
+def test_a_record_without_seats_counts_players_from_1(run, records):
+    path, _ = records["basic_over"]
+    rec = json.loads(Path(path).read_text())
+    assert "seats" not in rec
+    proc = run("replay", path, "--no-pause")
+    assert "Players: Player 1 (seat 0), Player 2 (seat 1)" in proc.stdout
+
+
+@pytest.mark.parametrize("seats,words", [
+    ("Ann", '"seats" must be a list of objects'),
+    ([{"name": "Ann"}], '"seats" names 1 seats, the game has 4'),
+    ([{"name": ""}] * 4, 'seat 0 of "seats" needs a "name"'),
+    ([{"name": "A"}, {"name": "B", "bot": 7}, {"name": "C"}, {"name": "D"}], '"bot" names a bot'),
+])
+def test_bad_seats_are_refused_before_anything_is_shown(run, usage_error, tmp_path, records,
+                                                        seats, words):
+    path, _ = records["basic_over"]
+    rec = json.loads(Path(path).read_text())
+    rec["seats"] = seats
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec))
+    proc = run("replay", bad, "--no-pause")
+    usage_error(proc)
+    assert words in proc.stderr and proc.stdout == ""
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 65, "Ann\x07"])
+def test_a_bad_name_is_refused_before_the_deal(run, usage_error, name):
+    proc = run("play", "abluxxen", "--name", name, input="quit\n")
+    usage_error(proc)
+    assert "--name needs 1 to 64 printable characters" in proc.stderr

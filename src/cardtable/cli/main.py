@@ -31,7 +31,13 @@ from cardtable.cli.i18n import check_lang, default_lang, t
 from cardtable.i18n import level
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
-from cardtable.core.record import load_record, read_record, save_record
+from cardtable.core.record import (
+    SEAT_NAME_MAX,
+    load_record,
+    read_record,
+    record_seats,
+    save_record,
+)
 
 #: names of the bots, given to the other seats in seat order
 BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
@@ -383,8 +389,12 @@ def _save_path(save: Path, session) -> Path:
 
 def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
-             bot_pause: float | None = None, **game_options) -> int:
+             bot_pause: float | None = None, name: str | None = None, **game_options) -> int:
     lang = check_lang(lang)
+    if name is not None:
+        name = " ".join(name.split())
+        if not name or len(name) > SEAT_NAME_MAX or not name.isprintable():
+            raise ConfigError(t(lang, "cli.err_name", max=SEAT_NAME_MAX))
     save = None if save is None else Path(save)
     check_save(save, lang)
     console = console or _console()
@@ -421,12 +431,16 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     _say(console, t(lang, "cli.seed", seed=seed), "bold")
     _say(console, t(lang, "cli.players", players=", ".join(labels)))
     g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
+    # who played each seat, for the record (NOTATION.md `seats`): the human by --name (else
+    # "Player N" as players count), the bots by their names and levels
+    seats = [{"name": name or t(lang, "seat.player", n=s + 1)} if s == seat else
+             {"name": names[s], "bot": bot_map[s].level or bot_map[s].name} for s in range(n)]
 
     def save_current() -> None:
         if save is not None:
             path = _save_path(save, session)
             try:
-                save_record(session.state, path)
+                save_record(session.state, path, seats=seats)
             except OSError as e:     # the folder went away during the game
                 raise ConfigError(t(lang, "cli.err_save_failed", path=str(path),
                                     why=e.strerror or str(e))) from None
@@ -499,10 +513,12 @@ def play_cmd(
                                                    help=t(_L, "ko.opt.memory_seconds")),
     snap_seconds: Optional[float] = typer.Option(None, "--snap-seconds", metavar="S",
                                                  help=t(_L, "ko.opt.snap_seconds")),
+    name: Optional[str] = typer.Option(None, "--name", help=t(_L, "help.name")),
 ) -> None:
     raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
-                              start, auto, bot_pause=bot_pause, target=target, memory=memory,
-                              memory_seconds=memory_seconds, snap_seconds=snap_seconds))
+                              start, auto, bot_pause=bot_pause, name=name, target=target,
+                              memory=memory, memory_seconds=memory_seconds,
+                              snap_seconds=snap_seconds))
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -541,13 +557,17 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
     state = _load(rec, lang, upto=0)
     _check_seat(seat, state, lang)
     console = _console()
-    names = [t(lang, "seat.name", n=s) for s in range(state.players)]
-    if seat is not None:
-        names[seat] = t(lang, "cli.you")
+    seats = record_seats(rec, state.players)         # who played (NOTATION.md), if recorded
+    names = [x["name"] for x in seats] if seats else \
+        [t(lang, "seat.player", n=s + 1) for s in range(state.players)]
     actions = rec.get("actions", [])
     variant = state.view(None).get("variant") or ""
     _say(console, t(lang, "cli.replay_head", game=f"{rec['game']} {variant}".strip(),
                     players=state.players, seed=rec.get("seed", 0), n=len(actions)), "bold")
+    _say(console, t(lang, "cli.players", players=", ".join(
+        t(lang, "cli.bot_seat", name=names[s], seat=s, kind=level(lang, seats[s]["bot"]))
+        if seats and seats[s].get("bot") else t(lang, "cli.player_seat", name=names[s], seat=s)
+        for s in range(state.players))))
     if seat is not None:
         _say(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
     if pause is None:
@@ -566,6 +586,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         if skip:
             skip -= 1
         elif pause and i + 1 < len(actions):
+            console.print(ui.render(state.view(seat), seat, names, lang))   # where it stands
             try:
                 answer = prompter.ask_line(t(lang, "cli.replay_pause")).strip().lower()
             except EOFError:

@@ -77,7 +77,39 @@ def read_record(source: str | Path | dict) -> dict:
     actions = rec.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError('"actions" must be a list of decision texts')
+    _check_seats(rec.get("seats"))
     return rec
+
+
+#: the longest seat name a record may carry
+SEAT_NAME_MAX = 64
+
+
+def _check_seats(seats: Any) -> None:
+    """`seats` (optional): one object per seat, {"name": ...} or {"name": ..., "bot": ...}."""
+    if seats is None:
+        return
+    if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
+        raise RecordError('"seats" must be a list of objects, one per seat, e.g. '
+                          '[{"name": "Ann"}, {"name": "Bot 2", "bot": "expert"}]')
+    for i, x in enumerate(seats):
+        name = x.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > SEAT_NAME_MAX:
+            raise RecordError(f'seat {i} of "seats" needs a "name" of 1 to {SEAT_NAME_MAX} '
+                              "characters")
+        if "bot" in x and (not isinstance(x["bot"], str) or not x["bot"].strip()):
+            raise RecordError(f'seat {i} of "seats": "bot" names a bot or level, e.g. "expert"')
+
+
+def record_seats(rec: dict, players: int) -> list[dict] | None:
+    """The `seats` of a record read by `read_record`, checked against the player count
+    (RecordError if there are not `players` of them); None if the record has none."""
+    seats = rec.get("seats")
+    if seats is None:
+        return None
+    if len(seats) != players:
+        raise RecordError(f'"seats" names {len(seats)} seats, the game has {players}')
+    return [dict(x) for x in seats]
 
 
 def load_record(source: str | Path | dict, upto: int | None = None) -> GameState:
@@ -90,6 +122,7 @@ def load_record(source: str | Path | dict, upto: int | None = None) -> GameState
         state = module.from_record(rec)
     except ConfigError as e:
         raise RecordError(str(e)) from None
+    record_seats(rec, state.players)
     actions = rec.get("actions", [])
     if upto is not None:
         actions = actions[:upto]
@@ -105,5 +138,11 @@ def load_record(source: str | Path | dict, upto: int | None = None) -> GameState
     return state
 
 
-def save_record(state: GameState, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(state.record(), indent=1) + "\n", encoding="utf-8")
+def save_record(state: GameState, path: str | Path, seats: list[dict] | None = None) -> None:
+    """Write the record of `state`, with `seats` (who played each seat, NOTATION.md) if
+    given."""
+    rec = state.record()
+    if seats is not None:
+        _check_seats(seats)
+        rec["seats"] = record_seats({"seats": seats}, state.players)
+    Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
