@@ -68,6 +68,15 @@ function renderHeader() {
 }
 
 // -- routing ---------------------------------------------------------------------------------------
+// A table code as the server issues it (server/security.py: public tables 8 letters, private
+// tables 26, MAX_CODE_LEN 32): every route and the lobby's code box accept up to 32.
+export const MAX_CODE_LEN = 32;
+const CODE = `[A-Za-z0-9]{1,${MAX_CODE_LEN}}`;
+const TABLE_PATH = new RegExp(`^/t/(${CODE})$`);
+const REPLAY_PATH = new RegExp(`^/replay/(${CODE})$`);
+// the code at the end of what a person pastes: a code, or a link to a table or its replay
+const CODE_IN_TEXT = new RegExp(`([A-Za-z0-9]{4,${MAX_CODE_LEN}})/?([?#].*)?$`);
+
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState({}, "", path);
   else history.pushState({}, "", path);
@@ -96,9 +105,9 @@ function route() {
   if (path === "/") {
     document.title = "cardtable";
     cleanup = renderLobby(el);
-  } else if ((m = path.match(/^\/t\/([A-Za-z0-9]{1,16})$/))) {
+  } else if ((m = path.match(TABLE_PATH))) {
     cleanup = renderTablePage(el, m[1].toUpperCase());
-  } else if ((m = path.match(/^\/replay\/([A-Za-z0-9]{1,16})$/))) {
+  } else if ((m = path.match(REPLAY_PATH))) {
     document.title = `${t("table.replay")} ${m[1]} · cardtable`;
     el.className = "page-replay";
     lazyPage(import("./replay.js"), (mod) => mod.render(el, { code: m[1].toUpperCase() }), el);
@@ -380,7 +389,7 @@ function renderLobby(el) {
         h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, t("lobby.join_btn")),
         h("button", { type: "button", class: "btn", id: "watch-btn", onclick: () => {
           const raw = (document.getElementById("j-code").value || "").trim();
-          const m = raw.match(/([A-Za-z0-9]{4,16})\/?(#.*)?$/);
+          const m = raw.match(CODE_IN_TEXT);
           if (m) navigate(`/t/${m[1].toUpperCase()}`);
         } }, t("lobby.watch_btn"))),
     );
