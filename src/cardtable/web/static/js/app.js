@@ -137,11 +137,34 @@ onLang(() => {
 });
 
 // -- API helpers -----------------------------------------------------------------------------------
+// This browser's own identity (docs/protocol.md, "Client identity"): 128 random bits kept in
+// localStorage, sent with every API request, so the server tells two people behind one address
+// apart (one seat per person at a public table). Not a secret: it only names this browser.
+const CLIENT_KEY = "cardtable.client";
+let pageClientId = null;        // without localStorage: one identity for this page's life
+function randomId() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+export function clientId() {
+  try {
+    let id = localStorage.getItem(CLIENT_KEY);
+    if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
+      id = randomId();
+      localStorage.setItem(CLIENT_KEY, id);
+    }
+    return id;
+  } catch (e) {
+    if (!pageClientId) pageClientId = randomId();
+    return pageClientId;
+  }
+}
+
 async function api(method, path, body) {
-  const r = await fetch(path, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const headers = { "X-Cardtable-Client": clientId() };
+  if (body) headers["Content-Type"] = "application/json";
+  const r = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   let data = null;
   try { data = await r.json(); } catch (e) { /* empty */ }
   if (!r.ok) {
@@ -149,9 +172,29 @@ async function api(method, path, body) {
     if (Array.isArray(msg)) msg = msg.map((d) => d.msg || JSON.stringify(d)).join("; ");
     const err = new Error(msg || `HTTP ${r.status}`);
     err.status = r.status;
+    err.code = (data && typeof data.error === "string") ? data.error : null;
+    err.params = (data && data.params && typeof data.params === "object") ? data.params : {};
     throw err;
   }
   return data;
+}
+
+// An API error in the player's language: the catalog's `err.api.<code>` (a refused name by its
+// reason: `err.api.bad_name.<why>`), else the server's English `detail`.
+export function apiMessage(err) {
+  if (!err) return "";
+  if (err.code) {
+    const params = Object.assign({ detail: err.message }, err.params);
+    const keys = [];
+    if (err.code === "bad_name" && params.why) keys.push(`err.api.bad_name.${params.why}`);
+    keys.push(`err.api.${err.code}`);
+    for (const key of keys) {
+      const text = t(key, params);
+      if (text !== key) return text;
+    }
+  }
+  if (!err.status) return t("lobby.offline");
+  return err.message;
 }
 
 function storedName() {
@@ -260,7 +303,7 @@ function renderLobby(el) {
       saveSeat(r.table.code, { token: j.token, seat: j.seat, name: j.name, game: r.table.game });
       navigate(`/t/${r.table.code}`);
     } catch (e) {
-      error = t("lobby.error", { msg: e.message });
+      error = t("lobby.error", { msg: apiMessage(e) });
       busy = false;
       draw();
     }
@@ -274,7 +317,7 @@ function renderLobby(el) {
       saveSeat(j.table.code, { token: j.token, seat: j.seat, name: j.name, game: j.table.game });
       navigate(`/t/${j.table.code}`);
     } catch (e) {
-      error = t("lobby.error", { msg: e.message });
+      error = t("lobby.error", { msg: apiMessage(e) });
       draw();
     }
   }
@@ -546,7 +589,7 @@ function renderTablePage(el, code) {
         const j = await api("POST", `/api/tables/${code}/join`, { name: name.trim() });
         saveSeat(code, { token: j.token, seat: j.seat, name: j.name, game: S.table.game });
         connect(j.token);
-      } catch (err) { S.joinError = t("lobby.error", { msg: err.message }); drawJoin(); }
+      } catch (err) { S.joinError = t("lobby.error", { msg: apiMessage(err) }); drawJoin(); }
     } },
     h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
     h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
@@ -941,7 +984,7 @@ function renderTablePage(el, code) {
           const tb = await api("POST", `/api/tables/${code}/rematch`, { token: mine.token });
           saveSeat(tb.code, Object.assign({}, mine));
           navigate(`/t/${tb.code}`);
-        } catch (e) { S.error = t("lobby.error", { msg: e.message }); drawStatus(); }
+        } catch (e) { S.error = t("lobby.error", { msg: apiMessage(e) }); drawStatus(); }
       } }, t("table.rematch")));
     }
     return box;
