@@ -18,7 +18,7 @@ from helpers import ServerProc, assert_clean_log, run_async
 
 from cardtable.server.security import PRIVATE_CODE_LEN
 
-LIMITS = ("--client-limits", "on", "--public-seats-per-address", "3",
+LIMITS = ("--client-limits", "on",            # 3 seats per address at a public table
           "--limit", "misses_per_minute=1", "--limit", "miss_burst=20",
           "--limit", "http_rate=200", "--limit", "http_burst=400")
 
