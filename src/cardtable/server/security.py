@@ -410,7 +410,7 @@ class Guard:
 
 
 async def _answer(send, status: int, body: dict, headers=(), close: bool = False) -> None:
-    data = json.dumps(body).encode()
+    data = json.dumps(dict(body, params=body.get("params", {}))).encode()
     hdrs = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
             *headers]
     if close:
