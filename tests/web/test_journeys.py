@@ -213,6 +213,9 @@ def test_two_people_behind_one_address_at_a_public_table(person, limited):
     b.fill("#j-name", "Bea")
     join = b.locator(f'.open-tables li[data-code="{code}"] button')
     join.tap()
+    b.wait_for_function("() => location.pathname.startsWith('/t/') "
+                        "|| !!document.querySelector('.page-lobby .error')")
+    assert b.locator(".page-lobby .error").count() == 0, b.locator(".page-lobby .error").inner_text()
     b.wait_for_url(re.compile(f".*/t/{code}$"))
     b.wait_for_selector("#board .game")
     a.wait_for_selector("#board .game")
