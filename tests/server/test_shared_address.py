@@ -16,7 +16,13 @@ import pytest
 import websockets
 from helpers import ServerProc, assert_clean_log, run_async
 
-from cardtable.server.security import PRIVATE_CODE_LEN
+from cardtable.server.security import (
+    PRIVATE_CODE_LEN,
+    client_key,
+    same_address,
+    same_person,
+    seat_client,
+)
 
 LIMITS = ("--client-limits", "on",            # 3 seats per address at a public table
           "--limit", "misses_per_minute=1", "--limit", "miss_burst=20",
@@ -119,6 +125,20 @@ def test_private_tables_have_no_seat_limit(server):
     code = r.json()["table"]["code"]
     for name in ("Ann", "Bob", "Cy", "Di"):              # one device, four players: fine
         assert post(server, f"/api/tables/{code}/join", {"name": name}, ann).status_code == 200
+
+
+def test_what_a_seat_keeps_of_who_took_it():
+    """Hashes only; the address half decides the cap per address, the whole the person. A
+    seat taken before identities (the address's full hash) reads as that address's client
+    without an identity."""
+    a1, a2 = seat_client("10.0.0.1", "a" * 32), seat_client("10.0.0.1", "b" * 32)
+    assert len(a1) == len(a2) == 64 and "10.0.0.1" not in a1 and "a" * 32 not in a1
+    assert same_address(a1, a2) and not same_person(a1, a2)
+    assert same_person(a1, seat_client("10.0.0.1", "a" * 32))
+    assert not same_address(a1, seat_client("10.0.0.2", "a" * 32))
+    old = client_key("10.0.0.1")
+    assert same_person(old, seat_client("10.0.0.1", None)) and same_address(old, a1)
+    assert not same_person(None, None) and not same_address(None, a1)
 
 
 @pytest.mark.parametrize("value", ["short", "x" * 65, "has space in it!!", "ä".encode() * 20, ""])

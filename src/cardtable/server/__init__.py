@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                        help=what + " (default %(default)s)")
     p.add_argument("--instance", default=None, help="a label of this process (/api/health)")
     a = p.parse_args(argv)
+    if a.public_seats_per_address < 0:
+        p.error("--public-seats-per-address must be 0 (no limit) or more")
     from dataclasses import fields
 
     from cardtable.server.security import Limits
