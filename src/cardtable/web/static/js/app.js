@@ -524,7 +524,9 @@ function renderTablePage(el, code) {
     try {
       S.table = await api("GET", `/api/tables/${code}`);
     } catch (e) {
-      clear(root).appendChild(h("div", { class: "panel" }, h("h1", {}, t("table.not_found", { code })),
+      // no such table, or another reason (too many requests, the server unreachable) in words
+      const why = e.status === 404 ? null : apiMessage(e);
+      clear(root).appendChild(h("div", { class: "panel" }, h("h1", {}, why ? t("lobby.error", { msg: why }) : t("table.not_found", { code })),
         h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"))));
       return;
     }
