@@ -54,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--client-limits", choices=("on", "off"), default="on",
                    help="the limits per client address (docs/deploy.md); off: for tests and "
                         "benchmarks whose clients all come from one address")
+    p.add_argument("--public-seats-per-address", type=int, default=d.public_seats_per_address,
+                   help="seats the people behind one address may hold at one public table "
+                        "(one each; 0: no limit; default %(default)s)")
     p.add_argument("--bot-workers", type=int, default=d.bot_workers,
                    help="worker processes for searching bots (0: threads, default %(default)s)")
     p.add_argument("--trusted-proxies", default=d.trusted_proxies,
@@ -69,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                        help=what + " (default %(default)s)")
     p.add_argument("--instance", default=None, help="a label of this process (/api/health)")
     a = p.parse_args(argv)
+    if a.public_seats_per_address < 0:
+        p.error("--public-seats-per-address must be 0 (no limit) or more")
     from dataclasses import fields
 
     from cardtable.server.security import Limits
@@ -88,7 +93,9 @@ def main(argv: list[str] | None = None) -> int:
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
                  round_break=max(0.0, a.round_break), round_pause=max(0.0, a.round_pause),
                  bot_workers=a.bot_workers, trusted_proxies=a.trusted_proxies,
-                 public_seats_per_client=1 if a.client_limits == "on" else 0,
+                 public_seats_per_person=1 if a.client_limits == "on" else 0,
+                 public_seats_per_address=(a.public_seats_per_address
+                                           if a.client_limits == "on" else 0),
                  waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
                  **extra))

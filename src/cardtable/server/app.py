@@ -40,12 +40,19 @@ from cardtable.server.migrate import upgrade
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
+    NAME_MAX,
+    BadClientId,
+    BadName,
     ClientLimits,
     Guard,
     client_addr,
+    client_identity,
     client_key,
     new_code,
+    same_address,
     same_name,
+    same_person,
+    seat_client,
     secret_seed,
 )
 from cardtable.server.ws import handle_ws
@@ -59,8 +66,20 @@ CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CO
 SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
 
 
-def _bad(msg: str, status: int = 422):
-    return HTTPException(status_code=status, detail=msg)
+class ApiError(HTTPException):
+    """An error of the HTTP API: `detail` in English for API users, `error` a stable code
+    and `params` its placeholders, so a client words it in its player's language (the
+    browser: catalog key `err.api.<error>`; docs/protocol.md, "Errors")."""
+
+    def __init__(self, status: int, detail: str, error: str, params: dict | None = None,
+                 headers: dict | None = None):
+        super().__init__(status_code=status, detail=detail, headers=headers)
+        self.error = error
+        self.params = params or {}
+
+
+def _bad(msg: str, status: int = 422, error: str = "invalid", **params):
+    return ApiError(status, msg, error, params)
 
 
 def _searching(settings: dict) -> bool:
@@ -78,6 +97,31 @@ def _errors(exc: RequestValidationError) -> list[dict]:
     return out
 
 
+#: a field of the lobby's requests -> the error code of a validation error there
+_FIELD_ERRORS = {"name": "bad_name", "target": "bad_target", "turn_seconds": "bad_timer",
+                 "snap_seconds": "bad_snap", "players": "bad_players", "table": "not_a_code"}
+
+
+def _invalid_code(exc: RequestValidationError) -> dict:
+    """`error` and `params` of a validation error (docs/protocol.md, "Errors"): the first
+    field at fault decides. A name refused by security.clean_name says why (`why`)."""
+    errs = exc.errors()
+    if not errs:
+        return {"error": "invalid", "params": {}}
+    e = errs[0]
+    loc = [x for x in e.get("loc", ()) if isinstance(x, str) and x not in ("body", "query",
+                                                                          "path")]
+    field = loc[-1] if loc else ""
+    params: dict = {"field": field[:64]}
+    cause = (e.get("ctx") or {}).get("error")
+    if isinstance(cause, BadName):
+        params.update(why=cause.why, **cause.params)
+    elif field == "name" and e.get("type") in ("string_too_long", "string_type"):
+        params.update(why="long" if e.get("type") == "string_too_long" else "empty",
+                      most=NAME_MAX)
+    return {"error": _FIELD_ERRORS.get(field, "invalid"), "params": params}
+
+
 def table_config(req: P.CreateTable, server: Settings | None = None
                  ) -> tuple[dict, dict, list[dict]]:
     """(settings, base record, seat rows) of a new table; HTTPException 422 if bad. `server`:
@@ -89,11 +133,11 @@ def table_config(req: P.CreateTable, server: Settings | None = None
         variant = req.variant or "basic"
         players = req.players or DEFAULT_PLAYERS[variant]
         if req.target is not None:
-            raise _bad("target is a Kombio setting")
+            raise _bad("target is a Kombio setting", 422, "settings")
         opts = {"variant": variant, "players": players}
     else:
         if req.variant not in (None, "basic"):
-            raise _bad("Kombio has no variants")
+            raise _bad("Kombio has no variants", 422, "settings")
         variant = None
         players = req.players or 4
         opts = {"players": players, "target": req.target or 100}
@@ -104,14 +148,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     try:
         state = new_game(game, seed=seed, start=start, **opts)
     except CardtableError as e:
-        raise _bad(str(e)) from None
+        raise _bad(str(e), 422, "settings") from None
     except (TypeError, ValueError) as e:
-        raise _bad(f"bad settings: {e}") from None
+        raise _bad(f"bad settings: {e}", 422, "settings") from None
     base = state.record()
     base.pop("actions", None)
     specs = req.seats or [P.SeatSpec(kind="human") for _ in range(players)]
     if len(specs) != players:
-        raise _bad(f"seats: {len(specs)} given for {players} players")
+        raise _bad(f"seats: {len(specs)} given for {players} players", 422, "settings")
     rows = []
     known = set(bot_names(game, players))
     for i, spec in enumerate(specs):
@@ -120,13 +164,15 @@ def table_config(req: P.CreateTable, server: Settings | None = None
             if bot not in known:
                 if bot in bot_names():
                     raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
-                               f"(bots that do: {', '.join(sorted(known))})")
-                raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})")
+                               f"(bots that do: {', '.join(sorted(known))})", 422, "bot",
+                               bot=bot)
+                raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})", 422,
+                           "bot", bot=bot[:32])
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
                          "away": False, "joined_at": None, "client": None})
         else:
             if spec.bot:
-                raise _bad("a human seat has no bot")
+                raise _bad("a human seat has no bot", 422, "settings")
             rows.append({"seat": i, "kind": "human", "bot": None, "name": None,
                          "token_hash": None, "away": False, "joined_at": None, "client": None})
     turn = req.turn_seconds
@@ -228,7 +274,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _errors(exc)}, status_code=422)
+        return JSONResponse(dict({"detail": _errors(exc)}, **_invalid_code(exc)),
+                            status_code=422)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail, "error": exc.error, "params": exc.params},
+                            status_code=exc.status_code, headers=exc.headers)
 
     def hub() -> Hub:
         return state["hub"]
@@ -238,16 +290,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     ) -> AsyncIterator[TableRuntime]:
         """The table `code` (404 if there is none), brought up to date with the database
         unless `refresh` is false, held for the block (Hub.runtime) and released after it.
-        An address that looked up too many codes that do not exist gets 429 for a while."""
+        An address that looked up too many codes that do not exist gets 429 instead of 404
+        for a while; a table that exists is found whatever its address did before."""
         addr = client_addr(request.scope) if request is not None else None
-        if addr is not None and clients.guessing(addr):
-            raise HTTPException(429, "too many unknown table codes from your address: wait a "
-                                     "minute", headers={"Retry-After": "60"})
         rt = await hub().runtime_by_code(code.upper())
         if rt is None:
             if addr is not None:
+                if clients.guessing(addr):
+                    raise ApiError(429, "too many unknown table codes from your address: wait "
+                                        "a minute", "guessing", headers={"Retry-After": "60"})
                 clients.missed(addr)
-            raise _bad("no such table", 404)
+            raise _bad("no such table", 404, "no_table")
         try:
             if refresh:
                 await rt.refresh()
@@ -303,18 +356,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Create a table. With `name`, the creator takes the first human seat at once. An
         address may have a few unfinished tables at a time (fewer with searching bots)."""
         cfg, base, rows = table_config(req, settings)
-        creator = client_key(client_addr(request.scope))
+        addr = client_addr(request.scope)
+        who = seat_client(addr, identity(request))
+        creator = client_key(addr)
         await check_table_quota(creator, _searching(cfg))
         humans = [r["seat"] for r in rows if r["kind"] == "human"]
         token = None
         seat = None
         if req.name is not None:
             if not humans:
-                raise _bad("no human seat to join")
+                raise _bad("no human seat to join", 422, "no_human_seat")
             seat = humans[0]
             token = secrets.token_urlsafe(32)
             rows[seat].update(name=req.name, token_hash=token_hash(token), joined_at=time.time(),
-                              client=creator)
+                              client=who)
         status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
         store = hub().store
         for _ in range(8):
@@ -328,7 +383,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except IntegrityError:
                 continue
         else:
-            raise _bad("could not find a free table code", 503)
+            raise _bad("could not find a free table code", 503, "busy")
         out = P.CreateOut(table=await opened(table_id))
         if token is not None:
             out.join = P.JoinOut(table=out.table, seat=seat, name=req.name, token=token,
@@ -343,11 +398,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mine = await hub().store.unfinished_by_creator(creator)
         if lim.tables and len(mine) >= lim.tables:
             raise _bad(f"you have {len(mine)} unfinished tables (at most {lim.tables}): finish "
-                       "or leave one first", 429)
+                       "or leave one first", 429, "too_many_tables", most=lim.tables)
         if searching and lim.search_tables and \
                 sum(_searching(t["settings"]) for t in mine) >= lim.search_tables:
             raise _bad(f"you have {lim.search_tables} unfinished tables with hard or expert "
-                       "bots (the most per player): finish one first", 429)
+                       "bots (the most per player): finish one first", 429,
+                       "too_many_search_tables", most=lim.search_tables)
 
     @app.get("/api/tables", response_model=list[P.TableOut])
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
@@ -368,7 +424,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
         async with table(code, refresh=False, request=request) as rt:
             seat, token = await join_seat(rt, req.name, req.seat,
-                                          client_key(client_addr(request.scope)))
+                                          seat_client(client_addr(request.scope),
+                                                      identity(request)))
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
 
@@ -382,7 +439,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Join by table code or by link (…/t/CODE)."""
         m = re.search(r"(?:^|/t/)([A-Za-z0-9]{1,32})(?:[/?#].*)?$", req.table)
         if not m:
-            raise _bad("not a table code or link", 404)
+            raise _bad("not a table code or link", 404, "not_a_code")
         return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat), request)
 
     async def join_seat(rt: TableRuntime, name: str, want: int | None,
@@ -393,24 +450,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await rt._sync_tx(tx)
                 taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
                 if any(same_name(name, s["name"] or "") for s in taken):
-                    raise _bad(f"the name {name!r} is taken at this table: choose another", 409)
-                if rt.public and settings.public_seats_per_client:
-                    held = sum(c == client for c in await hub().store.seat_clients(rt.id))
-                    if held >= settings.public_seats_per_client:
-                        raise _bad("you already hold a seat at this public table (invite "
-                                   "friends to a private table to share a device)", 409)
+                    raise _bad(f"the name {name!r} is taken at this table: choose another", 409,
+                               "name_taken", name=name)
+                if rt.public and (settings.public_seats_per_person
+                                  or settings.public_seats_per_address):
+                    await check_public_seats(rt, client)
                 free = [s["seat"] for s in rt.seats
                         if s["kind"] == "human" and s["joined_at"] is None]
                 if want is not None:
                     if not 0 <= want < rt.players or rt.seats[want]["kind"] != "human":
-                        raise _bad("no such human seat", 404)
+                        raise _bad("no such human seat", 404, "no_seat")
                     if want not in free:
-                        raise _bad("that seat is taken", 409)
+                        raise _bad("that seat is taken", 409, "seat_taken")
                     seat = want
                 elif free:
                     seat = free[0]
                 else:
-                    raise _bad("the table is full", 409)
+                    raise _bad("the table is full", 409, "table_full")
                 now = time.time()
                 await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
                                      client=client)
@@ -425,6 +481,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             rt.bump()
         hub().after_change(rt)
         return seat, token
+
+    def identity(request: Request) -> str | None:
+        """The client identity of a request (docs/protocol.md); 400 if it is malformed."""
+        try:
+            return client_identity(request.headers)
+        except BadClientId as e:
+            raise _bad(str(e), 400, "bad_client") from None
+
+    async def check_public_seats(rt: TableRuntime, client: str) -> None:
+        """409 if this person already holds a seat at the public table `rt`, or the people
+        behind this address hold as many as one address may (docs/deploy.md)."""
+        held = await hub().store.seat_clients(rt.id)
+        per_person, per_address = (settings.public_seats_per_person,
+                                   settings.public_seats_per_address)
+        if per_person and sum(same_person(c, client) for c in held) >= per_person:
+            raise _bad("you already hold a seat at this public table (to play several seats "
+                       "from one device, invite your friends to a private table)", 409,
+                       "seat_held")
+        if per_address and sum(same_address(c, client) for c in held) >= per_address:
+            raise _bad(f"{per_address} seats of this public table are taken from your address "
+                       "already (the most for one address): play together at a private table",
+                       409, "address_seats", most=per_address)
 
     @app.get("/api/tables/{code}/watch", response_model=P.WatchOut)
     async def watch(code: CodePath, request: Request) -> P.WatchOut:
@@ -441,14 +519,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with table(code, request=request) as rt:
             seat = await hub().store.seat_by_token(rt.id, req.token)
             if seat is None:
-                raise _bad("this token holds no seat at this table", 403)
+                raise _bad("this token holds no seat at this table", 403, "bad_token")
             for attempt in range(8):
                 try:
                     new_id, created = await make_rematch(rt)
                     break
                 except IntegrityError:              # the new code was taken: another one
                     if attempt == 7:
-                        raise _bad("could not find a free table code", 503) from None
+                        raise _bad("could not find a free table code", 503, "busy") from None
         return await opened(new_id, start_clock=created)
 
     async def make_rematch(rt: TableRuntime) -> tuple[int, bool]:
@@ -458,7 +536,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             async with store.locked(rt.id) as tx:
                 await rt._sync_tx(tx)
                 if rt.status != "over":
-                    raise _bad("the game is not over", 409)
+                    raise _bad("the game is not over", 409, "not_over")
                 if rt.rematch:
                     row = await store.table_by_code(rt.rematch)
                     if row is not None:
@@ -494,7 +572,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         record's seed would reveal every hidden card."""
         async with table(code, request=request) as rt:
             if rt.status != "over":
-                raise _bad("the game is not over", 409)
+                raise _bad("the game is not over", 409, "not_over")
             rec = rt.record()
         return JSONResponse(rec, headers={
             "Content-Disposition": f'attachment; filename="cardtable-{rt.code}.json"'})
@@ -510,7 +588,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with the table's seat names in both languages. 409 while it is being played."""
         async with table(code, request=request) as rt:
             if rt.status != "over":
-                raise _bad("the game is not over", 409)
+                raise _bad("the game is not over", 409, "not_over")
             rec, names = rt.record(), dict(rt.names)
         return await replay_page(rec, seat, names, first, count)
 

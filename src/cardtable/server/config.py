@@ -98,10 +98,13 @@ class Settings:
     #: only when the client has read the last one)
     history_page: int = 200
     #: a public table's turn timer when its creator set none (a seat taken and left alone would
-    #: stall the table for ever); at a public table an address holds at most
-    #: `public_seats_per_client` seats
+    #: stall the table for ever)
     public_turn_seconds: float = 120.0
-    public_seats_per_client: int = 1
+    #: seats one person may hold at a public table (a person: the browser's client identity,
+    #: security.CLIENT_HEADER; a client without one: its address), and seats all the people
+    #: behind one address may hold there (volume; docs/deploy.md); 0: no limit
+    public_seats_per_person: int = 1
+    public_seats_per_address: int = 3
     #: tables nobody joined or played for this long are deleted (finished games are kept)
     waiting_ttl: float = 6 * 3600.0
     idle_ttl: float = 7 * 24 * 3600.0

@@ -94,6 +94,8 @@ seats = Table(
     Column("token_hash", String(64), nullable=True),
     Column("away", Boolean, nullable=False, default=False),
     Column("joined_at", Float, nullable=True),
+    # who took the seat, as hashes (security.seat_client): 32 hex digits of the address, then
+    # 32 of the person (the client identity; without one, the address again)
     Column("client", String(64), nullable=True),
     Index("ix_seats_token", "token_hash"),
 )

@@ -9,8 +9,11 @@ attack", says what each limit is, its default and why).
   `clean_name` decides what a player may be called.
 - Per client address (`ClientLimits`): a token bucket for HTTP requests, one for WebSocket
   messages shared by all of the address's connections, a cap on its open connections, a
-  bucket for look-ups of table codes that do not exist (guessing is slowed down to a crawl),
-  and caps on the unfinished tables it created.
+  bucket for look-ups of table codes that do not exist (once it is empty, unknown codes are
+  answered 429 instead of 404; codes that exist are always found), and caps on the
+  unfinished tables it created.
+- Per person (`seat_client`): one seat at a public table per client identity (the browser's
+  own random id, `CLIENT_HEADER`), a few per address for volume.
 - `Guard`, an ASGI middleware in front of the app: refuses a body over its route's limit with
   413 before reading it (or as soon as it passes the limit), applies the HTTP rate limit (429),
   checks JSON bodies with `strict_json` (400) and adds the security headers to every response.
@@ -134,22 +137,34 @@ NAME_MAX = 32
 _IMPOSTOR = re.compile(r"^(bot|seat|platz)\b", re.IGNORECASE)
 
 
+class BadName(ValueError):
+    """A name `clean_name` refuses: `why` says which rule (`char`, `empty`, `long`,
+    `impostor`) and `params` its details, for the client's words (the message is English)."""
+
+    def __init__(self, message: str, why: str, **params):
+        super().__init__(message)
+        self.why = why
+        self.params = params
+
+
 def clean_name(raw: str) -> str:
-    """A player's name as shown to everybody: NFC, spaces collapsed; ValueError if it has
-    control or formatting characters (NUL, right-to-left overrides, zero-width marks), is
-    empty or too long, or would pass for a bot or a free seat."""
+    """A player's name as shown to everybody: NFC, spaces collapsed; `BadName` (a ValueError)
+    if it has control or formatting characters (NUL, right-to-left overrides, zero-width
+    marks), is empty or too long, or would pass for a bot or a free seat."""
     name = unicodedata.normalize("NFC", raw)
     for ch in name:
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise ValueError(f"a name may not contain the character U+{ord(ch):04X}")
+            code = f"U+{ord(ch):04X}"
+            raise BadName(f"a name may not contain the character {code}", "char", char=code)
     name = " ".join(name.split())
     if not name:
-        raise ValueError("a name needs at least one visible character")
+        raise BadName("a name needs at least one visible character", "empty")
     if len(name) > NAME_MAX:
-        raise ValueError(f"a name has at most {NAME_MAX} characters")
+        raise BadName(f"a name has at most {NAME_MAX} characters", "long", most=NAME_MAX)
     if _IMPOSTOR.match(name):
-        raise ValueError("a name may not start like a bot's or a free seat's (Bot, Seat, Platz)")
+        raise BadName("a name may not start like a bot's or a free seat's (Bot, Seat, Platz)",
+                      "impostor")
     return name
 
 
@@ -274,7 +289,9 @@ class ClientLimits:
             c.connections -= 1
 
     def guessing(self, addr: str) -> bool:
-        """True if the address has used up its look-ups of unknown codes."""
+        """True if the address has used up its look-ups of unknown codes. Asked only when a
+        code was not found: a table that exists is found whatever the address did before
+        (its other users behind the same NAT are not locked out)."""
         if not self.limits.misses_per_minute:
             return False
         b = self.get(addr).misses
@@ -393,7 +410,7 @@ class Guard:
 
 
 async def _answer(send, status: int, body: dict, headers=(), close: bool = False) -> None:
-    data = json.dumps(body).encode()
+    data = json.dumps(dict(body, params=body.get("params", {}))).encode()
     hdrs = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
             *headers]
     if close:
@@ -406,3 +423,49 @@ def client_key(addr: str) -> str:
     """What the database keeps of a client address (the limits per address): a hash of it,
     never the address."""
     return hashlib.sha256(b"cardtable client " + addr.encode("utf-8", "replace")).hexdigest()
+
+
+# -- one person, one seat -------------------------------------------------------------------------
+#: the request header a browser names itself by: its own random identity, kept in its storage
+#: (docs/protocol.md, "Client identity"); not a secret and not proof of anything, it only tells
+#: two people behind one address apart
+CLIENT_HEADER = "x-cardtable-client"
+CLIENT_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+class BadClientId(ValueError):
+    """A client identity header that is not 16-64 letters, digits, '-' or '_'."""
+
+
+def client_identity(headers) -> str | None:
+    """The client identity of a request (`CLIENT_HEADER`), None without one; `BadClientId` if
+    the header is given but malformed (or given twice)."""
+    values = headers.getlist(CLIENT_HEADER) if hasattr(headers, "getlist") else \
+        [v for k, v in headers if k.lower() == CLIENT_HEADER]
+    if not values:
+        return None
+    if len(values) > 1 or not CLIENT_ID.match(values[0]):
+        raise BadClientId(f"the {CLIENT_HEADER} header must be one value of 16 to 64 letters, "
+                          "digits, '-' or '_'")
+    return values[0]
+
+
+def seat_client(addr: str, identity: str | None) -> str:
+    """What a seat keeps of who took it (seats.client, 64 hex digits): the first half names the
+    address (32 digits of `client_key`: the cap of seats per address), the second the person:
+    32 digits of a hash of the client identity, or, for a client without one, the rest of
+    the address's `client_key` (then the address is the person, as it was for every seat
+    taken before identities: those rows read the same way)."""
+    key = client_key(addr)
+    if identity is None:
+        return key
+    person = hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()
+    return key[:32] + person[:32]
+
+
+def same_address(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and a[:32] == b[:32]
+
+
+def same_person(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and len(a) == 64 and a == b

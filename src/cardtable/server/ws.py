@@ -162,12 +162,14 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
                                   "id": None}))
         await ws.close(close_code)
 
-    if clients is not None and clients.guessing(addr):
-        return await refuse("rate_limited", "too many unknown table codes from your address: "
-                                            "wait a minute", 4429)
     rt = await hub.runtime_by_code(code.upper()) if CODE_RE.match(code) else None
     if rt is None:
+        # only unknown codes are slowed: a table that exists is found whatever its address
+        # looked up before (the people behind one NAT are not locked out by one of them)
         if clients is not None:
+            if clients.guessing(addr):
+                return await refuse("rate_limited", "too many unknown table codes from your "
+                                                    "address: wait a minute", 4429)
             clients.missed(addr)
         return await refuse("not_found", "no such table", 4404)
     try:                                       # the runtime is held while the client is here

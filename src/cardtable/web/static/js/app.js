@@ -68,6 +68,15 @@ function renderHeader() {
 }
 
 // -- routing ---------------------------------------------------------------------------------------
+// A table code as the server issues it (server/security.py: public tables 8 letters, private
+// tables 26, MAX_CODE_LEN 32): every route and the lobby's code box accept up to 32.
+export const MAX_CODE_LEN = 32;
+const CODE = `[A-Za-z0-9]{1,${MAX_CODE_LEN}}`;
+const TABLE_PATH = new RegExp(`^/t/(${CODE})$`);
+const REPLAY_PATH = new RegExp(`^/replay/(${CODE})$`);
+// the code at the end of what a person pastes: a code, or a link to a table or its replay
+const CODE_IN_TEXT = new RegExp(`([A-Za-z0-9]{4,${MAX_CODE_LEN}})/?([?#].*)?$`);
+
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState({}, "", path);
   else history.pushState({}, "", path);
@@ -96,9 +105,9 @@ function route() {
   if (path === "/") {
     document.title = "cardtable";
     cleanup = renderLobby(el);
-  } else if ((m = path.match(/^\/t\/([A-Za-z0-9]{1,16})$/))) {
+  } else if ((m = path.match(TABLE_PATH))) {
     cleanup = renderTablePage(el, m[1].toUpperCase());
-  } else if ((m = path.match(/^\/replay\/([A-Za-z0-9]{1,16})$/))) {
+  } else if ((m = path.match(REPLAY_PATH))) {
     document.title = `${t("table.replay")} ${m[1]} · cardtable`;
     el.className = "page-replay";
     lazyPage(import("./replay.js"), (mod) => mod.render(el, { code: m[1].toUpperCase() }), el);
@@ -128,11 +137,34 @@ onLang(() => {
 });
 
 // -- API helpers -----------------------------------------------------------------------------------
+// This browser's own identity (docs/protocol.md, "Client identity"): 128 random bits kept in
+// localStorage, sent with every API request, so the server tells two people behind one address
+// apart (one seat per person at a public table). Not a secret: it only names this browser.
+const CLIENT_KEY = "cardtable.client";
+let pageClientId = null;        // without localStorage: one identity for this page's life
+function randomId() {
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+export function clientId() {
+  try {
+    let id = localStorage.getItem(CLIENT_KEY);
+    if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
+      id = randomId();
+      localStorage.setItem(CLIENT_KEY, id);
+    }
+    return id;
+  } catch (e) {
+    if (!pageClientId) pageClientId = randomId();
+    return pageClientId;
+  }
+}
+
 async function api(method, path, body) {
-  const r = await fetch(path, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const headers = { "X-Cardtable-Client": clientId() };
+  if (body) headers["Content-Type"] = "application/json";
+  const r = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   let data = null;
   try { data = await r.json(); } catch (e) { /* empty */ }
   if (!r.ok) {
@@ -140,9 +172,29 @@ async function api(method, path, body) {
     if (Array.isArray(msg)) msg = msg.map((d) => d.msg || JSON.stringify(d)).join("; ");
     const err = new Error(msg || `HTTP ${r.status}`);
     err.status = r.status;
+    err.code = (data && typeof data.error === "string") ? data.error : null;
+    err.params = (data && data.params && typeof data.params === "object") ? data.params : {};
     throw err;
   }
   return data;
+}
+
+// An API error in the player's language: the catalog's `err.api.<code>` (a refused name by its
+// reason: `err.api.bad_name.<why>`), else the server's English `detail`.
+export function apiMessage(err) {
+  if (!err) return "";
+  if (err.code) {
+    const params = Object.assign({ detail: err.message }, err.params);
+    const keys = [];
+    if (err.code === "bad_name" && params.why) keys.push(`err.api.bad_name.${params.why}`);
+    keys.push(`err.api.${err.code}`);
+    for (const key of keys) {
+      const text = t(key, params);
+      if (text !== key) return text;
+    }
+  }
+  if (!err.status) return t("lobby.offline");
+  return err.message;
 }
 
 function storedName() {
@@ -251,7 +303,7 @@ function renderLobby(el) {
       saveSeat(r.table.code, { token: j.token, seat: j.seat, name: j.name, game: r.table.game });
       navigate(`/t/${r.table.code}`);
     } catch (e) {
-      error = t("lobby.error", { msg: e.message });
+      error = t("lobby.error", { msg: apiMessage(e) });
       busy = false;
       draw();
     }
@@ -265,7 +317,7 @@ function renderLobby(el) {
       saveSeat(j.table.code, { token: j.token, seat: j.seat, name: j.name, game: j.table.game });
       navigate(`/t/${j.table.code}`);
     } catch (e) {
-      error = t("lobby.error", { msg: e.message });
+      error = t("lobby.error", { msg: apiMessage(e) });
       draw();
     }
   }
@@ -380,7 +432,7 @@ function renderLobby(el) {
         h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, t("lobby.join_btn")),
         h("button", { type: "button", class: "btn", id: "watch-btn", onclick: () => {
           const raw = (document.getElementById("j-code").value || "").trim();
-          const m = raw.match(/([A-Za-z0-9]{4,16})\/?(#.*)?$/);
+          const m = raw.match(CODE_IN_TEXT);
           if (m) navigate(`/t/${m[1].toUpperCase()}`);
         } }, t("lobby.watch_btn"))),
     );
@@ -472,7 +524,9 @@ function renderTablePage(el, code) {
     try {
       S.table = await api("GET", `/api/tables/${code}`);
     } catch (e) {
-      clear(root).appendChild(h("div", { class: "panel" }, h("h1", {}, t("table.not_found", { code })),
+      // no such table, or another reason (too many requests, the server unreachable) in words
+      const why = e.status === 404 ? null : apiMessage(e);
+      clear(root).appendChild(h("div", { class: "panel" }, h("h1", {}, why ? t("lobby.error", { msg: why }) : t("table.not_found", { code })),
         h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"))));
       return;
     }
@@ -537,7 +591,7 @@ function renderTablePage(el, code) {
         const j = await api("POST", `/api/tables/${code}/join`, { name: name.trim() });
         saveSeat(code, { token: j.token, seat: j.seat, name: j.name, game: S.table.game });
         connect(j.token);
-      } catch (err) { S.joinError = t("lobby.error", { msg: err.message }); drawJoin(); }
+      } catch (err) { S.joinError = t("lobby.error", { msg: apiMessage(err) }); drawJoin(); }
     } },
     h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
     h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
@@ -932,7 +986,7 @@ function renderTablePage(el, code) {
           const tb = await api("POST", `/api/tables/${code}/rematch`, { token: mine.token });
           saveSeat(tb.code, Object.assign({}, mine));
           navigate(`/t/${tb.code}`);
-        } catch (e) { S.error = t("lobby.error", { msg: e.message }); drawStatus(); }
+        } catch (e) { S.error = t("lobby.error", { msg: apiMessage(e) }); drawStatus(); }
       } }, t("table.rematch")));
     }
     return box;
