@@ -17,23 +17,25 @@ from playwright.sync_api import Page, expect
 from policy import board, wait_my_turn
 
 IN_BOARD = "() => document.getElementById('board').contains(document.activeElement)"
+ON_CONTROL = """() => { const a = document.activeElement;
+  return document.getElementById('board').contains(a) && a.matches('button:not(:disabled)'); }"""
 ACTIVE = """() => { const a = document.activeElement;
   return a ? (a.id ? '#' + a.id : a.tagName + '.' + a.className) : 'none'; }"""
 
 
-def new_table(page: Page, server) -> str:
-    """Ann (this page) and two easy bots at an Abluxxen table; the seat's token goes into the
-    page's storage as the lobby would put it there."""
+def new_table(page: Page, server, game: str = "abluxxen", players: int = 3, **extra) -> str:
+    """Ann (this page) and easy bots at a table; the seat's token goes into the page's storage
+    as the lobby would put it there."""
     r = httpx.post(server.base + "/api/tables", trust_env=False, timeout=10, json={
-        "game": "abluxxen", "players": 3, "name": "Ann",
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}]})
+        "game": game, "players": players, "name": "Ann", **extra,
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * (players - 1)})
     assert r.status_code == 201, r.text
     code, out = r.json()["table"]["code"], r.json()["join"]
     page.goto("/")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
                   [f"cardtable.seat.{code}", json.dumps({
                       "token": out["token"], "seat": out["seat"], "name": "Ann",
-                      "game": "abluxxen"})])
+                      "game": game})])
     page.goto(f"/t/{code}")
     page.wait_for_selector("#board .game")
     return code
@@ -87,8 +89,33 @@ def test_focus_stays_in_the_table_after_each_keyboard_move(new_page, server):
         b = wait_my_turn(page)
         if b["status"] == "over":
             break
-        # the bots' moves were drawn too, and it is Ann's turn again: still in the table
-        assert page.evaluate(IN_BOARD), f"after move {moves}: focus on {page.evaluate(ACTIVE)}"
+        # the bots' moves were drawn too, and it is Ann's turn again: the keyboard is on a
+        # control of the table (the decision's first one, or a hand card), no Tabs needed
+        assert page.evaluate(ON_CONTROL), f"after move {moves}: focus on {page.evaluate(ACTIVE)}"
+    assert moves >= 4
+
+
+def test_focus_stays_in_the_table_after_each_keyboard_move_in_kombio(new_page, server):
+    """Kombio by keyboard: Tab to the decision's button, Enter (draw, discard, skip an action,
+    pass in a snap window: the window waits for Ann)."""
+    page = new_page("en")
+    new_table(page, server, "kombio", players=2, snap_seconds=60)
+    moves = 0
+    while moves < 8:
+        b = wait_my_turn(page)
+        if b["status"] == "over" or page.locator("#ready-btn").count():
+            break
+        for sel in ("#ko-pass", "#ko-skip", "#ko-discard", "#ko-draw"):
+            if page.locator(sel).count():
+                break
+        else:
+            raise AssertionError(page.locator("#action-bar").inner_text())
+        tab_to(page, sel)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(i) => Number(document.getElementById('board').dataset.index) !== i", arg=b["index"])
+        moves += 1
+        assert page.evaluate(IN_BOARD), f"move {moves} ({sel}): focus on {page.evaluate(ACTIVE)}"
     assert moves >= 4
 
 
