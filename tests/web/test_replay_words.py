@@ -94,6 +94,12 @@ def test_the_decisions_are_listed_in_words(server, games, new_page, game, lang):
     note = page.locator(".replay-notation")
     assert note.get_attribute("open") is None
     assert note.locator("code").text_content() == rep["steps"][min(12, rep["actions"])]["decision"]
+    # the language switch re-words the list in place
+    other = "en" if lang == "de" else "de"
+    page.click(f"button[data-lang={other}]")
+    expect(page.locator('.replay-log-btn[data-step="1"]')).to_have_text(
+        rep["steps"][1]["text"][other].split("\n")[0])
+    assert log_texts(page)[1:] == [s["text"][other].split("\n")[0] for s in rep["steps"][1:]]
 
 
 def test_a_seat_view_words_only_what_the_seat_saw(server, games, new_page):
