@@ -19,8 +19,8 @@ from cardtable.i18n import t
 
 #: the record's notation of a Kombio position ("0.3") or a whole decision in notation
 NOTATION = re.compile(r"\b\d\.\d\b|^[^:\n]+: (?:snap|pass|draw|replace|take|peek|swap|give|"
-                      r"hand-over|penalty|kombio|skip|keep|play|leave|discard|shadow)(?: (?:deck|pool|[\dX.+]+))*$",
-                      re.MULTILINE)
+                      r"hand-over|penalty|kombio|skip|keep|play|leave|discard|shadow)"
+                      r"(?: (?:deck|pool|[\dX.+]+))*$", re.MULTILINE)
 ZERO_SEAT = re.compile(r"\b(?:Bot|Seat|Platz) 0\b")
 NAMES = ["Ann", "Bot 2", "Bot 3", "Bot 4"]
 

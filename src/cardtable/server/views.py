@@ -123,7 +123,8 @@ def _answer(decision: str, actor: int, viewer: int | None, names: list[str], lan
     if words[0] == "pass":
         return t(lang, key, name=names[actor])
     p, s = (int(x) for x in words[1].split("."))
-    return t(lang, key, name=names[actor], card=ui.card_words(p, s, actor, viewer, names, lang, True))
+    card = ui.card_words(p, s, actor, viewer, names, lang, True)
+    return t(lang, key, name=names[actor], card=card)
 
 
 def seat_names(seat_rows: list[dict], lang: str = "en") -> list[str]:
