@@ -111,7 +111,7 @@ def test_words_use_the_names_and_both_languages(rr_client, ab_record):
     assert names[s1["seat"]] in s1["text"]["en"] and names[s1["seat"]] in s1["text"]["de"]
     assert s1["text"]["en"] != s1["text"]["de"]
     default = post(rr_client, {"record": ab_record}).json()
-    assert default["names"] == [f"Seat {s}" for s in range(4)]
+    assert default["names"] == [f"Seat {s + 1}" for s in range(4)]     # counted from 1
 
 
 def test_an_unfinished_record_is_fine(rr_client, ab_record):

@@ -72,18 +72,59 @@ def _ui(game: str):
 
 
 def describe(game: str, before: dict, decision: str, after: dict, actor: int,
-             viewer: int | None, names: list[str], lang: str) -> str:
+             viewer: int | None, names: list[str], lang: str, every_step: bool = False) -> str:
     """One event in words for `viewer` (None: a spectator, given public views). Kombio's
     words name cards as the browser shows them ("your card 3", not the notation's 0.3), and a
-    snap window's answers come as one line with its result (kombio_ui.describe's `web`)."""
+    snap window's answers come as one line with its result (kombio_ui.describe's `web`).
+
+    `every_step` (the replay viewer, one line per decision): a snap-window answer that the
+    table leaves to the window's result line gets a line of its own, the answer itself where
+    the viewer may see it (their own answer; everything in the full view, viewer None) and
+    else only that the seat answered (KO-10: hidden until the window closes)."""
     try:
         extra = {"web": True} if game == "kombio" else {}
         line = _ui(game).describe(before, decision, after, actor, viewer, names, lang, **extra)
+        if every_step and game == "kombio":
+            line = _with_answer(line, before, decision, after, actor, viewer, names, lang)
     except Exception:                    # never fail a broadcast over wording
         line = ""
     if not line:
         return ""
     return line
+
+
+def _with_answer(line: str, before: dict, decision: str, after: dict, actor: int,
+                 viewer: int | None, names: list[str], lang: str) -> str:
+    """`line` with the snap-window answer of `actor` in front: alone while the window is open;
+    before the window's result when the answer closed it and the result does not already say
+    it (a pass, or a snap that was not the first), where the viewer may see the answer."""
+    if not line:
+        return _answer(decision, actor, viewer, names, lang)
+    kind = decision.split()[0] if decision.split() else ""
+    if kind not in ("pass", "snap") or before.get("awaiting") != "snap":
+        return line
+    if viewer is not None and viewer != actor:
+        return line
+    snap = after.get("snap") or {}
+    if kind == "snap" and snap.get("seat") == actor:
+        return line
+    return _answer(decision, actor, viewer, names, lang) + "\n" + line
+
+
+def _answer(decision: str, actor: int, viewer: int | None, names: list[str], lang: str) -> str:
+    """A Kombio snap-window answer in words (the terminal narration's catalog keys)."""
+    words = decision.split()
+    if not words or words[0] not in ("pass", "snap"):
+        return ""
+    if viewer is not None and viewer != actor:
+        return t(lang, "ko.log.answered", name=names[actor])
+    ui = _ui("kombio")
+    key = "ko.log." + words[0] + (".you" if viewer is not None else "")
+    if words[0] == "pass":
+        return t(lang, key, name=names[actor])
+    p, s = (int(x) for x in words[1].split("."))
+    card = ui.card_words(p, s, actor, viewer, names, lang, True)
+    return t(lang, key, name=names[actor], card=card)
 
 
 def seat_names(seat_rows: list[dict], lang: str = "en") -> list[str]:

@@ -22,13 +22,15 @@ and posts it here with the seat whose view it wants:
   `MAX_PAGE`, default all up to that; fewer at the end): a game of any length is replayed page
   by page (the engine replays the actions before `from` without views, which is quick).
 - `text`: the action in words in English and German, built from the chosen viewer's views only
-  (the same words the table's event log uses; "" when there is nothing visible to say, e.g.
-  another seat's answer in a Kombio snap window before it closes).
+  (the same words the table's event log uses, server/views.py `describe`, with the seats'
+  names, counted from 1); a Kombio snap-window answer, which the table words only in the
+  window's result, gets its own line: the answer where the viewer saw it, else only that the
+  seat answered.
 - `scores`/`winners`: the engine's final scores (Abluxxen points, Kombio totals) and winning
   seats; null if the record stops before the end (any record is accepted: it is the client's
   own data).
 - `names` (optional, one per seat, 1-40 characters): used in the words; default "Seat N" /
-  "Platz N".
+  "Platz N" with seats counted from 1, as everywhere a player reads them.
 
 Errors (never a 5xx): `413` a body over `MAX_BODY` bytes and `400` a body that is not JSON
 (both from the server's guard, server/security.py); `422` a malformed body (FastAPI's
@@ -141,7 +143,7 @@ def _names(given: list[str] | dict | None, players: int) -> dict[str, list[str]]
     if isinstance(given, dict):                 # per language (a table's seat names)
         return {lang: list(given[lang]) for lang in LANGS}
     if given is None:
-        return {lang: [t(lang, "seat.name", n=s) for s in range(players)] for lang in LANGS}
+        return {lang: [t(lang, "seat.name", n=s + 1) for s in range(players)] for lang in LANGS}
     return {lang: list(given) for lang in LANGS}
 
 
@@ -185,8 +187,8 @@ def build_replay(record: dict, seat: int | None, names: list[str] | dict | None,
         if not in_page:
             continue
         after = state.view(seat)
-        text = {lang: describe(game, view, action, after, actor, seat, words[lang], lang)
-                for lang in LANGS}
+        text = {lang: describe(game, view, action, after, actor, seat, words[lang], lang,
+                               every_step=True) for lang in LANGS}
         steps.append({"index": i + 1, "seat": actor, "decision": state.history[-1]
                       if state.history else action, "text": text, "view": after})
         view = after

@@ -720,6 +720,9 @@ function renderTablePage(el, code) {
   }
 
   function drawStatus() {
+    // the bar is rebuilt on every state: what the player had open or focused in it stays so
+    const had = document.activeElement;
+    const focusId = had && statusEl.contains(had) && had.id ? had.id : null;
     clear(statusEl);
     if (!S.table) return;
     const st = S.state;
@@ -759,21 +762,28 @@ function renderTablePage(el, code) {
     );
     if (S.error) statusEl.appendChild(h("p", { class: "error sb-error", role: "alert" }, S.error));
     updateClock();
+    if (focusId && !statusEl.contains(document.activeElement)) {
+      const f = document.getElementById(focusId);
+      if (f && statusEl.contains(f)) f.focus({ preventScroll: true });
+    }
   }
 
   function signalsMenu() {
     const prefs = signalPrefs();
     const canNotify = typeof Notification !== "undefined";
-    return h("details", { class: "signals", id: "signals" },
-      h("summary", { class: "btn btn-small icon-btn" + (prefs.sound || prefs.notify ? " is-on" : ""), "aria-label": t("signals.title"), title: t("signals.title") },
+    // open until the player closes it (its button, Escape, a click elsewhere): S.signalsOpen
+    // carries it across the bar's rebuilds
+    return h("details", { class: "signals", id: "signals", open: !!S.signalsOpen,
+      ontoggle: (e) => { if (e.currentTarget.isConnected) S.signalsOpen = e.currentTarget.open; } },
+      h("summary", { class: "btn btn-small icon-btn" + (prefs.sound || prefs.notify ? " is-on" : ""), id: "signals-btn", "aria-label": t("signals.title"), title: t("signals.title") },
         h("span", { "aria-hidden": "true" }, "♪")),
       h("div", { class: "signals-menu" },
         h("p", { class: "muted small" }, t("signals.hint")),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "pref-sound", checked: prefs.sound, onchange: (e) => {
           setSignalPref("sound", e.target.checked);
           if (e.target.checked) beep();               // a gesture: the browser lets the page sound from now on
+          S.signalsOpen = true;
           drawStatus();
-          document.getElementById("signals").open = true;
         } }), " ", t("signals.sound")),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "pref-notify", checked: prefs.notify, disabled: !canNotify, onchange: async (e) => {
           let on = e.target.checked;
@@ -781,11 +791,27 @@ function renderTablePage(el, code) {
             try { on = (await Notification.requestPermission()) === "granted"; } catch (err) { on = false; }
           }
           setSignalPref("notify", on);
+          S.signalsOpen = true;
           drawStatus();
-          document.getElementById("signals").open = true;
         } }), " ", t("signals.notify")),
         canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null));
   }
+
+  function closeSignals({ focus = false } = {}) {
+    S.signalsOpen = false;
+    const d = document.getElementById("signals");
+    if (d && d.open) d.open = false;
+    if (focus) { const b = document.getElementById("signals-btn"); if (b) b.focus(); }
+  }
+
+  /** A press outside the ♪ menu closes it (as a menu does); a press outside the board takes the
+   * keyboard's place out of the table (draw() no longer brings it back). */
+  function closeSignalsOutside(ev) {
+    const tgt = ev.target;
+    if (S.signalsOpen && !(tgt instanceof Node && tgt.closest && tgt.closest("#signals"))) closeSignals();
+    if (tgt instanceof Node && !boardEl.contains(tgt)) S.kbInBoard = false;
+  }
+  document.addEventListener("pointerdown", closeSignalsOutside, true);
 
   function updateClock() {
     const c = document.getElementById("clock");
@@ -895,8 +921,12 @@ function renderTablePage(el, code) {
     boardEl.dataset.seat = st.seat === null ? "" : String(st.seat);
     const before = captureRects();
     const active = document.activeElement;
-    const hadFocus = !!active && boardEl.contains(active);
-    const focusKey = hadFocus && active.dataset ? active.dataset.key : null;
+    // the keyboard is in the table: on a control of the board, or lost to the page's body by
+    // a control that went away since (the player did not go elsewhere: see kbInBoard)
+    const hadFocus = !!active && (boardEl.contains(active)
+      || (S.kbInBoard && (active === document.body || active === document.documentElement)));
+    const focusKey = hadFocus && boardEl.contains(active) && active.dataset ? active.dataset.key
+      : (hadFocus ? S.kbKey : null);
     clear(boardEl);
     if (st.status === "waiting") {
       drawWaiting();
@@ -921,15 +951,37 @@ function renderTablePage(el, code) {
     runFx(before);
   }
 
-  /** Keep the keyboard in the table after a redraw: the same control if it is still there,
-   * else the decision's first control, else the player's own area. */
+  /** Keep the keyboard in the table after a redraw: the same control if it is still there and
+   * can still take the focus (a pool card is a button only while it may be drawn), else the
+   * decision's first control, else the hand, else the player's own area, else the board. */
   function restoreFocus(key) {
-    const f = key && boardEl.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    const target = (f && !f.disabled && f)
-      || boardEl.querySelector("#action-bar button:not(:disabled), #ready-btn, .hand button.card:not(:disabled), button.can-pick")
-      || boardEl.querySelector("#my-area") || null;
-    if (target) target.focus({ preventScroll: true });
+    const same = key ? [...boardEl.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)] : [];
+    const candidates = same.concat(
+      [...boardEl.querySelectorAll("#action-bar button:not(:disabled), #ready-btn, .hand button.card:not(:disabled), button.can-pick")],
+      [...boardEl.querySelectorAll("#my-area")], [boardEl]);
+    for (const el of candidates) {
+      if (!canFocus(el)) continue;
+      el.focus({ preventScroll: true });
+      if (document.activeElement === el) return;
+    }
   }
+
+  /** An element the keyboard can be put on: a control or a tabindex, enabled, shown, not inert. */
+  function canFocus(el) {
+    if (!el || el.disabled || el.closest("[inert], [hidden]")) return false;
+    if (!(el.tabIndex >= 0 || el.hasAttribute("tabindex"))) return false;
+    return el.getClientRects().length > 0;
+  }
+
+  // where the keyboard is: in the table (kept across redraws) or elsewhere on the page (left there)
+  boardEl.setAttribute("tabindex", "-1");
+  function onFocusIn(ev) {
+    const inBoard = boardEl.contains(ev.target);
+    if (ev.target === document.body) return;
+    S.kbInBoard = inBoard;
+    S.kbKey = inBoard && ev.target.dataset ? ev.target.dataset.key || null : null;
+  }
+  document.addEventListener("focusin", onFocusIn);
 
   function drawWaiting() {
     const link = `${location.origin}/t/${code}`;
@@ -993,6 +1045,7 @@ function renderTablePage(el, code) {
   }
 
   function keydown(ev) {
+    if (ev.key === "Escape" && S.signalsOpen) { closeSignals({ focus: true }); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.sideOpen && getComputedStyle(sideEl).position === "fixed") { toggleSide(false); ev.preventDefault(); return; }
     if (!S.mod || !S.state || ev.target.closest("input, select, textarea, summary")) return;
     if (S.status !== "open" || S.state.round_break) return;
@@ -1020,6 +1073,8 @@ function renderTablePage(el, code) {
     offLang();
     clearInterval(tick);
     document.removeEventListener("keydown", keydown);
+    document.removeEventListener("focusin", onFocusIn);
+    document.removeEventListener("pointerdown", closeSignalsOutside, true);
     document.body.classList.remove("route-table", "fit");
     if (S.conn) S.conn.close();
   };

@@ -10,8 +10,11 @@
 // decisions (each one a button), keys ← → (one step), PageUp / PageDown (ten), Home / End,
 // Space (play / pause). A seat selector switches between each player's view and the full view
 // and keeps the current step. The table is drawn by the table page's modules (abluxxen.js,
-// kombio.js: `renderX(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); the action texts in
-// words come from the server in both languages.
+// kombio.js: `renderX(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); each decision
+// in words comes from the server in both languages (the words of the table's log, server/views.py
+// describe, with the table's seat names counted from 1): the list of decisions and the step show
+// those words in the page's language; the record's notation (seats counted from 0, as in a
+// record) only in the step's folded "Notation" detail.
 import { t, getLang, onLang } from "./i18n.js";
 import { renderAbluxxen } from "./abluxxen.js";
 import { renderKombio } from "./kombio.js";
@@ -173,7 +176,7 @@ export function render(el, { code } = {}) {
     optFull.value = "full";
     sel.appendChild(optFull);
     for (let s = 0; s < d.players; s++) {
-      const o = node("option", null, t("replay.seat_view", { name: d.names[s] }));
+      const o = node("option", null, t("replay.seat_view", { name: nameOf(s) }));
       o.value = String(s);
       sel.appendChild(o);
     }
@@ -265,6 +268,13 @@ export function render(el, { code } = {}) {
     show();
   }
 
+  /** Seat s's name in the page's language, as at the table ("Bot 3", "Platz 2"). */
+  function nameOf(s) {
+    const d = st.data;
+    const byLang = d.names_by_lang && d.names_by_lang[getLang()];
+    return (byLang && byLang[s]) || d.names[s];
+  }
+
   function resultTable(d) {
     const wrap = node("div", "replay-result-body");
     const h = node("h2", null, t("replay.result"));
@@ -288,7 +298,7 @@ export function render(el, { code } = {}) {
       const r = node("tr");
       const win = (d.winners || []).includes(s);
       if (win) r.classList.add("is-winner");
-      const th = node("th", null, d.names[s]);
+      const th = node("th", null, nameOf(s));
       th.scope = "row";
       r.append(th, node("td", "replay-score", String(sc)), node("td", null, win ? t("replay.winner_mark") : ""));
       tbody.appendChild(r);
@@ -298,10 +308,11 @@ export function render(el, { code } = {}) {
     return wrap;
   }
 
+  /** A step in words: the server's words in `lang`, else (nothing it could say) who decided. */
   function stepText(s, lang) {
     if (s.index === 0) return t("replay.start");
     const words = s.text && s.text[lang];
-    return words || s.decision;
+    return words || t("replay.decided", { name: nameOf(s.seat) });
   }
 
   function fillLog(steps = st.data.steps) {
@@ -310,9 +321,10 @@ export function render(el, { code } = {}) {
       const i = s.index;
       const b = ui.logItems[i];
       if (!b) return;
-      const who = s.seat === null ? "" : `${st.data.names[s.seat]}: `;
-      b.textContent = i === 0 ? t("replay.start_short") : `${who}${s.decision}`;
-      b.title = stepText(s, lang);
+      const text = stepText(s, lang);
+      const first = text.split("\n")[0];          // a round's end: its first line in the list
+      b.textContent = i === 0 ? t("replay.start_short") : first;
+      if (first !== text) b.title = text; else b.removeAttribute("title");
     });
   }
 
@@ -338,7 +350,7 @@ export function render(el, { code } = {}) {
     ui.forward.disabled = ui.last.disabled = st.step === last;
     if (st.step === last && st.timer) stopPlay();
     ui.viewNote.textContent = st.seat === null ? t("replay.view_full_note")
-      : t("replay.view_seat_note", { name: d.names[st.seat] });
+      : t("replay.view_seat_note", { name: nameOf(st.seat) });
 
     // the step in words
     ui.info.replaceChildren();
@@ -347,18 +359,15 @@ export function render(el, { code } = {}) {
       ui.info.appendChild(node("p", "replay-step-text", t("replay.start")));
     } else {
       const p = node("p", "replay-step-text");
-      const words = s.text && s.text[lang];
-      if (words) {
-        p.appendChild(node("strong", null, words));
-      } else {                      // nothing visible to say (a hidden snap-window answer)
-        p.appendChild(node("strong", null, t("replay.decided", { name: d.names[s.seat] }) + " "));
-        p.appendChild(document.createTextNode(s.decision));
-      }
+      p.appendChild(node("strong", null, stepText(s, lang)));
       ui.info.appendChild(p);
-      const n = node("p", "replay-notation");
-      n.appendChild(document.createTextNode(t("replay.notation") + ": "));
-      n.appendChild(node("code", null, s.decision));
-      n.appendChild(document.createTextNode(` (${d.names[s.seat]})`));
+      // the record's own line, for those who read records (seats counted from 0 there)
+      const n = node("details", "replay-notation");
+      n.appendChild(node("summary", null, t("replay.notation")));
+      const line = node("p");
+      line.appendChild(node("code", null, s.decision));
+      line.appendChild(document.createTextNode(" " + t("replay.notation_note")));
+      n.appendChild(line);
       ui.info.appendChild(n);
     }
     const v = s.view;
@@ -367,13 +376,13 @@ export function render(el, { code } = {}) {
     } else if (v.to_move !== null && v.to_move !== undefined) {
       const what = t(`replay.awaiting.${v.awaiting}`);
       ui.info.appendChild(node("p", "replay-next", t("replay.next", {
-        name: d.names[v.to_move], what: what.startsWith("replay.") ? v.awaiting : what,
+        name: nameOf(v.to_move), what: what.startsWith("replay.") ? v.awaiting : what,
       })));
     }
 
     // the table
     ui.board.setAttribute("aria-label", st.seat === null ? t("replay.full_view")
-      : t("replay.seat_view", { name: d.names[st.seat] }));
+      : t("replay.seat_view", { name: nameOf(st.seat) }));
     ui.board.dataset.seat = seatKey(st.seat);
     ui.board.dataset.step = String(st.step);
     drawBoard(v);
@@ -399,7 +408,8 @@ export function render(el, { code } = {}) {
     const prev = st.step > 0 ? st.data.steps[st.step - 1] : null;
     const summary = st.data.game === "kombio" && view.last_round && prev && prev.view && prev.view.round < view.round
       ? { final: true } : null;
-    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names: st.data.names, summary });
+    const names = Array.from({ length: st.data.players }, (_, s) => nameOf(s));
+    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names, summary });
   }
 
   function go(i, { fromSlider = false } = {}) {
