@@ -129,3 +129,22 @@ def test_a_bare_number_chooses_only_from_a_numbered_menu(lang):
     g = Game(kombio_ui, 0, {}, ["You", "Ben", "Caro", "Lisa"], lang, console,
              _Typed("quit"), False)
     assert g.ask(state) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_display_layer_is_never_split_across_lines(lang):
+    """Five long displays in an 80-column table (issue 31: "[10 10" / "10]"): each layer's
+    cards stay on one line, the table breaks between layers."""
+    from cardtable.cli import abluxxen_ui
+    from cardtable.core.record import new_game
+
+    view = new_game("abluxxen", players=5, seed=2).view(0)
+    view["displays"] = [[[v] * 4 for v in range(6 + s, 13)] + [[10, 10, "X"]] for s in range(5)]
+    out = io.StringIO()
+    Console(file=out, width=80, highlight=False).print(
+        abluxxen_ui.render(view, 0, ["You", "Ben", "Caro", "Lisa", "Niko"], lang))
+    lines = out.getvalue().splitlines()
+    assert all(len(x) <= 80 for x in lines)
+    for x in lines:
+        assert x.count("[") == x.count("]") and x.count("»") == x.count("«"), x
+    assert sum("[" in x for x in lines) > 5                  # the displays did wrap

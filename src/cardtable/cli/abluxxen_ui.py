@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rich import box
+from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -161,21 +162,19 @@ def hand_text(cards, lang: str) -> Text:
     return text
 
 
-def display_text(layers, lang: str) -> Text:
-    """Layers bottom to top; the exposed top layer marked »…«."""
-    text = Text()
+def display_text(layers, lang: str):
+    """Layers bottom to top; the exposed top layer marked »…«. Each layer is one piece: a
+    narrow column breaks between layers, never inside one ("[10 10" / "10]")."""
     if not layers:
-        text.append(t(lang, "ab.empty"), style="dim")
-        return text
+        return Text(t(lang, "ab.empty"), style="dim")
+    parts = []
     for i, layer in enumerate(layers):
         body = " ".join(card(c) for c in layer)
-        if i:
-            text.append("  ")
         if i == len(layers) - 1:
-            text.append(f"»{body}«", style="bold reverse")
+            parts.append(Text(f"»{body}«", style="bold reverse"))
         else:
-            text.append(f"[{body}]", style="dim")
-    return text
+            parts.append(Text(f"[{body}]", style="dim"))
+    return Columns(parts, padding=(0, 2))
 
 
 def _you(key: str, actor, viewer) -> str:
