@@ -47,6 +47,12 @@ def test_plural_forms(lang, n, word):
     assert t(lang, "ko.cards", n=n) == word
 
 
+def test_an_empty_exact_branch_is_taken():
+    """ICU: "=0 {}" is a branch that says nothing, not a missing one (the browser agreed)."""
+    assert format_message("a{n, plural, =0 {} other {x}}b", "en", {"n": 0}) == "ab"
+    assert format_message("a{n, plural, =0 {} one {} other {x}}b", "en", {"n": 1}) == "ab"
+
+
 def test_plural_exact_and_select_and_nesting():
     msg = "{n, plural, =0 {none} one {# {what}} other {{kind, select, bot {# bots} other {# of {what}}}}}"
     assert format_message(msg, "en", {"n": 0, "what": "x", "kind": "bot"}) == "none"

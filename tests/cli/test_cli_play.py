@@ -241,3 +241,84 @@ def test_version_and_help(cli):
     assert proc.returncode == 0 and re.match(r"cardtable \d+\.\d+", proc.stdout)
     proc = cli("--help")
     assert proc.returncode == 0 and "play" in proc.stdout and "replay" in proc.stdout
+
+
+# -- undo, resume, the live score (issue 31) -----------------------------------------------------
+def _my_decisions(rec: dict, seat: int = 0) -> int:
+    state = load_record(dict(rec, actions=[]))
+    mine = 0
+    for a in rec["actions"]:
+        mine += state.to_move == seat
+        state.apply(a)
+    return mine
+
+
+@pytest.mark.parametrize("lang,words", [("C.UTF-8", "Taken back: your last decision"),
+                                        ("de_DE.UTF-8", "Zurückgenommen: deine letzte")])
+def test_undo_takes_back_my_last_decision(run, tmp_path, lang, words):
+    save = tmp_path / "u.json"
+    proc = run("play", "abluxxen", "--seed", "4", "--bots", "medium", "--save", save,
+               input="1\n1\nundo\nquit\n", lang=lang)
+    assert proc.returncode == 0, proc.stderr
+    assert words in proc.stdout
+    rec = json.loads(save.read_text())
+    assert _my_decisions(rec) == 1                     # the second one was taken back
+    state = load_record(rec)
+    assert state.to_move == 0                          # and it is my decision again
+    proc = run("play", "abluxxen", "--seed", "4", "--save", tmp_path / "v.json",
+               input="undo\nquit\n", lang=lang)        # nothing to take back yet
+    assert "Nothing to take back" in proc.stdout or "nichts zurückzunehmen" in proc.stdout
+
+
+def test_resume_plays_on_with_the_recorded_seats_and_bots(run, tmp_path):
+    save = tmp_path / "r.json"
+    proc = run("play", "kombio", "--players", "3", "--seed", "6", "--bots", "hard,easy",
+               "--name", "Ann", "--save", save, input="1\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    first = json.loads(save.read_text())
+    proc = run("play", "kombio", "--resume", save, input="1\n1\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "Ben (seat 1, hard bot), Caro (seat 2, easy bot)" in proc.stdout
+    second = json.loads(save.read_text())              # saved back to the same file
+    assert second["actions"][:len(first["actions"])] == first["actions"]
+    assert _my_decisions(second) > _my_decisions(first)
+    assert second["seats"] == first["seats"] and second["seed"] == first["seed"]
+    assert load_record(second).history == second["actions"]
+
+
+@pytest.mark.parametrize("extra,words", [
+    (["--variant", "duel"], "--variant cannot be given with --resume"),
+    (["--seed", "3"], "--seed cannot be given with --resume"),
+])
+def test_resume_refuses_settings_the_record_fixes(run, usage_error, tmp_path, extra, words):
+    save = tmp_path / "r.json"
+    run("play", "abluxxen", "--seed", "4", "--save", save, input="quit\n")
+    proc = run("play", "abluxxen", "--resume", save, *extra, input="quit\n")
+    usage_error(proc)
+    assert words in proc.stderr
+
+
+def test_resume_refuses_a_finished_game_another_game_and_a_broken_file(run, usage_error,
+                                                                     tmp_path):
+    done = tmp_path / "done.json"
+    run("play", "abluxxen", "--variant", "duel", "--seed", "4", "--save", done,
+        input="1\n" * 800)
+    assert load_record(done).over
+    proc = run("play", "abluxxen", "--resume", done, input="quit\n")
+    usage_error(proc)
+    assert "is over: nothing to play on" in proc.stderr
+    proc = run("play", "kombio", "--resume", done, input="quit\n")
+    usage_error(proc)
+    assert "holds a game of abluxxen, not of kombio" in proc.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    proc = run("play", "abluxxen", "--resume", broken, input="quit\n")
+    usage_error(proc)
+    assert json.loads(done.read_text())                  # nothing was overwritten
+
+
+@pytest.mark.parametrize("lang,words", [("C.UTF-8", "Score now (AB-17): You -13 · Ben -13"),
+                                        ("de_DE.UTF-8", "Punkte jetzt (AB-17): Du -13 · Ben -13")])
+def test_a_live_score_line_follows_ab17(run, lang, words):
+    proc = run("play", "abluxxen", "--seed", "4", input="quit\n", lang=lang)
+    assert words in proc.stdout

@@ -68,6 +68,11 @@ class MatchSession:
                     style="bold")
 
 
+def resume_session(state, lang="en"):
+    """A saved game, played on from where its record ends."""
+    return SingleGame(state)
+
+
 def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en"):
     """One game; for `classic` with `rounds`, a CL-5 match of that many games (a multiple of
     the player count). CL-5 (revised 2026-11-26): one game is a whole game and the default; a
@@ -221,6 +226,10 @@ def render(view, seat, names, lang):
         sh.append("   ".join(fmt_stack(st) for st in view["shadow"]) or t(lang, "ab.empty"))
         parts.append(sh)
     parts.append(Text(t(lang, "ab.supply", deck=view["deck"], discard=view["discard"])))
+    if not view.get("over"):                    # AB-17 as it stands: display +1, hand -1 a card
+        now = " · ".join(f"{names[p]} {sum(len(x) for x in view['displays'][p]) - hand_count(view, p):+d}"
+                         for p in range(n))
+        parts.append(Text(t(lang, "ab.score_line", list=now), style="dim"))
     for s in range(n):
         h = view["hands"][s]
         if isinstance(h, list) and (seat is None or s == seat):

@@ -265,6 +265,23 @@ def _seconds(value, option: str, lang: str) -> float:
     return float(value)
 
 
+def _timing(lang, memory, memory_seconds, snap_seconds) -> tuple[float, float | None]:
+    """The snap window's seconds and --memory's seconds (None: no memory mode)."""
+    snap = SNAP_SECONDS if snap_seconds is None else _seconds(snap_seconds, "--snap-seconds",
+                                                              lang)
+    mem = None
+    if memory_seconds is not None:
+        mem = _seconds(memory_seconds, "--memory-seconds", lang)
+    elif memory:
+        mem = MEMORY_SECONDS
+    return snap, mem
+
+
+def resume_session(state, lang="en", memory=False, memory_seconds=None, snap_seconds=None):
+    """A saved game, played on from where its record ends, with the terminal's timing."""
+    return KombioSession(state, lang, *_timing(lang, memory, memory_seconds, snap_seconds))
+
+
 def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en",
                 target=None, memory=False, memory_seconds=None, snap_seconds=None):
     """One game of Kombio: rounds until a total reaches `target` (KO-4, KO-16)."""
@@ -278,13 +295,7 @@ def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lan
     target = 100 if target is None else target
     if target < 1:
         raise ConfigError(t(lang, "ko.err_target", n=target))
-    snap = SNAP_SECONDS if snap_seconds is None else _seconds(snap_seconds, "--snap-seconds",
-                                                              lang)
-    mem = None
-    if memory_seconds is not None:
-        mem = _seconds(memory_seconds, "--memory-seconds", lang)
-    elif memory:
-        mem = MEMORY_SECONDS
+    snap, mem = _timing(lang, memory, memory_seconds, snap_seconds)
     state = new_game(players=players, seed=seed, start=start or 0, target=target)
     return KombioSession(state, lang, snap, mem)
 

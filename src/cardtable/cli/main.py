@@ -46,6 +46,9 @@ MENU_MAX = 24
 #: seconds to wait after a bot's decision in a terminal game (--bot-pause), so a person follows
 BOT_PAUSE = 1.0
 QUIT_WORDS = {"quit", "exit", "q", "ende"}
+UNDO_WORDS = {"undo", "zurück", "zurueck"}
+#: what Game.ask returns for "undo": take back the human's last decision
+UNDO = "\x00undo"
 HELP_WORDS = {"help", "?", "h", "hilfe"}
 
 _L = default_lang()   # language of the --help texts
@@ -250,6 +253,7 @@ class Game:
         self._present = getattr(session, "present", None)
         self.observe = getattr(session, "observe", None)
         self.describe = getattr(session, "describe", None) or ui.describe
+        self.session = session
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
 
     def present(self, view, prompt: bool):
@@ -312,6 +316,8 @@ class Game:
                 continue
             if low in QUIT_WORDS:
                 return None
+            if low in UNDO_WORDS and not timed:
+                return UNDO
             if low in HELP_WORDS:
                 self.say(t(lang, "cli.help", game_help=ui.help_text(lang)))
                 self.menu(legal)
@@ -330,6 +336,30 @@ class Game:
                 return state.parse(line).text
             self.say(t(lang, "cli.illegal", reason=reason), "red")
 
+    def undo(self, state: GameState) -> GameState:
+        """The game as it was just before the human's last decision (bots' decisions after it
+        are taken back too; they decide again). A game against bots is never rated, so this
+        changes nobody's rating. Said and unchanged when there is nothing to take back."""
+        rec = state.record()
+        probe = load_record(rec, upto=0)
+        mine = None
+        for i, action in enumerate(rec["actions"]):
+            if probe.to_move == self.seat:
+                mine = i
+            probe.apply(action)
+        session = self.session
+        if mine is None or not hasattr(session, "state") or \
+                getattr(type(session), "state", None) is not None:   # a match: one game only
+            self.say(t(self.lang, "cli.undo_none"), "red")
+            return state
+        earlier = load_record(rec, upto=mine)
+        session.state = earlier
+        memory = getattr(session, "memory", None)
+        if memory is not None:                     # --memory: what was seen is forgotten
+            memory.entries.clear()
+        self.say(t(self.lang, "cli.undone", after=len(rec["actions"]) - mine - 1), "bold")
+        return earlier
+
     def run(self, state: GameState) -> bool:
         """Play `state` to its end. False if the human quit."""
         while not state.over:
@@ -338,6 +368,9 @@ class Game:
                 text = self.ask(state)
                 if text is None:
                     return False
+                if text == UNDO:
+                    state = self.undo(state)
+                    continue
             else:
                 text = act(self.bots[s], state).text
             before = state.view(self.seat)
@@ -387,9 +420,25 @@ def _save_path(save: Path, session) -> Path:
     return save
 
 
+def _resumed(resume: Path, game: str, lang: str, given: dict):
+    """The state and recorded seats of a saved game to play on (`--resume FILE`)."""
+    for option, value in given.items():     # the record fixes the game's settings
+        if value is not None:
+            raise ConfigError(t(lang, "cli.err_resume_option", option=option))
+    rec = read_record(resume)
+    if rec["game"] != game:
+        raise ConfigError(t(lang, "cli.err_resume_game", path=str(resume), game=rec["game"],
+                            asked=game))
+    state = _load(rec, lang)
+    if state.over:
+        raise ConfigError(t(lang, "cli.err_resume_over", path=str(resume)))
+    return state, record_seats(rec, state.players)
+
+
 def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
-             bot_pause: float | None = None, name: str | None = None, **game_options) -> int:
+             bot_pause: float | None = None, name: str | None = None,
+             resume: Path | None = None, **game_options) -> int:
     lang = check_lang(lang)
     if name is not None:
         name = " ".join(name.split())
@@ -405,13 +454,30 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         if key not in accepted:
             raise ConfigError(t(lang, "ko.err_not_for", option="--" + key.replace("_", "-"),
                                 game=game))
-    if seed is None:
-        seed = secrets.randbelow(1_000_000)
-    session = ui.new_session(variant=variant, players=players, seed=seed, start=start,
-                             rounds=rounds, lang=lang, **extra)
+    recorded = None
+    if resume is not None:
+        state, recorded = _resumed(Path(resume), game, lang, {
+            "--variant": variant, "--players": players, "--rounds": rounds, "--seed": seed,
+            "--target": game_options.get("target")})
+        extra.pop("target", None)
+        humans = [i for i, x in enumerate(recorded or []) if "bot" not in x]
+        if len(humans) == 1:                   # the record says which seat was the person's
+            seat = humans[0]
+        seed = state.seed
+        session = ui.resume_session(state, lang=lang, **extra)
+        if save is None:
+            save = Path(resume)                # played on: the same file, brought up to date
+    else:
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        session = ui.new_session(variant=variant, players=players, seed=seed, start=start,
+                                 rounds=rounds, lang=lang, **extra)
     n = session.players
     if not 0 <= seat < n:
         raise ConfigError(t(lang, "cli.err_seat", seat=seat, max=n - 1))
+    if recorded:                               # the bots it was played with, where recorded
+        kinds = [recorded[s].get("bot") or bots for s in range(n) if s != seat]
+        bots = ",".join(k for k in kinds)
     bot_map = _bots_for(bots, seat, n, seed, lang)
     names, labels = [], []
     others = iter(BOT_NAMES)
@@ -420,7 +486,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
             names.append(t(lang, "cli.you"))
             labels.append(t(lang, "cli.player_seat", name=names[-1], seat=s))
         else:
-            names.append(next(others))
+            names.append(recorded[s]["name"] if recorded else next(others))
             labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
                             kind=level(lang, bot_map[s].level or bot_map[s].name)))
     prompter = prompter or Prompter()
@@ -433,7 +499,8 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
     # who played each seat, for the record (NOTATION.md `seats`): the human by --name (else
     # "Player N" as players count), the bots by their names and levels
-    seats = [{"name": name or t(lang, "seat.player", n=s + 1)} if s == seat else
+    mine = name or (recorded[seat]["name"] if recorded else t(lang, "seat.player", n=seat + 1))
+    seats = [{"name": mine} if s == seat else
              {"name": names[s], "bot": bot_map[s].level or bot_map[s].name} for s in range(n)]
 
     def save_current() -> None:
@@ -464,7 +531,9 @@ def _play_session(session, g, ui, seat, names, lang, console, prompter, save_cur
             starter = state.view(None).get("to_move")
             console.rule(t(lang, "cli.game_of", i=session.index + 1, n=session.rounds,
                            name=names[starter] if starter is not None else "?"))
-        if not g.run(state):
+        finished = g.run(state)
+        state = session.state                 # an undo may have replaced it
+        if not finished:
             save_current()
             _say(console, t(lang, "cli.quit"))
             return 0
@@ -514,9 +583,12 @@ def play_cmd(
     snap_seconds: Optional[float] = typer.Option(None, "--snap-seconds", metavar="S",
                                                  help=t(_L, "ko.opt.snap_seconds")),
     name: Optional[str] = typer.Option(None, "--name", help=t(_L, "help.name")),
+    resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE",
+                                          help=t(_L, "help.resume")),
 ) -> None:
     raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
-                              start, auto, bot_pause=bot_pause, name=name, target=target,
+                              start, auto, bot_pause=bot_pause, name=name, resume=resume,
+                              target=target,
                               memory=memory, memory_seconds=memory_seconds,
                               snap_seconds=snap_seconds))
 

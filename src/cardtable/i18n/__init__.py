@@ -185,8 +185,9 @@ def _render(parts, lang: str, params: dict, number=None) -> str:
             value = params[name]
             if kind == "plural":
                 exact = f"={value}"
-                body = branches.get(exact) or branches.get(plural_category(lang, value)) \
-                    or branches["other"]
+                body = branches.get(exact)          # an exact match, even an empty branch
+                if body is None:
+                    body = branches.get(plural_category(lang, value), branches["other"])
                 out.append(_render(body, lang, params, value))
             else:
                 body = branches.get(str(value), branches["other"])
