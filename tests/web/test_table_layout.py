@@ -73,8 +73,8 @@ IN_VIEW = {
     "summary": ["#ready-btn", "#rs-h"],
 }
 
-#: elements of `sels` that are not wholly inside the viewport, or covered at the point a person
-#: would tap (a fanned hand card: its visible edge)
+#: elements of `sels` that are not wholly inside the viewport and every box that clips them (the
+#: board scrolls), or covered at the point a person would tap (a fanned hand card: its visible edge)
 NOT_IN_VIEW = """(sels) => {
   const out = [], vw = innerWidth, vh = innerHeight;
   let count = 0;
@@ -85,7 +85,14 @@ NOT_IN_VIEW = """(sels) => {
     let x = r.left + r.width / 2, y = r.top + r.height / 2;
     const next = el.nextElementSibling;
     if (el.closest('.hand-group') && next && next.classList.contains('card')) x = r.left + 6;
-    const inside = r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
+    let inside = r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
+    // not clipped either: inside every scrolling (or clipping) box around it, the board's too
+    for (let a = el.parentElement; inside && a && a !== document.documentElement; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect(), l = b.left + a.clientLeft, t = b.top + a.clientTop;
+      inside = r.left >= l - 0.5 && r.top >= t - 0.5 && r.right <= l + a.clientWidth + 0.5 && r.bottom <= t + a.clientHeight + 0.5;
+    }
     const hit = inside ? document.elementFromPoint(x, y) : null;
     if (!inside || !hit || !(hit === el || el.contains(hit)))
       out.push({sel, box: [r.left, r.top, r.right, r.bottom].map(Math.round),

@@ -243,3 +243,35 @@ def test_called_kombio_fits_a_phone_seat_panel(browser, server, artifacts):
         finally:
             ctx.close()
         assert not errors, errors
+
+
+def big_duel_hand(seed: int = 7, at: int = 44):
+    """A duel where seat 0 takes every set it may (a long hand: 16 cards of 13 numbers at
+    decision `at`, a play); the actions before it."""
+    opts = {"variant": "duel", "players": 2}
+    st = new_game("abluxxen", seed=seed, start=0, **opts)
+    rng = random.Random(seed)
+    while len(st.history) < at:
+        lg = st.legal()
+        st.apply("take" if "take" in lg else "keep" if "keep" in lg else rng.choice(lg))
+    assert st.to_move == ME and st.awaiting == "play" and len(set(st.view(ME)["hands"][ME])) == 13
+    return opts, list(st.history)
+
+
+def test_duel_with_a_long_hand_in_view(browser, server, artifacts):
+    """The duel in German with a long hand (13 numbers): on a tablet (1280×800) and a phone the
+    hand, the prompt and "Auswahl ausspielen" / "Leeren" are in view and not covered."""
+    opts, actions = big_duel_hand()
+    for size in ((1280, 800), (375, 740)):
+        ctx = new_ctx(browser, server, size, "de")
+        errors: list[str] = []
+        try:
+            table = prepared("abluxxen", opts, 7, actions, code=f"BIGHAND{size[0]}", lang="de")
+            page = open_scripted(ctx, table, errors)
+            wait_asked(page, len(actions))
+            res = page.evaluate(NOT_IN_VIEW, [".hand button.card", "#play-btn", "#clear-btn", "#why"])
+            page.screenshot(path=str(artifacts / f"polish-duel-long-hand-de-{size[0]}x{size[1]}.png"))
+            assert res["count"] == 16 + 3 and not res["out"], (size, res["out"])
+        finally:
+            ctx.close()
+        assert not errors, errors
