@@ -208,3 +208,25 @@ class ScriptedTable:
                     self.send(self.state_msg())
             except Exception as e:                      # a broken stand-in fails the test
                 self.errors.append(repr(e))
+
+
+def to_round_end(opts: dict, seed: int, actions: list[str]) -> list[str]:
+    """A Kombio trajectory carried on to the end of the round it stops in: seat 0 calls Kombio
+    at its first chance (KO-12), every other decision as `_ko_policy` (late calls); the actions
+    stop where the next round is dealt, so the round's summary comes up."""
+    st = new_game("kombio", seed=seed, start=0, **opts)
+    for a in actions:
+        st.apply(a)
+    rnd = st.view(None)["round"]
+    rng = random.Random(seed + 1)
+    while not st.over and st.view(None)["round"] == rnd:
+        lg = st.legal()
+        if st.to_move == ME and "kombio" in lg:
+            d = "kombio"
+        elif st.awaiting == "snap":
+            d = "pass"
+        else:
+            d = _ko_policy(st, rng, 0)
+        st.apply(d)
+    assert not st.over, "the round ended the game"
+    return list(st.history)

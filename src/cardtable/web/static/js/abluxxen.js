@@ -439,7 +439,7 @@ function result(view, opts) {
     const d = displayCount(view, s), hc = handCount(view, s);
     rows.push(h("tr", { class: winners.includes(s) ? "is-winner" : "", data: { seat: s } },
       h("th", { scope: "row" }, nameOf(opts, s), winners.includes(s) ? h("span", { class: "win-badge" }, " ★ ", t("ab.sum.winner")) : null),
-      h("td", {}, `+${d}`), h("td", {}, `−${hc}`), h("td", { class: "score", data: { score: scores[s] } }, num(scores[s]))));
+      h("td", {}, `+${d}`), h("td", {}, hc ? `−${hc}` : "0"), h("td", { class: "score", data: { score: scores[s] } }, num(scores[s]))));
   }
   const wn = winners.map((s) => plainName(opts, s));
   const lines = [];

@@ -38,6 +38,8 @@ export function cardEl(game, value, opts = {}) {
     const joker = value === "X";
     const v = joker ? "X" : String(value);
     el.classList.add(joker ? "card-joker" : `card-v${String(value).replace("-", "m")}`);
+    // a 6 and a 9 are told apart upside down (the turned corner, a card seen across the table)
+    if (value === 6 || value === 9) el.classList.add("card-under");
     el.dataset.value = v;
     const corner = document.createElement("span");
     corner.className = "card-corner";

@@ -128,9 +128,9 @@ export function renderKombio(el, view, opts = {}) {
 
   const gridEl = (s, big) => {
     const g = view.grids[s];
-    const wide = g.length > 6 ? " ko-grid-xwide" : g.length > 4 ? " ko-grid-wide" : "";
     const owner = s === me ? t("ko.your_grid") : t("ko.grid_of", { name: plainName(opts, s) });
-    const wrap = h("div", { class: "ko-grid" + wide, role: "group", "aria-label": owner });
+    const wrap = h("div", { class: "ko-grid", role: "group", "aria-label": owner });
+    const target = view.awaiting === "give" && !view.over && view.snap ? view.snap.card : null;
     g.forEach((v, i) => {
       const ps = `${s}.${i + 1}`;
       let shown = v;
@@ -145,11 +145,18 @@ export function renderKombio(el, view, opts = {}) {
       }
       const can = clickable.has(ps);
       const what = v === null ? t("card.empty") : v === "?" || memCls ? t("card.hidden") : num(v);
-      const label = `${owner}, ${t("ko.slot", { s: i + 1 })}: ${what}` + (can && snapping ? ` – ${t("ko.snap_it")}` : "");
+      const label = `${owner}, ${t("ko.slot", { s: i + 1 })}: ${what}` + (can && snapping ? ` – ${t("ko.snap_it")}` : "")
+        + (ps === target ? ` – ${t("ko.give_target")}` : "");
       const c = cardEl(G, shown, { size: big ? "lg" : "sm", button: can, label,
-        cls: [can ? "can-pick" : null, peeked.has(ps) ? "is-peeked" : null, ui.picks.includes(ps) ? "is-picked" : null, memCls],
+        cls: [can ? "can-pick" : null, ps === target ? "is-target" : null, peeked.has(ps) ? "is-peeked" : null, ui.picks.includes(ps) ? "is-picked" : null, memCls],
         data: { slot: ps, region: `slot-${s}-${i + 1}`, key: `slot-${ps}` }, onClick: can ? () => pick(ps) : null });
-      wrap.appendChild(h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, String(i + 1))));
+      const slot = h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, String(i + 1)));
+      // a card keeps its place (a memory game): the first four in two rows of two, a penalty
+      // card or a handed-over one in a new column to the right, never in another card's place
+      const [col, row] = i < 4 ? [1 + (i % 2), 1 + Math.floor(i / 2)] : [3 + Math.floor((i - 4) / 2), 1 + ((i - 4) % 2)];
+      slot.style.gridColumn = String(col);               // CSSOM: no inline style attribute (CSP)
+      slot.style.gridRow = String(row);
+      wrap.appendChild(slot);
     });
     return wrap;
   };
@@ -333,7 +340,9 @@ export function scores(view, opts, final = false) {
       rounds.map((r) => h("td", {}, num(r[s]))),
       h("td", { class: "score", data: { score: view.totals[s] } }, h("strong", {}, num(view.totals[s])))));
   }
-  box.appendChild(h("table", { class: final ? "score-table" : "", id: final ? "score-table" : "side-score-table" }, h("thead", {}, head), h("tbody", {}, body)));
+  const table = h("table", { class: final ? "score-table" : "", id: final ? "score-table" : "side-score-table" }, h("thead", {}, head), h("tbody", {}, body));
+  // the side panel is narrow: the rounds scroll sideways, the names and the totals stay in view
+  box.appendChild(final ? table : h("div", { class: "score-scroll", tabindex: "0", role: "region", "aria-labelledby": "side-scores-h" }, table));
   if (final) {
     const best = Math.min(...view.totals);
     if (view.totals.filter((x) => x === best).length > 1) box.appendChild(h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", withRefs(t("ko.sum.tie"))));
