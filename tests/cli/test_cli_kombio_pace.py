@@ -20,11 +20,11 @@ def test_snap_window_names_its_card_and_a_round_ends_with_the_grids_revealed(tmp
     try:
         windows = 0
         while True:
-            m = s.expect_prompt(r"(Your decision>|Snap window on the (-?\d+) · 600 s to snap: "
-                                r"`snap \d\.\d` or Enter to pass>|Enter: next round>)")
+            m = s.expect_prompt(r"(Your decision>|Snap on the (-?\d+) · \d+ s: `snap \d\.\d`"
+                                r"(?:, Space: snap \d\.\d)?, Enter: pass>|Enter: next round>)")
             if m.group(0).startswith("Your decision"):
                 s.send("1\r")
-            elif m.group(0).startswith("Snap window"):
+            elif m.group(0).startswith("Snap on"):
                 windows += 1
                 top = m.group(2)
                 pile = re.findall(r"Discard pile: top card (-?\d+)", s.text[:m.start()])
@@ -93,11 +93,11 @@ def test_bot_pause_out_of_range(run, bad):
 
 
 @pytest.mark.parametrize("lang,words", [
-    ("C.UTF-8", dict(decide="Your decision>", window=r"Snap window on the -?\d+ · 600 s to snap: "
-                     r"`snap \d\.\d` or Enter to pass>", result="Enter: the result>",
+    ("C.UTF-8", dict(decide="Your decision>", window=r"Snap on the -?\d+ · \d+ s: `snap \d\.\d`"
+                     r"(?:, Space: snap \d\.\d)?, Enter: pass>", result="Enter: the result>",
                      revealed="Round 1: every grid revealed", over="Round 1 is over")),
-    ("de_DE.UTF-8", dict(decide="Deine Entscheidung>", window=r"Klopfen auf die -?\d+ · 600 s "
-                         r"zum Klopfen: `snap \d\.\d` oder Enter zum Passen>",
+    ("de_DE.UTF-8", dict(decide="Deine Entscheidung>", window=r"Klopfen auf die -?\d+ · \d+ s: "
+                         r"`snap \d\.\d`(?:, Leertaste: snap \d\.\d)?, Enter: passen>",
                          result="Enter: das Ergebnis>", revealed="Runde 1: alle Karten aufgedeckt",
                          over="Runde 1 ist vorbei"))])
 def test_the_last_round_is_explained_on_one_screen_before_the_result(lang, words):
@@ -134,3 +134,4 @@ def test_the_last_round_is_explained_on_one_screen_before_the_result(lang, words
         assert not re.search(r"\b[0-5]\.[1-9]\b", after.split("★")[0])  # no board again
     finally:
         s.close()
+

@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import GameState
@@ -100,6 +100,10 @@ class Timed(NamedTuple):
     default: str            # the decision taken on timeout or an empty line
     prompt: str             # the prompt text
     timeout_note: str       # said when the time ran out
+    #: on a terminal: the prompt with the seconds left (redrawn as they run out)
+    countdown: Callable[[float], str] | None = None
+    #: on a terminal: the decision one key (Space, on an empty line) makes, if any
+    quick: str | None = None
 
 
 class SingleGame:

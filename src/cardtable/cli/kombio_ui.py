@@ -21,6 +21,8 @@ appeared). Cards that move (swaps, gives, hand-overs) keep their timer; looking 
 
 from __future__ import annotations
 
+import math
+
 import time
 
 from rich import box
@@ -37,7 +39,15 @@ from cardtable.kombio import MAX_PLAYERS, MIN_PLAYERS, new_game
 
 GAME = "kombio"
 FORCED_KEY = "ko.forced"
-SNAP_SECONDS = 2.0
+#: the snap window in the terminal (KO-10). From published measurements of people typing and
+#: reacting: a typist's keystrokes come 0.24 s apart on average, about 0.4 s for the slowest
+#: tenth (Dhakal et al., "Observations on Typing from 136 Million Keystrokes", CHI 2018), so
+#: "snap 0.3" and Enter, nine keys, take about 2.2 s, and 3.6 s for slow typists; seeing the
+#: top card and recalling where its twin lies adds a choice reaction of about one second
+#: (Hick-Hyman: about 0.2 s + 0.15 s per bit, for the 8 to 24 places of a table). 5 s lets
+#: nine typists in ten answer in words; Space (one key) snaps a card the player can see.
+#: The browser's tables default to 5 s too (server.protocol.DEFAULT_SNAP_SECONDS).
+SNAP_SECONDS = 5.0
 MEMORY_SECONDS = 5.0
 MAX_SECONDS = 600
 COMPACT_LINES = 40
@@ -222,10 +232,22 @@ class KombioSession(SingleGame):
             return None
         snaps = [d for d in view.get("legal", []) if d.startswith("snap ")]
         example = snaps[0] if snaps else "snap P.S"
+        top = view.get("top")
+        # one key (Space) snaps a card the player can see is a `top`: their own first
+        shown = self.present(view, seat, False)
+        known = [f"{p}.{i}" for p in [seat] + [q for q in range(view["players"]) if q != seat]
+                 for i, v in enumerate(shown["grids"][p], 1) if _known(v) and v == top]
+        quick = next((f"snap {pos}" for pos in known if f"snap {pos}" in snaps), None)
+        hint = t(self.lang, "ko.timed.quick", decision=quick) if quick else ""
+
+        def countdown(left: float) -> str:
+            return t(self.lang, "ko.timed.countdown", top=top, left=math.ceil(left),
+                     example=example, quick=hint)
+
         return Timed(self.snap_seconds, "pass",
                      t(self.lang, "ko.timed.prompt", secs=_secs(self.snap_seconds),
-                       example=example, top=view.get("top")),
-                     t(self.lang, "ko.timed.timeout"))
+                       example=example, top=top),
+                     t(self.lang, "ko.timed.timeout"), countdown, quick)
 
     def stale_note(self, view, line: str) -> str:
         """Said of a line typed before the snap window on view's top card opened."""

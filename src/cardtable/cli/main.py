@@ -182,12 +182,47 @@ class Prompter:
             lines.append(line)
         return [x for x in lines if x.strip()]
 
-    def ask_timed(self, prompt: str, seconds: float) -> str | None:
-        """One line, or None if none came within `seconds`."""
+    def ask_timed(self, prompt: str, seconds: float, countdown=None,
+                  quick: str | None = None) -> str | None:
+        """One line, or None if none came within `seconds`. On a terminal with `countdown`
+        (seconds left -> prompt): the prompt shows the time left as it runs, and Space on an
+        empty line answers `quick` at once."""
+        if self.tty and countdown is not None:
+            return self._countdown(seconds, countdown, quick)
         line = self._plain(prompt, max(seconds, 0.0))
         if line is not None and not sys.stdin.isatty():
             sys.stdout.write(line + "\n")
         return line
+
+    def _countdown(self, seconds: float, countdown, quick: str | None) -> str | None:
+        """prompt_toolkit with a prompt redrawn four times a second and an end at the
+        deadline (an unfinished line is dropped: the window is over)."""
+        import asyncio
+
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.application.current import get_app
+        from prompt_toolkit.filters import Condition
+        from prompt_toolkit.key_binding import KeyBindings
+
+        end = time.monotonic() + max(seconds, 0.0)
+        keys = KeyBindings()
+        if quick:
+            @keys.add(" ", filter=Condition(lambda: not get_app().current_buffer.text))
+            def _quick(event) -> None:
+                event.app.exit(result=quick)
+
+        def at_deadline() -> None:
+            app = get_app()
+
+            def stop() -> None:
+                if app.is_running and not app.future.done():
+                    app.exit(result=None)
+
+            asyncio.get_running_loop().call_later(max(0.0, end - time.monotonic()), stop)
+
+        session = PromptSession(reserve_space_for_menu=0)
+        return session.prompt(lambda: countdown(max(0.0, end - time.monotonic())),
+                              refresh_interval=0.25, key_bindings=keys, pre_run=at_deadline)
 
     def ask_line(self, prompt: str) -> str:
         """A plain line (no editing or completion): a pause such as 'Enter: next round'.
@@ -299,7 +334,8 @@ class Game:
         while True:
             try:
                 if timed:                             # e.g. Kombio's snap window (KO-10)
-                    line = self.prompter.ask_timed(timed.prompt, deadline - time.monotonic())
+                    line = self.prompter.ask_timed(timed.prompt, deadline - time.monotonic(),
+                                                   timed.countdown, timed.quick)
                     if line is None:
                         self.say(timed.timeout_note, "dim")
                         return timed.default
