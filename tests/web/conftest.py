@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
 from helpers import ServerProc, kill_started  # noqa: E402
+from pages import page_factory  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -61,27 +62,9 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-class Errors(list):
-    """JavaScript errors of the pages of a test (any fails the test)."""
-
-
 @pytest.fixture
 def new_page(browser, server):
     """new_page(lang="en", width=1280, height=900) -> a page in a fresh browser context (its own
     localStorage: one player), with the server's address as base URL."""
-    contexts = []
-    errors = Errors()
-
-    def make(lang: str = "en", width: int = 1280, height: int = 900):
-        ctx = browser.new_context(base_url=server.base, viewport={"width": width, "height": height},
-                                  locale="de-DE" if lang == "de" else "en-US")
-        ctx.set_default_timeout(60_000)   # a hang guard, not a speed limit
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
+    with page_factory(browser, server.base) as make:
+        yield make

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from pages import page_factory
 from helpers import ServerProc
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PWTimeout
@@ -54,22 +55,11 @@ def limited(browser):
 def person(browser, limited):
     """person(lang="en", phone=False) -> a page in a browser context of its own (its own
     localStorage: its own client identity): a laptop (1366x657) or a phone (375x740, touch)."""
-    contexts, errors = [], []
-
-    def make(lang: str = "en", phone: bool = False) -> Page:
-        ctx = browser.new_context(base_url=limited.base, viewport=PHONE if phone else LAPTOP,
-                                  has_touch=phone, is_mobile=phone,
-                                  locale="de-DE" if lang == "de" else "en-US")
-        ctx.set_default_timeout(60_000)          # a hang guard, not a speed limit
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
+    with page_factory(browser, limited.base) as make:
+        def person_page(lang: str = "en", phone: bool = False) -> Page:
+            size = PHONE if phone else LAPTOP
+            return make(lang, size["width"], size["height"], phone)
+        yield person_page
 
 
 def api(srv, method: str, path: str, body=None) -> httpx.Response:

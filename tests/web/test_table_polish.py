@@ -7,6 +7,7 @@ window, and the "called Kombio" flag fits a seat panel on a phone."""
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 
 from scripted import ME, ScriptedTable, _ko_policy, find_trajectory
 from test_table_layout import KO_ALL, KO_SEEDS, NOT_IN_VIEW, click_decision, new_ctx, open_scripted, wait_asked
@@ -22,6 +23,22 @@ SLOT_BOXES = """(seat) => {
   return Object.fromEntries(cards.map((c) => { const r = c.getBoundingClientRect();
     return [c.dataset.slot, [r.left - grid.left, r.top - grid.top, r.width, r.height].map(Math.round)]; }));
 }"""
+
+
+@contextmanager
+def german_position(browser, server, size, game, opts, seed, actions, code):
+    """(page, table): the page in German at `size` on the position after `actions`, asked for
+    seat 0's decision; the context is closed after the block and a JavaScript error fails it."""
+    ctx = new_ctx(browser, server, size, "de")
+    errors: list[str] = []
+    try:
+        table = prepared(game, opts, seed, actions, code=code, lang="de")
+        page = open_scripted(ctx, table, errors)
+        wait_asked(page, len(actions))
+        yield page, table
+    finally:
+        ctx.close()
+    assert not errors, errors
 
 
 def prepared(game, opts, seed, actions, code, lang="en") -> ScriptedTable:
@@ -116,12 +133,8 @@ def test_side_scores_show_the_totals_after_many_rounds(browser, server, artifact
     and the window (before, the columns of the rounds pushed it out after round 7)."""
     opts, actions = many_rounds(10)
     for size in ((1920, 1080), (1280, 800)):
-        ctx = new_ctx(browser, server, size, "de")
-        errors: list[str] = []
-        try:
-            table = prepared("kombio", opts, 5, actions, code=f"ROUNDS{size[0]}", lang="de")
-            page = open_scripted(ctx, table, errors)
-            wait_asked(page, len(actions))
+        with german_position(browser, server, size, "kombio", opts, 5, actions,
+                             f"ROUNDS{size[0]}") as (page, table):
             if size[0] < 1200:                       # the side panel is a drawer here
                 page.click("#log-toggle")
             totals = page.eval_on_selector_all(
@@ -136,9 +149,6 @@ def test_side_scores_show_the_totals_after_many_rounds(browser, server, artifact
               }).map((c) => c.outerHTML); }""")
             page.screenshot(path=str(artifacts / f"polish-side-scores-{size[0]}x{size[1]}.png"))
             assert not bad, bad
-        finally:
-            ctx.close()
-        assert not errors, errors
 
 
 def test_six_and_nine_are_underlined(browser, server):
@@ -263,15 +273,8 @@ def test_duel_with_a_long_hand_in_view(browser, server, artifacts):
     hand, the prompt and "Auswahl ausspielen" / "Leeren" are in view and not covered."""
     opts, actions = big_duel_hand()
     for size in ((1280, 800), (375, 740)):
-        ctx = new_ctx(browser, server, size, "de")
-        errors: list[str] = []
-        try:
-            table = prepared("abluxxen", opts, 7, actions, code=f"BIGHAND{size[0]}", lang="de")
-            page = open_scripted(ctx, table, errors)
-            wait_asked(page, len(actions))
+        with german_position(browser, server, size, "abluxxen", opts, 7, actions,
+                             f"BIGHAND{size[0]}") as (page, _):
             res = page.evaluate(NOT_IN_VIEW, [".hand button.card", "#play-btn", "#clear-btn", "#why"])
             page.screenshot(path=str(artifacts / f"polish-duel-long-hand-de-{size[0]}x{size[1]}.png"))
             assert res["count"] == 16 + 3 and not res["out"], (size, res["out"])
-        finally:
-            ctx.close()
-        assert not errors, errors
