@@ -111,6 +111,8 @@ class SingleGame:
 
     rounds = 1
     index = 0
+    #: `undo` may replace `state` with an earlier one (a series of games may not)
+    undoable = True
 
     def __init__(self, state: GameState):
         self.state = state

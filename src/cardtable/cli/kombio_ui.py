@@ -62,14 +62,18 @@ def _secs(x: float) -> str:
     return f"{x:g}"
 
 
+#: English says "an" before these values' names (eight, eleven, eighteen)
+_AN = (8, 11, 18)
+
+
 def _acard(lang: str, v) -> str:
     """'a 7', 'an 8', 'an 11' (German: 'eine 7')."""
-    return t(lang, "ko.an" if v in (8, 11, 18) else "ko.a", card=v)
+    return t(lang, "ko.an" if v in _AN else "ko.a", card=v)
 
 
 def _notcard(lang: str, v) -> str:
     """'not a 7', 'not an 8' (German: 'keine 7', never 'nicht eine 7')."""
-    return t(lang, "ko.not_an" if v in (8, 11, 18) else "ko.not_a", card=v)
+    return t(lang, "ko.not_an" if v in _AN else "ko.not_a", card=v)
 
 
 def _cards(n: int, lang: str) -> str:
