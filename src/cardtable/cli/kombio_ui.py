@@ -373,6 +373,11 @@ def flow(head: Text, cells: list[Text], width: int | None = None, indent: int = 
     width = width or _width()
     line = head.copy()
     used = head.cell_len
+    if used > width:                      # a head wider than the terminal: broken between
+        from rich.console import Console  # words, its further lines indented like the cells
+        parts = head.wrap(Console(width=width - indent), width - indent)
+        line = Text("\n" + " " * indent).join(parts)
+        used = indent + parts[-1].cell_len
     for cell in cells:
         if used + 2 + cell.cell_len > width:
             line.append("\n" + " " * indent)
@@ -392,9 +397,9 @@ def _seat_line(view, p, seat, names, lang) -> Text:
     head = Text(mark + t(lang, "ko.head.plain", name=names[p],
                          cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
                 style="bold" if p == seat else "")
-    if view.get("caller") == p and not view.get("over"):
-        head.append(t(lang, "ko.head.taboo" if view["players"] > 2 else "ko.head.called"),
-                    style="magenta")
+    if view.get("caller") == p and not view.get("over"):      # a short mark: the line below
+        head.append(t(lang, "ko.head.taboo.short" if view["players"] > 2     # the board says
+                          else "ko.head.called.short"), style="magenta")   # the rest (KO-12)
     head.append(" ")
     return flow(head, [_cell(p, s, v, seat) for s, v in enumerate(view["grids"][p], 1)])
 
