@@ -3,11 +3,12 @@ classic edition. See `state.py` for the rules engine and RULES.md for the clause
 
 from __future__ import annotations
 
-from cardtable.abluxxen.rules import DEFAULT_PLAYERS, VARIANTS, Rules, make_rules
+from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERSIONS, VARIANTS,
+                                      Rules, make_rules)
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
 
-__all__ = ["AbluxxenState", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
+__all__ = ["AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
 
 
 def _int(value, what: str, error=ConfigError) -> int:

@@ -13,9 +13,9 @@ import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.kombio.setup import check_deal, check_deals
-from cardtable.kombio.state import OPTION_NAMES, KombioState
+from cardtable.kombio.state import OPTION_NAMES, RULES_VERSION, RULES_VERSIONS, KombioState
 
-__all__ = ["KombioState", "OPTION_NAMES", "new_game", "from_record"]
+__all__ = ["KombioState", "OPTION_NAMES", "RULES_VERSION", "RULES_VERSIONS", "new_game", "from_record"]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
