@@ -60,7 +60,14 @@ def fit_prompt(prompt: str, width: int | None = None) -> str:
     width = width or shutil.get_terminal_size((80, 24)).columns
     if len(prompt) < width or "\n" in prompt:
         return prompt
-    lines = textwrap.wrap(prompt, width - 1, break_on_hyphens=False)
+    lines = []
+    for part in prompt.rstrip().split(" · "):      # "key: what · key: what": whole items first
+        if lines and len(lines[-1]) + 3 + len(part) < width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    if any(len(x) >= width for x in lines):
+        lines = textwrap.wrap(prompt, width - 1, break_on_hyphens=False)
     if len(lines) < 2:
         return prompt
     sys.stdout.write("\n".join(lines[:-1]) + "\n")
