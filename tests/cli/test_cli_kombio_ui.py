@@ -10,6 +10,7 @@ from rich.console import Console
 from cardtable.bots import act, make_bot
 from cardtable.cli import games
 from cardtable.cli import kombio_ui as ui
+from cardtable.narration import kombio as words
 from cardtable.cli.i18n import t
 from cardtable.kombio import new_game
 
@@ -104,11 +105,11 @@ def test_why_lines():
             seen.add(aw)
         elif aw == "drawn":
             assert theirs == f"P{s} drew a card and looks at it."
-            assert mine.startswith(f"You drew {ui._acard('en', v['drawn'])}: ")
+            assert mine.startswith(f"You drew {words._acard('en', v['drawn'])}: ")
             seen.add(aw)
         elif aw == "action":
             act_ = v["action"]
-            assert mine.startswith(f"Use the {act_}: {ui.action_what(act_, 'en')} (`")
+            assert mine.startswith(f"Use the {act_}: {words.action_what(act_, 'en')} (`")
             if act_ == 13:
                 assert mine.startswith("Use the 13: look at any card")
             seen.add(aw)
