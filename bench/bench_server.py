@@ -10,7 +10,9 @@ clients on loopback, against a real server process, on SQLite and on PostgreSQL.
 The default run measures, on each database, the players' latency alone and then beside busy
 bots: 100 tables of clients deciding at a player's pace (think 1 s), 15 s, once alone and once
 beside `--bot-tables` tables (20) of `--bot-level` bots (expert) that think flat out (no bot
-delay), each watched by a spectator (a table of bots only is played only while watched). It
+delay), each watched by a spectator (a table of bots only is played only while watched), and
+one table of a player with bots of that level (its bots' time per move: they must not wait
+behind the bots' tables, issue 29: 14.3 s instead of 0.5 s beside 30 expert tables). It
 prints both, their ratio (beside / alone), the machine's cores and its load average before
 and after each run: the bots must not slow the players (issue 11: p99 under 100 ms on a 2-core
 machine; issue 29: the bots at the lowest CPU priority, on one core fewer than the machine
@@ -86,6 +88,8 @@ class Seat:
         self.rng = rng
         self.sent: dict = {}
         self.acted: set = set()
+        self.bot_moves: list[float] | None = None     # a table with bots: their moves' times
+        self._last_event = 0.0
 
     async def run(self) -> None:
         b = self.bench
@@ -142,6 +146,11 @@ class Seat:
                     self.sent[ident] = time.perf_counter()
                     await ws.send(json.dumps({"type": "decide", "decision": text,
                                               "index": m["index"], "id": ident}))
+            elif t == "event" and self.bot_moves is not None:
+                now = time.perf_counter()
+                if m["by"] == "bot" and self._last_event and b.measuring:
+                    self.bot_moves.append(now - self._last_event)   # since the move before
+                self._last_event = now
             elif t == "rematch":
                 return m["table"]
         return None
@@ -259,6 +268,20 @@ class Bench:
                 seats.extend(await self.make_table(rng))
 
         await asyncio.gather(*(one() for _ in range(a.tables)))
+        mixed = None
+        if self.bot_tables:                       # a player with bots of that level
+            body = {"game": a.game, "players": a.players, "public": False, "name": "P0",
+                    "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": a.bot_level}]
+                    * (a.players - 1)}
+            if a.game == "abluxxen":
+                body["variant"] = a.variant
+            r = await self.http.post("/api/tables", json=body)
+            r.raise_for_status()
+            out = r.json()
+            mixed = Seat(self, out["table"]["code"], 0, out["join"]["token"],
+                         random.Random(rng.random()))
+            mixed.bot_moves = []
+            seats.append(mixed)
         watchers = []
         for i in range(self.bot_tables):          # bots only: they think flat out
             body = {"game": a.game, "players": a.players, "public": False,
@@ -301,6 +324,11 @@ class Bench:
             "bot_tables": self.bot_tables, "bot_workers": pool1.get("workers"),
             "bot_decisions": pool1.get("decisions", 0) - pool0.get("decisions", 0),
             "load_before": load0, "load_after": load1, "cores": cores(),
+            "their_bot_moves": len(mixed.bot_moves) if mixed else None,
+            "their_bot_mean_s": round(sum(mixed.bot_moves) / len(mixed.bot_moves), 2)
+            if mixed and mixed.bot_moves else None,
+            "their_bot_max_s": round(max(mixed.bot_moves), 2) if mixed and mixed.bot_moves
+            else None,
             "first_errors": self.errors[:3],
         }
 
@@ -408,7 +436,10 @@ def main() -> int:
                 print(json.dumps(res), flush=True)
             else:
                 busy = (f" + {bot_tables} watched {args.bot_level}-bot tables "
-                        f"({res['bot_decisions']} bot decisions, {res['bot_workers']} workers)"
+                        f"({res['bot_decisions']} bot decisions, {res['bot_workers']} workers; "
+                        f"one more table of a player and {args.players - 1} {args.bot_level} "
+                        f"bots: {res['their_bot_moves']} bot moves, mean "
+                        f"{res['their_bot_mean_s']} s, max {res['their_bot_max_s']} s)"
                         if bot_tables else " alone")
                 print(f"{res['database']:>10}, think {think:g} ms{busy}: {res['tables']} tables "
                       f"({res['clients']} clients, {res['game']}, {res['players']} seats), "
@@ -462,7 +493,9 @@ def main() -> int:
                   f"p99 {alone['rtt_p99_ms']} → {busy['rtt_p99_ms']} ms "
                   f"({ratio(alone['rtt_p99_ms'], busy['rtt_p99_ms'])}) "
                   f"[server p99 {alone['server_p99_ms']} → {busy['server_p99_ms']} ms "
-                  f"({ratio(alone['server_p99_ms'], busy['server_p99_ms'])})]")
+                  f"({ratio(alone['server_p99_ms'], busy['server_p99_ms'])})]; the player's "
+                  f"{args.bot_level} opponents: {busy['their_bot_mean_s']} s per move "
+                  f"(max {busy['their_bot_max_s']} s)")
     return 0
 
 
