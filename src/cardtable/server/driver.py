@@ -29,8 +29,8 @@ quick human can be first) and the window is closed at its deadline; a Kombio rou
 (runtime.py) ends when the players are ready or its time is over.
 
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
-seat. Searching bots think in worker processes (botpool.py: a fair share per table), the cheap
-ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
+seat. Searching bots think in worker processes (botpool.py: people's tables first), the
+cheap ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
 (security.secret_seed): a player cannot replay a bot's choices to learn its hand.
 
 `Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl); finished games are kept.
