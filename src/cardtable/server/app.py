@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket
+from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +36,9 @@ from cardtable.server import protocol as P
 from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
+from cardtable.server.joining import join_seat
+from cardtable.server.errors import ApiError
+from cardtable.server.errors import bad as _bad
 from cardtable.server.migrate import upgrade
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.security import (
@@ -50,7 +53,6 @@ from cardtable.server.security import (
     client_key,
     new_code,
     same_address,
-    same_name,
     same_person,
     seat_client,
     secret_seed,
@@ -64,22 +66,6 @@ CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CO
                                description="the table code")]
 #: bots that search (their decisions cost up to seconds of CPU: limited per client)
 SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
-
-
-class ApiError(HTTPException):
-    """An error of the HTTP API: `detail` in English for API users, `error` a stable code
-    and `params` its placeholders, so a client words it in its player's language (the
-    browser: catalog key `err.api.<error>`; docs/protocol.md, "Errors")."""
-
-    def __init__(self, status: int, detail: str, error: str, params: dict | None = None,
-                 headers: dict | None = None):
-        super().__init__(status_code=status, detail=detail, headers=headers)
-        self.error = error
-        self.params = params or {}
-
-
-def _bad(msg: str, status: int = 422, error: str = "invalid", **params):
-    return ApiError(status, msg, error, params)
 
 
 def _searching(settings: dict) -> bool:
@@ -423,9 +409,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
         async with table(code, refresh=False, request=request) as rt:
-            seat, token = await join_seat(rt, req.name, req.seat,
+            public_limits = settings.public_seats_per_person or \
+                settings.public_seats_per_address
+            seat, token = await join_seat(hub(), rt, req.name, req.seat,
                                           seat_client(client_addr(request.scope),
-                                                      identity(request)))
+                                                      identity(request)),
+                                          check_public_seats if public_limits else None)
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
 
@@ -441,46 +430,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not m:
             raise _bad("not a table code or link", 404, "not_a_code")
         return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat), request)
-
-    async def join_seat(rt: TableRuntime, name: str, want: int | None,
-                        client: str) -> tuple[int, str]:
-        token = secrets.token_urlsafe(32)
-        async with rt.lock:
-            async with hub().store.locked(rt.id) as tx:
-                await rt._sync_tx(tx)
-                taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
-                if any(same_name(name, s["name"] or "") for s in taken):
-                    raise _bad(f"the name {name!r} is taken at this table: choose another", 409,
-                               "name_taken", name=name)
-                if rt.public and (settings.public_seats_per_person
-                                  or settings.public_seats_per_address):
-                    await check_public_seats(rt, client)
-                free = [s["seat"] for s in rt.seats
-                        if s["kind"] == "human" and s["joined_at"] is None]
-                if want is not None:
-                    if not 0 <= want < rt.players or rt.seats[want]["kind"] != "human":
-                        raise _bad("no such human seat", 404, "no_seat")
-                    if want not in free:
-                        raise _bad("that seat is taken", 409, "seat_taken")
-                    seat = want
-                elif free:
-                    seat = free[0]
-                else:
-                    raise _bad("the table is full", 409, "table_full")
-                now = time.time()
-                await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
-                                     client=client)
-                seats_after = [dict(s) for s in rt.seats]
-                seats_after[seat].update(name=name, joined_at=now)
-                if len(free) == 1 and rt.status == "waiting":
-                    meta = rt._next_meta(rt.state, rt.n, seats_after, now)
-                    meta["status"] = "playing"
-                    tx.set(**meta)
-            rt._set_meta(tx.row, seats_after)
-            rt.publish([], only_state=True)
-            rt.bump()
-        hub().after_change(rt)
-        return seat, token
 
     def identity(request: Request) -> str | None:
         """The client identity of a request (docs/protocol.md); 400 if it is malformed."""
