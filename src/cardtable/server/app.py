@@ -1,4 +1,4 @@
-"""The FastAPI application: the lobby over HTTP (OpenAPI at /openapi.json, docs at /docs) and
+"""The FastAPI application: the lobby over HTTP (OpenAPI at /openapi.json) and
 the game over WebSocket (/ws/{code}, ws.py).
 
     from cardtable.server import create_app, Settings
@@ -249,9 +249,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # no OpenTelemetry spans, metrics or exporters (never any traffic but the clients')
         extra["telemetry"] = {"tracing": False, "metrics": False, "logs": False,
                               "operation_spans": False, "auto_configure": False}
+    # no /docs or /redoc unless asked for: they load a CDN's scripts (server/apidocs.py)
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
                   description="Lobby of the cardtable game server. Games are played over the "
-                              "WebSocket /ws/{code} (docs/protocol.md).", **extra)
+                              "WebSocket /ws/{code} (docs/protocol.md).",
+                  docs_url=None, redoc_url=None, **extra)
+    if settings.api_docs:
+        from cardtable.server.apidocs import add_api_docs
+
+        add_api_docs(app)
 
     def body_limit(path: str) -> int:
         return settings.max_replay_body if path == "/api/replay" else settings.max_body
