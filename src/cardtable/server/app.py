@@ -105,7 +105,10 @@ def _invalid_code(exc: RequestValidationError) -> dict:
     elif field == "name" and e.get("type") in ("string_too_long", "string_type"):
         params.update(why="long" if e.get("type") == "string_too_long" else "empty",
                       most=NAME_MAX)
-    return {"error": _FIELD_ERRORS.get(field, "invalid"), "params": params}
+    error = _FIELD_ERRORS.get(field, "invalid")
+    if len(loc) >= 2 and loc[-2] == "options":           # a rule option's value
+        error = "bad_option"
+    return {"error": error, "params": params}
 
 
 def table_config(req: P.CreateTable, server: Settings | None = None
@@ -146,14 +149,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     known = set(bot_names(game, players))
     for i, spec in enumerate(specs):
         if spec.kind == "bot":
-            bot = (spec.bot or "medium").strip().lower()
+            bot = spec.bot or "medium"            # as given: " HARD " is no bot's name
             if bot not in known:
                 if bot in bot_names():
                     raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
                                f"(bots that do: {', '.join(sorted(known))})", 422, "bot",
-                               bot=bot)
+                               bot=bot, field="bot")
                 raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})", 422,
-                           "bot", bot=bot[:32])
+                           "bot", bot=bot[:32], field="bot")
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
                          "away": False, "joined_at": None, "client": None})
         else:
