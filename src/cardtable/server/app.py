@@ -37,15 +37,13 @@ from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.joining import join_seat
-from cardtable.server.errors import ApiError
+from cardtable.server.errors import ApiError, invalid_code, validation_errors
 from cardtable.server.errors import bad as _bad
 from cardtable.server.migrate import upgrade
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
-    NAME_MAX,
     BadClientId,
-    BadName,
     ClientLimits,
     Guard,
     client_addr,
@@ -70,45 +68,6 @@ SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
 
 def _searching(settings: dict) -> bool:
     return any(s.get("bot") in SEARCH_BOTS for s in settings.get("seats") or [])
-
-
-def _errors(exc: RequestValidationError) -> list[dict]:
-    """FastAPI's validation errors without the client's input (never echoed back: it may be
-    megabytes, or not even encodable) and without the validators' context."""
-    out = []
-    for e in exc.errors()[:10]:
-        loc = [x if isinstance(x, (int, str)) else str(x) for x in e.get("loc", ())]
-        out.append({"loc": [str(x)[:64] if isinstance(x, str) else x for x in loc][:8],
-                    "msg": str(e.get("msg", "invalid"))[:200], "type": str(e.get("type", ""))[:64]})
-    return out
-
-
-#: a field of the lobby's requests -> the error code of a validation error there
-_FIELD_ERRORS = {"name": "bad_name", "target": "bad_target", "turn_seconds": "bad_timer",
-                 "snap_seconds": "bad_snap", "players": "bad_players", "table": "not_a_code"}
-
-
-def _invalid_code(exc: RequestValidationError) -> dict:
-    """`error` and `params` of a validation error (docs/protocol.md, "Errors"): the first
-    field at fault decides. A name refused by security.clean_name says why (`why`)."""
-    errs = exc.errors()
-    if not errs:
-        return {"error": "invalid", "params": {}}
-    e = errs[0]
-    loc = [x for x in e.get("loc", ()) if isinstance(x, str) and x not in ("body", "query",
-                                                                          "path")]
-    field = loc[-1] if loc else ""
-    params: dict = {"field": field[:64]}
-    cause = (e.get("ctx") or {}).get("error")
-    if isinstance(cause, BadName):
-        params.update(why=cause.why, **cause.params)
-    elif field == "name" and e.get("type") in ("string_too_long", "string_type"):
-        params.update(why="long" if e.get("type") == "string_too_long" else "empty",
-                      most=NAME_MAX)
-    error = _FIELD_ERRORS.get(field, "invalid")
-    if len(loc) >= 2 and loc[-2] == "options":           # a rule option's value
-        error = "bad_option"
-    return {"error": error, "params": params}
 
 
 def table_config(req: P.CreateTable, server: Settings | None = None
@@ -269,7 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(dict({"detail": _errors(exc)}, **_invalid_code(exc)),
+        return JSONResponse(dict({"detail": validation_errors(exc)}, **invalid_code(exc)),
                             status_code=422)
 
     @app.exception_handler(ApiError)
