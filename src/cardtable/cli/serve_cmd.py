@@ -15,7 +15,8 @@ import typer
 from cardtable.core.errors import ConfigError
 
 
-def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str) -> int:
+def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str,
+              api_docs: bool = False) -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -27,7 +28,7 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
     if standin not in bot_names():
         raise ConfigError(f"unknown bot {standin!r} (known: {', '.join(bot_names())})")
     settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
-                        standin=standin)
+                        standin=standin, api_docs=api_docs)
     try:
         settings.url()
     except ValueError as e:
@@ -48,5 +49,8 @@ def register(app: typer.Typer) -> None:
                                         help="seconds before a bot's decision is applied"),
         standin: str = typer.Option("medium", "--standin", metavar="BOT",
                                     help="bot that plays for a player who is away"),
+        api_docs: bool = typer.Option(False, "--api-docs",
+                                      help="serve the interactive API docs /docs and /redoc "
+                                           "(scripts from a CDN: for development only)"),
     ) -> None:
-        raise typer.Exit(run_serve(host, port, database, bot_delay, standin))
+        raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs))

@@ -71,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name),
                        help=what + " (default %(default)s)")
     p.add_argument("--instance", default=None, help="a label of this process (/api/health)")
+    p.add_argument("--api-docs", action="store_true",
+                   help="serve the interactive API docs /docs and /redoc (they load scripts "
+                        "from a CDN: for development, not a public server)")
     a = p.parse_args(argv)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
@@ -98,5 +101,5 @@ def main(argv: list[str] | None = None) -> int:
                                            if a.client_limits == "on" else 0),
                  waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
-                 **extra))
+                 api_docs=a.api_docs, **extra))
     return 0

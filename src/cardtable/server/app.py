@@ -1,4 +1,4 @@
-"""The FastAPI application: the lobby over HTTP (OpenAPI at /openapi.json, docs at /docs) and
+"""The FastAPI application: the lobby over HTTP (OpenAPI at /openapi.json) and
 the game over WebSocket (/ws/{code}, ws.py).
 
     from cardtable.server import create_app, Settings
@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
 
-from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket
+from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
@@ -36,13 +36,14 @@ from cardtable.server import protocol as P
 from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
+from cardtable.server.joining import join_seat
+from cardtable.server.errors import ApiError, invalid_code, validation_errors
+from cardtable.server.errors import bad as _bad
 from cardtable.server.migrate import upgrade
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
-    NAME_MAX,
     BadClientId,
-    BadName,
     ClientLimits,
     Guard,
     client_addr,
@@ -50,7 +51,6 @@ from cardtable.server.security import (
     client_key,
     new_code,
     same_address,
-    same_name,
     same_person,
     seat_client,
     secret_seed,
@@ -66,60 +66,8 @@ CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CO
 SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
 
 
-class ApiError(HTTPException):
-    """An error of the HTTP API: `detail` in English for API users, `error` a stable code
-    and `params` its placeholders, so a client words it in its player's language (the
-    browser: catalog key `err.api.<error>`; docs/protocol.md, "Errors")."""
-
-    def __init__(self, status: int, detail: str, error: str, params: dict | None = None,
-                 headers: dict | None = None):
-        super().__init__(status_code=status, detail=detail, headers=headers)
-        self.error = error
-        self.params = params or {}
-
-
-def _bad(msg: str, status: int = 422, error: str = "invalid", **params):
-    return ApiError(status, msg, error, params)
-
-
 def _searching(settings: dict) -> bool:
     return any(s.get("bot") in SEARCH_BOTS for s in settings.get("seats") or [])
-
-
-def _errors(exc: RequestValidationError) -> list[dict]:
-    """FastAPI's validation errors without the client's input (never echoed back: it may be
-    megabytes, or not even encodable) and without the validators' context."""
-    out = []
-    for e in exc.errors()[:10]:
-        loc = [x if isinstance(x, (int, str)) else str(x) for x in e.get("loc", ())]
-        out.append({"loc": [str(x)[:64] if isinstance(x, str) else x for x in loc][:8],
-                    "msg": str(e.get("msg", "invalid"))[:200], "type": str(e.get("type", ""))[:64]})
-    return out
-
-
-#: a field of the lobby's requests -> the error code of a validation error there
-_FIELD_ERRORS = {"name": "bad_name", "target": "bad_target", "turn_seconds": "bad_timer",
-                 "snap_seconds": "bad_snap", "players": "bad_players", "table": "not_a_code"}
-
-
-def _invalid_code(exc: RequestValidationError) -> dict:
-    """`error` and `params` of a validation error (docs/protocol.md, "Errors"): the first
-    field at fault decides. A name refused by security.clean_name says why (`why`)."""
-    errs = exc.errors()
-    if not errs:
-        return {"error": "invalid", "params": {}}
-    e = errs[0]
-    loc = [x for x in e.get("loc", ()) if isinstance(x, str) and x not in ("body", "query",
-                                                                          "path")]
-    field = loc[-1] if loc else ""
-    params: dict = {"field": field[:64]}
-    cause = (e.get("ctx") or {}).get("error")
-    if isinstance(cause, BadName):
-        params.update(why=cause.why, **cause.params)
-    elif field == "name" and e.get("type") in ("string_too_long", "string_type"):
-        params.update(why="long" if e.get("type") == "string_too_long" else "empty",
-                      most=NAME_MAX)
-    return {"error": _FIELD_ERRORS.get(field, "invalid"), "params": params}
 
 
 def table_config(req: P.CreateTable, server: Settings | None = None
@@ -160,14 +108,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     known = set(bot_names(game, players))
     for i, spec in enumerate(specs):
         if spec.kind == "bot":
-            bot = (spec.bot or "medium").strip().lower()
+            bot = spec.bot or "medium"            # as given: " HARD " is no bot's name
             if bot not in known:
                 if bot in bot_names():
                     raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
                                f"(bots that do: {', '.join(sorted(known))})", 422, "bot",
-                               bot=bot)
+                               bot=bot, field="bot")
                 raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})", 422,
-                           "bot", bot=bot[:32])
+                           "bot", bot=bot[:32], field="bot")
             rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
                          "away": False, "joined_at": None, "client": None})
         else:
@@ -263,9 +211,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # no OpenTelemetry spans, metrics or exporters (never any traffic but the clients')
         extra["telemetry"] = {"tracing": False, "metrics": False, "logs": False,
                               "operation_spans": False, "auto_configure": False}
+    # no /docs or /redoc unless asked for: they load a CDN's scripts (server/apidocs.py)
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
                   description="Lobby of the cardtable game server. Games are played over the "
-                              "WebSocket /ws/{code} (docs/protocol.md).", **extra)
+                              "WebSocket /ws/{code} (docs/protocol.md).",
+                  docs_url=None, redoc_url=None, **extra)
+    if settings.api_docs:
+        from cardtable.server.apidocs import add_api_docs
+
+        add_api_docs(app)
 
     def body_limit(path: str) -> int:
         return settings.max_replay_body if path == "/api/replay" else settings.max_body
@@ -274,7 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(dict({"detail": _errors(exc)}, **_invalid_code(exc)),
+        return JSONResponse(dict({"detail": validation_errors(exc)}, **invalid_code(exc)),
                             status_code=422)
 
     @app.exception_handler(ApiError)
@@ -423,9 +377,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
         async with table(code, refresh=False, request=request) as rt:
-            seat, token = await join_seat(rt, req.name, req.seat,
+            public_limits = settings.public_seats_per_person or \
+                settings.public_seats_per_address
+            seat, token = await join_seat(hub(), rt, req.name, req.seat,
                                           seat_client(client_addr(request.scope),
-                                                      identity(request)))
+                                                      identity(request)),
+                                          check_public_seats if public_limits else None)
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
 
@@ -441,46 +398,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not m:
             raise _bad("not a table code or link", 404, "not_a_code")
         return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat), request)
-
-    async def join_seat(rt: TableRuntime, name: str, want: int | None,
-                        client: str) -> tuple[int, str]:
-        token = secrets.token_urlsafe(32)
-        async with rt.lock:
-            async with hub().store.locked(rt.id) as tx:
-                await rt._sync_tx(tx)
-                taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
-                if any(same_name(name, s["name"] or "") for s in taken):
-                    raise _bad(f"the name {name!r} is taken at this table: choose another", 409,
-                               "name_taken", name=name)
-                if rt.public and (settings.public_seats_per_person
-                                  or settings.public_seats_per_address):
-                    await check_public_seats(rt, client)
-                free = [s["seat"] for s in rt.seats
-                        if s["kind"] == "human" and s["joined_at"] is None]
-                if want is not None:
-                    if not 0 <= want < rt.players or rt.seats[want]["kind"] != "human":
-                        raise _bad("no such human seat", 404, "no_seat")
-                    if want not in free:
-                        raise _bad("that seat is taken", 409, "seat_taken")
-                    seat = want
-                elif free:
-                    seat = free[0]
-                else:
-                    raise _bad("the table is full", 409, "table_full")
-                now = time.time()
-                await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
-                                     client=client)
-                seats_after = [dict(s) for s in rt.seats]
-                seats_after[seat].update(name=name, joined_at=now)
-                if len(free) == 1 and rt.status == "waiting":
-                    meta = rt._next_meta(rt.state, rt.n, seats_after, now)
-                    meta["status"] = "playing"
-                    tx.set(**meta)
-            rt._set_meta(tx.row, seats_after)
-            rt.publish([], only_state=True)
-            rt.bump()
-        hub().after_change(rt)
-        return seat, token
 
     def identity(request: Request) -> str | None:
         """The client identity of a request (docs/protocol.md); 400 if it is malformed."""

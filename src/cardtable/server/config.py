@@ -135,6 +135,9 @@ class Settings:
     instance: str = field(default_factory=lambda: secrets.token_hex(4))
     #: print the start line ("cardtable server on http://...") to stdout
     announce: bool = True
+    #: serve the interactive API docs /docs and /redoc (Swagger UI, ReDoc: scripts from a CDN
+    #: and inline code on this origin, server/apidocs.py); off: only /openapi.json
+    api_docs: bool = False
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Optional
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StringConstraints,
@@ -219,18 +220,42 @@ server_message = TypeAdapter(ServerMessage)
 #: a player's name (security.clean_name: no control or formatting characters, no bot's name)
 Name = Annotated[str, StringConstraints(max_length=4 * NAME_MAX), AfterValidator(clean_name)]
 
+#: the largest number a rule option takes (Kombio's `max_turns`: turns in a round without a
+#: Kombio call; a few dozen are usual, a thousand take hours)
+MAX_OPTION_NUMBER = 1000
 
-class SeatSpec(BaseModel):
+
+def _option_value(v: Any) -> Any:
+    """A rule option's value: true, false, null or a whole number from 1 to
+    `MAX_OPTION_NUMBER` (the engines check which option takes which)."""
+    if v is None or type(v) is bool:
+        return v
+    if type(v) is not int:
+        raise ValueError("a rule option is true, false, null or a whole number")
+    if not 1 <= v <= MAX_OPTION_NUMBER:
+        raise ValueError(f"a rule option's number is 1 to {MAX_OPTION_NUMBER}")
+    return v
+
+
+OptionValue = Annotated[bool | Annotated[int, Field(ge=1, le=MAX_OPTION_NUMBER)] | None,
+                        BeforeValidator(_option_value)]
+
+
+class _Body(BaseModel):
+    """A request body of the lobby: as strict as the WebSocket messages (no unknown keys, no
+    "4" for 4 or "no" for false; strings as sent)."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatSpec(_Body):
     """One seat of a new table: a human (joins later) or a bot (name or difficulty level)."""
-    model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"] = "human"
     bot: Annotated[str, StringConstraints(max_length=32)] | None = Field(
         None, description="bot name (random, greedy, heuristic, pimc, ismcts) or level "
                           "(easy, medium, hard, expert); default medium")
 
 
-class CreateTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CreateTable(_Body):
     game: Literal["abluxxen", "kombio"]
     variant: Literal["basic", "advanced", "expert", "duel", "classic"] | None = Field(
         None, description="Abluxxen rule set (default basic); Kombio has only basic")
@@ -238,9 +263,10 @@ class CreateTable(BaseModel):
         None, description="number of seats (default: the variant's, Kombio 4)")
     seats: Annotated[list[SeatSpec], Field(max_length=6)] | None = Field(
         None, description="one entry per seat (default: every seat human)")
-    options: dict[Annotated[str, StringConstraints(max_length=32)], bool | int | None] | None = Field(
+    options: dict[Annotated[str, StringConstraints(max_length=32)], OptionValue] | None = Field(
         None, description="rule options (Abluxxen: optional_draw, ones_beat_top, "
-                          "shadow_partial, tiebreak_fewer_hand; Kombio: max_turns)")
+                          "shadow_partial, tiebreak_fewer_hand: true or false; Kombio: "
+                          f"max_turns, 1 to {MAX_OPTION_NUMBER})")
     target: Annotated[int, Field(ge=1, le=1000)] | None = Field(
         None, description="Kombio: the total that ends the game (default 100)")
     public: bool = Field(True, description="listed in the lobby; private tables are joined "
@@ -263,8 +289,7 @@ class CreateTable(BaseModel):
         return v
 
 
-class JoinTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class JoinTable(_Body):
     name: Name
     seat: Annotated[int, Field(ge=0, le=5)] | None = Field(
         None, description="the seat to take (default: the first free human seat)")
@@ -276,8 +301,7 @@ class JoinByLink(JoinTable):
         ..., description="a table code or a link ending in /t/CODE")
 
 
-class Rematch(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Rematch(_Body):
     token: Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 

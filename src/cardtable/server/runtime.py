@@ -890,8 +890,13 @@ class Hub:
             self._loading.pop(table_id, None)
 
     async def runtime_by_code(self, code: str) -> TableRuntime | None:
+        """The runtime of the table `code`, pinned as by `runtime` (the caller releases it)."""
         for rt in self.rts.values():
             if rt.code == code:
+                # pinned here too: unpinned, its caller's release could drop it while others
+                # use it, and the next request load a second runtime of the table (two locks:
+                # their changes raced, a join's lost the race as a 500)
+                rt.pins += 1
                 return rt
         row = await self.store.table_by_code(code)
         if row is None:

@@ -32,6 +32,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import icu
+
 #: bits of OS randomness in every seed of a game played online (deals, rematches, and through
 #: the game's own generator every later Kombio round)
 SEED_BITS = 128
@@ -150,7 +152,8 @@ class BadName(ValueError):
 def clean_name(raw: str) -> str:
     """A player's name as shown to everybody: NFC, spaces collapsed; `BadName` (a ValueError)
     if it has control or formatting characters (NUL, right-to-left overrides, zero-width
-    marks), is empty or too long, or would pass for a bot or a free seat."""
+    marks), is empty or too long, has no letter or digit (only combining marks, punctuation
+    or symbols: nothing to tell its player by), or would pass for a bot or a free seat."""
     name = unicodedata.normalize("NFC", raw)
     for ch in name:
         cat = unicodedata.category(ch)
@@ -162,17 +165,45 @@ def clean_name(raw: str) -> str:
         raise BadName("a name needs at least one visible character", "empty")
     if len(name) > NAME_MAX:
         raise BadName(f"a name has at most {NAME_MAX} characters", "long", most=NAME_MAX)
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
+        raise BadName("a name needs at least one letter or digit", "no_letter")
     if _IMPOSTOR.match(name):
         raise BadName("a name may not start like a bot's or a free seat's (Bot, Seat, Platz)",
                       "impostor")
     return name
 
 
+#: Unicode TR39 (UTS #39) confusable detection, from ICU through PyICU: ICU's SpoofChecker is
+#: the Unicode Consortium's own implementation of the TR39 skeleton, with the confusables data
+#: of its Unicode version, and ICU and PyICU are released with every Unicode version. The pure
+#: Python candidates were weighed: confusable_homoglyphs finds mixed-script characters but has
+#: no skeleton; confusables (last release 2021) normalizes with its own extra data into many
+#: candidate strings, not the TR39 skeleton; homoglyphs (2020) is unmaintained. PyICU builds
+#: against the system's ICU (libicu-dev, present on the project's machines).
+_SPOOF = icu.SpoofChecker()
+
+
+def skeleton(text: str) -> str:
+    """The TR39 skeleton of `text` (ICU's getSkeleton): two strings that look alike (a Latin
+    "A" and a Cyrillic "А", "rn" and "m", "I" and "l") have the same skeleton."""
+    return _SPOOF.getSkeleton(0, text)
+
+
+def name_keys(name: str) -> tuple[str, str]:
+    """What `same_name` compares, two keys with case, compatibility forms (width, ligatures)
+    and spaces set aside: the TR39 skeleton folded and skeletonized again (a function of the
+    skeleton alone, so names with the same skeleton always share it; also a Latin "o" and a
+    digit "0", whose skeleton is a capital "O"), and the skeleton of the folded name ("Ian"
+    and "ian": the skeleton of a capital I is a small l)."""
+    def fold(text: str) -> str:
+        return "".join(unicodedata.normalize("NFKC", text.casefold()).split())
+    return skeleton(fold(skeleton(name))), skeleton(fold(name))
+
+
 def same_name(a: str, b: str) -> bool:
-    """True if two names would look alike in the log (case and compatibility forms aside)."""
-    def key(s: str) -> str:
-        return unicodedata.normalize("NFKC", s).casefold().replace(" ", "")
-    return key(a) == key(b)
+    """True if two names would look alike in the log: either of their `name_keys` is the same
+    (lookalike characters of other scripts, case, width and spaces aside)."""
+    return any(x == y for x, y in zip(name_keys(a), name_keys(b)))
 
 
 # -- limits per client address ------------------------------------------------------------------
@@ -313,11 +344,6 @@ MAX_REPLAY_BODY = 4 * 1024 * 1024
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
-#: FastAPI's API docs (/docs, /redoc) load Swagger UI / ReDoc from a CDN with inline code
-DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-            "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
-            "worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'")
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
            (b"x-frame-options", b"DENY"),
            (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
@@ -343,7 +369,7 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         path: str = scope.get("path", "")
-        csp = (DOCS_CSP if path in ("/docs", "/redoc", "/docs/oauth2-redirect") else CSP).encode()
+        csp = CSP.encode()          # (a route may set its own: server/apidocs.py)
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
