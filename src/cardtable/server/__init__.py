@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trusted-proxies", default=d.trusted_proxies,
                    help="addresses whose X-Forwarded-For is believed (default %(default)s)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                   help="set one limit per client address (security.Limits: http_rate, "
-                        "ws_rate, connections, misses_per_minute, tables, ...)")
+                   help="set one limit per client address or in all (security.Limits: "
+                        "http_rate, ws_rate, connections, misses_per_minute, tables, "
+                        "all_tables, all_new_tables_per_minute, ...)")
     for name, what in (("waiting_ttl", "seconds before a table nobody joined expires"),
                        ("idle_ttl", "seconds before a game nobody plays expires"),
                        ("sweep_interval", "seconds between two sweeps of expired tables"),
