@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -147,3 +149,15 @@ def test_making_and_cancelling_tables_in_a_loop_meets_the_address_bucket(start):
             "new_tables_rate", 0.5)
     assert lobby(srv) == []
     assert create(srv, KOMBIO, {"X-Forwarded-For": "2001:db8:78::9"}).status_code == 201
+
+
+@pytest.mark.parametrize("value", ["all_tables=-1", "all_new_tables_per_minute=nan",
+                                   "all_search_tables_per_worker=x", "tables=-1"])
+def test_a_bad_limit_is_refused_at_start(value, tmp_path):
+    """`--limit all_tables=-1` used to be taken (and refuse every table)."""
+    proc = subprocess.run([sys.executable, "-m", "cardtable.server", "--database",
+                           str(tmp_path / "x.db"), "--port", "0", "--limit", value],
+                          capture_output=True, text=True, timeout=GUARD)
+    name = value.split("=")[0]
+    assert proc.returncode == 2 and f"--limit {name}:" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and not (tmp_path / "x.db").exists()

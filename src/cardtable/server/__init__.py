@@ -86,9 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         if name not in kinds:
             p.error(f"--limit: unknown limit {name!r} (known: {', '.join(kinds)})")
         try:
-            setattr(limits, name, float(value) if "float" in str(kinds[name]) else int(value))
+            number = float(value) if "float" in str(kinds[name]) else int(value)
         except ValueError:
             p.error(f"--limit {name}: {value!r} is not a number")
+        if not 0 <= number < float("inf"):
+            p.error(f"--limit {name}: {value!r} must be a number of 0 or more (0: no limit)")
+        setattr(limits, name, number)
     extra = {"instance": a.instance} if a.instance else {}
     run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
