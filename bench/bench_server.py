@@ -1,17 +1,24 @@
 """Server benchmark (`make bench-server`): N tables played at once through real WebSocket
 clients on loopback, against a real server process, on SQLite and on PostgreSQL.
 
-    python bench/bench_server.py                       # 200 tables, 30 s, both databases
+    python bench/bench_server.py                       # the default run (about 2 minutes)
     python bench/bench_server.py --tables 50 --seconds 10 --database sqlite
     python bench/bench_server.py --database postgresql://user@127.0.0.1:5432/db
     python bench/bench_server.py --game kombio --players 4
-    python bench/bench_server.py --think 1000 --bot-tables 20 --bot-level expert
+    python bench/bench_server.py --think 0,1000,2000 --bot-tables 0 --seconds 30   # throughput
 
-Besides the human-paced tables, the default run adds, on each database, a run at a player's
-pace (think 1 s) beside `--bot-tables` tables (default 20) of `--bot-level` bots (default
-expert) that think flat out (no bot delay): the server's searching bots must not slow the
-players (issue 11: human decisions' p99 under 100 ms on a 2-core machine). Their decisions
-are counted from the server's bot pool (GET /api/stats).
+The default run measures, on each database, the players' latency alone and then beside busy
+bots: 100 tables of clients deciding at a player's pace (think 1 s), 15 s, once alone and once
+beside `--bot-tables` tables (20) of `--bot-level` bots (expert) that think flat out (no bot
+delay), each watched by a spectator (a table of bots only is played only while watched), and
+one table of a player with bots of that level (its bots' time per move: they must not wait
+behind the bots' tables, issue 29: 14.3 s instead of 0.5 s beside 30 expert tables). It
+prints both, their ratio (beside / alone), the machine's cores and its load average before
+and after each run: the bots must not slow the players (issue 11: p99 under 100 ms on a 2-core
+machine; issue 29: the bots at the lowest CPU priority, on one core fewer than the machine
+has), and a busy machine shows in the load average. The bots' decisions are counted from the
+server's bot pool (GET /api/stats). `--think` takes a comma-separated list: each value is run
+alone and, with `--bot-tables` above 0, beside the bots.
 
 Every seat of every table is a client that decides as soon as it may, at random among the legal
 decisions it receives (Kombio: mostly `pass` in snap windows). A finished game is followed by
@@ -53,6 +60,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def load() -> str:
+    """The load average over 1, 5 and 15 minutes."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def pct(values: list[float], p: float) -> float | None:
     if not values:
         return None
@@ -69,6 +88,8 @@ class Seat:
         self.rng = rng
         self.sent: dict = {}
         self.acted: set = set()
+        self.bot_moves: list[float] | None = None     # a table with bots: their moves' times
+        self._last_event = 0.0
 
     async def run(self) -> None:
         b = self.bench
@@ -125,6 +146,11 @@ class Seat:
                     self.sent[ident] = time.perf_counter()
                     await ws.send(json.dumps({"type": "decide", "decision": text,
                                               "index": m["index"], "id": ident}))
+            elif t == "event" and self.bot_moves is not None:
+                now = time.perf_counter()
+                if m["by"] == "bot" and self._last_event and b.measuring:
+                    self.bot_moves.append(now - self._last_event)   # since the move before
+                self._last_event = now
             elif t == "rematch":
                 return m["table"]
         return None
@@ -158,8 +184,9 @@ class Bench:
     def start_server(self, log: Path) -> None:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "1000", "--burst", "1000", "--client-limits", "off",
-               "--bot-workers", str(self.args.bot_workers)]
+               "--rate", "1000", "--burst", "1000", "--client-limits", "off"]
+        if self.args.bot_workers is not None:
+            cmd += ["--bot-workers", str(self.args.bot_workers)]
         self._log = open(log, "wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
                                      cwd=str(ROOT))
@@ -193,6 +220,22 @@ class Bench:
         elif not self.stopping:
             self.errors.append(f"rematch: {r.status_code} {r.text[:100]}")
 
+    async def watch(self, code: str) -> None:
+        """A spectator of a bots' table (reads everything; the table is played while watched)."""
+        url = f"ws://{HOST}:{self.port}/ws/{code}"
+        while not self.stopping:
+            try:
+                async with websockets.connect(url, max_size=None, proxy=None, compression=None,
+                                              open_timeout=30, ping_interval=None) as ws:
+                    async for raw in ws:
+                        if self.stopping:
+                            return
+                        if '"status":"over"' in raw:    # the game ended: nothing more to watch
+                            return
+            except (TimeoutError, OSError, websockets.WebSocketException) as e:
+                self.errors.append(f"watcher: {type(e).__name__}: {e}")
+                await asyncio.sleep(0.5)
+
     async def make_table(self, rng: random.Random) -> list[Seat]:
         a = self.args
         body = {"game": a.game, "players": a.players, "public": False}
@@ -225,20 +268,40 @@ class Bench:
                 seats.extend(await self.make_table(rng))
 
         await asyncio.gather(*(one() for _ in range(a.tables)))
+        mixed = None
+        if self.bot_tables:                       # a player with bots of that level
+            body = {"game": a.game, "players": a.players, "public": False, "name": "P0",
+                    "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": a.bot_level}]
+                    * (a.players - 1)}
+            if a.game == "abluxxen":
+                body["variant"] = a.variant
+            r = await self.http.post("/api/tables", json=body)
+            r.raise_for_status()
+            out = r.json()
+            mixed = Seat(self, out["table"]["code"], 0, out["join"]["token"],
+                         random.Random(rng.random()))
+            mixed.bot_moves = []
+            seats.append(mixed)
+        watchers = []
         for i in range(self.bot_tables):          # bots only: they think flat out
             body = {"game": a.game, "players": a.players, "public": False,
                     "seats": [{"kind": "bot", "bot": a.bot_level}] * a.players}
             if a.game == "abluxxen":
                 body["variant"] = a.variant
-            (await self.http.post("/api/tables", json=body)).raise_for_status()
+            r = await self.http.post("/api/tables", json=body)
+            r.raise_for_status()
+            watchers.append(self.watch(r.json()["table"]["code"]))
         setup = time.perf_counter() - t0
         tasks = [asyncio.create_task(s.run()) for s in seats]
+        tasks += [asyncio.create_task(w) for w in watchers]
         await asyncio.sleep(a.warmup)
         self.measuring = True
         start = time.perf_counter()
+        load0 = load()
         stats0 = (await self.http.get("/api/stats")).json()
         await asyncio.sleep(a.seconds)
         self.measuring = False
+        load1 = load()
         elapsed = time.perf_counter() - start
         stats = (await self.http.get("/api/stats",
                                      params={"since": stats0["decisions"]})).json()
@@ -258,8 +321,14 @@ class Bench:
             "server_p50_ms": stats.get("p50_ms"), "server_p99_ms": stats.get("p99_ms"),
             "server_decisions": stats["decisions"] - stats0["decisions"],
             "games_finished": self.games, "errors": len(self.errors),
-            "bot_tables": self.bot_tables,
+            "bot_tables": self.bot_tables, "bot_workers": pool1.get("workers"),
             "bot_decisions": pool1.get("decisions", 0) - pool0.get("decisions", 0),
+            "load_before": load0, "load_after": load1, "cores": cores(),
+            "their_bot_moves": len(mixed.bot_moves) if mixed else None,
+            "their_bot_mean_s": round(sum(mixed.bot_moves) / len(mixed.bot_moves), 2)
+            if mixed and mixed.bot_moves else None,
+            "their_bot_max_s": round(max(mixed.bot_moves), 2) if mixed and mixed.bot_moves
+            else None,
             "first_errors": self.errors[:3],
         }
 
@@ -282,10 +351,23 @@ def stop_postgres(cluster: str) -> None:
     subprocess.run(["bash", str(ROOT / "scripts" / "ensure-postgres.sh"), "--stop", cluster])
 
 
+def new_database(url: str, i: int) -> str:
+    """A fresh database in the cluster of `url` (no run takes up another run's tables)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE bench_{i}")
+    return url.rsplit("/", 1)[0] + f"/bench_{i}"
+
+
+def ratio(a, b) -> str:
+    return f"x{b / a:.2f}" if a and b is not None else "-"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=200)
-    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--tables", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--database", default="both",
                     help="sqlite, postgresql, both (default) or a database URL")
@@ -293,17 +375,19 @@ def main() -> int:
     ap.add_argument("--variant", default="basic")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--think", default="0,1000,2000",
+    ap.add_argument("--think", default="1000",
                     help="mean milliseconds a client waits before deciding; a comma-separated "
-                         "list runs once per value (default 0,1000,2000: at once, then at a "
-                         "bot's and at a quick player's pace)")
+                         "list runs once per value (default 1000: a player's pace; 0 measures "
+                         "the saturation throughput)")
     ap.add_argument("--bot-tables", type=int, default=20,
-                    help="tables of bots only, thinking flat out, in one more run per "
-                         "database at think 1000 ms (0: no such run; default %(default)s)")
+                    help="tables of bots only, thinking flat out, each watched by a spectator: "
+                         "every think value is run again beside them (0: no such runs; "
+                         "default %(default)s)")
     ap.add_argument("--bot-level", default="expert", help="their bots (default %(default)s)")
-    ap.add_argument("--bot-workers", type=int, default=2,
+    ap.add_argument("--bot-workers", type=int, default=None,
                     help="the server's bot worker processes (0: threads of the server "
-                         "process, as before issue 11; default %(default)s)")
+                         "process, as before issue 11; default: the server's, one fewer "
+                         "than the cores)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -317,24 +401,27 @@ def main() -> int:
         thinks = [float(x) for x in args.think.split(",")]
     except ValueError:
         ap.error(f"--think: milliseconds, comma-separated, not {args.think!r}")
-    if any(t < 0 for t in thinks) or args.tables < 1 or args.seconds <= 0:
-        ap.error("--think must not be negative, --tables and --seconds must be positive")
+    if any(t < 0 for t in thinks) or args.tables < 1 or args.seconds <= 0 \
+            or args.bot_tables < 0:
+        ap.error("--think and --bot-tables must not be negative, --tables and --seconds must "
+                 "be positive")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    runs = [(kind, think, 0) for kind in kinds for think in thinks]
-    if args.bot_tables > 0:
-        runs += [(kind, 1000.0, args.bot_tables) for kind in kinds]
-        runs.sort(key=lambda r: kinds.index(r[0]))
+    runs = [(kind, think, bots) for kind in kinds for think in thinks
+            for bots in ([0, args.bot_tables] if args.bot_tables else [0])]
+    if not args.json:
+        print(f"{cores()} cores, load average {load()} (1, 5, 15 min) at the start", flush=True)
     results = []
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
+    clusters: dict[str, tuple[str, str]] = {}
     try:
         for i, (kind, think, bot_tables) in enumerate(runs):
             args.think = think
-            cluster = None
             if kind == "sqlite":
                 url, label = str(tmp / f"bench-{i}.db"), "sqlite"
             elif kind == "postgresql":
-                url, cluster = ensure_postgres()
-                label = "postgresql"
+                if kind not in clusters:
+                    clusters[kind] = ensure_postgres()
+                url, label = new_database(clusters[kind][0], i), "postgresql"
             else:
                 url, label = kind, kind.split(":")[0]
             bench = Bench(args, url, label, bot_tables)
@@ -343,35 +430,72 @@ def main() -> int:
                 res = asyncio.run(bench.run())
             finally:
                 bench.stop_server()
-                if cluster:
-                    stop_postgres(cluster)
             res["think_ms"] = think
             results.append(res)
             if args.json:
                 print(json.dumps(res), flush=True)
             else:
-                busy = (f" + {bot_tables} {args.bot_level}-bot tables ({res['bot_decisions']} bot "
-                        f"decisions)" if bot_tables else "")
-                print(f"{res['database']:>10}, think {think:g} ms{busy}: {res['tables']} tables ({res['clients']} clients, "
-                      f"{res['game']}, {res['players']} seats), {res['seconds']} s: "
-                      f"{res['decisions']} decisions = {res['decisions_per_s']}/s; "
-                      f"round trip p50 {res['rtt_p50_ms']} ms p99 {res['rtt_p99_ms']} ms; "
-                      f"server p50 {res['server_p50_ms']} ms p99 {res['server_p99_ms']} ms; "
-                      f"{res['games_finished']} games finished, {res['errors']} errors",
-                      flush=True)
+                busy = (f" + {bot_tables} watched {args.bot_level}-bot tables "
+                        f"({res['bot_decisions']} bot decisions, {res['bot_workers']} workers; "
+                        f"one more table of a player and {args.players - 1} {args.bot_level} "
+                        f"bots: {res['their_bot_moves']} bot moves, mean "
+                        f"{res['their_bot_mean_s']} s, max {res['their_bot_max_s']} s)"
+                        if bot_tables else " alone")
+                print(f"{res['database']:>10}, think {think:g} ms{busy}: {res['tables']} tables "
+                      f"({res['clients']} clients, {res['game']}, {res['players']} seats), "
+                      f"{res['seconds']} s: {res['decisions']} decisions = "
+                      f"{res['decisions_per_s']}/s; round trip p50 {res['rtt_p50_ms']} ms p99 "
+                      f"{res['rtt_p99_ms']} ms; server p50 {res['server_p50_ms']} ms p99 "
+                      f"{res['server_p99_ms']} ms; {res['games_finished']} games finished, "
+                      f"{res['errors']} errors; load average {res['load_before']} -> "
+                      f"{res['load_after']} on {res['cores']} cores", flush=True)
                 for e in res["first_errors"]:
                     print("            error:", e)
     finally:
+        for _, cluster in clusters.values():
+            stop_postgres(cluster)
         shutil.rmtree(tmp, ignore_errors=True)
-    if not args.json:
-        print("\n| database | think ms | tables | bot tables (bot decisions) | decisions/s "
-              "| server p50 ms | server p99 ms | round trip p50 ms | round trip p99 ms | errors |"
-              "\n|---|---|---|---|---|---|---|---|---|---|")
-        for r in results:
-            bots = f"{r['bot_tables']} ({r['bot_decisions']})" if r["bot_tables"] else "—"
-            print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {bots} | {r['decisions_per_s']} "
-                  f"| {r['server_p50_ms']} | {r['server_p99_ms']} | {r['rtt_p50_ms']} "
-                  f"| {r['rtt_p99_ms']} | {r['errors']} |")
+    pairs = []
+    for r in results:
+        if r["bot_tables"]:
+            alone = next((x for x in results if not x["bot_tables"]
+                          and (x["database"], x["think_ms"]) == (r["database"], r["think_ms"])),
+                         None)
+            if alone is not None:
+                pairs.append((alone, r))
+    if args.json:
+        for alone, busy in pairs:
+            print(json.dumps({"ratio": True, "database": busy["database"],
+                              "think_ms": busy["think_ms"], "bot_tables": busy["bot_tables"],
+                              "rtt_p50": busy["rtt_p50_ms"] / alone["rtt_p50_ms"]
+                              if alone["rtt_p50_ms"] and busy["rtt_p50_ms"] else None,
+                              "rtt_p99": busy["rtt_p99_ms"] / alone["rtt_p99_ms"]
+                              if alone["rtt_p99_ms"] and busy["rtt_p99_ms"] else None}))
+        return 0
+    print(f"\n{cores()} cores; load average {load()} (1, 5, 15 min) at the end; "
+          "a load above the cores means other work shared the CPU with the runs")
+    print("\n| database | think ms | tables | bot tables (bot decisions) | decisions/s "
+          "| server p50 ms | server p99 ms | round trip p50 ms | round trip p99 ms "
+          "| load 1 min (before → after) | errors |"
+          "\n|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        bots = f"{r['bot_tables']} ({r['bot_decisions']})" if r["bot_tables"] else "—"
+        print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {bots} "
+              f"| {r['decisions_per_s']} | {r['server_p50_ms']} | {r['server_p99_ms']} "
+              f"| {r['rtt_p50_ms']} | {r['rtt_p99_ms']} "
+              f"| {r['load_before'].split()[0]} → {r['load_after'].split()[0]} | {r['errors']} |")
+    if pairs:
+        print("\nThe players beside the bots / alone (round trip; server-side in brackets):")
+        for alone, busy in pairs:
+            print(f"  {busy['database']}, think {busy['think_ms']:g} ms, beside "
+                  f"{busy['bot_tables']} {args.bot_level}-bot tables: p50 {alone['rtt_p50_ms']} → "
+                  f"{busy['rtt_p50_ms']} ms ({ratio(alone['rtt_p50_ms'], busy['rtt_p50_ms'])}), "
+                  f"p99 {alone['rtt_p99_ms']} → {busy['rtt_p99_ms']} ms "
+                  f"({ratio(alone['rtt_p99_ms'], busy['rtt_p99_ms'])}) "
+                  f"[server p99 {alone['server_p99_ms']} → {busy['server_p99_ms']} ms "
+                  f"({ratio(alone['server_p99_ms'], busy['server_p99_ms'])})]; the player's "
+                  f"{args.bot_level} opponents: {busy['their_bot_mean_s']} s per move "
+                  f"(max {busy['their_bot_max_s']} s)")
     return 0
 
 

@@ -170,3 +170,25 @@ def test_a_record_as_bytes_is_read_as_utf8_text():
     assert load_record(json.dumps(rec).encode()).record() == rec
     with pytest.raises(RecordError, match="not UTF-8"):
         load_record(b"\xff{}")
+
+
+@pytest.mark.parametrize("game,options", [("abluxxen", {"variant": "classic", "players": 3}),
+                                          ("kombio", {"players": 3})])
+def test_a_record_names_its_rules_version_and_an_unknown_one_is_refused(game, options):
+    """NOTATION.md `rules_version`: every record names the rules it was played under; a record
+    of a version this engine does not know is refused (not replayed under other rules), a
+    record without one is read as before."""
+    from cardtable.core.record import game_module
+
+    state = new_game(game, seed=3, **options)
+    state.apply(state.legal()[0])
+    rec = state.record()
+    assert rec["rules_version"] == game_module(game).RULES_VERSION
+    assert load_record(rec).history == state.history
+    older = {k: v for k, v in rec.items() if k != "rules_version"}
+    assert load_record(older).history == state.history
+    for bad, words in (("2099-01-01", "rules of 2099-01-01"), (20261126, "must be a text"),
+                       (None, "must be a text")):
+        with pytest.raises(RecordError, match=words):
+            load_record(dict(rec, rules_version=bad))
+

@@ -5,6 +5,7 @@ reason and the menu of a decision fit on the screen, lines break between words, 
 from __future__ import annotations
 
 import io
+import json
 import re
 
 import pytest
@@ -148,3 +149,71 @@ def test_a_display_layer_is_never_split_across_lines(lang):
     for x in lines:
         assert x.count("[") == x.count("]") and x.count("»") == x.count("«"), x
     assert sum("[" in x for x in lines) > 5                  # the displays did wrap
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_replay_pause_breaks_between_words(tmp_path, lang):
+    """The replay's pause help is longer than 80 columns in German (101 characters): it is
+    broken between words into lines that fit, not left to the terminal to cut a word in two
+    (issue 31). Played in an 80x24 pseudo-terminal."""
+    from cardtable import new_game
+    from cardtable.core.record import save_record
+
+    state = new_game("abluxxen", players=3, seed=2)
+    for _ in range(6):
+        state.apply(state.legal()[0])
+    rec = tmp_path / "r.json"
+    save_record(state, rec)
+    help_text = t(lang, "cli.replay_pause")
+    last = help_text.split()[-1]
+    s = PtySession("replay", rec, "--lang", lang, "--pause", rows=24, cols=80)
+    try:
+        s.expect(re.escape(last))
+        start = s.text.rindex(help_text.split()[0] + " " + help_text.split()[1])
+        shown = s.text[start:].replace("\r", "").split("\n")
+        assert all(len(x) < 80 for x in shown), shown
+        words = [w for x in shown for w in x.split() if w != "·"]     # every word whole
+        assert words == [w for w in help_text.split() if w != "·"], shown
+        s.send("q\r")
+        assert s.wait() == 0
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_row_of_a_player_who_called_fits_80_columns(tmp_path, lang):
+    """An online game's record names its players (up to 32 characters); one of them calls
+    Kombio at a table of six. Replayed in an 80x24 pseudo-terminal, the caller's row keeps
+    within 80 columns, its further lines are indented under it and no card is split from its
+    value (issue 31: the caller's row ran past the edge, '(KO-12)' at the start of a line)."""
+    from cardtable.core.record import save_record
+    from cardtable.kombio import new_game as kombio_game
+
+    name = "Maximilian Müller-Lüdenscheidt"[:32].ljust(32, "x")
+    state = kombio_game(players=6, seed=5)
+    while not (state.to_move == 1 and "kombio" in state.legal()):
+        state.apply(state.legal()[0])
+    state.apply("kombio")
+    state.apply(state.legal()[0])
+    rec = tmp_path / "r.json"
+    save_record(state, rec, seats=[{"name": f"P{i}"} for i in range(6)])
+    data = json.loads(rec.read_text())
+    data["seats"][1]["name"] = name
+    rec.write_text(json.dumps(data))
+    s = PtySession("replay", rec, "--lang", lang, "--no-pause", rows=24, cols=80)
+    try:
+        assert s.wait() == 0
+        final = s.text[s.text.rindex(t(lang, "cli.replay_final")):].replace("\r", "")
+        lines = final.split("\n")
+        row = next(i for i, x in enumerate(lines) if name in x)
+        assert all(len(x) <= 80 for x in lines), "\n".join(lines)
+        assert t(lang, "ko.head.taboo.short").strip() in lines[row], lines[row]
+        cells = re.compile(r"\s*(1\.\d+ +\S+ *)+")
+        tail = lines[row].split(t(lang, "ko.head.taboo.short").strip(), 1)[1]
+        assert tail.strip() == "" or cells.fullmatch(tail), lines[row]
+        for x in lines[row + 1:]:
+            if not x.startswith("    1."):
+                break
+            assert cells.fullmatch(x), x
+    finally:
+        s.close()

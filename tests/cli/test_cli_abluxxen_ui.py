@@ -9,6 +9,7 @@ from rich.console import Console
 
 from cardtable.bots import act, make_bot
 from cardtable.cli import abluxxen_ui as ui
+from cardtable.narration import abluxxen as words
 from cardtable.cli import games
 from cardtable.cli.i18n import default_lang, t
 from cardtable.core import new_game
@@ -31,11 +32,11 @@ def test_ui_module_interface():
 
 
 def test_set_wording():
-    assert ui.fmt_set([12, 12]) == "2×12"
-    assert ui.fmt_set([12, "X", 12]) == "3×12 (12 12 X)"
-    assert ui.fmt_set(["X", "X"]) == "2×X"
-    assert ui.fmt_set([7]) == "7"
-    assert ui.fmt_item([3, 13, "X"]) == "3+13+X"
+    assert words.fmt_set([12, 12]) == "2×12"
+    assert words.fmt_set([12, "X", 12]) == "3×12 (12 12 X)"
+    assert words.fmt_set(["X", "X"]) == "2×X"
+    assert words.fmt_set([7]) == "7"
+    assert words.fmt_item([3, 13, "X"]) == "3+13+X"
 
 
 def _states(variant="basic", players=4, seeds=range(1, 6)):
@@ -62,12 +63,12 @@ def test_why_abluxxed_victim_and_attacker():
         names[victim] = "You"
         line = ui.why(state.view(victim), victim, names, "en")
         assert line.startswith(f"{names[attacker]} abluxxes you: "
-                               f"{names[attacker]}'s {ui.fmt_set(played)} beat your "
-                               f"{ui.fmt_set(cards)}.")
+                               f"{names[attacker]}'s {words.fmt_set(played)} beat your "
+                               f"{words.fmt_set(cards)}.")
         names = ["P0", "P1", "P2", "P3"]
         names[attacker] = "You"
         line = ui.why(state.view(attacker), attacker, names, "en")
-        assert line.startswith(f"You abluxx {names[victim]}: your {ui.fmt_set(played)} beat")
+        assert line.startswith(f"You abluxx {names[victim]}: your {words.fmt_set(played)} beat")
         seen += 1
         if seen > 5:
             break

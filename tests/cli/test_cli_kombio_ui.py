@@ -10,6 +10,7 @@ from rich.console import Console
 from cardtable.bots import act, make_bot
 from cardtable.cli import games
 from cardtable.cli import kombio_ui as ui
+from cardtable.narration import kombio as words
 from cardtable.cli.i18n import t
 from cardtable.kombio import new_game
 
@@ -104,11 +105,11 @@ def test_why_lines():
             seen.add(aw)
         elif aw == "drawn":
             assert theirs == f"P{s} drew a card and looks at it."
-            assert mine.startswith(f"You drew {ui._acard('en', v['drawn'])}: ")
+            assert mine.startswith(f"You drew {words._acard('en', v['drawn'])}: ")
             seen.add(aw)
         elif aw == "action":
             act_ = v["action"]
-            assert mine.startswith(f"Use the {act_}: {ui.action_what(act_, 'en')} (`")
+            assert mine.startswith(f"Use the {act_}: {words.action_what(act_, 'en')} (`")
             if act_ == 13:
                 assert mine.startswith("Use the 13: look at any card")
             seen.add(aw)
@@ -276,3 +277,29 @@ def test_session_memory_options():
 def test_help_text_documents_memory():
     for lang in ("en", "de"):
         assert "--memory" in ui.help_text(lang) and "P.S" in ui.help_text(lang)
+
+
+def test_flow_keeps_every_line_within_the_width_and_every_cell_whole():
+    """Property (issue 31): whatever the head (a name up to 32 characters and a caller's mark,
+    wider than the terminal or not) and the cells, `flow` gives lines no wider than the width,
+    lines after the first indented, and every cell on one line."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from rich.text import Text
+
+    words = st.text(st.characters(categories=("L", "N")), min_size=1, max_size=12)
+
+    @settings(max_examples=200, deadline=None)
+    @given(head=st.lists(words, min_size=1, max_size=12),
+           cells=st.lists(st.tuples(st.integers(1, 15), st.integers(-1, 14)), max_size=15),
+           width=st.integers(24, 100))
+    def check(head, cells, width):
+        texts = [Text(f"3.{s} {v:>2}") for s, v in cells]
+        out = ui.flow(Text(" ".join(head) + " "), texts, width=width).plain
+        lines = out.split("\n")
+        assert all(len(x.rstrip()) <= width for x in lines), (width, lines)
+        assert all(x.startswith("    ") for x in lines[1:]), lines
+        for c in texts:
+            assert c.plain in out.replace("\n    ", "\n"), (c.plain, lines)
+
+    check()

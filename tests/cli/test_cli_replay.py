@@ -279,3 +279,21 @@ def test_a_bad_name_is_refused_before_the_deal(run, usage_error, name):
     proc = run("play", "abluxxen", "--name", name, input="quit\n")
     usage_error(proc)
     assert "--name needs 1 to 64 printable characters" in proc.stderr
+
+
+@pytest.mark.parametrize("lang", ["C.UTF-8", "de_DE.UTF-8"])
+def test_replay_of_an_unknown_rules_version_exits_2_with_one_line(run, tmp_path, lang):
+    """NOTATION.md `rules_version`: a record of rules this version does not know is refused
+    with one line and exit status 2, not replayed under other rules."""
+    from cardtable import new_game
+
+    rec = new_game("kombio", players=2, seed=1).record()
+    rec["rules_version"] = "2099-01-01"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    for extra in ([], ["--json"]):
+        proc = run("replay", path, *extra, lang=lang)
+        assert proc.returncode == 2, proc.stderr
+        assert "2099-01-01" in proc.stderr and "Traceback" not in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and not proc.stdout
+        assert ("Regeln" if lang.startswith("de") else "rules") in proc.stderr

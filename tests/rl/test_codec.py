@@ -40,7 +40,7 @@ def test_mask_is_the_legal_decisions(config):
                 assert set(texts) < set(state.legal())
             obs = codec.encode(view)
             assert obs.shape == (codec.obs_size,) and obs.dtype == np.float32
-            assert (obs >= 0).all() and (obs <= codec.obs_high).all()
+            assert (obs >= codec.obs_low).all() and (obs <= codec.obs_high).all()
             steps += 1
     assert steps > 50
 
@@ -114,3 +114,25 @@ def test_bad_configurations():
                dict(game="kombio", max_cards=2), dict(game="abluxxen", reward="money")):
         with pytest.raises(ConfigError):
             make_config(**kw)
+
+
+def test_kombio_negative_total_stays_in_the_space():
+    """KO-15: a caller who alone has the lowest sum scores it, and three -1 cards and a 0 make
+    -3, so a total can be below 0. The observation space must hold it (PettingZoo's api_test
+    met such a total now and then with its random actions: "Out of bounds observation")."""
+    from gymnasium import spaces
+
+    from cardtable.kombio import new_game as kombio_game
+
+    state = kombio_game(players=2, target=60, seed=1,
+                        deal={"grids": [[-1, -1, -1, 0], [14, 14, 13, 13]], "deck": []})
+    state.apply("kombio")
+    while state.view(0)["totals"] == [0, 0]:          # seat 1's last turn: draw and discard
+        state.apply(sorted(state.legal())[0])
+    assert state.view(0)["totals"][0] == -3
+    codec = KombioCodec(2, target=60)
+    space = spaces.Box(codec.obs_low, codec.obs_high, dtype=np.float32)
+    for seat in (0, 1):
+        obs = codec.encode(state.view(seat))
+        assert space.contains(obs)
+        assert obs[codec.seat0 + ((0 - seat) % 2) * 6 + 5] == np.float32(-3 / 60)

@@ -426,3 +426,16 @@ def echo_think(name: str, seed: int, state) -> str:
     """A stand-in for botpool.think (run in the pool's worker processes): answers the job's
     name, so a test sees the order in which jobs were made."""
     return name
+
+
+def watch_to_the_end(ws_base: str, code: str, guard: float = 600.0) -> None:
+    """Watch a table as a spectator until its game is over (a table of bots only is played
+    only while somebody watches it: driver.py). `guard`: seconds without a message before the
+    server is called hung."""
+    from websockets.sync.client import connect
+
+    with connect(f"{ws_base}/ws/{code}", proxy=None, max_size=None) as ws:
+        while True:
+            m = json.loads(ws.recv(timeout=guard))
+            if m["type"] == "state" and m["status"] == "over":
+                return

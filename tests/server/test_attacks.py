@@ -276,30 +276,8 @@ def test_searching_bots_think_in_worker_processes(server):
     assert pool["workers"] >= 1 and pool["decisions"] >= 2
 
 
-def test_bot_pool_serves_tables_in_turn():
-    """One worker, table A queues four decisions, then table B one: B's is the second to be
-    made (round robin per table), not the last (first come, first served)."""
-    from helpers import echo_think
-
-    from cardtable.server.botpool import BotPool
-
-    async def main():
-        pool = BotPool(1, fn=echo_think)
-        done: list[str] = []
-
-        async def job(table, name):
-            done.append(await pool.decide(table, name, 0, None))
-
-        try:
-            tasks = [asyncio.create_task(job("A", f"a{i}")) for i in range(4)]
-            await asyncio.sleep(0)
-            tasks.append(asyncio.create_task(job("B", "b0")))
-            await asyncio.gather(*tasks)
-        finally:
-            await pool.close()
-        return done
-
-    assert run_async(main()) == ["a0", "b0", "a1", "a2", "a3"]
+# (the bot pool's order, one waiting request per table, people's tables first:
+# test_bot_priority.py)
 
 
 def test_search_bot_tables_are_limited_per_client(server):

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
 import pytest
+
+from helpers import watch_to_the_end
 
 from cardtable.core.record import load_record
 
@@ -42,10 +43,7 @@ def _finished_table(base: str, game: str, **extra) -> tuple[str, dict]:
     r = httpx.post(base + "/api/tables", json=body, trust_env=False, timeout=10)
     assert r.status_code == 201, r.text
     code = r.json()["table"]["code"]
-    guard = time.time() + 600          # only a guard against a hang, not a time budget
-    while httpx.get(f"{base}/api/tables/{code}", trust_env=False).json()["status"] != "over":
-        assert time.time() < guard, "the bot game did not finish"
-        time.sleep(0.1)
+    watch_to_the_end(base.replace("http", "ws", 1), code)      # (bots play while watched)
     rec = httpx.get(f"{base}/api/tables/{code}/record", trust_env=False).json()
     return code, rec
 

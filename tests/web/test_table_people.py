@@ -11,6 +11,7 @@ import json
 import time
 
 from a11y import assert_accessible
+from helpers import watch_to_the_end
 from playwright.sync_api import Page, expect
 from policy import AbluxxenPlayer, KombioPlayer, board, wait_moved, wait_my_turn
 from test_web_games import TABLE_URL, create_table
@@ -271,10 +272,7 @@ def test_lobby_lists_running_games_and_pages_are_accessible(new_page, server, ar
 def test_replay_is_accessible(new_page, server, artifacts):
     out = server.create(game="kombio", players=3, target=30, seats=[{"kind": "bot", "bot": "easy"}] * 3)
     code = out["table"]["code"]
-    guard = time.time() + 600          # only a guard against a hang, not a time budget
-    while server.get(f"/api/tables/{code}").json()["status"] != "over":      # the bots play
-        assert time.time() < guard, "the bots' game did not end"
-        time.sleep(0.2)
+    watch_to_the_end(server.ws_base, code)          # the bots play (while watched)
     page = new_page()
     page.goto(f"/replay/{code}")
     page.wait_for_selector(".replay-controls")

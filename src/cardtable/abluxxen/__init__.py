@@ -3,11 +3,12 @@ classic edition. See `state.py` for the rules engine and RULES.md for the clause
 
 from __future__ import annotations
 
-from cardtable.abluxxen.rules import DEFAULT_PLAYERS, VARIANTS, Rules, make_rules
+from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERSIONS, VARIANTS,
+                                      Rules, make_rules)
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
 
-__all__ = ["AbluxxenState", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
+__all__ = ["AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
 
 
 def _int(value, what: str, error=ConfigError) -> int:
@@ -18,11 +19,14 @@ def _int(value, what: str, error=ConfigError) -> int:
 
 def new_game(variant: str = "basic", players: int | None = None, seed: int = 0,
              start: int = 0, deal: dict | None = None, options: dict | None = None,
-             **extra) -> AbluxxenState:
+             rules_version: str | None = None, **extra) -> AbluxxenState:
     """A new game. `deal` fixes cards (NOTATION.md, may be partial); `options` overrides rule
     options of the variant (see rules.OPTION_NAMES)."""
     if extra:
         raise ConfigError(f"unknown setting {sorted(extra)[0]!r} for Abluxxen")
+    if rules_version is not None and rules_version not in RULES_VERSIONS:   # NOTATION.md
+        raise ConfigError(f"Abluxxen rules version {rules_version!r} is not known here (known: "
+                          f"{', '.join(RULES_VERSIONS)})")
     rules = make_rules(variant, options)
     if players is None:
         players = DEFAULT_PLAYERS[variant]

@@ -9,6 +9,12 @@ from dataclasses import dataclass, replace
 
 from cardtable.core.errors import ConfigError
 
+#: the version of the rules (RULES.md revision) this engine plays; a record says which it was
+#: played under (NOTATION.md `rules_version`), and a record of a version not listed here is
+#: refused rather than replayed under other rules
+RULES_VERSION = "2026-11-26"
+RULES_VERSIONS = (RULES_VERSION,)
+
 
 @dataclass(frozen=True)
 class Rules:

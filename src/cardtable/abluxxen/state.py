@@ -29,7 +29,7 @@ from typing import Any
 
 from cardtable.abluxxen import cards as C
 from cardtable.abluxxen.cards import JOKER, PLAY, SHADOW, cards_json, draw_pool
-from cardtable.abluxxen.rules import Rules, options_of
+from cardtable.abluxxen.rules import RULES_VERSION, Rules, options_of
 from cardtable.abluxxen.setup import POOL, deal, fill_shadow
 from cardtable.core.errors import check_seat, refuse
 from cardtable.core.game import Decision, GameState
@@ -483,6 +483,7 @@ class AbluxxenState(GameState):
             shadow = [[v] * self.shadow[v] for v in range(1, 13) if self.shadow[v]]
         return {
             "game": "abluxxen",
+            "rules_version": RULES_VERSION,
             "variant": self.variant,
             "options": options_of(self.rules),
             "players": self.players,
@@ -511,6 +512,7 @@ class AbluxxenState(GameState):
     def record(self) -> dict[str, Any]:
         rec: dict[str, Any] = {
             "game": "abluxxen",
+            "rules_version": RULES_VERSION,
             "variant": self.variant,
             "players": self.players,
             "seed": self.seed,

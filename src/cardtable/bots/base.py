@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import math
 
+from cardtable.bots.hooks import hook
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
@@ -51,8 +52,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, state: GameState) -> Decision:
-        mod = importlib.import_module(f"cardtable.{state.game}.heuristics")
-        return mod.greedy(state, self.rng)
+        return hook(state.game, "greedy")(state, self.rng)
 
 
 class HeuristicBot(Bot):
@@ -61,8 +61,7 @@ class HeuristicBot(Bot):
     name = "heuristic"
 
     def choose(self, state: GameState) -> Decision:
-        mod = importlib.import_module(f"cardtable.{state.game}.heuristics")
-        return mod.heuristic(state, self.rng)
+        return hook(state.game, "heuristic")(state, self.rng)
 
 
 def whole(x, low: int) -> bool:

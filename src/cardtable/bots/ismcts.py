@@ -67,13 +67,13 @@ After `choose`, `last_stats` maps every root decision text (legal order) to
 
 from __future__ import annotations
 
-import importlib
 import random
 from math import log, sqrt
 from time import perf_counter
 from typing import Callable
 
 from cardtable.bots.base import Bot, number, search_budget, whole
+from cardtable.bots.hooks import hook
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 
@@ -93,11 +93,7 @@ def game_hooks(game: str) -> dict:
     `candidates`, `rollout`, `horizon` and the settings dict `ISMCTS` (missing ones: None)."""
     h = _hooks.get(game)
     if h is None:
-        try:
-            mod = importlib.import_module(f"cardtable.{game}.heuristics")
-        except ImportError:
-            mod = None
-        h = _hooks[game] = {k: getattr(mod, k, None) for k in _HOOKS}
+        h = _hooks[game] = {k: hook(game, k) for k in _HOOKS}
     return h
 
 

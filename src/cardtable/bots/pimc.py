@@ -49,11 +49,11 @@ dict `PIMC` of the game's default settings.
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 from time import perf_counter
 
 from cardtable.bots.base import Bot, number, search_budget, whole
+from cardtable.bots.hooks import heuristics
 from cardtable.bots.ismcts import outcome
 from cardtable.bots.value import value_fn
 from cardtable.core.errors import ConfigError
@@ -64,14 +64,10 @@ DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
              "events": False, "trust": 1.0, "learned": True, "anchor": 0.0}
-_mods: dict = {}
 
 
 def _hooks(game: str):
-    m = _mods.get(game)
-    if m is None:
-        m = _mods[game] = importlib.import_module(f"cardtable.{game}.heuristics")
-    return m
+    return heuristics(game)
 
 
 def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:

@@ -12,12 +12,13 @@ evaluation (`value_fn` returns None, the search then uses the game's `evaluate`)
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+from cardtable.bots.hooks import hook
 
 WEIGHTS = Path(__file__).with_name("values")
 
@@ -68,12 +69,10 @@ def value_fn(game: str) -> Callable | None:
 
 
 def _make_value_fn(game: str) -> Callable | None:
-    mod = importlib.import_module(f"cardtable.{game}.heuristics")
-    features = getattr(mod, "features", None)
-    family_of = getattr(mod, "value_family", None)
+    features, family_of = hook(game, "features"), hook(game, "value_family")
     if features is None or family_of is None:
         return None
-    fallback = mod.evaluate
+    fallback = hook(game, "evaluate")
 
     def evaluate(state) -> list[float]:
         if state.over:

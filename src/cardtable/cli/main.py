@@ -579,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rv = command.main(args=args, prog_name="cardtable", standalone_mode=False)
     except CardtableError as e:
-        _error(str(e))
+        _error(e.words(default_lang()) if isinstance(e, RecordError) else str(e))
         return 2
     except typer.Exit as e:
         return e.exit_code

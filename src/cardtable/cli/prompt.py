@@ -50,6 +50,30 @@ def _stdin_fd() -> int | None:
         return None
 
 
+def fit_prompt(prompt: str, width: int | None = None) -> str:
+    """A prompt wider than the terminal is wrapped between words: every line but the last is
+    printed now, the last one is returned as the prompt (the terminal would otherwise break it
+    in the middle of a word, German's long words most of all)."""
+    import shutil
+    import textwrap
+
+    width = width or shutil.get_terminal_size((80, 24)).columns
+    if len(prompt) < width or "\n" in prompt:
+        return prompt
+    lines = []
+    for part in prompt.rstrip().split(" · "):      # "key: what · key: what": whole items first
+        if lines and len(lines[-1]) + 3 + len(part) < width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    if any(len(x) >= width for x in lines):
+        lines = textwrap.wrap(prompt, width - 1, break_on_hyphens=False)
+    if len(lines) < 2:
+        return prompt
+    sys.stdout.write("\n".join(lines[:-1]) + "\n")
+    return lines[-1] + (" " if prompt.endswith(" ") else "")
+
+
 class Prompter:
     """Reads one line: prompt_toolkit with tab completion on a terminal, else a plain line
     (so input can be piped). `ask_timed` reads with a time limit (Kombio's snap window).
@@ -158,12 +182,13 @@ class Prompter:
     def ask_line(self, prompt: str) -> str:
         """A plain line (no editing or completion): a pause such as 'Enter: next round'.
         What was typed ahead is read as typed."""
-        line = self._plain(prompt)
+        line = self._plain(fit_prompt(prompt))
         if not sys.stdin.isatty():
             sys.stdout.write(line + "\n")
         return line
 
     def ask(self, prompt: str, words: list[str] | None = None) -> str:
+        prompt = fit_prompt(prompt)
         if self.tty:
             from prompt_toolkit import PromptSession
             from prompt_toolkit.completion import WordCompleter

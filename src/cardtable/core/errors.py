@@ -73,4 +73,18 @@ def check_seat(seat: object, players: int) -> int:
 
 
 class RecordError(CardtableError):
-    """A malformed game record or an impossible deal."""
+    """A malformed game record or an impossible deal. Some carry a `code` and `params` (the
+    catalog's message `err.<code>`, worded by `words(lang)`); the others an English text."""
+
+    def __init__(self, message: str, *, code: str | None = None,
+                 params: dict[str, Any] | None = None):
+        self.code = code
+        self.params = dict(params or {})
+        super().__init__(message)
+
+    def words(self, lang: str) -> str:
+        if self.code is None:
+            return str(self)
+        from cardtable.i18n import t
+
+        return t(lang, "err." + self.code, **self.params)

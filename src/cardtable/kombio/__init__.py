@@ -13,9 +13,9 @@ import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.kombio.setup import check_deal, check_deals
-from cardtable.kombio.state import OPTION_NAMES, KombioState
+from cardtable.kombio.state import OPTION_NAMES, RULES_VERSION, RULES_VERSIONS, KombioState
 
-__all__ = ["KombioState", "OPTION_NAMES", "new_game", "from_record"]
+__all__ = ["KombioState", "OPTION_NAMES", "RULES_VERSION", "RULES_VERSIONS", "new_game", "from_record"]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
@@ -45,12 +45,15 @@ def _options(options) -> dict:
 
 def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
              deal: dict | None = None, deals: list | None = None, options: dict | None = None,
-             variant: str | None = None, **extra) -> KombioState:
+             variant: str | None = None, rules_version: str | None = None, **extra) -> KombioState:
     """A new game of Kombio. `deal` fixes cards of the first round, `deals` of each round in
     turn (NOTATION.md; either may be partial; rounds without a deal are shuffled from `seed`).
     `target` ends the game (KO-4, KO-16); `start` is the first round's start seat."""
     if extra:
         raise ConfigError(f"unknown setting {sorted(extra)[0]!r} for Kombio")
+    if rules_version is not None and rules_version not in RULES_VERSIONS:   # NOTATION.md
+        raise ConfigError(f"Kombio rules version {rules_version!r} is not known here (known: "
+                          f"{', '.join(RULES_VERSIONS)})")
     if variant not in (None, "basic"):
         raise ConfigError(f"Kombio has no variant {variant!r}")
     players = _int(players, "players")

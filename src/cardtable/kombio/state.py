@@ -94,6 +94,11 @@ from cardtable.kombio.setup import Deal, deal
 #: Engine options (not rules): `max_turns` ends a round without a Kombio call after that many
 #: turns (a safeguard against players who never call; default off).
 OPTION_NAMES = ("max_turns",)
+#: the version of the rules (RULES.md revision) this engine plays; a record says which it was
+#: played under (NOTATION.md `rules_version`), and a record of a version not listed here is
+#: refused rather than replayed under other rules
+RULES_VERSION = "2026-11-26"
+RULES_VERSIONS = (RULES_VERSION,)
 
 PHASES = ("turn", "drawn", "action", "action_swap", "snap", "give", "hand_over")
 
@@ -874,6 +879,7 @@ class KombioState(GameState):
     def record(self) -> dict[str, Any]:
         rec: dict[str, Any] = {
             "game": "kombio",
+            "rules_version": RULES_VERSION,
             "players": self.players,
             "seed": self.seed,
             "start": self.start,

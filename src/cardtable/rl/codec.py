@@ -6,8 +6,9 @@ tensor mean the same in all three.
 `make_codec(game, players, **options)` returns an `AbluxxenCodec` or a `KombioCodec`:
 
     codec.num_actions               size of the fixed discrete action space
-    codec.obs_size, codec.obs_high  length of the observation tensor and per-entry upper bounds
-                                    (every entry is in [0, high])
+    codec.obs_size                  length of the observation tensor
+    codec.obs_low, codec.obs_high   per-entry bounds (every entry is in [low, high]; low is 0
+                                    except Kombio's totals, which can be below 0: KO-15)
     codec.legal(state, view)        {action id: Decision} for the seat to move; `view` is that
                                     seat's view (used to name pool positions / grid cards)
     codec.encode(view)              the observation tensor (float32) of the view's seat
@@ -76,7 +77,8 @@ stay). Its `count` entry still shows the grid's true size.
                             (-1..14) when the viewer has seen it, +17 peeked (13/14 pending);
                             all zero where the grid has no c-th card
     n*K*18        n*6       per seat: cards/K, caller, active, to move, round start,
-                            total/target
+                            total/target (below 0 after a negative round, KO-15; encoded
+                            down to -1)
     ...           16        drawn card one-hot (-1..14), only in the drawer's own view
     ...           17        top discard card one-hot (-1..14), top already snapped (KO-9)
     ...           2         deck/70, discard pile/70
@@ -151,6 +153,7 @@ class AbluxxenCodec:
         high[292 + 6:312] = 8
         high[312] = 1
         self.obs_high = high
+        self.obs_low = np.zeros(self.obs_size, np.float32)
 
     def describe(self, action: int) -> str:
         if AB_POOL <= action < AB_ACTIONS:
@@ -252,10 +255,15 @@ class KombioCodec:
         self.o_snap = rest + 52
         self.obs_size = rest + 54
         high = np.ones(self.obs_size, np.float32)
+        low = np.zeros(self.obs_size, np.float32)
         for r in range(n):
             high[self.seat0 + r * 6] = 70 / K
             high[self.seat0 + r * 6 + 5] = 1 + 470 / target
+            # KO-15: a lone lowest caller scores their sum, down to -3 (three -1 cards), so a
+            # total can fall below 0, round after round; it is encoded down to -target
+            low[self.seat0 + r * 6 + 5] = -1
         self.obs_high = high
+        self.obs_low = low
         self._parsed: dict[str, tuple] = {}
 
     # ids
@@ -360,7 +368,7 @@ class KombioCodec:
             o[b + 2] = float(p == active)
             o[b + 3] = float(p == to_move)
             o[b + 4] = float(p == view["round_start"])
-            o[b + 5] = view["totals"][p] / self.target
+            o[b + 5] = max(view["totals"][p], -self.target) / self.target
         if view["drawn"] is not None:
             o[self.o_drawn + view["drawn"] + 1] = 1
         if view["top"] is not None:

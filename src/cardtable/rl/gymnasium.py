@@ -71,7 +71,7 @@ class CardtableEnv(gymnasium.Env):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.codec = make_codec(self.config.game, n, max_cards=max_cards, target=target)
-        self.observation_space = spaces.Box(0.0, self.codec.obs_high, dtype=np.float32)
+        self.observation_space = spaces.Box(self.codec.obs_low, self.codec.obs_high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.codec.num_actions)
         self._rng = random.Random()
         self.state = None

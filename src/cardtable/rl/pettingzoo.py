@@ -86,7 +86,7 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self.agent_seat = {a: s for s, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, self.codec.obs_high, dtype=np.float32),
+            "observation": spaces.Box(self.codec.obs_low, self.codec.obs_high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, shape=(self.codec.num_actions,), dtype=np.int8),
         })
         act_space = spaces.Discrete(self.codec.num_actions)

@@ -1,21 +1,32 @@
-"""Where the server's searching bots think: a bounded pool of worker processes, shared fairly
-by the tables.
+"""Where the server's searching bots think: a bounded pool of worker processes, shared by the
+tables, people's tables first.
 
 A search bot (pimc, the `hard` and `expert` levels, or ismcts) spends up to seconds of CPU on a
 decision. In threads of the server process it held the interpreter's lock against the event
 loop: ten tables of expert bots pushed every player's decision round trip past a second. Here:
 
-- **Outside the event loop's process.** Decisions of searching bots (`Bot.searches`) run in
-  `workers` processes (started with `spawn`: no copy of the server's threads, sockets or
-  database connections), each at a lower CPU priority (`nice`), so the server's own process,
-  which answers the players, is scheduled first. A decision travels as (bot name, seed, the
-  state): the worker builds the bot and calls `cardtable.bots.act`, which shows it only its
-  seat's knowledge, as before.
-- **A fair share per table.** Jobs wait in one queue per table; a free worker serves the
+- **Outside the event loop's process, at the lowest CPU priority.** Decisions of searching bots
+  (`Bot.searches`) run in `workers` processes (by default one fewer than the CPU cores, at
+  least one and at most 4: config.default_bot_workers; started with `spawn`: no copy of the
+  server's threads, sockets or database connections), each at nice 19, so the server's own
+  process, which answers the players, is scheduled first. A decision travels as (bot name,
+  seed, the state): the worker builds the bot and calls `cardtable.bots.act`, which shows it
+  only its seat's knowledge, as before.
+- **People first.** Every request has a rank, asked again each time a worker is free (a
+  spectator may come or go while it waits): 0 a table where a person plays, 1 a table only
+  watched, 2 neither (driver.rank). A free worker takes the lowest rank; within a rank the
   table whose last decision was made longest ago (never served: first), so a table whose bots
-  queue many decisions does not starve the others, and every table's bots progress at the same
-  pace under load.
-- **Limits per client** are applied where tables are made (security.Limits.search_tables).
+  decide often does not starve the others, and the tables of a rank progress at the same pace.
+  A rank of None withdraws the request (nobody is there any more: its awaiter gets `Withdrawn`,
+  no worker spends time on it).
+- **At most one waiting request per table** (a table's driver asks for one decision at a time;
+  a newer request replaces an older one, whose awaiter gets `Withdrawn`): the queue is never
+  longer than the number of tables being driven, and `workers` decisions run at once. When
+  many tables wait, each waits its turn: with W workers and T tables of one rank waiting, a
+  table gets a decision about every T/W decision times; the people's tables are served before
+  any of them. How many searching tables there are at all is capped where tables are made
+  (security.Limits.search_tables), and unwatched tables of bots only are not driven
+  (driver.py), so they never queue.
 - The cheap bots (random, greedy, heuristic: a fraction of a millisecond) keep running in a
   thread of the server process: sending them to a worker would cost more than their decision.
 
@@ -31,7 +42,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -39,8 +50,13 @@ from cardtable.core.game import GameState
 
 log = logging.getLogger("cardtable.server.bots")
 
-#: the CPU priority of the workers, relative to the server's process (higher: yields more)
-WORKER_NICE = 10
+#: the CPU priority of the workers, added to the server's (19: the lowest there is)
+WORKER_NICE = 19
+
+
+class Withdrawn(Exception):
+    """A request the pool will not serve: nobody wants its decision any more (its rank is None),
+    or a newer request of the same table replaced it."""
 
 
 def _init_worker(parent: int) -> None:
@@ -69,21 +85,23 @@ def think(name: str, seed: int, state: GameState) -> str:
 
 class BotPool:
     """`workers` processes; `fn(name, seed, state)` is what a worker runs (`think`; a test may
-    give another module-level function)."""
+    give another module-level function, or override `_submit`)."""
 
     def __init__(self, workers: int, fn=think):
         self.workers = max(1, workers)
         self.fn = fn
         self._executor: ProcessPoolExecutor | None = None
-        self._queues: dict[object, deque] = {}      # table -> [(args, asyncio future)]
+        #: table -> its one waiting request (args, asyncio future, rank)
+        self._waiting: dict[object, tuple[tuple, asyncio.Future, object]] = {}
         self._served: dict[object, int] = {}        # table -> when it was last served
         self._clock = 0
         self._busy = 0
         self.done = 0                               # decisions made (statistics)
+        self.withdrawn = 0                          # requests dropped unserved (statistics)
 
     def stats(self) -> dict:
         return {"workers": self.workers, "busy": self._busy, "decisions": self.done,
-                "waiting": sum(len(q) for q in self._queues.values())}
+                "waiting": len(self._waiting), "withdrawn": self.withdrawn}
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -92,45 +110,67 @@ class BotPool:
                 mp_context=multiprocessing.get_context("spawn"))
         return self._executor
 
-    async def decide(self, table, name: str, seed: int, state: GameState) -> str:
-        """The bot's decision, made in a worker when it is `table`'s turn."""
+    def _submit(self, args: tuple) -> Future:
+        """Start `fn(*args)` in a worker (a test's pool may run it elsewhere)."""
+        return self._pool().submit(self.fn, *args)
+
+    async def decide(self, table, name: str, seed: int, state: GameState,
+                     rank: Callable[[], int | None] | int = 0) -> str:
+        """The bot's decision, made in a worker when it is `table`'s turn. `rank()`: its
+        place (lower first; None: withdraw it), asked whenever a worker is free."""
         fut = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(table, deque()).append(((name, seed, state), fut))
+        old = self._waiting.pop(table, None)
+        if old is not None:
+            self._withdraw(old[1], "a newer request of the table replaced it")
+        self._waiting[table] = ((name, seed, state), fut, rank)
         self._dispatch()
         return await fut
 
+    def _withdraw(self, fut: asyncio.Future, why: str) -> None:
+        if not fut.done():
+            fut.set_exception(Withdrawn(why))
+            self.withdrawn += 1
+
     def _next(self):
-        """The waiting table served longest ago."""
-        return min(self._queues, key=lambda t: self._served.get(t, -1))
+        """The waiting table to serve: the lowest rank, then the one served longest ago; the
+        requests whose rank is None (or whose awaiter has gone) are dropped on the way."""
+        best, best_key = None, None
+        for table, (_, fut, rank) in list(self._waiting.items()):
+            r = rank() if callable(rank) else rank
+            if r is None or fut.done():
+                del self._waiting[table]
+                self._withdraw(fut, "nobody is at the table any more")
+                continue
+            key = (r, self._served.get(table, -1))
+            if best_key is None or key < best_key:
+                best, best_key = table, key
+        return best
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._busy < self.workers and self._queues:
+        while self._busy < self.workers and self._waiting:
             table = self._next()
-            q = self._queues[table]
-            args, fut = q.popleft()
-            if not q:
-                del self._queues[table]
-            if fut.cancelled():
-                continue
+            if table is None:
+                return
+            args, fut, _ = self._waiting.pop(table)
             self._clock += 1
             self._served[table] = self._clock
             if len(self._served) > 10_000:          # forget the tables served longest ago
                 for t in sorted(self._served, key=self._served.get)[:5_000]:
                     del self._served[t]
             self._busy += 1
-            pool = self._pool()
             try:
-                cf = pool.submit(self.fn, *args)
+                cf = self._submit(args)
             except (BrokenProcessPool, RuntimeError) as e:
                 self._busy -= 1
-                self._broken(pool, e)
+                self._broken(self._executor, e)
                 fut.set_exception(e)
                 continue
+            pool = self._executor                   # the one that runs it (None: a test's)
             cf.add_done_callback(lambda cf, fut=fut, pool=pool: loop.call_soon_threadsafe(
                 self._finished, cf, fut, pool))
 
-    def _finished(self, cf: Future, fut: asyncio.Future, pool: ProcessPoolExecutor) -> None:
+    def _finished(self, cf: Future, fut: asyncio.Future, pool) -> None:
         self._busy -= 1
         self.done += 1
         exc = BrokenProcessPool("cancelled") if cf.cancelled() else cf.exception()
@@ -143,9 +183,9 @@ class BotPool:
                 fut.set_result(cf.result())
         self._dispatch()
 
-    def _broken(self, pool: ProcessPoolExecutor, exc: BaseException) -> None:
+    def _broken(self, pool: ProcessPoolExecutor | None, exc: BaseException) -> None:
         """`pool` broke (a worker died): if it is still the current one, start a new one."""
-        if self._executor is not pool:
+        if pool is None or self._executor is not pool:
             return
         log.error("bot worker pool broke (%s): starting a new one", exc)
         pool.shutdown(wait=False, cancel_futures=True)
@@ -153,10 +193,9 @@ class BotPool:
 
     async def close(self) -> None:
         """Cancel what waits, and stop the workers (after the decisions they are making)."""
-        for q in self._queues.values():
-            for _, fut in q:
-                fut.cancel()
-        self._queues.clear()
+        for _, fut, _ in self._waiting.values():
+            fut.cancel()
+        self._waiting.clear()
         if self._executor is not None:
             executor, self._executor = self._executor, None
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

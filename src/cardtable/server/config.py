@@ -62,6 +62,17 @@ class DatabaseURL:
         return self.sync_url.render_as_string(hide_password=True)
 
 
+def default_bot_workers() -> int:
+    """The bot pool's default size: the CPU cores this process may use, less one for the
+    server itself (which answers the players), at least 1 and at most 4 (each worker is a
+    process of its own, with the bots' code and memory; `--bot-workers` sets more)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(4, cores - 1))
+
+
 @dataclass
 class Settings:
     """Everything `cardtable serve` can set; tests and the bench pass their own."""
@@ -109,8 +120,9 @@ class Settings:
     waiting_ttl: float = 6 * 3600.0
     idle_ttl: float = 7 * 24 * 3600.0
     sweep_interval: float = 600.0
-    #: worker processes for the bots' thinking (0: threads of the server process, tests only)
-    bot_workers: int = 2
+    #: worker processes for the bots' thinking (0: threads of the server process, tests only);
+    #: by default one core is left to the server (default_bot_workers)
+    bot_workers: int = field(default_factory=lambda: default_bot_workers())
     #: database pools (PostgreSQL; two of them: reads and lobby, decisions)
     pool_size: int = 20
     max_overflow: int = 10

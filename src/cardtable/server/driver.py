@@ -10,6 +10,17 @@ Every table that is being played has exactly one driver task, in one process:
   second. Even two drivers could not corrupt a game: every decision carries the action index
   it was made at and is refused as stale if the table moved on (runtime.decide).
 
+**A table of bots only that nobody watches is not driven** (`unattended`): its driver stops
+(parks it) before the next step, and it goes on when a client connects to it (runtime.attach
+tells the drivers). Nothing is lost: the game waits where its record ends, its bots think
+about nobody's game in the meantime, and the sweeper deletes it after `idle_ttl` like any other
+game nobody plays. On PostgreSQL the process that parks a table releases its lock and
+remembers it (`_parked`): it claims it again only while one of its own clients watches it, so
+the table moves to the process of whoever watches it (within `claim_interval`). A table with a
+human seat is always driven (its timers run, and its player may be connected to another
+process). The bot pool serves the tables where a person plays before the watched tables of
+bots (`rank`, botpool.py).
+
 A driver loop: bots (and the stand-in bot of an away human) decide after `bot_delay`; a human's
 turn timer running out makes the stand-in decide and marks the seat away (it plays for the seat
 until the player returns: connects again, or sends `back` or a decision); in a Kombio snap
@@ -18,8 +29,8 @@ quick human can be first) and the window is closed at its deadline; a Kombio rou
 (runtime.py) ends when the players are ready or its time is over.
 
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
-seat. Searching bots think in worker processes (botpool.py: a fair share per table), the cheap
-ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
+seat. Searching bots think in worker processes (botpool.py: people's tables first), the
+cheap ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
 (security.secret_seed): a player cannot replay a bot's choices to learn its hand.
 
 `Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl); finished games are kept.
@@ -33,7 +44,7 @@ import random
 import time
 
 from cardtable.bots import act, make_bot
-from cardtable.server.botpool import BotPool
+from cardtable.server.botpool import BotPool, Withdrawn
 from cardtable.server.runtime import (
     BY_BOT,
     BY_STANDIN,
@@ -50,6 +61,28 @@ log = logging.getLogger("cardtable.server.driver")
 #: first key of the drivers' advisory locks (the second is the table id); migrations use 727270
 LOCK_NAMESPACE = 727272
 
+#: a table's rank in the bot pool (lower first): a person plays there, it is watched, neither
+RANK_PLAYED, RANK_WATCHED, RANK_ALONE = 0, 1, 2
+
+
+def unattended(rt: TableRuntime) -> bool:
+    """Bots only and no client of this process: nobody to play for (the driver parks it)."""
+    return not rt.conns and all(s["kind"] == "bot" for s in rt.seats)
+
+
+def rank(rt: TableRuntime) -> int | None:
+    """The table's place in the bot pool's queue (botpool.py): RANK_PLAYED if a person plays
+    there (a seat's client is connected here, or a human seat is not away: its player may be
+    connected to another process), RANK_WATCHED if a spectator is here, else RANK_ALONE (a
+    table of away players); None for a table nobody is at any more (its request is
+    withdrawn)."""
+    if any(c.seat is not None for c in rt.conns) or any(
+            s["kind"] == "human" and not s["away"] for s in rt.seats):
+        return RANK_PLAYED
+    if rt.conns:
+        return RANK_WATCHED
+    return None if unattended(rt) else RANK_ALONE
+
 
 class Drivers:
     def __init__(self, hub: Hub, settings):
@@ -59,6 +92,7 @@ class Drivers:
         self.tasks: dict[int, asyncio.Task] = {}
         self._bots: dict[tuple, object] = {}
         self._rng = random.Random()             # bots' reaction times in snap windows only
+        self._parked: set[int] = set()          # tables of bots only left when nobody watched
         self.pool = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
         self.sweeper = Sweeper(hub, settings)
         self._claim_task: asyncio.Task | None = None
@@ -96,12 +130,14 @@ class Drivers:
                 pass
 
     def _expired(self, table_id: int) -> None:
+        self._parked.discard(table_id)
         task = self.tasks.pop(table_id, None)
         if task is not None:
             task.cancel()
 
     def ensure(self, rt: TableRuntime) -> None:
-        """Called after every change this process made: drive newly started tables."""
+        """Called after every change this process made, and when a client connects to a table
+        nobody here watched (runtime.attach): drive newly started tables, and parked ones."""
         if rt.status != "playing" or rt.id in self.tasks or self._stopping:
             return
         if self.store.url.is_postgres:
@@ -132,9 +168,13 @@ class Drivers:
                         t.cancel()
                     self._lockconn = await psycopg.AsyncConnection.connect(
                         self.store.url.libpq(), autocommit=True)
-                for table_id in await self.store.playing_ids():
+                playing = await self.store.playing_ids()
+                self._parked.intersection_update(playing)
+                for table_id in playing:
                     if table_id in self.tasks:
                         continue
+                    if table_id in self._parked and not self._watched_here(table_id):
+                        continue                  # bots only, nobody here watches it
                     if await self._lock_sql("SELECT pg_try_advisory_lock(%s, %s)", table_id):
                         self._start(table_id)
                 async with self._lockconn_lock:
@@ -154,6 +194,10 @@ class Drivers:
                 await asyncio.wait_for(self._wake.wait(), self.settings.claim_interval)
             except TimeoutError:
                 pass
+
+    def _watched_here(self, table_id: int) -> bool:
+        rt = self.hub.rts.get(table_id)
+        return rt is not None and bool(rt.conns)
 
     async def _release(self, table_id: int) -> None:
         if self.store.url.is_postgres and self._lockconn is not None and not self._lockconn.closed:
@@ -179,9 +223,10 @@ class Drivers:
         state = rt.window_state(seat) if window else rt.state.copy()
         try:
             if bot.searches and self.pool is not None:
-                return await self.pool.decide(rt.id, name, bot.rng.below(2**62), state)
+                return await self.pool.decide(rt.id, name, bot.rng.below(2**62), state,
+                                              rank=lambda: rank(rt))
             return (await asyncio.to_thread(act, bot, state)).text
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, Withdrawn):
             raise
         except Exception:                 # a broken bot must not stall the table
             log.exception("bot %s failed at table %s; a random bot decides", bot.name, rt.code)
@@ -197,13 +242,22 @@ class Drivers:
             return
         rt.driven = True
         try:
+            if unattended(rt):                      # (see the module docstring)
+                self._parked.add(table_id)
+                return
+            self._parked.discard(table_id)
             await rt.refresh()
             if rt.deadline is not None and rt.deadline < time.time():
                 await rt.reset_deadline()           # expired while nobody drove: full time again
             planned: dict[int, tuple[int, str, float]] = {}
             while rt.status != "over":
+                if unattended(rt):                  # the last spectator left: park it
+                    self._parked.add(table_id)
+                    break
                 try:
                     await self._step(rt, planned)
+                except Withdrawn:                   # nobody there any more (botpool.py)
+                    continue
                 except asyncio.CancelledError:
                     raise
                 except Exception:

@@ -772,12 +772,17 @@ class TableRuntime:
 
     # -- connections ----------------------------------------------------------------------------------
     def attach(self, conn) -> None:
+        first = not self.conns
         self.conns.add(conn)
+        if first:                   # a table of bots only is driven while watched (driver.py)
+            self.hub.after_change(self)
 
     def detach(self, conn) -> None:
         self.conns.discard(conn)
         if conn.seat is not None:
             self.presence_changed()
+        elif not self.conns:
+            self.bump()             # the driver looks again: nobody may be watching any more
 
     def presence_changed(self) -> None:
         """A seat's player connected or left: everybody's seats show it (`online`), and the

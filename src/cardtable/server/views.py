@@ -66,7 +66,7 @@ _UI: dict[str, Any] = {}
 def _ui(game: str):
     mod = _UI.get(game)
     if mod is None:
-        mod = importlib.import_module(f"cardtable.cli.{game}_ui")
+        mod = importlib.import_module(f"cardtable.narration.{game}")
         _UI[game] = mod
     return mod
 
@@ -75,7 +75,7 @@ def describe(game: str, before: dict, decision: str, after: dict, actor: int,
              viewer: int | None, names: list[str], lang: str, every_step: bool = False) -> str:
     """One event in words for `viewer` (None: a spectator, given public views). Kombio's
     words name cards as the browser shows them ("your card 3", not the notation's 0.3), and a
-    snap window's answers come as one line with its result (kombio_ui.describe's `web`).
+    snap window's answers come as one line with its result (narration.kombio.describe's `web`).
 
     `every_step` (the replay viewer, one line per decision): a snap-window answer that the
     table leaves to the window's result line gets a line of its own, the answer itself where
