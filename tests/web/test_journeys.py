@@ -46,7 +46,8 @@ def limited(browser):
                            "--round-pause", "0.2", "--limit", "http_rate=200",
                            "--limit", "http_burst=1000", "--limit", "ws_rate=1000",
                            "--limit", "ws_burst=2000", "--limit", "tables=100",
-                           "--limit", "search_tables=100")).start()
+                           "--limit", "search_tables=100",
+                           "--limit", "new_tables_per_minute=100")).start()
     yield srv
     srv.stop()
 

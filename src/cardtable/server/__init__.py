@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trusted-proxies", default=d.trusted_proxies,
                    help="addresses whose X-Forwarded-For is believed (default %(default)s)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
-                   help="set one limit per client address (security.Limits: http_rate, "
-                        "ws_rate, connections, misses_per_minute, tables, ...)")
+                   help="set one limit per client address or in all (security.Limits: "
+                        "http_rate, ws_rate, connections, misses_per_minute, tables, "
+                        "all_tables, all_new_tables_per_minute, ...)")
     for name, what in (("waiting_ttl", "seconds before a table nobody joined expires"),
                        ("idle_ttl", "seconds before a game nobody plays expires"),
                        ("sweep_interval", "seconds between two sweeps of expired tables"),
@@ -88,9 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         if name not in kinds:
             p.error(f"--limit: unknown limit {name!r} (known: {', '.join(kinds)})")
         try:
-            setattr(limits, name, float(value) if "float" in str(kinds[name]) else int(value))
+            number = float(value) if "float" in str(kinds[name]) else int(value)
         except ValueError:
             p.error(f"--limit {name}: {value!r} is not a number")
+        if not 0 <= number < float("inf"):
+            p.error(f"--limit {name}: {value!r} must be a number of 0 or more (0: no limit)")
+        setattr(limits, name, number)
     extra = {"instance": a.instance} if a.instance else {}
     run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,

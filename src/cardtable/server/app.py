@@ -40,6 +40,7 @@ from cardtable.server.joining import join_seat
 from cardtable.server.errors import ApiError, invalid_code, validation_errors
 from cardtable.server.errors import bad as _bad
 from cardtable.server.migrate import upgrade
+from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
@@ -62,12 +63,8 @@ log = logging.getLogger("cardtable.server")
 
 CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CODE_LEN,
                                description="the table code")]
-#: bots that search (their decisions cost up to seconds of CPU: limited per client)
-SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
 
 
-def _searching(settings: dict) -> bool:
-    return any(s.get("bot") in SEARCH_BOTS for s in settings.get("seats") or [])
 
 
 def table_config(req: P.CreateTable, server: Settings | None = None
@@ -177,6 +174,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     url = settings.url()
     state: dict = {}
     clients = ClientLimits(settings.limits)
+    quotas = TableQuotas(settings.limits, clients, lambda: state["store"],
+                         lambda: settings.bot_workers)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -308,12 +307,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
     async def create_table(req: P.CreateTable, request: Request) -> P.CreateOut:
         """Create a table. With `name`, the creator takes the first human seat at once. An
-        address may have a few unfinished tables at a time (fewer with searching bots)."""
+        address may have a few unfinished tables at a time (fewer with searching bots), and
+        the server a few thousand (quotas.py)."""
         cfg, base, rows = table_config(req, settings)
         addr = client_addr(request.scope)
         who = seat_client(addr, identity(request))
         creator = client_key(addr)
-        await check_table_quota(creator, _searching(cfg))
         humans = [r["seat"] for r in rows if r["kind"] == "human"]
         token = None
         seat = None
@@ -326,38 +325,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               client=who)
         status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
         store = hub().store
-        for _ in range(8):
-            code = new_code(private=not req.public)
-            try:
-                table_id = await store.create_table({
-                    "code": code, "game": req.game, "settings": cfg, "base": base,
-                    "public": req.public, "status": status, "deadline": None, "snap": None,
-                    "rematch_code": None, "creator": creator}, rows)
-                break
-            except IntegrityError:
-                continue
-        else:
-            raise _bad("could not find a free table code", 503, "busy")
+        try:
+            async with quotas.admit(addr, creator, searching(cfg)):
+                for _ in range(8):
+                    code = new_code(private=not req.public)
+                    try:
+                        table_id = await store.create_table({
+                            "code": code, "game": req.game, "settings": cfg, "base": base,
+                            "public": req.public, "status": status, "deadline": None,
+                            "snap": None, "rematch_code": None, "creator": creator}, rows)
+                        break
+                    except IntegrityError:
+                        continue
+                else:
+                    raise _bad("could not find a free table code", 503, "busy")
+        except Refused as e:
+            raise ApiError(e.status, e.detail, e.error, e.params, e.headers()) from None
         out = P.CreateOut(table=await opened(table_id))
         if token is not None:
             out.join = P.JoinOut(table=out.table, seat=seat, name=req.name, token=token,
                                  ws=f"/ws/{code}", resume_link=f"/t/{code}#token={token}")
         return out
-
-    async def check_table_quota(creator: str, searching: bool) -> None:
-        """429 if the address already has its share of unfinished tables (docs/deploy.md)."""
-        lim = settings.limits
-        if not lim.tables and not lim.search_tables:
-            return
-        mine = await hub().store.unfinished_by_creator(creator)
-        if lim.tables and len(mine) >= lim.tables:
-            raise _bad(f"you have {len(mine)} unfinished tables (at most {lim.tables}): finish "
-                       "or leave one first", 429, "too_many_tables", most=lim.tables)
-        if searching and lim.search_tables and \
-                sum(_searching(t["settings"]) for t in mine) >= lim.search_tables:
-            raise _bad(f"you have {lim.search_tables} unfinished tables with hard or expert "
-                       "bots (the most per player): finish one first", 429,
-                       "too_many_search_tables", most=lim.search_tables)
 
     @app.get("/api/tables", response_model=list[P.TableOut])
     async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),

@@ -99,7 +99,7 @@ class Settings:
     #: token bucket per connection: `rate` messages per second, bursts of `burst`
     rate: float = 20.0
     burst: int = 40
-    #: limits per client address (security.Limits; docs/deploy.md)
+    #: limits per client address and in all (security.Limits, quotas.py; docs/deploy.md)
     limits: Limits = field(default_factory=Limits)
     #: addresses whose X-Forwarded-For header names the client (a load balancer; "*": any)
     trusted_proxies: str = "127.0.0.1"

@@ -7,13 +7,15 @@ attack", says what each limit is, its default and why).
 - Input: `strict_json` reads a JSON document the way the protocol means it (no NaN or
   Infinity, no number beyond a float, no lone surrogate, no key given twice, no deep nesting);
   `clean_name` decides what a player may be called.
-- Per client address (`ClientLimits`): a token bucket for HTTP requests, one for WebSocket
-  messages shared by all of the address's connections, a cap on its open connections, a
-  bucket for look-ups of table codes that do not exist (once it is empty, unknown codes are
-  answered 429 instead of 404; codes that exist are always found), and caps on the
-  unfinished tables it created.
+- Per client address (`ClientLimits`; an IPv6 client by its /64, netaddr.addr_group): a
+  token bucket for HTTP requests, one for WebSocket messages shared by all of the address's
+  connections, a cap on its open connections, a bucket for look-ups of table codes that do
+  not exist (once it is empty, unknown codes are answered 429 instead of 404; codes that exist
+  are always found). Per address for quotas (an IPv6 client by its /56, netaddr.quota_group):
+  a bucket of tables created, and caps on the unfinished tables it created (`client_key`,
+  quotas.py); quotas.py also keeps the caps in all, whatever the addresses.
 - Per person (`seat_client`): one seat at a public table per client identity (the browser's
-  own random id, `CLIENT_HEADER`), a few per address for volume.
+  own random id, `CLIENT_HEADER`), a few per address (/56) for volume.
 - `Guard`, an ASGI middleware in front of the app: refuses a body over its route's limit with
   413 before reading it (or as soon as it passes the limit), applies the HTTP rate limit (429),
   checks JSON bodies with `strict_json` (400) and adds the security headers to every response.
@@ -33,6 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import icu
+
+from cardtable.server.netaddr import addr_group, quota_group
 
 #: bits of OS randomness in every seed of a game played online (deals, rematches, and through
 #: the game's own generator every later Kombio round)
@@ -236,7 +240,8 @@ class TokenBucket:
 
 @dataclass
 class Limits:
-    """Per client address; see docs/deploy.md. 0 switches a limit off."""
+    """Per client address (IPv6: rates per /64, quotas per /56; netaddr.py) and, the last
+    four, in all; see docs/deploy.md. 0 switches a limit off."""
     #: HTTP API requests per second and burst (pages and static files are not counted)
     http_rate: float = 10.0
     http_burst: int = 60
@@ -251,21 +256,35 @@ class Limits:
     #: unfinished tables created by one address, and of those, tables with searching bots
     tables: int = 12
     search_tables: int = 3
+    #: tables one address creates: per minute, and burst
+    new_tables_per_minute: float = 6.0
+    new_tables_burst: int = 12
+    #: in all, whatever the addresses (quotas.py): unfinished tables; tables created per
+    #: minute and burst (per server process); unfinished tables with searching bots per bot
+    #: worker process (Settings.bot_workers, at least 1)
+    all_tables: int = 2000
+    all_new_tables_per_minute: float = 60.0
+    all_new_tables_burst: int = 120
+    all_search_tables_per_worker: int = 4
 
     @classmethod
     def off(cls) -> "Limits":
-        """No limits per address (tests and benchmarks whose clients share one address)."""
+        """No limits per address nor in all (tests and benchmarks whose clients share one
+        address and make tables by the hundred)."""
         return cls(http_rate=0, ws_rate=0, connections=0, misses_per_minute=0, tables=0,
-                   search_tables=0)
+                   search_tables=0, new_tables_per_minute=0, all_tables=0,
+                   all_new_tables_per_minute=0, all_search_tables_per_worker=0)
 
 
 class Client:
-    __slots__ = ("http", "ws", "misses", "connections", "tables", "seen")
+    __slots__ = ("http", "ws", "misses", "new_tables", "connections", "tables", "seen")
 
     def __init__(self, limits: Limits):
         self.http = TokenBucket(limits.http_rate, limits.http_burst)
         self.ws = TokenBucket(limits.ws_rate, limits.ws_burst)
         self.misses = TokenBucket(limits.misses_per_minute / 60.0, limits.miss_burst)
+        self.new_tables = TokenBucket(limits.new_tables_per_minute / 60.0,
+                                      limits.new_tables_burst)
         self.connections = 0
         self.tables: dict[int, bool] = {}        # table id -> has searching bots
         self.seen = time.monotonic()
@@ -273,14 +292,18 @@ class Client:
 
 class ClientLimits:
     """The limits' state per address, in this process (at most `max_clients` addresses: the
-    least recently seen is forgotten first, unless it has connections or tables)."""
+    least recently seen is forgotten first, unless it has connections or tables). Every
+    method takes the client's address as the server sees it and counts it by its group
+    (netaddr.py): an IPv6 client by its /64, its tables created by its /56."""
 
     def __init__(self, limits: Limits, max_clients: int = 100_000):
         self.limits = limits
         self.max_clients = max_clients
         self._clients: OrderedDict[str, Client] = OrderedDict()
 
-    def get(self, addr: str) -> Client:
+    def get(self, addr: str, group=addr_group) -> Client:
+        """The state of the client `addr` (by `group`: netaddr.addr_group or quota_group)."""
+        addr = group(addr)
         c = self._clients.get(addr)
         if c is None:
             c = self._clients[addr] = Client(self.limits)
@@ -315,7 +338,7 @@ class ClientLimits:
         return True
 
     def disconnect(self, addr: str) -> None:
-        c = self._clients.get(addr)
+        c = self._clients.get(addr_group(addr))
         if c is not None and c.connections > 0:
             c.connections -= 1
 
@@ -332,6 +355,14 @@ class ClientLimits:
     def missed(self, addr: str) -> None:
         if self.limits.misses_per_minute:
             self.get(addr).misses.take()
+
+    def new_table_ok(self, addr: str) -> float:
+        """0 if the address (its /56) may create a table now (the token is taken), else the
+        seconds until it may."""
+        if not self.limits.new_tables_per_minute:
+            return 0.0
+        b = self.get(addr, quota_group).new_tables
+        return 0.0 if b.take() else max(1.0, b.wait())
 
 
 # -- the ASGI guard ---------------------------------------------------------------------------
@@ -445,10 +476,15 @@ async def _answer(send, status: int, body: dict, headers=(), close: bool = False
     await send({"type": "http.response.body", "body": data})
 
 
-def client_key(addr: str) -> str:
-    """What the database keeps of a client address (the limits per address): a hash of it,
-    never the address."""
+def _addr_hash(addr: str) -> str:
     return hashlib.sha256(b"cardtable client " + addr.encode("utf-8", "replace")).hexdigest()
+
+
+def client_key(addr: str) -> str:
+    """What the database keeps of a client address for its quotas (the tables it created, the
+    seats its people hold at a public table): a hash of its quota group (an IPv4 address, an
+    IPv6 address's /56: netaddr.quota_group), never the address."""
+    return _addr_hash(quota_group(addr))
 
 
 # -- one person, one seat -------------------------------------------------------------------------
@@ -478,13 +514,13 @@ def client_identity(headers) -> str | None:
 
 def seat_client(addr: str, identity: str | None) -> str:
     """What a seat keeps of who took it (seats.client, 64 hex digits): the first half names the
-    address (32 digits of `client_key`: the cap of seats per address), the second the person:
-    32 digits of a hash of the client identity, or, for a client without one, the rest of
-    the address's `client_key` (then the address is the person, as it was for every seat
-    taken before identities: those rows read the same way)."""
+    address (32 digits of `client_key`, of its /56 for IPv6: the cap of seats per address),
+    the second the person: 32 digits of a hash of the client identity, or, for a client
+    without one, the rest of the hash of its own address (then the address is the person, as
+    it was for every seat taken before identities: an IPv4 seat's row reads the same way)."""
     key = client_key(addr)
     if identity is None:
-        return key
+        return key[:32] + _addr_hash(addr)[32:]
     person = hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()
     return key[:32] + person[:32]
 
