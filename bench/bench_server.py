@@ -159,6 +159,7 @@ class Bench:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
                "--rate", "1000", "--burst", "1000", "--client-limits", "off",
+               "--max-connections", "0",        # 200 tables of 4 players: 800 sockets and more
                "--bot-workers", str(self.args.bot_workers)]
         self._log = open(log, "wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,

@@ -219,3 +219,38 @@ def test_addr_group():
     assert addr_group("2001:db8:1:3::1") != addr_group("2001:db8:1:2::1")
     assert addr_group("fe80::1%eth0") == "fe80::/64"
     assert addr_group("unknown") == "unknown"
+
+
+# -- trusted proxies: none unless told --------------------------------------------------------
+def test_no_proxy_is_trusted_by_default(tmp_path):
+    srv = ServerProc(str(tmp_path / "p.db"), log_dir=tmp_path,
+                     args=("--client-limits", "on", "--limit", "tables=1")).start()
+    try:
+        made_up = [srv.post("/api/tables", {"game": "kombio", "players": 2},
+                            headers={"X-Forwarded-For": f"10.0.0.{i}"}) for i in (1, 2)]
+    finally:
+        srv.stop()
+    assert made_up[0].status_code == 201, made_up[0].text
+    # the second names another address, but comes from the same one: its limit holds
+    assert made_up[1].status_code == 429 and made_up[1].json()["error"] == "too_many_tables"
+    assert_clean_log(tmp_path)
+
+
+def test_bad_trusted_proxies_is_one_error(tmp_path):
+    import subprocess
+    import sys
+
+    from cardtable.cli import serve_cmd
+    from cardtable.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="'nonsense' is not an address or network"):
+        serve_cmd.run_serve("127.0.0.1", 0, str(tmp_path / "a.db"), 0.5, "medium",
+                            trusted_proxies="10.0.0.1,nonsense")
+    p = subprocess.run([sys.executable, "-m", "cardtable.server", "--port", "0", "--database",
+                        str(tmp_path / "b.db"), "--trusted-proxies", "nonsense"],
+                       capture_output=True, text=True, timeout=GUARD)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "error: --trusted-proxies: 'nonsense' is not an address or network (give e.g. "
+        "10.0.0.5,10.1.0.0/16, * for any, or nothing)"]
+    assert not (tmp_path / "a.db").exists() and not (tmp_path / "b.db").exists()
