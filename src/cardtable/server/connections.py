@@ -124,7 +124,6 @@ def protocols(head_timeout: float, max_connections: int, connections_per_address
     warned: list[bool] = []
 
     class HTTP(HttpToolsProtocol):
-        gate_ = gate
         _head: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport) -> None:
