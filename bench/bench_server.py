@@ -184,7 +184,8 @@ class Bench:
     def start_server(self, log: Path) -> None:
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "1000", "--burst", "1000", "--client-limits", "off"]
+               "--rate", "1000", "--burst", "1000", "--client-limits", "off",
+               "--max-connections", "0"]        # 200 tables of 4 players: 800 sockets and more
         if self.args.bot_workers is not None:
             cmd += ["--bot-workers", str(self.args.bot_workers)]
         self._log = open(log, "wb")

@@ -1,7 +1,7 @@
 """The server under hostile clients (issue 11), with the limits per client address on, as a
 public server runs. Each test speaks for one or more client addresses of its own: the test
-clients connect from 127.0.0.1, which the server trusts as a proxy, so an `X-Forwarded-For`
-header names the client (docs/deploy.md, "Behind a load balancer").
+clients connect from 127.0.0.1, which the server is told to trust as a proxy
+(`--trusted-proxies`), so an `X-Forwarded-For` header names the client (docs/deploy.md, "Behind a load balancer").
 
 What is checked: secret seeds (no deal can be searched from a seat's view), games of any length
 rejoined and replayed, searching bots in worker processes with a fair share per table, request
@@ -40,7 +40,7 @@ def addr() -> dict:
     return {"X-Forwarded-For": f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"}
 
 
-LIMITS = ("--client-limits", "on", "--bot-delay", "0",
+LIMITS = ("--client-limits", "on", "--bot-delay", "0", "--trusted-proxies", "127.0.0.1",
           "--limit", "http_rate=0.05", "--limit", "http_burst=40",
           "--limit", "ws_rate=0.05", "--limit", "ws_burst=12",
           "--limit", "connections=3",

@@ -25,6 +25,7 @@ from cardtable.server.security import (
 )
 
 LIMITS = ("--client-limits", "on",            # 3 seats per address at a public table
+          "--trusted-proxies", "127.0.0.1",     # X-Forwarded-For names another address
           "--limit", "misses_per_minute=1", "--limit", "miss_burst=20",
           "--limit", "http_rate=200", "--limit", "http_burst=400")
 

@@ -16,7 +16,8 @@ from cardtable.core.errors import ConfigError
 
 
 def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str,
-              api_docs: bool = False) -> int:
+              api_docs: bool = False, trusted_proxies: str = "", max_connections: int = 800,
+              connections_per_address: int = 64) -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -27,10 +28,18 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
         raise ConfigError("--bot-delay must not be negative")
     if standin not in bot_names():
         raise ConfigError(f"unknown bot {standin!r} (known: {', '.join(bot_names())})")
+    if max_connections < 0 or connections_per_address < 0:
+        raise ConfigError("--max-connections and --connections-per-address must be 0 "
+                          "(no limit) or more")
     settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
-                        standin=standin, api_docs=api_docs)
+                        standin=standin, api_docs=api_docs, trusted_proxies=trusted_proxies,
+                        max_connections=max_connections,
+                        connections_per_address=connections_per_address)
     try:
         settings.url()
+        from cardtable.server.connections import TrustedProxies
+
+        TrustedProxies(trusted_proxies)
     except ValueError as e:
         raise ConfigError(str(e)) from None
     sock = listen(settings)           # a busy port: one line, exit 2, before the start line
@@ -52,5 +61,15 @@ def register(app: typer.Typer) -> None:
         api_docs: bool = typer.Option(False, "--api-docs",
                                       help="serve the interactive API docs /docs and /redoc "
                                            "(scripts from a CDN: for development only)"),
+        trusted_proxies: str = typer.Option(
+            "", "--trusted-proxies", metavar="ADDRS",
+            help="proxies whose X-Forwarded-For is believed: addresses or networks, "
+                 "comma-separated (default: none; docs/deploy.md)"),
+        max_connections: int = typer.Option(800, "--max-connections", metavar="N",
+                                             help="open connections in all (0: no limit)"),
+        connections_per_address: int = typer.Option(
+            64, "--connections-per-address", metavar="N",
+            help="open connections per address or IPv6 /64 (0: no limit)"),
     ) -> None:
-        raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs))
+        raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
+                                   trusted_proxies, max_connections, connections_per_address))

@@ -60,7 +60,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bot-workers", type=int, default=d.bot_workers,
                    help="worker processes for searching bots (0: threads, default %(default)s)")
     p.add_argument("--trusted-proxies", default=d.trusted_proxies,
-                   help="addresses whose X-Forwarded-For is believed (default %(default)s)")
+                   help="addresses and networks (comma-separated; *: any) whose "
+                        "X-Forwarded-For is believed (default: none)")
+    p.add_argument("--head-timeout", type=float, default=d.head_timeout,
+                   help="seconds a request head may take; then the connection is closed "
+                        "(0: no limit; default %(default)s)")
+    p.add_argument("--keep-alive", type=float, default=d.keep_alive,
+                   help="seconds an idle keep-alive connection stays open (default %(default)s)")
+    p.add_argument("--max-connections", type=int, default=d.max_connections,
+                   help="open connections in all (0: no limit; default %(default)s)")
+    p.add_argument("--connections-per-address", type=int, default=d.connections_per_address,
+                   help="open connections per address or IPv6 /64, trusted proxies apart "
+                        "(0: no limit; off with --client-limits off; default %(default)s)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help="set one limit per client address or in all (security.Limits: "
                         "http_rate, ws_rate, connections, misses_per_minute, tables, "
@@ -78,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
+    for name in ("head_timeout", "max_connections", "connections_per_address"):
+        if getattr(a, name) < 0:
+            p.error(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
+    if a.keep_alive <= 0:
+        p.error("--keep-alive must be more than 0")
     from dataclasses import fields
 
     from cardtable.server.security import Limits
@@ -100,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
                  round_break=max(0.0, a.round_break), round_pause=max(0.0, a.round_pause),
                  bot_workers=a.bot_workers, trusted_proxies=a.trusted_proxies,
+                 head_timeout=a.head_timeout, keep_alive=a.keep_alive,
+                 max_connections=a.max_connections,
+                 connections_per_address=(a.connections_per_address
+                                          if a.client_limits == "on" else 0),
                  public_seats_per_person=1 if a.client_limits == "on" else 0,
                  public_seats_per_address=(a.public_seats_per_address
                                            if a.client_limits == "on" else 0),

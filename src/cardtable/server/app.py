@@ -528,19 +528,28 @@ def listen(settings: Settings) -> socket.socket:
 
 
 def run(settings: Settings, sock: socket.socket | None = None) -> None:
-    """Start uvicorn with `settings` (blocking), on `sock` or a socket bound by `listen`."""
+    """Start uvicorn with `settings` (blocking), on `sock` or a socket bound by `listen`.
+    Its protocols are connections.protocols: request heads in `head_timeout`, open connections
+    capped in all and per address."""
     import uvicorn
+
+    from cardtable.server.connections import TrustedProxies, fit_file_limit, protocols
 
     try:
         settings.url()
+        TrustedProxies(settings.trusted_proxies)
         sock = sock or listen(settings)
     except (ValueError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2)
     global _OWN_PROCESS
     _OWN_PROCESS = True
+    settings.max_connections = fit_file_limit(settings.max_connections)
+    http, ws = protocols(settings.head_timeout, settings.max_connections,
+                         settings.connections_per_address, settings.trusted_proxies)
     app = create_app(settings)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
+                            http=http, ws=ws, timeout_keep_alive=settings.keep_alive,
                             ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
                             access_log=False, proxy_headers=bool(settings.trusted_proxies),
                             forwarded_allow_ips=settings.trusted_proxies or None,

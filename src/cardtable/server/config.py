@@ -101,8 +101,17 @@ class Settings:
     burst: int = 40
     #: limits per client address and in all (security.Limits, quotas.py; docs/deploy.md)
     limits: Limits = field(default_factory=Limits)
-    #: addresses whose X-Forwarded-For header names the client (a load balancer; "*": any)
-    trusted_proxies: str = "127.0.0.1"
+    #: addresses and networks whose X-Forwarded-For header names the client (a load balancer,
+    #: comma-separated; "*": any; "": none, the default: every client is its peer address)
+    trusted_proxies: str = ""
+    #: raw connections (connections.py): seconds a request head may take from its first byte
+    #: (a new connection: from its opening), seconds an idle keep-alive connection stays open,
+    #: open connections in all and per address (an IPv6 /64; a trusted proxy counts only in
+    #: all); 0: no limit
+    head_timeout: float = 10.0
+    keep_alive: float = 5.0
+    max_connections: int = 800
+    connections_per_address: int = 64
     #: a connection that does not read its messages: close it when this many are queued
     send_queue: int = 512
     #: events per page when a client catches up on a game's history (the next page is made

@@ -1,0 +1,207 @@
+"""Raw connections: how long a request head may take, and how many connections are open.
+
+uvicorn closes a keep-alive connection that stays idle after a response (`timeout_keep_alive`),
+but nothing bounds a connection that never completes a request: a client sending a header line
+every few seconds (slowloris), one that sends nothing at all, or a WebSocket upgrade sent half
+kept a socket (a file descriptor) each for ever, and 1,100 of them from one client exhausted a
+file limit of 1,024 so that every normal request failed. Here, as uvicorn's protocol classes
+(`uvicorn.Config(http=..., ws=...)`, see `protocols`):
+
+- a connection must complete each request head (request line and headers) within
+  `head_timeout` seconds of its first byte (the first request: of the connection's opening),
+  else it is closed;
+- at most `max_connections` connections are open in all, and at most
+  `connections_per_address` from one address (an IPv6 /64 counts as one address,
+  netaddr.addr_group); a connection beyond them is answered `503` at once and closed. A
+  trusted proxy (`trusted_proxies`) carries many clients: it counts only in the total.
+- a request from a trusted proxy without `X-Forwarded-For` is logged once (stderr): behind
+  such a proxy every client would count as the proxy's address.
+
+A connection is counted from its opening to its close, as HTTP and after an upgrade as
+WebSocket (the transport is the key). docs/deploy.md says what each limit does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+from collections import Counter
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
+
+from cardtable.server.netaddr import addr_group
+
+log = logging.getLogger("cardtable.server")
+
+
+class TrustedProxies:
+    """`--trusted-proxies`: a comma-separated list of addresses and networks, `*` (any), or ""
+    (none). ValueError names an entry that is neither."""
+
+    def __init__(self, spec: str | None):
+        entries = [e.strip() for e in (spec or "").split(",") if e.strip()]
+        self.any = "*" in entries
+        self.nets = []
+        for e in entries:
+            if e == "*":
+                continue
+            try:
+                self.nets.append(ipaddress.ip_network(e, strict=False))
+            except ValueError:
+                raise ValueError(f"--trusted-proxies: {e!r} is not an address or network "
+                                 "(give e.g. 10.0.0.5,10.1.0.0/16, * for any, or nothing)"
+                                 ) from None
+
+    def __bool__(self) -> bool:
+        return self.any or bool(self.nets)
+
+    def __contains__(self, host: str | None) -> bool:
+        if self.any:
+            return True
+        if not host or not self.nets:
+            return False
+        try:
+            ip = ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            return False
+        if ip.version == 6 and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in n for n in self.nets)
+
+
+class Gate:
+    """The open connections, in all and per address group."""
+
+    def __init__(self, total: int, per_address: int, trusted: TrustedProxies):
+        self.total = total
+        self.per_address = per_address
+        self.trusted = trusted
+        self.open: dict[object, str | None] = {}      # transport -> group (None: a proxy's)
+        self.groups: Counter[str] = Counter()
+
+    def admit(self, transport, host: str | None) -> str | None:
+        """Count `transport` in; None if it may stay, else why not."""
+        if self.total and len(self.open) >= self.total:
+            return "server"
+        group = None
+        if host is not None and host not in self.trusted:
+            group = addr_group(host)
+            if self.per_address and self.groups[group] >= self.per_address:
+                return "address"
+            self.groups[group] += 1
+        self.open[transport] = group
+        return None
+
+    def release(self, transport) -> None:
+        if transport not in self.open:
+            return
+        group = self.open.pop(transport)
+        if group is not None:
+            self.groups[group] -= 1
+            if self.groups[group] <= 0:
+                del self.groups[group]
+
+
+def _refusal(why: str, most: int) -> bytes:
+    detail = ("too many connections from your address" if why == "address"
+              else "the server has too many open connections")
+    body = json.dumps({"detail": detail + ": try again in a moment",
+                       "error": "connections" if why == "address" else "busy",
+                       "params": {"most": most} if why == "address" else {}}).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\nretry-after: 5\r\n"
+            b"connection: close\r\n\r\n" + body)
+
+
+def protocols(head_timeout: float, max_connections: int, connections_per_address: int,
+              trusted_proxies: str) -> tuple[type, type]:
+    """uvicorn's HTTP (httptools) and WebSocket protocol classes with the limits above, sharing
+    one `Gate` (one per server). 0 switches a limit off."""
+    gate = Gate(max_connections, connections_per_address, TrustedProxies(trusted_proxies))
+    warned: list[bool] = []
+
+    class HTTP(HttpToolsProtocol):
+        _head: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            host = self.client[0] if self.client else None
+            why = gate.admit(transport, host)
+            if why is not None:
+                self.transport.write(_refusal(why, gate.per_address))
+                self.transport.close()
+                return
+            self._start_head()
+
+        def connection_lost(self, exc) -> None:
+            self._stop_head()
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+        def _start_head(self) -> None:
+            if head_timeout and self._head is None:
+                self._head = self.loop.call_later(head_timeout, self._head_expired)
+
+        def _stop_head(self) -> None:
+            if self._head is not None:
+                self._head.cancel()
+                self._head = None
+
+        def _head_expired(self) -> None:
+            self._head = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def on_message_begin(self) -> None:         # a request's first byte (keep-alive too)
+            self._start_head()
+            super().on_message_begin()
+
+        def on_headers_complete(self) -> None:      # before an upgrade is handed over too
+            self._stop_head()
+            if not warned and self.client and self.client[0] in gate.trusted and not any(
+                    name == b"x-forwarded-for" for name, _ in self.headers):
+                warned.append(True)
+                log.warning("a request from %s, a trusted proxy (--trusted-proxies), carries "
+                            "no X-Forwarded-For: every client behind it counts as the proxy's "
+                            "address (docs/deploy.md, Behind a load balancer)", self.client[0])
+            super().on_headers_complete()
+
+    class WS(AutoWebSocketsProtocol):                # type: ignore[misc, valid-type]
+        def connection_lost(self, exc) -> None:
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+    return HTTP, WS
+
+
+#: file descriptors a server process needs besides its clients' connections (database pools,
+#: LISTEN, bot workers' pipes, static files, the listening socket)
+RESERVED_FILES = 200
+
+
+def fit_file_limit(max_connections: int) -> int:
+    """Raise the process's soft limit of open files to fit `max_connections` plus
+    RESERVED_FILES (up to the hard limit); returns the cap that fits (lowered, with a warning,
+    when the hard limit is too low). 0 (no cap) stays 0."""
+    try:
+        import resource
+    except ImportError:                                        # not on Unix
+        return max_connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = max_connections + RESERVED_FILES
+    if max_connections and soft != resource.RLIM_INFINITY and soft < need:
+        target = need if hard == resource.RLIM_INFINITY else min(need, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+        if soft < need:
+            fit = max(1, soft - RESERVED_FILES)
+            log.warning("the file limit (%d) fits %d connections, not --max-connections %d",
+                        soft, fit, max_connections)
+            return fit
+    return max_connections
