@@ -18,8 +18,10 @@ import sys
 
 import httpx
 import pytest
-from conftest import DATABASES
 from helpers import GUARD, Client, ServerProc, assert_clean_log, database_url, run_async
+
+#: as tests/server/conftest.py (`conftest` is not one module when other folders are collected)
+DATABASES = ["sqlite", "postgresql"]
 
 _hosts = itertools.count(1)
 
