@@ -220,16 +220,20 @@ class Limits:
     #: unfinished tables created by one address, and of those, tables with searching bots
     tables: int = 12
     search_tables: int = 3
+    #: POST /api/replay (a posted record replayed: up to a few tenths of a second of CPU each):
+    #: requests per minute and burst, apart from the HTTP budget
+    replays_per_minute: float = 6.0
+    replay_burst: int = 10
 
     @classmethod
     def off(cls) -> "Limits":
         """No limits per address (tests and benchmarks whose clients share one address)."""
         return cls(http_rate=0, ws_rate=0, connections=0, misses_per_minute=0, tables=0,
-                   search_tables=0)
+                   search_tables=0, replays_per_minute=0)
 
 
 class Client:
-    __slots__ = ("http", "ws", "misses", "connections", "tables", "seen")
+    __slots__ = ("http", "ws", "misses", "connections", "tables", "seen", "replays")
 
     def __init__(self, limits: Limits):
         self.http = TokenBucket(limits.http_rate, limits.http_burst)
@@ -238,6 +242,7 @@ class Client:
         self.connections = 0
         self.tables: dict[int, bool] = {}        # table id -> has searching bots
         self.seen = time.monotonic()
+        self.replays = TokenBucket(limits.replays_per_minute / 60.0, limits.replay_burst)
 
 
 class ClientLimits:
@@ -273,6 +278,13 @@ class ClientLimits:
         b = self.get(addr).http
         return 0.0 if b.take() else max(1.0, b.wait())
 
+    def replay_ok(self, addr: str) -> float:
+        """0 if a posted replay may be computed, else the seconds to wait (Retry-After)."""
+        if not self.limits.replays_per_minute:
+            return 0.0
+        b = self.get(addr).replays
+        return 0.0 if b.take() else max(1.0, b.wait())
+
     def ws_message_ok(self, addr: str) -> bool:
         return not self.limits.ws_rate or self.get(addr).ws.take()
 
@@ -305,9 +317,9 @@ class ClientLimits:
 
 # -- the ASGI guard ---------------------------------------------------------------------------
 #: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
-#: replay API's (a record: about 12 bytes an action, so some 300,000 actions)
+#: replay API's (a record: about 12 bytes an action; web/replay_api.MAX_ACTIONS is 20,000)
 MAX_BODY = 16 * 1024
-MAX_REPLAY_BODY = 4 * 1024 * 1024
+MAX_REPLAY_BODY = 512 * 1024
 
 #: the Content-Security-Policy of the pages: modules, styles and sockets of this origin only
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -333,8 +345,11 @@ class Guard:
     """ASGI middleware (see the module docstring). `body_limit(path)` gives a route's largest
     request body in bytes."""
 
-    def __init__(self, app, clients: ClientLimits, body_limit, json_paths=("/api/",)):
+    def __init__(self, app, clients: ClientLimits, body_limit, json_paths=("/api/",),
+                 own_json=()):
         self.app = app
+        #: paths whose route reads its JSON body itself, off the event loop (POST /api/replay)
+        self.own_json = own_json
         self.clients = clients
         self.body_limit = body_limit
         self.json_paths = json_paths
@@ -391,7 +406,7 @@ class Guard:
         for k, v in scope.get("headers", []):
             if k == b"content-type":
                 ctype = v.split(b";")[0].strip().lower()
-        if body and path.startswith(self.json_paths) and ctype in (b"application/json", b""):
+        if body and path.startswith(self.json_paths) and path not in self.own_json and ctype in (b"application/json", b""):
             try:
                 strict_json(bytes(body))
             except BadJSON as e:
