@@ -212,6 +212,9 @@ class Limits:
     #: WebSocket messages per second and burst, all of an address's connections together
     ws_rate: float = 40.0
     ws_burst: int = 120
+    #: what one page of a game's history (a `sync` or a rejoin with `since`: Settings.history_page
+    #: events) costs of that budget, in messages
+    ws_page_cost: int = 10
     #: open WebSocket connections of one address
     connections: int = 32
     #: look-ups of table codes that do not exist: per minute, and burst
