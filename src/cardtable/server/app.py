@@ -223,7 +223,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def body_limit(path: str) -> int:
         return settings.max_replay_body if path == "/api/replay" else settings.max_body
 
-    app.add_middleware(Guard, clients=clients, body_limit=body_limit)
+    app.add_middleware(Guard, clients=clients, body_limit=body_limit,
+                       own_json=("/api/replay",))       # parsed once, off the loop
+    app.state.clients = clients                         # POST /api/replay's own budget
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

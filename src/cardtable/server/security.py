@@ -248,6 +248,9 @@ class Limits:
     #: WebSocket messages per second and burst, all of an address's connections together
     ws_rate: float = 40.0
     ws_burst: int = 120
+    #: what one page of a game's history (a `sync` or a rejoin with `since`: Settings.history_page
+    #: events) costs of that budget, in messages
+    ws_page_cost: int = 10
     #: open WebSocket connections of one address
     connections: int = 32
     #: look-ups of table codes that do not exist: per minute, and burst
@@ -266,6 +269,10 @@ class Limits:
     all_new_tables_per_minute: float = 60.0
     all_new_tables_burst: int = 120
     all_search_tables_per_worker: int = 4
+    #: POST /api/replay (a posted record replayed: up to a few tenths of a second of CPU each):
+    #: requests per minute and burst, apart from the HTTP budget
+    replays_per_minute: float = 6.0
+    replay_burst: int = 10
 
     @classmethod
     def off(cls) -> "Limits":
@@ -273,11 +280,13 @@ class Limits:
         address and make tables by the hundred)."""
         return cls(http_rate=0, ws_rate=0, connections=0, misses_per_minute=0, tables=0,
                    search_tables=0, new_tables_per_minute=0, all_tables=0,
-                   all_new_tables_per_minute=0, all_search_tables_per_worker=0)
+                   all_new_tables_per_minute=0, all_search_tables_per_worker=0,
+                   replays_per_minute=0)
 
 
 class Client:
-    __slots__ = ("http", "ws", "misses", "new_tables", "connections", "tables", "seen")
+    __slots__ = ("http", "ws", "misses", "new_tables", "connections", "tables", "seen",
+                 "replays")
 
     def __init__(self, limits: Limits):
         self.http = TokenBucket(limits.http_rate, limits.http_burst)
@@ -288,6 +297,7 @@ class Client:
         self.connections = 0
         self.tables: dict[int, bool] = {}        # table id -> has searching bots
         self.seen = time.monotonic()
+        self.replays = TokenBucket(limits.replays_per_minute / 60.0, limits.replay_burst)
 
 
 class ClientLimits:
@@ -325,6 +335,13 @@ class ClientLimits:
         if not self.limits.http_rate:
             return 0.0
         b = self.get(addr).http
+        return 0.0 if b.take() else max(1.0, b.wait())
+
+    def replay_ok(self, addr: str) -> float:
+        """0 if a posted replay may be computed, else the seconds to wait (Retry-After)."""
+        if not self.limits.replays_per_minute:
+            return 0.0
+        b = self.get(addr).replays
         return 0.0 if b.take() else max(1.0, b.wait())
 
     def ws_message_ok(self, addr: str) -> bool:
@@ -367,9 +384,9 @@ class ClientLimits:
 
 # -- the ASGI guard ---------------------------------------------------------------------------
 #: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
-#: replay API's (a record: about 12 bytes an action, so some 300,000 actions)
+#: replay API's (a record: about 12 bytes an action; web/replay_api.MAX_ACTIONS is 20,000)
 MAX_BODY = 16 * 1024
-MAX_REPLAY_BODY = 4 * 1024 * 1024
+MAX_REPLAY_BODY = 512 * 1024
 
 #: the Content-Security-Policy of the pages: modules, styles and sockets of this origin only
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -390,8 +407,11 @@ class Guard:
     """ASGI middleware (see the module docstring). `body_limit(path)` gives a route's largest
     request body in bytes."""
 
-    def __init__(self, app, clients: ClientLimits, body_limit, json_paths=("/api/",)):
+    def __init__(self, app, clients: ClientLimits, body_limit, json_paths=("/api/",),
+                 own_json=()):
         self.app = app
+        #: paths whose route reads its JSON body itself, off the event loop (POST /api/replay)
+        self.own_json = own_json
         self.clients = clients
         self.body_limit = body_limit
         self.json_paths = json_paths
@@ -448,7 +468,7 @@ class Guard:
         for k, v in scope.get("headers", []):
             if k == b"content-type":
                 ctype = v.split(b";")[0].strip().lower()
-        if body and path.startswith(self.json_paths) and ctype in (b"application/json", b""):
+        if body and path.startswith(self.json_paths) and path not in self.own_json and ctype in (b"application/json", b""):
             try:
                 strict_json(bytes(body))
             except BadJSON as e:

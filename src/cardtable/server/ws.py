@@ -53,8 +53,16 @@ class History:
     end: int
 
 
+#: messages of the address's budget a history page leaves for the client's own messages
+PAGE_RESERVE = 5
+
+
 class Conn:
-    def __init__(self, ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str, settings):
+    def __init__(self, ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str, settings,
+                 clients: ClientLimits | None = None, addr: str = ""):
+        self.clients = clients
+        self.addr = addr
+        self.histories = 0                        # History markers queued or being sent
         self.ws = ws
         self.rt = rt
         self.seat = seat
@@ -93,7 +101,37 @@ class Conn:
         that the events of later decisions follow them)."""
         since = max(0, since)
         if since < self.rt.n:
+            self.histories += 1
             self._put(History(since, self.rt.n))
+
+    def _page_cost(self) -> tuple[int, int]:
+        """(cost, reserve) of a history page in the address's message budget; (0, 0): free."""
+        if self.clients is None or not self.clients.limits.ws_rate:
+            return 0, 0
+        burst = int(self.clients.limits.ws_burst)
+        cost = max(0, min(self.clients.limits.ws_page_cost, burst))
+        return cost, max(0, min(PAGE_RESERVE, burst - cost))
+
+    def can_pay_page(self) -> bool:
+        cost, reserve = self._page_cost()
+        if not cost:
+            return True
+        b = self.clients.get(self.addr).ws
+        b.take(0)                                 # refill
+        return b.tokens >= cost + reserve
+
+    async def _pay_page(self) -> None:
+        """Wait until the address's budget pays a page (leaving `PAGE_RESERVE` messages)."""
+        cost, reserve = self._page_cost()
+        if not cost:
+            return
+        b = self.clients.get(self.addr).ws
+        while not self.closed:
+            b.take(0)
+            if b.tokens >= cost + reserve:
+                b.take(cost)
+                return
+            await asyncio.sleep(max(0.01, b.wait(cost + reserve)))
 
     def send_state(self, msg: dict, force: bool = False) -> None:
         """Send a state message unless it says nothing new (server_time aside)."""
@@ -112,11 +150,15 @@ class Conn:
         self.send(msg)
 
     async def _history(self, h: History) -> None:
-        for start in range(h.start, h.end, self.page):
-            events = await self.rt.history_page(self.seat, self.lang, start,
-                                                min(h.end, start + self.page))
-            for msg in events:
-                await self.ws.send_text(dumps(msg))
+        try:
+            for start in range(h.start, h.end, self.page):
+                await self._pay_page()
+                events = await self.rt.history_page(self.seat, self.lang, start,
+                                                    min(h.end, start + self.page))
+                for msg in events:
+                    await self.ws.send_text(dumps(msg))
+        finally:
+            self.histories -= 1
 
     async def writer(self) -> None:
         try:
@@ -229,7 +271,7 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
                  clients: ClientLimits | None, addr: str) -> None:
     """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
     `since`: send the events from that action on; `tail`: at most that many of the last."""
-    conn = Conn(ws, rt, seat, lang, settings)
+    conn = Conn(ws, rt, seat, lang, settings, clients, addr)
     writer = asyncio.create_task(conn.writer())
     try:
         # under the table's lock: no decision is half broadcast while this client joins, so
@@ -314,6 +356,14 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
     if isinstance(m, Ping):
         conn.send({"type": "pong", "id": ident, "server_time": time.time()})
     elif isinstance(m, Sync):
+        if m.since is not None and m.since < rt.n and conn.histories:
+            conn.error("rate_limited", "a history is still being sent on this connection: "
+                                       "wait for its end", ident)
+            return
+        if m.since is not None and m.since < rt.n and not conn.can_pay_page():
+            conn.error("rate_limited", "too many messages from your address: the history "
+                                       "pages have used up its budget", ident)
+            return
         async with rt.lock:
             if m.since is not None:
                 conn.send_history(m.since)

@@ -32,9 +32,18 @@ and posts it here with the seat whose view it wants:
 - `names` (optional, one per seat, 1-40 characters): used in the words; default "Seat N" /
   "Platz N" with seats counted from 1, as everywhere a player reads them.
 
-Errors (never a 5xx): `413` a body over `MAX_BODY` bytes and `400` a body that is not JSON
-(both from the server's guard, server/security.py); `422` a malformed body (FastAPI's
-validation list in `detail`), or a record the engine refuses:
+The posted body is read once, in a worker thread (security.strict_json, then the pydantic
+models, then the replay and the answer's JSON): a big record never holds up the event loop,
+which the server's guard leaves it to (Guard.own_json). A record has at most `MAX_ACTIONS`
+actions (finished games of this server have their own route without that cap, GET
+/api/tables/{code}/replay), and each client address has its own budget of posted replays
+(security.Limits.replays_per_minute, apart from the HTTP budget).
+
+Errors (never a 5xx): `413` a body over `MAX_BODY` bytes (the server's guard), `429`
+`{"error": "replay_limited"}` with Retry-After when the address's replay budget is spent,
+`400` a body that is not JSON (`bad_json`); `422` a malformed body (`invalid`, the validation
+list in `detail`), a record of more than `MAX_ACTIONS` actions (`record_too_long`), or a record
+the engine refuses:
 `{"detail": "...", "error": "bad_record"}` (RecordError: unknown game or variant, impossible
 deal, ...), `{"detail": "...", "error": "illegal_action", "index": i, "action": "...",
 "reason": "..."}` (ReplayError: action i is illegal where it stands), `{"detail": "...",
@@ -44,26 +53,32 @@ deal, ...), `{"detail": "...", "error": "illegal_action", "index": i, "action": 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import math
 import weakref
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import ReplayError, load_record
 from cardtable.i18n import LANGS, t
-from cardtable.server.security import MAX_REPLAY_BODY
+from cardtable.server import security
+from cardtable.server.security import MAX_REPLAY_BODY, client_addr
 from cardtable.server.views import describe
 
 log = logging.getLogger("cardtable.web.replay")
 
 #: the largest request body (bytes; enforced by the server's guard), the most actions a record
-#: may have, and the most steps one answer holds
+#: may have, and the most steps one answer holds. MAX_ACTIONS: a Kombio game of 6 players to
+#: the highest target the lobby allows (1,000 points) played at random, Kombio called rarely
+#: (1 in 60 chances), took 5,543 actions (65 KB); 20,000 leaves a margin of 3.6 (240 KB).
+#: Games of this server are replayed by GET /api/tables/{code}/replay, whatever their length.
 MAX_BODY = MAX_REPLAY_BODY
-MAX_ACTIONS = 200_000
+MAX_ACTIONS = 20_000
 MAX_PAGE = 1000
 MAX_SEATS = 8
 #: at most this many replays are computed at once, each in a worker thread of the default
@@ -135,8 +150,9 @@ class ReplayResponse(BaseModel):
 
 
 class _Refused(Exception):
-    def __init__(self, body: dict):
+    def __init__(self, body: dict, status: int = 422):
         self.body = body
+        self.status = status
 
 
 def _names(given: list[str] | dict | None, players: int) -> dict[str, list[str]]:
@@ -219,30 +235,116 @@ def _safe_build(record: dict, seat: int | None, names: list[str] | dict | None,
                         "error": "bad_record"}) from None
 
 
+def _inline_schema(model) -> dict:
+    """`model`'s JSON schema with its definitions inlined (the route reads its body itself, so
+    OpenAPI learns the body's shape from this)."""
+    schema = model.model_json_schema(by_alias=True)
+    defs = schema.pop("$defs", {})
+
+    def inline(x):
+        if isinstance(x, dict):
+            ref = x.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return inline(defs[ref.rsplit("/", 1)[1]])
+            return {k: inline(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [inline(v) for v in x]
+        return x
+    return inline(schema)
+
+
+def _json(out: dict) -> bytes:
+    """The answer as JSON bytes (as JSONResponse renders it), made in the worker thread."""
+    return json.dumps(out, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def parse_request(body: bytes) -> ReplayRequest:
+    """(A worker thread.) The posted body, read once: strict JSON (security.strict_json), the
+    record's length, then the pydantic models. Raises _Refused."""
+    if not body:
+        raise _Refused({"detail": "the body must be a JSON object with a record",
+                        "error": "invalid", "params": {"field": "record"}})
+    try:
+        raw = security.strict_json(body)
+    except security.BadJSON as e:
+        raise _Refused({"detail": f"bad JSON body: {e}", "error": "bad_json"}, 400) from None
+    record = raw.get("record") if isinstance(raw, dict) else None
+    actions = record.get("actions") if isinstance(record, dict) else None
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        raise _Refused({"detail": f"a posted record has at most {MAX_ACTIONS} actions (this one "
+                                  f"{len(actions)}); games of this server: GET "
+                                  "/api/tables/{code}/replay",
+                        "error": "record_too_long", "params": {"most": MAX_ACTIONS}})
+    try:
+        return ReplayRequest.model_validate(raw)
+    except ValidationError as e:
+        errs = e.errors(include_url=False, include_input=False, include_context=False)[:10]
+        detail = [{"loc": [x if isinstance(x, int) else str(x)[:64] for x in err["loc"]][:8],
+                   "msg": str(err.get("msg", "invalid"))[:200], "type": err.get("type", "")}
+                  for err in errs]
+        field = next((x for x in reversed(errs[0]["loc"]) if isinstance(x, str)), "") \
+            if errs else ""
+        raise _Refused({"detail": detail, "error": "invalid",
+                        "params": {"field": field[:64]}}) from None
+
+
+def _posted(body: bytes) -> bytes:
+    """(A worker thread.) POST /api/replay from its body to its answer. Raises _Refused."""
+    req = parse_request(body)
+    return _json(_safe_build(req.record.model_dump(), req.seat, req.names, req.from_,
+                             req.count))
+
+
 @router.post(
     "/api/replay",
     response_model=ReplayResponse,
     tags=["replay"],
     summary="The views of a game record, step by step",
-    responses={413: {"description": "body over 4 MiB"},
-               422: {"description": "malformed body, record or action (detail says which)"}},
+    openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+        "schema": _inline_schema(ReplayRequest)}}}},
+    responses={400: {"description": "a body that is not JSON (bad_json)"},
+               413: {"description": "body over 512 KiB"},
+               422: {"description": "malformed body, record or action (detail says which); "
+                                    "record_too_long: more than 20,000 actions"},
+               429: {"description": "the address's replay budget is spent (replay_limited, "
+                                    "Retry-After)"}},
 )
-async def replay(req: ReplayRequest) -> JSONResponse:
+async def replay(request: Request) -> Response:
     """Replays `record` and returns the view of `seat` (null: the full view) after every
     action, with each action's seat and text. See the module docstring."""
-    return await replay_page(req.record.model_dump(), req.seat, req.names, req.from_,
-                             req.count)
+    clients = getattr(request.app.state, "clients", None)
+    if clients is not None:
+        wait = clients.replay_ok(client_addr(request.scope))
+        if wait:
+            secs = math.ceil(wait)
+            return _error({"detail": f"too many replays from your address: try again in "
+                                     f"{secs} s", "error": "replay_limited",
+                           "params": {"seconds": secs}}, 429, {"Retry-After": str(secs)})
+    body = await request.body()
+    try:
+        async with _loop_slots():
+            out = await asyncio.to_thread(_posted, body)
+    except _Refused as r:
+        return _error(r.body, r.status)
+    return Response(out, media_type="application/json")
+
+
+def _error(body: dict, status: int, headers: dict | None = None) -> Response:
+    return Response(json.dumps(dict({"params": {}}, **body)), status_code=status,
+                    headers=headers, media_type="application/json")
 
 
 async def replay_page(record: dict, seat: int | None, names, first: int = 0,
-                      count: int = MAX_PAGE) -> JSONResponse:
+                      count: int = MAX_PAGE) -> Response:
     """A page of a replay (build_replay) in a worker thread, at most REPLAY_SLOTS at once;
     422 with the reason if the record is refused. (Also the server's
     GET /api/tables/{code}/replay: a finished table's own record, which never travels through
     a browser, whose numbers cannot hold its 128-bit seed.)"""
     try:
         async with _loop_slots():
-            out = await asyncio.to_thread(_safe_build, record, seat, names, first, count)
+            out = await asyncio.to_thread(lambda: _json(_safe_build(record, seat, names, first,
+                                                                    count)))
     except _Refused as r:
-        return JSONResponse(r.body, status_code=422)
-    return JSONResponse(out)
+        return _error(r.body, r.status)
+    return Response(out, media_type="application/json")

@@ -1,0 +1,121 @@
+"""`sync` with an old `since` on a long game (issue 29): one 30-byte message made the server
+send the whole history, and a burst of them one copy each. The pages are charged to the
+address's WebSocket message budget, and a connection has one history under way at most."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+import pytest
+from helpers import Client, ServerProc, run_async
+
+from cardtable.core.record import load_record
+from cardtable.core.rng import Rng
+from cardtable.kombio import new_game as kombio_game
+
+
+def _kombio_game() -> dict:
+    s = kombio_game(players=4, seed=2**90 + 5, target=1000)
+    r = Rng(5)
+    while not s.over:
+        legal = s.legal_decisions()
+        if any(d.text == "kombio" for d in legal) and r.below(60) == 0:
+            s.apply("kombio")
+            continue
+        legal = [d for d in legal if d.text != "kombio"] or legal
+        s.apply(legal[r.below(len(legal))])
+    return s.record()
+
+
+@pytest.fixture(scope="module")
+def long_game(tmp_path_factory, logs):
+    """A server with the limits per address on, whose database holds a finished game of some
+    thousands of actions."""
+    rec = _kombio_game()
+    assert len(rec["actions"]) >= 2000
+    db = str(tmp_path_factory.mktemp("sync") / "sync.db")
+    srv = ServerProc(db, log_dir=logs, args=("--client-limits", "on")).start()
+    code = srv.create(game="kombio", players=4, public=False)["table"]["code"]
+    base = dict(rec)
+    actions = base.pop("actions")
+    st = load_record(dict(base, actions=[]))
+    rows = []
+    for i, a in enumerate(actions):
+        rows.append((i, st.to_move, a))
+        st.apply(a)
+    with sqlite3.connect(db) as conn:
+        tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
+        conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
+                         "VALUES (?, ?, ?, ?, 'bot', 0)", [(tid, *r) for r in rows])
+        conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
+                     "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
+        conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?", (tid,))
+    yield srv, code, len(actions)
+    srv.stop()
+
+
+def test_a_burst_of_syncs_from_one_address_is_rate_limited(long_game):
+    """One connection streams the history from 0 (its pages use up the address's budget);
+    a second connection of the same address then bursts five syncs from 0: they are refused
+    `rate_limited` (the budget is spent, or the connection's one history is under way), and
+    what it receives holds every event at most once."""
+    srv, code, n = long_game
+
+    async def main():
+        first = await Client(srv.ws_base, code).connect()
+        await first.wait_for(lambda m: m["type"] == "state")
+        await first.send({"type": "sync", "since": 0})
+        # the address's burst (120 messages) pays 11 pages of 200 events at 10 messages each
+        await first.wait_for(lambda m: m["type"] == "event" and m["index"] >= 11 * 200, 60)
+        second = await Client(srv.ws_base, code).connect()
+        await second.wait_for(lambda m: m["type"] == "state")
+        start = len(second.messages)
+        for i in range(5):
+            await second.send({"type": "sync", "since": 0, "id": f"s{i}"})
+        await second.wait_for(lambda m: m["type"] == "error", 60, start)
+        # every sync is answered: a refusal (error) or, if one was taken, its state message
+        await second.wait_for(lambda m: len([x for x in second.messages[start:]
+                                             if x["type"] in ("error", "state")]) >= 5, 120)
+        await first.close()
+        await second.close()
+        return second.messages[start:]
+
+    got = run_async(main())
+    refused = [m for m in got if m["type"] == "error"]
+    assert refused and all(m["code"] == "rate_limited" for m in refused)
+    assert len(refused) >= 4                 # at most one of the five is taken
+    events = [m["index"] for m in got if m["type"] == "event"]
+    assert len(events) == len(set(events))   # no history twice
+
+
+def test_a_sync_from_0_is_paid_page_by_page(long_game):
+    """A sync from 0 on a connection of its own: the history arrives complete and in order,
+    and while it streams the address's budget is used up by its pages (a ping burst beside
+    it is partly refused), which it was not before: the pages were free."""
+    srv, code, n = long_game
+
+    async def main():
+        c = await Client(srv.ws_base, code).connect()
+        await c.wait_for(lambda m: m["type"] == "state")
+        start = len(c.messages)
+        await c.send({"type": "sync", "since": 0})
+        await c.wait_for(lambda m: m["type"] == "event" and m["index"] >= 11 * 200, 60, start)
+        pings = await Client(srv.ws_base, code).connect()
+        await pings.wait_for(lambda m: m["type"] == "state")
+        p0 = len(pings.messages)
+        for i in range(30):
+            await pings.send({"type": "ping", "id": i})
+        await pings.wait_for(lambda m: len([x for x in pings.messages[p0:]
+                                            if x["type"] in ("pong", "error")]) >= 30, 60)
+        last = await c.wait_for(lambda m: m["type"] == "state", 300, start)
+        await c.close()
+        await pings.close()
+        return c.messages[start:], pings.messages[p0:], last
+
+    got, pinged, last = run_async(main())
+    events = [m["index"] for m in got if m["type"] == "event"]
+    assert events == sorted(set(events)) and events[-1] == n - 1 and last["index"] == n
+    assert any(m["type"] == "error" and m["code"] == "rate_limited" for m in pinged)
+    assert any(m["type"] == "pong" for m in pinged)      # a reserve is left for the client
