@@ -4,7 +4,7 @@ classic edition. See `state.py` for the rules engine and RULES.md for the clause
 from __future__ import annotations
 
 from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERSIONS, VARIANTS,
-                                      Rules, make_rules)
+                                      Rules, make_rules, options_of)
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.core.registry import GameInfo, Option, Variant
@@ -75,7 +75,8 @@ GAME = GameInfo(
     name="abluxxen",
     title="Abluxxen",
     engine=__name__,
-    variants=tuple(Variant(name, r.min_players, r.max_players, DEFAULT_PLAYERS[name])
+    variants=tuple(Variant(name, r.min_players, r.max_players, DEFAULT_PLAYERS[name],
+                           defaults=tuple(options_of(r).items()))
                    for name, r in VARIANTS.items()),
     rules_version=RULES_VERSION,
     rules_versions=RULES_VERSIONS,

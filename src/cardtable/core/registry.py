@@ -47,6 +47,9 @@ class Variant:
     min_players: int
     max_players: int
     default_players: int
+    #: this rule set's value of each rule option it has, where it differs from Option.default
+    #: (Abluxxen's advanced turns optional_draw off)
+    defaults: tuple[tuple[str, Any], ...] = ()
     doc: str = ""
 
 
@@ -111,6 +114,11 @@ class GameInfo:
     def options_of(self, variant: str | None = None) -> tuple[Option, ...]:
         name = self.variant(variant).name
         return tuple(o for o in self.options if o.variants is None or name in o.variants)
+
+    def option_defaults(self, variant: str | None = None) -> dict[str, Any]:
+        """Every rule option of `variant` with its value there (what a new game plays)."""
+        own = dict(self.variant(variant).defaults)
+        return {o.name: own.get(o.name, o.default) for o in self.options_of(variant)}
 
     def setting(self, name: str) -> Option | None:
         return next((o for o in self.settings if o.name == name), None)

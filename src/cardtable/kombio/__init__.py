@@ -13,17 +13,12 @@ import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.core.registry import GameInfo, Option, Variant
-from cardtable.kombio.rules import MAX_PLAYERS, MIN_PLAYERS, DEFAULT_PLAYERS, Rules, make_rules
+from cardtable.kombio.rules import (DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules, _int,
+                                    make_rules)
 from cardtable.kombio.setup import check_deal, check_deals
 from cardtable.kombio.state import OPTION_NAMES, RULES_VERSION, RULES_VERSIONS, KombioState
 
 __all__ = ["GAME", "KombioState", "Rules", "OPTION_NAMES", "RULES_VERSION", "RULES_VERSIONS", "new_game", "from_record"]
-
-
-def _int(value, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{what} must be a whole number, not {value!r}")
-    return value
 
 
 def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
