@@ -16,6 +16,9 @@ core/registry.py: a class taking `(players, **options)`; `rl/abluxxen_codec.py`,
     codec.encode(view)              the observation tensor (float32) of the view's seat
     codec.describe(action)          a readable name of an action id (not a decision text:
                                     pool positions and Kombio cards depend on the state)
+    codec.reward_range()            (low, high) of a seat's final "score" reward (OpenSpiel)
+    Codec.SETTINGS                  optional: the codec's own settings and their defaults
+                                    (Kombio's max_cards), OpenSpiel parameters
 
 Each id maps to exactly one legal decision text when it is in the mask, and (within the Kombio
 card cap below) the mask holds every legal decision: tests/rl/test_codec.py checks both at every
@@ -27,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.core.errors import ConfigError
-from cardtable.core.registry import info
+from cardtable.core.registry import games, info
 
 
 def make_codec(game: str, players: int, **options: Any):
@@ -42,8 +45,6 @@ def make_codec(game: str, players: int, **options: Any):
 def __getattr__(name: str):
     """The per-game names this module held before they moved beside their codec (tests and
     saved notebooks import them from here)."""
-    from cardtable.core.registry import games
-
     for g in games():
         mod = g.module("codec")
         if mod is not None and hasattr(mod, name):
