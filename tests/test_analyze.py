@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cardtable.core.registry import info
 from cardtable.cli.main import main
 from cardtable.sim import analytics as an
 from cardtable.sim.analytics_report import markdown
@@ -25,7 +26,7 @@ def test_abluxxen_figures_match_the_games():
     assert s["abluxx_turns"]["rate"] == sum(g["at"] for g in games) / turns
     assert sum(j["n"] for j in s["jokers"]) == 90
     # replaying a game from its seeds gives the same figures
-    assert an.play_abluxxen(cfg, 2, 7) == games[7]
+    assert info(cfg.game).module("analytics").play(cfg, 2, 7) == games[7]
 
 
 def test_kombio_rounds_and_snaps():

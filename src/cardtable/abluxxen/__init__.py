@@ -4,11 +4,12 @@ classic edition. See `state.py` for the rules engine and RULES.md for the clause
 from __future__ import annotations
 
 from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERSIONS, VARIANTS,
-                                      Rules, make_rules)
+                                      Rules, make_rules, options_of)
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
+from cardtable.core.registry import GameInfo, Option, Variant
 
-__all__ = ["AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
+__all__ = ["GAME", "AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
 
 
 def _int(value, what: str, error=ConfigError) -> int:
@@ -70,3 +71,35 @@ def replay_hint(rec: dict, state: AbluxxenState) -> str | None:
                 f"since {SHADOW_PARTIAL_SINCE} (DU-4): a record made before then replays with "
                 '"options": {"shadow_partial": false}')
     return None
+
+
+#: the one declaration of Abluxxen the house reads (core/registry.py)
+GAME = GameInfo(
+    name="abluxxen",
+    title="Abluxxen",
+    engine=__name__,
+    variants=tuple(Variant(name, r.min_players, r.max_players, DEFAULT_PLAYERS[name],
+                           defaults=tuple(options_of(r).items()))
+                   for name, r in VARIANTS.items()),
+    rules_version=RULES_VERSION,
+    rules_versions=RULES_VERSIONS,
+    options=(
+        Option("optional_draw", bool, True, "AB-15: a player who abluxxed nobody may draw one "
+               "card (off in advanced, expert and classic)"),
+        Option("ones_beat_top", bool, False, "AB-20: a set of 1s abluxxes a top layer of 13s "
+               "(on in expert)"),
+        Option("shadow_partial", bool, True, "DU-4: any set of shadow cards may be abluxxed, a "
+               "larger stack taken in part", variants=("duel",)),
+        Option("tiebreak_fewer_hand", bool, True, "AB-18: ties go to fewer hand cards (off in "
+               "classic, CL-4)"),
+    ),
+    lower_is_better=False,
+    ui="cardtable.cli.abluxxen_ui",
+    heuristics="cardtable.abluxxen.heuristics",
+    codec="cardtable.rl.abluxxen_codec:AbluxxenCodec",
+    analytics="cardtable.sim.abluxxen_analytics",
+    browser="abluxxen",
+    bots=(("ppo", "cardtable.rl.policy:PolicyBot"),),   # the trained policy (make train)
+    probes=("play", "draw", "draw pool", "play 0", "play 99", "play 1 2", "draw pool 14",
+            "shadow 13", "play X X X X X X", "draw pool 1+1"),
+)

@@ -9,6 +9,7 @@ import math
 from cardtable.bots.hooks import hook
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
+from cardtable.core.registry import games
 from cardtable.core.rng import Rng
 
 
@@ -47,7 +48,8 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """The game's own simple heuristics (`<game>.heuristics.greedy`), documented there."""
+    """The game's own simple heuristics (the declared `heuristics` module's `greedy`),
+    documented there."""
 
     name = "greedy"
 
@@ -56,7 +58,8 @@ class GreedyBot(Bot):
 
 
 class HeuristicBot(Bot):
-    """The game's stronger rule-based bot (`<game>.heuristics.heuristic`), documented there."""
+    """The game's stronger rule-based bot (the declared `heuristics` module's `heuristic`),
+    documented there."""
 
     name = "heuristic"
 
@@ -88,15 +91,25 @@ def search_budget(iterations, seconds, default: int) -> int | None:
     return iterations
 
 
-#: bot name -> class, or "module:Class" for bots imported on first use.
+#: bot name -> class, or "module:Class" for bots imported on first use; then the bots a game
+#: declares as its own (GameInfo.bots, e.g. Abluxxen's trained policy "ppo", numpy only).
 BOTS: dict[str, type[Bot] | str] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
     "pimc": "cardtable.bots.pimc:PIMCBot",
-    "ppo": "cardtable.rl.policy:PolicyBot",        # a trained policy (make train), numpy only
 }
+for _game in games():
+    for _name, _where in _game.bots:
+        BOTS.setdefault(_name, _where)
+
+
+def _share(level: str) -> dict[str, float]:
+    """game -> the share of a searching level's rollouts spent in that game, from the games'
+    declarations (GameInfo.search_share); games that spend the whole budget are left out."""
+    return {g.name: dict(g.search_share)[level] for g in games()
+            if level in dict(g.search_share)}
 
 
 #: Difficulty levels for the terminal and the browser: a bot and its budget (docs/bots.md).
@@ -104,13 +117,14 @@ LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"iterations": 80, "width": 4}),
-    # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
-    # with three times hard's rollouts (a fifth of the budget; 720 over ten cost minutes of CPU
-    # a game, too much for a ladder of 96-game tournaments and the hints). Reading what the
+    # A game whose rollouts run long declares a share (Kombio's run to the round's end: there
+    # expert searches hard's four candidates with three times hard's rollouts, a fifth of the
+    # budget; 720 over ten cost minutes of CPU a game, too much for a ladder of 96-game
+    # tournaments and the hints). Kombio: reading what the
     # others kept (`events`) stays off: with it expert won 29.2% (23.2-36.0%) of 192 games
     # against 3 hard, so "expert beats hard" was not met; its bounds assume medium's play
     # (bench/kombio_bounds.py, docs/bots.md)
-    "expert": ("pimc", {"iterations": 1200, "share": {"kombio": 0.2}}),
+    "expert": ("pimc", {"iterations": 1200, "share": _share("expert")}),
 }
 
 

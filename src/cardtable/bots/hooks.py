@@ -1,5 +1,5 @@
-"""Where the bots find a game's own knowledge: its heuristics module (`cardtable.<game>.
-heuristics`), read in this one place. A game's heuristics may give (each optional; the module's
+"""Where the bots find a game's own knowledge: the heuristics module its declaration names
+(`GameInfo.heuristics`, core/registry.py), read in this one place. A game's heuristics may give (each optional; the module's
 `HOOKS` lists what it gives):
 
     greedy(state, rng), heuristic(state, rng)      the rule-based bots' decisions
@@ -15,8 +15,9 @@ Looked up when used (not copied), so a test may replace one on the module.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
+
+from cardtable.core.registry import info
 
 _mods: dict[str, ModuleType | None] = {}
 
@@ -24,10 +25,7 @@ _mods: dict[str, ModuleType | None] = {}
 def heuristics(game: str) -> ModuleType | None:
     """The heuristics module of `game` (cached), None if the game has none."""
     if game not in _mods:
-        try:
-            _mods[game] = importlib.import_module(f"cardtable.{game}.heuristics")
-        except ModuleNotFoundError:
-            _mods[game] = None
+        _mods[game] = info(game).module("heuristics")
     return _mods[game]
 
 

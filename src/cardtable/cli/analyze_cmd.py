@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from cardtable.cli.games import game_names, variants_help
 from cardtable.core.errors import ConfigError
 
 
@@ -111,12 +112,12 @@ def _publish(summaries, out: Path, report: Path, command: str, charts: bool,
 
 def register(app: typer.Typer) -> None:
     @app.command("analyze", help="Variant analytics: many bot games per rule set and player "
-                 "count (start seat, length, endings, abluxxes, rule options, jokers; Kombio "
-                 "rounds, calls, snaps), a Markdown report with charts.")
+                 "count (start seat, length, endings and each game's own figures: abluxxes, "
+                 "rule options, jokers; rounds, calls, snaps), a Markdown report with charts.")
     def analyze_cmd(
-        game: str = typer.Option("all", "--game", help="abluxxen, kombio or all."),
-        variant: Optional[str] = typer.Option(None, "--variant", help="Abluxxen rule sets, "
-                                              "comma-separated (default: all)."),
+        game: str = typer.Option("all", "--game", help=game_names(more=("all",)) + "."),
+        variant: Optional[str] = typer.Option(None, "--variant", help=variants_help(
+                                              "rule sets") + ", comma-separated (default: all)."),
         players: Optional[str] = typer.Option(None, "--players", help="Player counts, "
                                               "comma-separated (default: all)."),
         bots: str = typer.Option("greedy", "--bots", help="One bot or level for every seat, "

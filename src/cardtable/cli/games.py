@@ -6,7 +6,7 @@ leaves every game-specific text and picture to the game's UI module, found here 
 A UI module (e.g. `cardtable.cli.abluxxen_ui`) provides:
 
     GAME: str
-        The game name (as in records, core.record.GAMES).
+        The game name (as in records, core.registry).
 
     new_session(*, variant, players, seed, start, rounds, lang) -> Session
         The games to play for `cardtable play GAME`: one game, or a series (a CL-5 match).
@@ -64,25 +64,45 @@ import importlib
 from types import ModuleType
 from typing import Callable, NamedTuple
 
+from cardtable.core import registry
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import GameState
 
-#: game name -> (UI module, engine module the UI needs)
-UI_MODULES: dict[str, tuple[str, str]] = {
-    "abluxxen": ("cardtable.cli.abluxxen_ui", "cardtable.abluxxen"),
-    "kombio": ("cardtable.cli.kombio_ui", "cardtable.kombio"),
-}
+
+def game_names(sep: str = " or ", more: tuple[str, ...] = ()) -> str:
+    """The registered games for a help text: "abluxxen or kombio" (`more` joins the list)."""
+    names = [g.name for g in registry.games()] + list(more)
+    return ", ".join(names[:-1]) + sep + names[-1] if len(names) > 1 else "".join(names)
+
+
+def variants_help(what: str = "variant") -> str:
+    """"Abluxxen variant: basic, advanced, ..." for every game with several rule sets."""
+    return "; ".join(f"{g.title} {what}: {', '.join(g.variant_names)}"
+                     for g in registry.games() if len(g.variants) > 1)
+
+
+def setting_help(name: str, text: str) -> str:
+    """"Kombio: points that end the game." for the games that have the setting `name`."""
+    owners = [g.title for g in registry.games() if g.setting(name) is not None]
+    return f"{', '.join(owners)}: {text}"
+
+
+def ui_games() -> tuple[str, ...]:
+    """The games that have a terminal front end (their declaration names a `ui` module)."""
+    return tuple(g.name for g in registry.games() if g.ui)
 
 
 def ui_module(game: str) -> ModuleType:
-    """The UI module of `game`. ConfigError (exit 2) for an unknown or not yet built game."""
+    """The UI module of `game` (its declaration's `ui`). ConfigError (exit 2) for an unknown or
+    not yet built game."""
     from cardtable.cli.i18n import default_lang, t
 
     lang = default_lang()
-    if game not in UI_MODULES:
+    if game not in ui_games():
         raise ConfigError(t(lang, "cli.err_unknown_game", game=repr(game),
-                            known=", ".join(sorted(UI_MODULES))))
-    ui_name, engine_name = UI_MODULES[game]
+                            known=", ".join(sorted(ui_games()))))
+    decl = registry.info(game)
+    ui_name, engine_name = decl.ui, decl.engine
     for name in (engine_name, ui_name):
         try:
             importlib.import_module(name)

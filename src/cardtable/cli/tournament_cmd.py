@@ -20,6 +20,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from cardtable.cli.games import game_names, setting_help, variants_help
+from cardtable.core import registry
 from cardtable.core.errors import ConfigError
 
 
@@ -143,15 +145,15 @@ def run_ratings_cmd(ratings: Path | None, ladder: str | None,
 
 def register(app: typer.Typer) -> None:
     """Add the `tournament` and `ratings` commands to `app`."""
+    first = registry.games()[0]                  # the default game
 
     @app.command("tournament", help="Play many bot-vs-bot games in parallel: statistics, "
                  "charts, games.csv, records and rating updates.")
     def tournament_cmd(
         bots: str = typer.Option(..., "--bots", help="Bot per seat, comma-separated "
                                  "(e.g. ismcts,greedy,greedy,greedy)."),
-        game: str = typer.Option("abluxxen", "--game", help="abluxxen or kombio."),
-        variant: Optional[str] = typer.Option(None, "--variant", help="Abluxxen variant: "
-                                              "basic, advanced, expert, duel, classic."),
+        game: str = typer.Option(first.name, "--game", help=game_names() + "."),
+        variant: Optional[str] = typer.Option(None, "--variant", help=variants_help() + "."),
         games: int = typer.Option(100, "--games", help="Number of deals (with --duplicate "
                                   "each deal is played once per seat rotation)."),
         duplicate: bool = typer.Option(False, "--duplicate", help="Play every deal once per "
@@ -173,8 +175,8 @@ def register(app: typer.Typer) -> None:
                                                       "BOT may be an entry like greedy#2)."),
         players: Optional[int] = typer.Option(None, "--players", help="Number of players "
                                               "(must match --bots)."),
-        target: Optional[int] = typer.Option(None, "--target", help="Kombio: points that "
-                                             "end the game."),
+        target: Optional[int] = typer.Option(None, "--target", help=setting_help(
+                                             "target", "points that end the game.")),
         ratings: Optional[Path] = typer.Option(None, "--ratings", metavar="FILE",
                                                help="Ratings file (default: ratings.json in "
                                                     "the user data folder, e.g. "
@@ -197,6 +199,6 @@ def register(app: typer.Typer) -> None:
                                                     "the user data folder, e.g. "
                                                     "~/.local/share/cardtable)."),
         ladder: Optional[str] = typer.Option(None, "--ladder", metavar="GAME[/VARIANT]",
-                                             help="Only this ladder (e.g. abluxxen/basic)."),
+                                             help=f"Only this ladder (e.g. {first.name}/{first.default_variant})."),
     ) -> None:
         raise typer.Exit(run_ratings_cmd(ratings, ladder))

@@ -24,10 +24,19 @@ from typing import Callable
 from cardtable.core.errors import IllegalDecision
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
+from cardtable.core.registry import games
 
-GARBAGE = ["", "   ", "play", "draw", "draw pool", "fly away", "play 0", "play 99", "swap 9.9",
-           "snap", "give", "play 1 2", "draw pool 14", "replace 0", "take 99", "peek 7.1",
-           "shadow 13", "\x00", "play X X X X X X", "draw pool 1+1"]
+#: texts no game takes; every game's declared `probes` (near-misses of its own notation) are
+#: added, so each game is also tried with the others' words
+NONSENSE = ["", "   ", "fly away", "\x00"]
+
+
+def garbage() -> list[str]:
+    """The refusal probes: NONSENSE and every registered game's `probes`, once each."""
+    out = list(NONSENSE)
+    for g in games():
+        out += [p for p in g.probes if p not in out]
+    return out
 
 
 def check_refusal(e: IllegalDecision) -> None:
@@ -59,6 +68,7 @@ def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
             check_result: Callable[[GameState], None],
             seen_texts: set[str], deep_every: int = 7, max_steps: int = 100_000) -> GameState:
     rnd = random.Random(seed)
+    probes = garbage()
     state = make(seed)
     twin = state.copy()
     steps = 0
@@ -83,7 +93,7 @@ def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
                 c.check_invariants()
             assert state.view(None) == before, "applying to a copy changed the original"
             # refusals: texts legal elsewhere, and garbage
-            pool = rnd.sample(sorted(seen_texts), min(12, len(seen_texts))) + rnd.sample(GARBAGE, 4)
+            pool = rnd.sample(sorted(seen_texts), min(12, len(seen_texts))) + rnd.sample(probes, 4)
             legal_set = set(texts)
             for text in pool:
                 if " ".join(text.split()) in legal_set:

@@ -2,30 +2,44 @@
 
 from __future__ import annotations
 
-import importlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
+from cardtable.core import registry
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 
+
+class _Engines(Mapping):
+    """game name -> engine module name, read from the registry (core/registry.py) on use."""
+
+    def __getitem__(self, name: str) -> str:
+        if name not in registry.names():
+            raise KeyError(name)
+        return registry.info(name).engine
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.names())
+
+    def __len__(self) -> int:
+        return len(registry.names())
+
+
 #: game name -> module implementing `new_game(**options)` and `from_record(record)` (and, if it
 #: wants, `replay_hint(record, state)`: a sentence added to the reason of an illegal action).
-GAMES = {"abluxxen": "cardtable.abluxxen", "kombio": "cardtable.kombio"}
+#: A view of the registry kept for the server (the games are declared in their packages).
+GAMES: Mapping[str, str] = _Engines()
 
 
 def game_module(name: str):
-    if name not in GAMES:
-        raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    try:
-        return importlib.import_module(GAMES[name])
-    except ModuleNotFoundError as e:  # a game not built yet
-        raise ConfigError(f"game {name!r} is not available in this version") from e
+    """The engine module of game `name` (ConfigError for an unknown one)."""
+    return registry.info(name).module("engine")
 
 
 def new_game(game: str, **options) -> GameState:
-    """Create a game: `new_game("abluxxen", variant="duel", players=2, seed=7)`."""
+    """Create a game by its name: `new_game(name, variant=..., players=2, seed=7)`."""
     return game_module(game).new_game(**options)
 
 
@@ -71,9 +85,9 @@ def read_record(source: str | Path | dict) -> dict:
         raise RecordError("a record must be a JSON object")
     game = rec.get("game")
     if not isinstance(game, str):
-        raise RecordError('the record has no "game" (abluxxen or kombio)')
-    if game not in GAMES:
-        raise RecordError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+        raise RecordError(f'the record has no "game" ({" or ".join(registry.names())})')
+    if game not in registry.names():
+        raise RecordError(f"unknown game {game!r} (known: {', '.join(sorted(registry.names()))})")
     actions = rec.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError('"actions" must be a list of decision texts')
@@ -87,12 +101,12 @@ def _check_rules_version(game: str, version: Any, given: bool) -> None:
     cardtable does not know is refused, not replayed under other rules."""
     if not given:
         return
-    known = tuple(getattr(game_module(game), "RULES_VERSIONS", ()))
+    known = registry.info(game).rules_versions
     if not isinstance(version, str):
         raise RecordError('"rules_version" must be a text such as '
                           f'"{known[-1] if known else "2026-11-26"}"')
     if version not in known:
-        params = {"game": game.capitalize(), "version": version, "known": ", ".join(known)}
+        params = {"game": registry.info(game).title, "version": version, "known": ", ".join(known)}
         from cardtable.i18n import t
 
         raise RecordError(t("en", "err.record.rules_version", **params),

@@ -227,18 +227,6 @@ def default_lang(env: dict | None = None) -> str:
     return "en"
 
 
-def check_lang(lang: str | None) -> str:
-    """The language to use: `lang` if given (de/en), else from the locale."""
-    from cardtable.core.errors import ConfigError
-
-    if lang is None:
-        return default_lang()
-    low = lang.lower()
-    if low not in LANGS:
-        raise ConfigError(t(default_lang(), "cli.err_lang", lang=repr(lang)))
-    return low
-
-
 def join(items: list[str], lang: str) -> str:
     """'A', 'A and B', 'A, B and C' in `lang`."""
     if len(items) <= 1:

@@ -12,35 +12,13 @@ from __future__ import annotations
 import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
+from cardtable.core.registry import GameInfo, Option, Variant
+from cardtable.kombio.rules import (DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules, _int,
+                                    make_rules)
 from cardtable.kombio.setup import check_deal, check_deals
 from cardtable.kombio.state import OPTION_NAMES, RULES_VERSION, RULES_VERSIONS, KombioState
 
-__all__ = ["KombioState", "OPTION_NAMES", "RULES_VERSION", "RULES_VERSIONS", "new_game", "from_record"]
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-
-
-def _int(value, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def _options(options) -> dict:
-    if options is None:
-        return {}
-    if not isinstance(options, dict):
-        raise ConfigError('"options" must be an object of rule options')
-    out = {}
-    for key, value in options.items():
-        if key not in OPTION_NAMES:
-            raise ConfigError(f"unknown Kombio option {key!r} (known: {', '.join(OPTION_NAMES)})")
-        if key == "max_turns" and value is not None:
-            value = _int(value, "option max_turns")
-            if value < 1:
-                raise ConfigError(f"option max_turns must be at least 1, not {value}")
-            out[key] = value
-    return out
+__all__ = ["GAME", "KombioState", "Rules", "OPTION_NAMES", "RULES_VERSION", "RULES_VERSIONS", "new_game", "from_record"]
 
 
 def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
@@ -63,10 +41,8 @@ def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
     start = _int(start, "start seat")
     if not 0 <= start < players:
         raise ConfigError(f"start seat {start} does not exist (seats 0..{players - 1})")
-    target = _int(target, "target")
-    if target < 1:
-        raise ConfigError(f"the target must be at least 1, not {target}")
-    opts = _options(options)
+    rules = make_rules(target, options)
+    target, opts = rules.target, rules.options()
     if deal is not None and deals is not None:
         raise ConfigError('give either "deal" (the first round) or "deals" (one per round)')
     if deals is not None:
@@ -89,3 +65,28 @@ def from_record(rec: dict) -> KombioState:
                         options=rec.get("options"), variant=rec.get("variant"))
     except ConfigError as e:
         raise RecordError(str(e)) from None
+
+
+#: the one declaration of Kombio the house reads (core/registry.py)
+GAME = GameInfo(
+    name="kombio",
+    title="Kombio",
+    engine=__name__,
+    variants=(Variant("basic", MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS),),
+    rules_version=RULES_VERSION,
+    rules_versions=RULES_VERSIONS,
+    options=(Option("max_turns", int, None, "engine option, not a rule: a round without a "
+                    "Kombio call ends after this many turns (off by default)"),),
+    settings=(Option("target", int, Rules.target, "KO-16: the game ends after the round in "
+                     "which a total reaches it"),),
+    lower_is_better=True,                          # KO-16: the lowest total wins
+    ui="cardtable.cli.kombio_ui",
+    heuristics="cardtable.kombio.heuristics",
+    codec="cardtable.rl.kombio_codec:KombioCodec",
+    analytics="cardtable.sim.kombio_analytics",
+    browser="kombio",
+    # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
+    # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
+    search_share=(("expert", 0.2),),
+    probes=("draw", "snap", "give", "swap 9.9", "replace 0", "take 99", "peek 7.1"),
+)

@@ -1,22 +1,26 @@
 """What the three research front ends share: checking a configuration, creating its games,
-rewards, and the terminal picture of a view.
+rewards, and the terminal picture of a view. Everything about a game is read from its
+declaration (core/registry.py); nothing here names a game.
 
-A configuration is `game` ("abluxxen" or "kombio"), `variant` (Abluxxen rule set; `options`
-may override rule options, e.g. {"shadow_partial": True}), `players`, Kombio's `target` and
-the codec's `max_cards` (rl/codec.py). `reward` is "score" (Abluxxen: the seat's final score,
-AB-17; Kombio: minus its final total, since the lowest total wins, KO-16; so higher is always
-better) or "win" (the seat's share of the win: 1/k for each of k winners, else 0).
+A configuration is `game` (a registered game; default the first), `variant` (its rule set,
+None for a game with one; `options` may override rule options, e.g. {"shadow_partial": True}),
+`players`, `target` (for a game that declares that setting, e.g. Kombio) and the codec's
+`max_cards` (rl/codec.py). `reward` is "score" (the seat's final score, its negative where the
+lowest score wins, e.g. Kombio's total, KO-16; so higher is always better) or "win" (the seat's
+share of the win: 1/k for each of k winners, else 0).
 """
 
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import GameState
 from cardtable.core.record import new_game
+from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
 
 REWARDS = ("score", "win")
@@ -24,7 +28,7 @@ REWARDS = ("score", "win")
 
 @dataclass(frozen=True)
 class GameConfig:
-    game: str = "abluxxen"
+    game: str
     variant: str | None = None
     players: int | None = None
     target: int = 100
@@ -33,41 +37,54 @@ class GameConfig:
     reward: str = "score"
 
     def engine_options(self) -> dict[str, Any]:
-        if self.game == "kombio":
-            return {"players": self.players, "target": self.target}
-        return {"variant": self.variant, "players": self.players,
-                "options": dict(self.options) or None}
+        decl = info(self.game)
+        out: dict[str, Any] = {"players": self.players}
+        if self.variant is not None:
+            out["variant"] = self.variant
+        if self.options:
+            out["options"] = dict(self.options)
+        if decl.setting("target") is not None:
+            out["target"] = self.target
+        return out
 
     def new_state(self, seed: int) -> GameState:
         return new_game(self.game, seed=seed, **self.engine_options())
 
     @property
     def label(self) -> str:
-        """"abluxxen-duel+shadow_partial-2p", "kombio-4p" (the analytics' names, with -)."""
+        """The analytics' name of the configuration with - for / (e.g. "kombio-4p")."""
         from cardtable.sim.analytics import Config
 
         return Config(self.game, self.players, (), self.variant, self.options).label \
             .replace("/", "-")
 
 
-def make_config(game: str = "abluxxen", variant: str | None = None, players: int | None = None,
-                target: int = 100, options: dict | None = None, max_cards: int = 12,
-                reward: str = "score") -> GameConfig:
+def default_game() -> str:
+    """The game a front end plays when none is named: the first registered."""
+    return games()[0].name
+
+
+def make_config(game: str | None = None, variant: str | None = None,
+                players: int | None = None, target: int = 100, options: dict | None = None,
+                max_cards: int = 12, reward: str = "score") -> GameConfig:
     """Check a configuration (ConfigError with a one-line reason) and fill in defaults."""
-    game = str(game).strip().lower()
-    if game not in ("abluxxen", "kombio"):
-        raise ConfigError(f"unknown game {game!r} (abluxxen or kombio)")
+    game = default_game() if game is None else str(game).strip().lower()
+    known = [g.name for g in games() if g.codec]
+    if game not in known:
+        raise ConfigError(f"unknown game {game!r} ({' or '.join(known)})")
     if reward not in REWARDS:
         raise ConfigError(f"unknown reward {reward!r} (score or win)")
-    if game == "kombio":
-        if variant not in (None, "basic"):
-            raise ConfigError(f"Kombio has no variant {variant!r}")
-        if options:
-            raise ConfigError("Kombio has no rule options here")
-        players = 4 if players is None else players
+    decl = info(game)
+    if len(decl.variants) == 1:
+        if variant not in (None, decl.default_variant):
+            raise ConfigError(f"{decl.title} has no variant {variant!r}")
         variant = None
+        if players is None:
+            players = decl.variants[0].default_players
     else:
-        variant = variant or "basic"
+        variant = variant or decl.default_variant
+    if options and not decl.options:
+        raise ConfigError(f"{decl.title} has no rule options here")
     cfg = GameConfig(game=game, variant=variant, players=players, target=target,
                      options=tuple(sorted((options or {}).items())), max_cards=max_cards,
                      reward=reward)
@@ -86,21 +103,28 @@ def rewards(cfg: GameConfig, state: GameState) -> list[float]:
         w = state.winners()
         return [1.0 / len(w) if s in w else 0.0 for s in range(state.players)]
     sc = state.scores()
-    return [float(-x if cfg.game == "kombio" else x) for x in sc]
+    sign = -1 if info(cfg.game).lower_is_better else 1
+    return [float(sign * x) for x in sc]
 
 
 def render_ansi(state: GameState, seat: int | None, width: int = 110) -> str:
-    """The terminal front end's picture of `state` as `seat` sees it (None: every card),
-    as text with ANSI colours."""
+    """The picture of `state` as `seat` sees it (None: every card), as text with ANSI colours:
+    drawn by the front-end module the game declares (`GameInfo.ui`, found through the registry,
+    so rl imports no front end), or, for a game without one, its JSON view and the legal
+    decisions."""
     from rich.console import Console
 
-    from cardtable.cli.games import ui_module
-
-    ui = ui_module(state.game)
+    ui = info(state.game).module("ui")
     names = [f"Seat {s}" for s in range(state.players)]
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=True, color_system="standard")
     view = state.view(seat)
+    if ui is None:
+        console.print(json.dumps(view, sort_keys=True), markup=False)
+        if not state.over:
+            console.print(f"seat {state.to_move} to move: {', '.join(state.legal())}",
+                          markup=False)
+        return buf.getvalue()
     console.print(ui.render(view, seat, names, "en"))
     if not state.over:
         console.print(ui.why(view, seat, names, "en"))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import partial
 from typing import Any
 
 import gymnasium
@@ -36,6 +37,7 @@ from gymnasium import spaces
 
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
+from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, render_ansi, rewards
 
@@ -43,7 +45,7 @@ from cardtable.rl.common import make_config, render_ansi, rewards
 class CardtableEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, game: str = "abluxxen", variant: str | None = None,
+    def __init__(self, game: str | None = None, variant: str | None = None,
                  players: int | None = None, opponents: list[str] | str | None = None,
                  seat: int | None = None, target: int = 100, options: dict | None = None,
                  max_cards: int = 12, reward: str = "score", illegal_reward: float = -1.0,
@@ -141,19 +143,17 @@ class CardtableEnv(gymnasium.Env):
         return None
 
 
-class AbluxxenEnv(CardtableEnv):
-    def __init__(self, **kwargs):
-        super().__init__(game="abluxxen", **kwargs)
-
-
-class KombioEnv(CardtableEnv):
-    def __init__(self, **kwargs):
-        super().__init__(game="kombio", **kwargs)
+def env_id(game: str) -> str:
+    """The Gymnasium id of a registered game: `cardtable/<Title>-v0`."""
+    return f"cardtable/{info(game).title}-v0"
 
 
 def register() -> None:
-    """Register `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0` (idempotent)."""
-    for name, entry in (("cardtable/Abluxxen-v0", "cardtable.rl.gymnasium:AbluxxenEnv"),
-                        ("cardtable/Kombio-v0", "cardtable.rl.gymnasium:KombioEnv")):
-        if name not in gymnasium.registry:
-            gymnasium.register(id=name, entry_point=entry, disable_env_checker=False)
+    """Register `cardtable/<Title>-v0` for every registered game with a codec, e.g.
+    `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0` (idempotent; call it again after
+    registering a game)."""
+    for g in games():
+        name = env_id(g.name)
+        if g.codec and name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point=partial(CardtableEnv, game=g.name),
+                               disable_env_checker=False)

@@ -54,6 +54,7 @@ import numpy as np
 import pyspiel
 
 from cardtable.core.errors import ConfigError
+from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, rewards
 
@@ -76,30 +77,45 @@ def _parse_options(text: str) -> dict:
     return out
 
 
-def _game_type(game: str, params: dict) -> pyspiel.GameType:
+def _params(game: str) -> dict:
+    """The OpenSpiel parameters of a registered game, read from its declaration: players, the
+    variant and rule options of a game that has them (options as text), its settings (e.g.
+    Kombio's target), its codec's settings (e.g. max_cards), and reward, deals, seed."""
+    decl = info(game)
+    out: dict = {}
+    if len(decl.variants) > 1:
+        out["variant"] = decl.default_variant
+    out["players"] = decl.variant().default_players
+    if len(decl.variants) > 1 and decl.options:
+        out["options"] = ""
+    for o in decl.settings:
+        out[o.name] = o.default
+    codec = decl.load("codec")
+    out.update(getattr(codec, "SETTINGS", {}))
+    return {**out, "reward": "win", "deals": DEALS, "seed": 0}
+
+
+def _game_type(game: str) -> pyspiel.GameType:
+    decl = info(game)
     return pyspiel.GameType(
         short_name=f"python_cardtable_{game}",
-        long_name=f"cardtable {game.capitalize()}",
+        long_name=f"cardtable {decl.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=5 if game == "abluxxen" else 6,
-        min_num_players=2,
+        max_num_players=decl.max_players,
+        min_num_players=decl.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=params)
+        parameter_specification=_params(game))
 
 
-_TYPES = {
-    "abluxxen": _game_type("abluxxen", {"variant": "basic", "players": 4, "options": "",
-                                        "reward": "win", "deals": DEALS, "seed": 0}),
-    "kombio": _game_type("kombio", {"players": 4, "target": 100, "max_cards": 12,
-                                    "reward": "win", "deals": DEALS, "seed": 0}),
-}
+#: game name -> its OpenSpiel game type (filled by `register`)
+_TYPES: dict[str, pyspiel.GameType] = {}
 
 
 class CardtableGame(pyspiel.Game):
@@ -113,11 +129,10 @@ class CardtableGame(pyspiel.Game):
         config = setup.config
         if config.reward == "win":
             lo, hi, total = 0.0, 1.0, 1.0
-        elif self.GAME == "kombio":
-            lo, hi, total = -(config.target + 500.0), 100.0, None
-        else:
-            lo, hi, total = -109.0, 109.0, None
-        info = pyspiel.GameInfo(
+        else:                                 # the final reward's range, from the codec
+            lo, hi = setup.codec.reward_range()
+            total = None
+        game_info = pyspiel.GameInfo(
             num_distinct_actions=setup.codec.num_actions, max_chance_outcomes=setup.deals,
             num_players=config.players, min_utility=lo, max_utility=hi, utility_sum=total,
             max_game_length=100_000)
@@ -125,7 +140,7 @@ class CardtableGame(pyspiel.Game):
         if total is not None:
             game_type = pyspiel.GameType(**{**_type_kwargs(game_type),
                                             "utility": pyspiel.GameType.Utility.CONSTANT_SUM})
-        super().__init__(game_type, info, params)
+        super().__init__(game_type, game_info, params)
         _SETUPS[str(self)] = setup
 
     def new_initial_state(self):
@@ -154,12 +169,9 @@ class _Setup:
 
     def __init__(self, game: str, params: dict):
         p = {**_TYPES[game].parameter_specification, **params}
-        if game == "kombio":
-            self.config = make_config("kombio", None, p["players"], p["target"],
-                                      max_cards=p["max_cards"], reward=p["reward"])
-        else:
-            self.config = make_config("abluxxen", p["variant"], p["players"],
-                                      options=_parse_options(p["options"]), reward=p["reward"])
+        self.config = make_config(game, p.get("variant"), p["players"], p.get("target", 100),
+                                  options=_parse_options(p.get("options", "")),
+                                  max_cards=p.get("max_cards", 12), reward=p["reward"])
         self.deals = int(p["deals"])
         if self.deals < 1:
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
@@ -179,14 +191,6 @@ def setup_of(game) -> _Setup:
         short = game.get_type().short_name.removeprefix("python_cardtable_")
         setup = _SETUPS[key] = _Setup(short, dict(game.get_parameters()))
     return setup
-
-
-class AbluxxenGame(CardtableGame):
-    GAME = "abluxxen"
-
-
-class KombioGame(CardtableGame):
-    GAME = "kombio"
 
 
 class _Engine:
@@ -347,5 +351,15 @@ class CardtableObserver:
         return f"seat {player} | recall {state.recall(player)} | {obs}"
 
 
-pyspiel.register_game(_TYPES["abluxxen"], AbluxxenGame)
-pyspiel.register_game(_TYPES["kombio"], KombioGame)
+def register() -> None:
+    """Register `python_cardtable_<name>` for every registered game with a codec (idempotent;
+    call it again after registering a game)."""
+    for g in games():
+        if g.codec and g.name not in _TYPES:
+            _TYPES[g.name] = _game_type(g.name)
+            cls = type(f"{g.title.replace(' ', '')}Game", (CardtableGame,), {"GAME": g.name})
+            globals()[cls.__name__] = cls
+            pyspiel.register_game(_TYPES[g.name], cls)
+
+
+register()

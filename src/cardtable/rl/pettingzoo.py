@@ -1,7 +1,7 @@
 """PettingZoo AEC environments for every Abluxxen rule set and Kombio.
 
     from cardtable.rl.pettingzoo import env
-    e = env(game="abluxxen", variant="duel", players=2, seed=7)
+    e = env(game="abluxxen", variant="duel", players=2, seed=7)   # game: default the first
     e.reset()
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -70,7 +70,7 @@ class raw_env(AECEnv):
     metadata = {"render_modes": ["ansi"], "render_fps": 1, "name": "cardtable_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, game: str = "abluxxen", variant: str | None = None,
+    def __init__(self, game: str | None = None, variant: str | None = None,
                  players: int | None = None, seed: int | None = None, target: int = 100,
                  options: dict | None = None, max_cards: int = 12, reward: str = "score",
                  render_mode: str | None = None, render_seat: int | None = None):

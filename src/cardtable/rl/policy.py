@@ -25,7 +25,9 @@ from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 from cardtable.rl.codec import make_codec
 
-DEFAULT_MODEL = Path(__file__).parent / "models" / "ppo-abluxxen-basic-4p.npz"
+#: the shipped policy: the one policy file in rl/models (its `meta` names the game it plays)
+MODELS = Path(__file__).parent / "models"
+DEFAULT_MODEL = next(iter(sorted(MODELS.glob("ppo-*.npz"))), MODELS / "ppo.npz")
 
 
 class MlpPolicy:

@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cpu-minutes", type=float, default=14.0,
                     help="CPU time of the training (default 14, with evaluation under 15)")
-    ap.add_argument("--variant", default="basic")
+    ap.add_argument("--game", default=None, help="a registered game (default: the first)")
+    ap.add_argument("--variant", default=None, help="its rule set (default: its first)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--opponents", default="easy", help="bot or level for the other seats")
     ap.add_argument("--seed", type=int, default=1)
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     try:
-        env = CardtableEnv(game="abluxxen", variant=args.variant, players=args.players,
+        env = CardtableEnv(game=args.game, variant=args.variant, players=args.players,
                            opponents=args.opponents, reward="score")
     except ConfigError as e:
         sys.stderr.write(f"cardtable: error: {e}\n")
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     model.learn(total_timesteps=10**9, callback=Budget())
     cpu = time.process_time() - t0
     steps = model.num_timesteps
-    meta = {"game": "abluxxen", "variant": args.variant, "players": args.players,
+    meta = {"game": env.config.game, "variant": env.config.variant, "players": args.players,
             "opponents": args.opponents, "algorithm": "MaskablePPO (sb3-contrib)",
             "timesteps": steps, "episodes": len(episodes), "cpu_seconds": round(cpu),
             "net": [128, 128], "seed": args.seed, "codec": {}}
@@ -178,7 +179,10 @@ def _curve(episodes, args, meta) -> None:
     a2.plot(x, [b["mean_score"] for b in bins], color="#dd8452")
     a2.set_ylabel("final score (mean of 1,000 games)")
     a2.set_xlabel("learner decisions (timesteps)")
-    fig.suptitle(f"MaskablePPO, Abluxxen {args.variant} {args.players}p vs 3× {args.opponents}: "
+    from cardtable.core.registry import info
+
+    fig.suptitle(f"MaskablePPO, {info(meta['game']).title} {meta['variant'] or ''} "
+                 f"{args.players}p vs 3× {args.opponents}: "
                  f"{meta['cpu_seconds']} s CPU", fontsize=10)
     fig.tight_layout()
     args.curve.parent.mkdir(parents=True, exist_ok=True)

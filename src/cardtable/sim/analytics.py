@@ -10,7 +10,8 @@ seat s is seeded with `derive_seed(seed, "analyze-bot", label, i, s)`; seat 0 al
 start seat". Games run in chunks on worker processes (`jobs`) or as Ray tasks (`ray`), and
 the result does not depend on which.
 
-Per game the collector keeps a small dict (`play_abluxxen`, `play_kombio` document the keys);
+Per game the collector keeps a small dict (the `play` of the module a game's declaration names
+as its `analytics`, e.g. sim/abluxxen_analytics.py, documents the keys);
 `summarize` turns a configuration's games into the figures of the report:
 
 Abluxxen: win share per seat (95% Wilson intervals), decisions and turns (plays) per game, how
@@ -44,13 +45,9 @@ from typing import Any, Callable, Iterable
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.core.record import new_game
+from cardtable.core.registry import games, info
 from cardtable.sim.stats import Z95, wilson
 from cardtable.sim.tournament import derive_seed, ray_connect
-
-ABLUXXEN_PLAYERS = {"basic": (3, 4, 5), "advanced": (3, 4, 5), "expert": (3, 4, 5),
-                    "duel": (2,), "classic": (2, 3, 4, 5)}
-KOMBIO_PLAYERS = (2, 3, 4, 5, 6)
-
 
 # -- configurations ------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -65,43 +62,50 @@ class Config:
 
     @property
     def label(self) -> str:
-        if self.game == "kombio":
-            return f"kombio/{self.players}p"
+        """"game/variant+option/Np" ("abluxxen/duel+shadow_partial/2p"); a game with one rule
+        set leaves the variant out ("kombio/4p")."""
+        if len(info(self.game).variants) == 1:
+            return f"{self.game}/{self.players}p"
         opts = "".join(f"+{k}" if v else f"-{k}" for k, v in self.options)
-        return f"abluxxen/{self.variant}{opts}/{self.players}p"
+        return f"{self.game}/{self.variant}{opts}/{self.players}p"
 
     def new_state(self, seed: int):
-        if self.game == "kombio":
-            return new_game("kombio", players=self.players, seed=seed)
-        return new_game("abluxxen", variant=self.variant, players=self.players, seed=seed,
+        return new_game(self.game, variant=self.variant, players=self.players, seed=seed,
                         options=dict(self.options) or None)
+
+
+def analysed() -> list[str]:
+    """The games with analytics (their declaration names an `analytics` module)."""
+    return [g.name for g in games() if g.analytics]
 
 
 def default_configs(game: str, bots: list[str], variants: list[str] | None = None,
                     players: list[int] | None = None) -> list[Config]:
-    """Every rule set and player count of `game` ("abluxxen", "kombio" or "all"). The duel is
-    played with DU-4's `shadow_partial` off and on, set explicitly."""
-    if game not in ("abluxxen", "kombio", "all"):
-        raise ConfigError(f"unknown game {game!r} (abluxxen, kombio or all)")
+    """Every rule set and player count of `game` (a game with analytics, or "all"). A rule
+    option that only some variants have (the duel's DU-4 `shadow_partial`) is played off and
+    on there, set explicitly."""
+    names = analysed()
+    if game not in names + ["all"]:
+        raise ConfigError(f"unknown game {game!r} ({', '.join(names)} or all)")
     out: list[Config] = []
-    if game in ("abluxxen", "all"):
-        for v in variants or list(ABLUXXEN_PLAYERS):
-            if v not in ABLUXXEN_PLAYERS:
-                raise ConfigError(f"unknown Abluxxen variant {v!r} "
-                                  f"(known: {', '.join(ABLUXXEN_PLAYERS)})")
-            opts_list = [(("shadow_partial", False),), (("shadow_partial", True),)] \
-                if v == "duel" else [()]
-            for n in ABLUXXEN_PLAYERS[v]:
+    for decl in (info(n) for n in (names if game == "all" else [game])):
+        if len(decl.variants) == 1:
+            if variants and game != "all":
+                raise ConfigError(f"{decl.title} has no variants: leave out --variant")
+            chosen = [None]
+        else:
+            chosen = variants or list(decl.variant_names)
+        for v in chosen:
+            if v is not None and v not in decl.variant_names:
+                raise ConfigError(f"unknown {decl.title} variant {v!r} "
+                                  f"(known: {', '.join(decl.variant_names)})")
+            own = [o.name for o in decl.options if o.variants and v in o.variants]
+            opts_list = [tuple((o, on) for o in own) for on in (False, True)] if own else [()]
+            for n in decl.player_counts(v):
                 if players and n not in players:
                     continue
                 for opts in opts_list:
-                    out.append(Config("abluxxen", n, _seat_bots(bots, n), v, opts))
-    if game in ("kombio", "all"):
-        if variants and game == "kombio":
-            raise ConfigError("Kombio has no variants: leave out --variant")
-        for n in KOMBIO_PLAYERS:
-            if not players or n in players:
-                out.append(Config("kombio", n, _seat_bots(bots, n)))
+                    out.append(Config(decl.name, n, _seat_bots(bots, n), v, opts))
     if not out:
         raise ConfigError("no configuration matches --variant/--players")
     return out
@@ -131,105 +135,10 @@ def _bots(cfg: Config, seed: int, index: int) -> list:
             for s, b in enumerate(cfg.bots)]
 
 
-def play_abluxxen(cfg: Config, seed: int, index: int) -> dict[str, Any]:
-    """One game. Keys: w winners, s scores, d decisions, t turns (sets played), e how it ended
-    ('hand' AB-7, 'supply' AB-14), a abluxxes (displays abluxxed), at turns that abluxxed,
-    sh shadowluxxes (DU-4), ot/op optional draws taken/declined (AB-15), j jokers per seat in
-    the starting hand."""
-    state = cfg.new_state(derive_seed(seed, "analyze", cfg.label, index))
-    bots = _bots(cfg, seed, index)
-    start = state.view(None)
-    jokers = [h.count("X") for h in start["hands"]]
-    d = t = ab = at = sh = ot = op = 0
-    hit = False
-    while not state.over:
-        phase = state.awaiting
-        decision = act(bots[state.to_move], state)
-        kind = decision.kind
-        if kind == "play":
-            t += 1
-            if hit:
-                at += 1
-            hit = False
-        elif kind == "take" or kind == "leave":
-            ab += 1
-            hit = True
-        elif kind == "shadow":
-            sh += 1
-        elif phase == "optional_draw":
-            if kind == "pass":
-                op += 1
-            else:
-                ot += 1
-        state.apply(decision)
-        d += 1
-    if hit:
-        at += 1
-    end = state.view(None)
-    return {"w": state.winners(), "s": state.scores(), "d": d, "t": t, "e": end["ended_by"],
-            "a": ab, "at": at, "sh": sh, "ot": ot, "op": op, "j": jokers}
-
-
-def play_kombio(cfg: Config, seed: int, index: int) -> dict[str, Any]:
-    """One game. Keys: w winners, s totals, d decisions, sr/sw snaps right/wrong (the winning
-    claim of a window, KO-8), sc claims (every `snap`), r rounds: per round [turns, caller or
-    -1, turn of the call (0-based) or -1, the caller's round score or 0, success 1/0 (the
-    caller's sum strictly lowest, KO-15), 1 if a grid was emptied (KO-13)]."""
-    state = cfg.new_state(derive_seed(seed, "analyze", cfg.label, index))
-    bots = _bots(cfg, seed, index)
-    n = cfg.players
-    d = sr = sw = sc = 0
-    rounds: list[list[int]] = []
-    turns = 0
-    call_turn = -1
-    round_no = 1
-    claims = 0
-
-    def close_round(view) -> None:
-        last = view["last_round"]
-        caller = last["caller"]
-        sums = last["sums"]
-        emptied = int(any(all(c is None for c in g) for g in last["grids"]))
-        if caller is None:
-            rounds.append([turns, -1, -1, 0, 0, emptied])
-        else:
-            ok = int(all(sums[caller] < sums[s] for s in range(n) if s != caller))
-            rounds.append([turns, caller, call_turn, last["scores"][caller], ok, emptied])
-
-    while not state.over:
-        phase = state.awaiting
-        if phase == "turn":
-            view = state.view(None)
-            if view["round"] != round_no:
-                close_round(view)
-                round_no, turns, call_turn = view["round"], 0, -1
-        decision = act(bots[state.to_move], state)
-        kind = decision.kind
-        if phase == "turn":
-            if kind == "kombio":
-                call_turn = turns
-            turns += 1
-        elif kind == "snap":
-            claims += 1
-            sc += 1
-        state.apply(decision)
-        d += 1
-        if phase == "snap" and state.awaiting != "snap" and claims:
-            snap = state.view(None)["snap"]
-            if snap is not None and snap["right"]:
-                sr += 1
-            else:
-                sw += 1
-            claims = 0
-    close_round(state.view(None))
-    return {"w": state.winners(), "s": state.scores(), "d": d, "sr": sr, "sw": sw, "sc": sc,
-            "r": rounds}
-
-
 def run_chunk(cfg: Config, seed: int, indices: list[int]) -> tuple[list[dict[str, Any]], float]:
     """Play a batch of games (the unit of work of a worker process or a Ray task); returns
     the games and the CPU seconds they took."""
-    play = play_kombio if cfg.game == "kombio" else play_abluxxen
+    play = info(cfg.game).module("analytics").play
     t0 = time.process_time()
     games = [play(cfg, seed, i) for i in indices]
     return games, time.process_time() - t0
@@ -350,69 +259,7 @@ def summarize(cfg: Config, games: list[dict], seconds: float) -> dict[str, Any]:
             "options": dict(cfg.options), "bots": list(cfg.bots), "games": n,
             "cpu_seconds": seconds, "seats": _seats(games, cfg.players),
             "decisions": _dist([g["d"] for g in games])}
-    if cfg.game == "kombio":
-        return {**base, **_summarize_kombio(cfg, games)}
-    return {**base, **_summarize_abluxxen(cfg, games)}
-
-
-def _summarize_abluxxen(cfg: Config, games: list[dict]) -> dict[str, Any]:
-    n = len(games)
-    turns = sum(g["t"] for g in games)
-    joker_rows: dict[int, list[tuple[float, int]]] = {}
-    xs, ys = [], []
-    for g in games:
-        for s, j in enumerate(g["j"]):
-            win = 1 / len(g["w"]) if s in g["w"] else 0.0
-            joker_rows.setdefault(j, []).append((win, g["s"][s]))
-            xs.append(j)
-            ys.append(g["s"][s])
-    jokers = []
-    for j in sorted(joker_rows):
-        rows = joker_rows[j]
-        jokers.append({"jokers": j, **_share(sum(w for w, _ in rows), len(rows)),
-                       "mean_score": statistics.fmean(sc for _, sc in rows)})
-    optional = sum(g["ot"] + g["op"] for g in games)
-    return {
-        "turns": _dist([g["t"] for g in games]),
-        "ended_by_hand": _share(sum(g["e"] == "hand" for g in games), n),
-        "ties": _share(sum(len(g["w"]) > 1 for g in games), n),
-        "abluxx_turns": _share(sum(g["at"] for g in games), turns),
-        "abluxxes_per_turn": sum(g["a"] for g in games) / turns if turns else 0.0,
-        "shadow_per_turn": sum(g["sh"] for g in games) / turns if turns else 0.0,
-        "optional_taken": _share(sum(g["ot"] for g in games), optional) if optional else None,
-        "jokers": jokers,
-        "joker_slope": _slope(xs, ys),
-    }
-
-
-def _summarize_kombio(cfg: Config, games: list[dict]) -> dict[str, Any]:
-    rounds = [r for g in games for r in g["r"]]
-    called = [r for r in rounds if r[1] >= 0]
-    n = cfg.players
-    by_circuit: dict[int, list[list[int]]] = {}
-    for r in called:
-        by_circuit.setdefault(min(r[2] // n, 5), []).append(r)
-    calls = []
-    for c in sorted(by_circuit):
-        rs = by_circuit[c]
-        calls.append({"circuit": c + 1, "last": c == 5, "rounds": len(rs),
-                      "share_of_calls": len(rs) / len(called),
-                      "caller_score": _mean_ci([r[3] for r in rs]),
-                      "success": _share(sum(r[4] for r in rs), len(rs))})
-    windows = sum(g["sr"] + g["sw"] for g in games)
-    return {
-        "rounds_per_game": _dist([len(g["r"]) for g in games]),
-        "turns_per_round": _dist([r[0] for r in rounds]),
-        "rounds": len(rounds),
-        "called": _share(len(called), len(rounds)),
-        "emptied": _share(sum(r[5] for r in rounds), len(rounds)),
-        "call_success": _share(sum(r[4] for r in called), len(called)),
-        "calls": calls,
-        "snaps_right": _share(sum(g["sr"] for g in games), windows) if windows else None,
-        "snaps_right_per_round": sum(g["sr"] for g in games) / len(rounds),
-        "snaps_wrong_per_round": sum(g["sw"] for g in games) / len(rounds),
-        "claims_per_round": sum(g["sc"] for g in games) / len(rounds),
-    }
+    return {**base, **info(cfg.game).module("analytics").summarize(cfg, games)}
 
 
 # -- the whole run -------------------------------------------------------------------------------

@@ -33,10 +33,8 @@ from typing import Any, Callable, Iterable
 
 from cardtable.bots.base import act, bot_class, bot_key, make_bot
 from cardtable.core.errors import ConfigError
-from cardtable.core.record import game_module, new_game
-
-#: games whose scores count against the player (Kombio KO-16: lowest total wins)
-LOWER_IS_BETTER = {"kombio": True, "abluxxen": False}
+from cardtable.core.record import new_game
+from cardtable.core.registry import games as registered, info
 
 
 class GameFailed(RuntimeError):
@@ -50,7 +48,7 @@ class TournamentConfig:
     """What to play. `bots` gives the bot name per seat; `bot_params` maps a bot name (every
     entry of that bot) or an entry label ("greedy#2") to constructor settings."""
 
-    game: str = "abluxxen"
+    game: str = field(default_factory=lambda: registered()[0].name)   # default: the first game
     bots: list[str] = field(default_factory=list)
     games: int = 100                      # deals; with `duplicate` each is played n times
     variant: str | None = None
@@ -189,7 +187,7 @@ def _entries(config: TournamentConfig) -> tuple[Entry, ...]:
 def make_plan(config: TournamentConfig) -> Plan:
     """Check `config` (ConfigError for anything wrong) and resolve it into a Plan."""
     game = str(config.game).strip().lower()
-    game_module(game)                         # unknown game: ConfigError
+    decl = info(game)                         # unknown game: ConfigError
     if not isinstance(config.games, int) or config.games < 1:
         raise ConfigError(f"the number of games must be at least 1, not {config.games}")
     if not isinstance(config.jobs, int) or config.jobs < 1:
@@ -209,12 +207,12 @@ def make_plan(config: TournamentConfig) -> Plan:
     if config.target is not None:
         options["target"] = config.target
     state = new_game(game, seed=0, **options)          # bad variant/players/target: ConfigError
-    variant = state.view(None).get("variant") if game == "abluxxen" else None
+    variant = state.view(None).get("variant") if len(decl.variants) > 1 else None
     ladder = f"{game}/{variant}" if variant else game
     return Plan(game=game, options=tuple(sorted(options.items())), players=n,
                 entries=entries, deals=config.games, duplicate=bool(config.duplicate),
                 seed=config.seed, records=bool(config.records),
-                lower_is_better=LOWER_IS_BETTER.get(game, False), ladder=ladder)
+                lower_is_better=decl.lower_is_better, ladder=ladder)
 
 
 # -- one game -----------------------------------------------------------------------------------

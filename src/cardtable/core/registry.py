@@ -1,0 +1,188 @@
+"""The games of the house: each game declares itself once, in a `GameInfo` its package exports
+as `GAME`, and every other part (records, bots, sim, rl, the terminal) reads that declaration
+instead of naming games.
+
+    from cardtable.core.registry import games, info
+    info("kombio").lower_is_better          # True
+    info("abluxxen").variant("duel").max_players
+
+The built-in games are the packages in `BUILTIN` (this one list; see docs/architecture.md). A
+plain tuple rather than Python entry points: the project runs from its source tree
+(PYTHONPATH=src, no install step in the tests), where entry points are not seen until the
+package is installed again, and a third-party game is not planned; `register(info)` adds one
+at run time (tests/toygame does).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from cardtable.core.errors import ConfigError
+
+#: the packages of the built-in games, each exporting `GAME = GameInfo(...)` from __init__
+BUILTIN = ("cardtable.abluxxen", "cardtable.kombio")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setting a player may choose: a rule option (`options` of a record) or a top-level
+    game setting (such as a target score)."""
+
+    name: str
+    type: type
+    default: Any
+    doc: str
+    #: the variants that have it (None: every variant)
+    variants: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule set of a game, with its player range and default."""
+
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    #: this rule set's value of each rule option it has, where it differs from Option.default
+    #: (Abluxxen's advanced turns optional_draw off)
+    defaults: tuple[tuple[str, Any], ...] = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the house knows about a game. Module fields are dotted names, imported on use
+    (`module("ui")`), so the declaration costs no import and names layers it does not load."""
+
+    name: str                       # the record's "game"
+    title: str                      # shown to people
+    engine: str                     # module with new_game(**settings), from_record(rec)
+    variants: tuple[Variant, ...]   # the default first
+    rules_version: str
+    rules_versions: tuple[str, ...]
+    #: rule options (the record's "options")
+    options: tuple[Option, ...] = ()
+    #: top-level settings of new_game beyond variant/players/seed/start/options (e.g. target)
+    settings: tuple[Option, ...] = ()
+    #: the lowest score wins (rewards and tournament tables flip their sign)
+    lower_is_better: bool = False
+    ui: str | None = None           # terminal front end (cli/games.py's UI protocol)
+    heuristics: str | None = None   # greedy(state, rng) and heuristic(state, rng)
+    codec: str | None = None        # "module:Class" of the rl codec (rl/codec.py)
+    analytics: str | None = None    # per-game statistics of sim/analytics.py
+    browser: str | None = None      # the browser's game module (web/static/js/<name>.js)
+    #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level)
+    search_share: tuple[tuple[str, float], ...] = ()
+    #: bots only this game has: name -> "module:Class" (e.g. a trained policy)
+    bots: tuple[tuple[str, str], ...] = ()
+    #: texts tried as refusals by the property tester besides its garbage (core/checks.py)
+    probes: tuple[str, ...] = ()
+
+    @property
+    def default_variant(self) -> str:
+        return self.variants[0].name
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        return tuple(v.name for v in self.variants)
+
+    @property
+    def min_players(self) -> int:
+        return min(v.min_players for v in self.variants)
+
+    @property
+    def max_players(self) -> int:
+        return max(v.max_players for v in self.variants)
+
+    def variant(self, name: str | None = None) -> Variant:
+        """The variant `name` (None: the default); ConfigError for one the game lacks."""
+        name = self.default_variant if name is None else name
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise ConfigError(f"{self.title} has no variant {name!r} "
+                          f"(known: {', '.join(self.variant_names)})")
+
+    def player_counts(self, variant: str | None = None) -> tuple[int, ...]:
+        v = self.variant(variant)
+        return tuple(range(v.min_players, v.max_players + 1))
+
+    def options_of(self, variant: str | None = None) -> tuple[Option, ...]:
+        name = self.variant(variant).name
+        return tuple(o for o in self.options if o.variants is None or name in o.variants)
+
+    def option_defaults(self, variant: str | None = None) -> dict[str, Any]:
+        """Every rule option of `variant` with its value there (what a new game plays)."""
+        own = dict(self.variant(variant).defaults)
+        return {o.name: own.get(o.name, o.default) for o in self.options_of(variant)}
+
+    def setting(self, name: str) -> Option | None:
+        return next((o for o in self.settings if o.name == name), None)
+
+    def module(self, kind: str = "engine") -> ModuleType | None:
+        """The module the declaration names for `kind` (engine, ui, heuristics, analytics), or
+        None if the game has none."""
+        dotted = getattr(self, kind)
+        return None if dotted is None else importlib.import_module(dotted.partition(":")[0])
+
+    def load(self, kind: str):
+        """The object a "module:Attr" field names (e.g. the codec class), or None."""
+        dotted = getattr(self, kind)
+        if dotted is None:
+            return None
+        mod, _, attr = dotted.partition(":")
+        return getattr(importlib.import_module(mod), attr)
+
+
+_GAMES: dict[str, GameInfo] = {}
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for package in BUILTIN:
+        try:
+            register(importlib.import_module(package).GAME)
+        except ModuleNotFoundError as e:     # a game not built in this copy
+            if not (e.name and package.startswith(e.name)):
+                raise
+
+
+def register(game: GameInfo) -> GameInfo:
+    """Add a game (the built-ins register themselves; tests add toy games)."""
+    if not isinstance(game, GameInfo):
+        raise TypeError(f"register takes a GameInfo, not {type(game).__name__}")
+    _GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game added by `register` (tests)."""
+    _GAMES.pop(name, None)
+
+
+def games() -> tuple[GameInfo, ...]:
+    """Every game, the built-ins first in BUILTIN's order."""
+    _load()
+    return tuple(_GAMES.values())
+
+
+def names() -> tuple[str, ...]:
+    return tuple(g.name for g in games())
+
+
+def info(name: str) -> GameInfo:
+    """The declaration of game `name`; ConfigError for a game the house does not know."""
+    _load()
+    try:
+        return _GAMES[name]
+    except (KeyError, TypeError):
+        raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(_GAMES))})") \
+            from None

@@ -1,0 +1,58 @@
+"""Issue 30: each game declares itself once (core/registry.py); the declaration agrees with
+what its engine does, so the parts of the house that read it may trust it."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtable.core.errors import ConfigError
+from cardtable.core.record import GAMES, game_module, new_game
+from cardtable.core.registry import GameInfo, games, info, names
+
+
+def test_the_built_in_games_in_order():
+    assert names()[:2] == ("abluxxen", "kombio")
+    assert dict(GAMES) == {g.name: g.engine for g in games()}     # the server's old view
+    assert all(isinstance(g, GameInfo) and game_module(g.name).GAME is g for g in games())
+
+
+def test_an_unknown_game_is_a_config_error():
+    with pytest.raises(ConfigError, match=r"unknown game 'chess' \(known: abluxxen, kombio"):
+        info("chess")
+
+
+@pytest.mark.parametrize("game,variant", [(g.name, v.name) for g in games() for v in g.variants])
+def test_players_and_options_as_the_engine_has_them(game, variant):
+    decl = info(game)
+    v = decl.variant(variant)
+    for n in (v.min_players, v.max_players, v.default_players):
+        new_game(game, variant=variant, players=n, seed=1)
+    for n in (v.min_players - 1, v.max_players + 1):
+        with pytest.raises(ConfigError):
+            new_game(game, variant=variant, players=n, seed=1)
+    rec = new_game(game, variant=variant, seed=1).record()
+    assert rec["players"] == v.default_players
+    assert rec["rules_version"] == decl.rules_version and decl.rules_version in decl.rules_versions
+    assert rec.get("options", {}) == decl.option_defaults(variant)
+    for o in decl.options_of(variant):
+        assert o.doc and isinstance(decl.option_defaults(variant)[o.name], (o.type, type(None)))
+
+
+def test_score_sense_and_modules():
+    assert info("kombio").lower_is_better and not info("abluxxen").lower_is_better
+    for g in games():
+        for kind in ("ui", "heuristics", "analytics"):
+            assert g.module(kind) is not None, (g.name, kind)
+        assert g.load("codec") is not None
+
+
+def test_kombio_rules_object():
+    from cardtable.kombio.rules import Rules, make_rules
+
+    assert make_rules() == Rules(target=100, max_turns=None)
+    assert make_rules(40, {"max_turns": 9}).options() == {"max_turns": 9}
+    assert info("kombio").setting("target").default == Rules().target
+    with pytest.raises(ConfigError, match="unknown Kombio option 'turns'"):
+        make_rules(100, {"turns": 3})
+    with pytest.raises(ConfigError, match="the target must be at least 1"):
+        make_rules(0)
