@@ -7,6 +7,7 @@ import { TableConnection } from "./net.js";
 import { cardEl } from "./cards.js";
 import { seatNames, seatStatus, withRefs } from "./seats.js";
 import { api, apiMessage } from "./api.js";
+import { signalTurn, signalsMenu, closeSignals } from "./signals.js";
 import { loadSeat, saveSeat, dropSeat, mySeats, storedName, storeName } from "./store.js";
 
 const mainEl = () => document.getElementById("main");
@@ -527,7 +528,7 @@ function renderTablePage(el, code) {
         }
         if (msg.type === "state" && msg.status === "cancelled") { S.gone = true; }
         draw();
-        signalTurn(prev, msg);
+        signalTurn(S, prev, msg);
         break;
       }
       case "event": {
@@ -572,25 +573,6 @@ function renderTablePage(el, code) {
     const base = seatNames(seats);
     const me = S.state ? S.state.seat : null;
     return base.map((n, i) => (i === me ? `${n} (${t("seat.you")})` : n));
-  }
-
-  // -- turn signals: the tab's title always; a sound and a notification if the player wants them
-  function signalTurn(prev, st) {
-    const turn = !!(st.your_turn && st.status === "playing");
-    const title = `${S.table ? t("game." + S.table.game) : ""} ${code} · cardtable`;
-    document.title = turn ? `▶ ${t("table.title_turn")} · ${title}` : title;
-    const fresh = turn && (!S.wasTurn || (prev && prev.index !== st.index && st.window && !(prev.window)));
-    S.wasTurn = turn;
-    if (!fresh) return;
-    const prefs = signalPrefs();
-    if (prefs.sound) beep();
-    const away = document.visibilityState !== "visible" || !document.hasFocus();
-    if (prefs.notify && away && typeof Notification !== "undefined" && Notification.permission === "granted") {
-      try {
-        const n = new Notification(t("table.notify_title"), { body: t("table.notify_body", { code }), tag: `cardtable-${code}` });
-        n.onclick = () => { window.focus(); n.close(); };
-      } catch (e) { /* not allowed here */ }
-    }
   }
 
   // layout: status bar, board, side panel (scores, log; a drawer on small screens)
@@ -656,7 +638,7 @@ function renderTablePage(el, code) {
         st && st.seat === null ? h("span", { class: "chip chip-spectator" }, "◉ ", t("table.spectator")) : null,
         S.table.memory ? h("span", { class: "chip", id: "memory-chip", title: t("ko.memory_on", { s: 5 }) }, t("table.memory")) : null),
       h("div", { class: "sb-right" }, conn, turn, clock,
-        playing ? signalsMenu() : null,
+        playing ? signalsMenu(S, drawStatus) : null,
         playing ? h("button", { type: "button", class: "btn btn-small icon-btn log-toggle", id: "log-toggle", "aria-controls": "side",
           "aria-expanded": S.sideOpen ? "true" : "false", onclick: () => toggleSide(!S.sideOpen) }, t("table.show_log")) : null,
         h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "", id: "rules-link" }, t("table.rules"))),
@@ -669,47 +651,11 @@ function renderTablePage(el, code) {
     }
   }
 
-  function signalsMenu() {
-    const prefs = signalPrefs();
-    const canNotify = typeof Notification !== "undefined";
-    // open until the player closes it (its button, Escape, a click elsewhere): S.signalsOpen
-    // carries it across the bar's rebuilds
-    return h("details", { class: "signals", id: "signals", open: !!S.signalsOpen,
-      ontoggle: (e) => { if (e.currentTarget.isConnected) S.signalsOpen = e.currentTarget.open; } },
-      h("summary", { class: "btn btn-small icon-btn" + (prefs.sound || prefs.notify ? " is-on" : ""), id: "signals-btn", "aria-label": t("signals.title"), title: t("signals.title") },
-        h("span", { "aria-hidden": "true" }, "♪")),
-      h("div", { class: "signals-menu" },
-        h("p", { class: "muted small" }, t("signals.hint")),
-        h("label", { class: "check" }, h("input", { type: "checkbox", id: "pref-sound", checked: prefs.sound, onchange: (e) => {
-          setSignalPref("sound", e.target.checked);
-          if (e.target.checked) beep();               // a gesture: the browser lets the page sound from now on
-          S.signalsOpen = true;
-          drawStatus();
-        } }), " ", t("signals.sound")),
-        h("label", { class: "check" }, h("input", { type: "checkbox", id: "pref-notify", checked: prefs.notify, disabled: !canNotify, onchange: async (e) => {
-          let on = e.target.checked;
-          if (on && canNotify && Notification.permission !== "granted") {
-            try { on = (await Notification.requestPermission()) === "granted"; } catch (err) { on = false; }
-          }
-          setSignalPref("notify", on);
-          S.signalsOpen = true;
-          drawStatus();
-        } }), " ", t("signals.notify")),
-        canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null));
-  }
-
-  function closeSignals({ focus = false } = {}) {
-    S.signalsOpen = false;
-    const d = document.getElementById("signals");
-    if (d && d.open) d.open = false;
-    if (focus) { const b = document.getElementById("signals-btn"); if (b) b.focus(); }
-  }
-
   /** A press outside the ♪ menu closes it (as a menu does); a press outside the board takes the
    * keyboard's place out of the table (draw() no longer brings it back). */
   function closeSignalsOutside(ev) {
     const tgt = ev.target;
-    if (S.signalsOpen && !(tgt instanceof Node && tgt.closest && tgt.closest("#signals"))) closeSignals();
+    if (S.signalsOpen && !(tgt instanceof Node && tgt.closest && tgt.closest("#signals"))) closeSignals(S);
     if (tgt instanceof Node && !boardEl.contains(tgt)) S.kbInBoard = false;
   }
   document.addEventListener("pointerdown", closeSignalsOutside, true);
@@ -946,7 +892,7 @@ function renderTablePage(el, code) {
   }
 
   function keydown(ev) {
-    if (ev.key === "Escape" && S.signalsOpen) { closeSignals({ focus: true }); ev.preventDefault(); return; }
+    if (ev.key === "Escape" && S.signalsOpen) { closeSignals(S, { focus: true }); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.sideOpen && getComputedStyle(sideEl).position === "fixed") { toggleSide(false); ev.preventDefault(); return; }
     if (!S.mod || !S.state || ev.target.closest("input, select, textarea, summary")) return;
     if (S.status !== "open" || S.state.round_break) return;
@@ -984,42 +930,6 @@ function renderTablePage(el, code) {
 function firstHuman(seats) {
   const s = seats.find((x) => x.kind === "human");
   return s ? s.seat : null;
-}
-
-// -- turn signals: the player's own choice, kept in this browser -----------------------------------
-const SIGNALS_KEY = "cardtable.signals";
-
-function signalPrefs() {
-  try { return Object.assign({ sound: false, notify: false }, JSON.parse(localStorage.getItem(SIGNALS_KEY) || "{}")); } catch (e) { return { sound: false, notify: false }; }
-}
-
-function setSignalPref(k, v) {
-  const p = signalPrefs();
-  p[k] = !!v;
-  try { localStorage.setItem(SIGNALS_KEY, JSON.stringify(p)); } catch (e) { /* ignore */ }
-}
-
-let audio = null;
-/** Two short soft tones (Web Audio: no sound file). */
-function beep() {
-  try {
-    const AC = window.AudioContext || window.webkitAudioContext;
-    if (!AC) return;
-    if (!audio) audio = new AC();
-    if (audio.state === "suspended" && audio.resume) audio.resume();
-    const t0 = audio.currentTime;
-    [[660, 0], [880, 0.14]].forEach(([f, d]) => {
-      const o = audio.createOscillator();
-      const g = audio.createGain();
-      o.frequency.value = f;
-      g.gain.setValueAtTime(0.0001, t0 + d);
-      g.gain.exponentialRampToValueAtTime(0.15, t0 + d + 0.02);
-      g.gain.exponentialRampToValueAtTime(0.0001, t0 + d + 0.12);
-      o.connect(g).connect(audio.destination);
-      o.start(t0 + d);
-      o.stop(t0 + d + 0.13);
-    });
-  } catch (e) { /* no sound */ }
 }
 
 // -- start -----------------------------------------------------------------------------------------
