@@ -9,6 +9,7 @@ import { cardEl, cardsText } from "./cards.js";
 import { nameOf, plainName, num, seatStatus, ruleRef, withRefs } from "./seats.js";
 
 const G = "abluxxen";
+export { renderAbluxxen as render };          // the table and the replay draw through games.js
 
 // -- rules the client reads (the same reading as the engine; AB-5, AB-8, AB-9, AB-20, DU-4) -------
 export function setValue(cards) {

@@ -9,18 +9,15 @@
 // Controls: first / back / forward / last buttons, a slider, autoplay, the list of all
 // decisions (each one a button), keys ← → (one step), PageUp / PageDown (ten), Home / End,
 // Space (play / pause). A seat selector switches between each player's view and the full view
-// and keeps the current step. The table is drawn by the table page's modules (abluxxen.js,
-// kombio.js: `renderX(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); each decision
+// and keeps the current step. The table is drawn by the game's own module, as at the table
+// (games.js: `render(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); each decision
 // in words comes from the server in both languages (the words of the table's log, server/views.py
 // describe, with the table's seat names counted from 1): the list of decisions and the step show
 // those words in the page's language; the record's notation (seats counted from 0, as in a
 // record) only in the step's folded "Notation" detail.
 import { t, getLang, onLang } from "./i18n.js";
-import { renderAbluxxen } from "./abluxxen.js";
-import { renderKombio } from "./kombio.js";
+import { loadGame } from "./games.js";
 import { seatNames } from "./seats.js";
-
-const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
 
 const AUTOPLAY_MS = 900;
 const PAGE = 500;
@@ -117,6 +114,7 @@ export function render(el, { code } = {}) {
         throw e;
       });
       st.table = table;
+      st.render = (await loadGame(table.game)).render;     // the game's module draws the board
       st.names = seatNames(table.seats || []);
       try {
         st.data = await loadSeat(st.seat);
@@ -404,12 +402,13 @@ export function render(el, { code } = {}) {
     const inner = node("div", "replay-board-inner game");   // the table's felt, as at the table
     inner.dataset.renderer = st.data.game;
     ui.board.replaceChildren(inner);
-    // Kombio: the first step of a new round shows the round's summary, as the table does
+    // the first step of a new round shows the round's summary (a view with `last_round`), as
+    // the table does
     const prev = st.step > 0 ? st.data.steps[st.step - 1] : null;
-    const summary = st.data.game === "kombio" && view.last_round && prev && prev.view && prev.view.round < view.round
+    const summary = view.last_round && prev && prev.view && prev.view.round < view.round
       ? { final: true } : null;
     const names = Array.from({ length: st.data.players }, (_, s) => nameOf(s));
-    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names, summary });
+    st.render(inner, view, { readonly: true, seat: st.seat, names, summary });
   }
 
   function go(i, { fromSlider = false } = {}) {
