@@ -3,15 +3,15 @@
 // (the game's own module, games.js), the side panel (scores, the log). The status bar's ♪ menu
 // is signals.js.
 import { t, getLang, onLang, refusal } from "./i18n.js";
-import { h, clear, announce, fly, listText } from "./dom.js";
+import { h, clear, announce, listText } from "./dom.js";
 import { TableConnection } from "./net.js";
-import { cardEl } from "./cards.js";
 import { seatNames, seatStatus, withRefs } from "./seats.js";
 import { api, apiMessage } from "./api.js";
 import { loadSeat, saveSeat, dropSeat, storedName, storeName } from "./store.js";
 import { signalTurn, signalsMenu, closeSignals } from "./signals.js";
 import { GAMES, CLAUSE_ALT, loadGame } from "./games.js";
 import { navigate } from "./router.js";
+import { captureRects, runFx } from "./table-fx.js";
 
 // a clause id in an event's words, left out when the words are read aloud
 const CLAUSE_REF = new RegExp(`\\s*\\((?:${CLAUSE_ALT})-[^)]*\\)`, "g");
@@ -300,51 +300,6 @@ export function renderTablePage(el, code) {
     } else c.textContent = "";
   }
 
-  function captureRects() {
-    const out = {};
-    for (const n of root.querySelectorAll("[data-region]")) {
-      const card = n.classList.contains("card") ? n : n.querySelector(".card");
-      out[n.dataset.region] = { rect: n.getBoundingClientRect(), node: card ? card.cloneNode(true) : null };
-    }
-    return out;
-  }
-
-  /** Cards fly from where they were to where they went: the cards of the event when it names
-   * them (a played set, a pool card), else a copy of what lay there. A region is a place, so
-   * the flight starts where that place is now: a panel that opened above the board (a round's
-   * summary, the final score) moves the board down, and a card must not start from the panel.
-   * A place that is gone (the drawn card) starts from where it was, moved as far as the deck;
-   * cards still flying from an earlier move land where the board was, so they are put away. */
-  function runFx(before) {
-    const deckEl = root.querySelector('[data-region="deck"]');
-    const deckNow = deckEl && before.deck ? deckEl.getBoundingClientRect() : null;
-    const dx = deckNow ? deckNow.left - before.deck.rect.left : 0;
-    const dy = deckNow ? deckNow.top - before.deck.rect.top : 0;
-    const layer = document.getElementById("fx-layer");
-    if (layer && (dx || dy)) clear(layer);
-    const fx = S.pendingFx.splice(0);
-    if (!fx.length || !S.table) return;
-    for (const f of fx.slice(-4)) {
-      const a = before[f.from];
-      const bEl = root.querySelector(`[data-region="${CSS.escape(f.to)}"]`);
-      if (!a || !bEl) continue;
-      let node = a.node || document.createElement("div");
-      let size = { w: 44, h: 62 };
-      if (f.cards && f.cards.length) {
-        node = h("div", {}, f.cards.map((c) => cardEl(S.table.game, c, { size: "sm" })));
-        size = { w: f.cards.length * 36, h: 48 };
-      } else if (f.back) {
-        node = cardEl(S.table.game, "?", { back: true, size: "sm" });
-        size = { w: 34, h: 48 };
-      }
-      const aEl = root.querySelector(`[data-region="${CSS.escape(f.from)}"]`);
-      const r = aEl ? aEl.getBoundingClientRect()
-        : { left: a.rect.left + dx, top: a.rect.top + dy, width: a.rect.width, height: a.rect.height };
-      const from = { left: r.left + r.width / 2 - size.w / 2, top: r.top + r.height / 2 - size.h / 2, width: size.w, height: size.h };
-      fly(node, from, bEl.getBoundingClientRect());
-    }
-  }
-
   function breakSummary(st) {
     const b = st.round_break;
     if (!b) return null;
@@ -386,7 +341,7 @@ export function renderTablePage(el, code) {
     boardEl.dataset.index = String(st.index);
     boardEl.dataset.status = st.status;
     boardEl.dataset.seat = st.seat === null ? "" : String(st.seat);
-    const before = captureRects();
+    const before = captureRects(root);
     const active = document.activeElement;
     // the keyboard is in the table: on a control of the board, or lost to the page's body by
     // a control that went away since (the player did not go elsewhere: see kbInBoard)
@@ -414,7 +369,7 @@ export function renderTablePage(el, code) {
       if (S.mod.scores) clear(sideScores).appendChild(S.mod.scores(st.view, opts));
     }
     if (hadFocus && !boardEl.contains(document.activeElement)) restoreFocus(focusKey);
-    runFx(before);
+    runFx(root, S, before);
   }
 
   /** Keep the keyboard in the table after a redraw: the same control if it is still there and
