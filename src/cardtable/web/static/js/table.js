@@ -5,13 +5,13 @@
 import { t, getLang, onLang, refusal } from "./i18n.js";
 import { h, clear, announce, listText } from "./dom.js";
 import { TableConnection } from "./net.js";
-import { seatNames, seatStatus, withRefs } from "./seats.js";
+import { seatNames, withRefs } from "./seats.js";
 import { api, apiMessage } from "./api.js";
-import { loadSeat, saveSeat, dropSeat, storedName, storeName } from "./store.js";
+import { loadSeat, saveSeat, dropSeat } from "./store.js";
 import { signalTurn, signalsMenu, closeSignals } from "./signals.js";
 import { GAMES, CLAUSE_ALT, loadGame } from "./games.js";
-import { navigate } from "./router.js";
 import { captureRects, runFx } from "./table-fx.js";
+import { drawLinkConfirm, drawJoin, drawWaiting, endActions } from "./table-seats.js";
 
 // a clause id in an event's words, left out when the words are read aloud
 const CLAUSE_REF = new RegExp(`\\s*\\((?:${CLAUSE_ALT})-[^)]*\\)`, "g");
@@ -20,20 +20,19 @@ export function renderTablePage(el, code) {
   document.title = `${code} · cardtable`;
   el.className = "page-table";
   document.body.classList.add("route-table");
+  const S = {
+    code, table: null, state: null, status: "connecting",
+    mod: null, ui: {}, pendingFx: [], conn: null, error: "", joinError: "", gone: false,
+    sideOpen: false, wasTurn: false, readySent: null, linkToken: null,
+  };
   // a link with a seat's token (/t/CODE#token=...): never taken silently, the visitor is asked
   // first (a crafted link would otherwise seat them in somebody else's seat); the token leaves
   // the address bar at once
   const hm = location.hash.match(/token=([^&]+)/);
-  let linkToken = null;
   if (hm) {
-    try { linkToken = decodeURIComponent(hm[1]); } catch (e) { linkToken = null; }
+    try { S.linkToken = decodeURIComponent(hm[1]); } catch (e) { S.linkToken = null; }
     history.replaceState({}, "", `/t/${code}`);
   }
-  const S = {
-    code, table: null, state: null, status: "connecting",
-    mod: null, ui: {}, pendingFx: [], conn: null, error: "", joinError: "", gone: false,
-    sideOpen: false, wasTurn: false, readySent: null,
-  };
   let tick = null;
   let alive = true;           // false once the user has left the page (see the cleanup below)
 
@@ -55,12 +54,12 @@ export function renderTablePage(el, code) {
     S.mod = await loadGame(S.table.game);
     if (!alive) return;                        // left while loading: open no connection
     const mine = myInfo();
-    if (linkToken && !(mine && mine.token === linkToken)) {
-      drawLinkConfirm(mine);
+    if (S.linkToken && !(mine && mine.token === S.linkToken)) {
+      drawLinkConfirm(ctx, mine);
       return;
     }
     if (!mine && S.table.status === "waiting" && S.table.free_seats.length) {
-      drawJoin();
+      drawJoin(ctx);
       return;
     }
     connect(mine && mine.token);
@@ -81,50 +80,6 @@ export function renderTablePage(el, code) {
     });
     S.conn.connect();
     draw();
-  }
-
-  function drawLinkConfirm(mine) {
-    clear(root);
-    const token = linkToken;
-    root.appendChild(h("div", { class: "panel join-table", id: "link-confirm", role: "region", "aria-labelledby": "lc-h" },
-      h("h1", { id: "lc-h" }, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
-      h("p", {}, t("table.link_seat")),
-      h("p", { class: "muted" }, t("table.link_warn")),
-      mine ? h("p", { class: "muted" }, t("table.link_replaces", { name: mine.name || t("seat.name", { n: (mine.seat || 0) + 1 }) })) : null,
-      h("div", { class: "actions" },
-        h("button", { type: "button", class: "btn btn-primary", id: "take-linked-seat", onclick: () => {
-          linkToken = null;
-          saveSeat(code, { token, game: S.table.game });
-          connect(token);
-        } }, t("table.link_take")),
-        h("button", { type: "button", class: "btn", id: "watch-instead", onclick: () => { linkToken = null; connect(mine ? mine.token : null); } },
-          mine ? t("table.link_keep") : t("table.watch")))));
-  }
-
-  function drawJoin() {
-    clear(root);
-    const names = seatNames(S.table.seats);
-    let name = storedName();
-    const form = h("form", { class: "panel join-table", onsubmit: async (e) => {
-      e.preventDefault();
-      if (!name.trim()) { S.joinError = t("lobby.name_needed"); drawJoin(); return; }
-      storeName(name.trim());
-      try {
-        const j = await api("POST", `/api/tables/${code}/join`, { name: name.trim() });
-        saveSeat(code, { token: j.token, seat: j.seat, name: j.name, game: S.table.game });
-        connect(j.token);
-      } catch (err) { S.joinError = t("lobby.error", { msg: apiMessage(err) }); drawJoin(); }
-    } },
-    h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
-    h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
-      S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : n))),
-    h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),
-      h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, autocomplete: "nickname", oninput: (e) => { name = e.target.value; } })),
-    S.joinError ? h("p", { class: "error", role: "alert" }, S.joinError) : null,
-    h("div", { class: "actions" },
-      h("button", { type: "submit", class: "btn btn-primary", id: "take-seat" }, t("table.join_here")),
-      h("button", { type: "button", class: "btn", id: "just-watch", onclick: () => connect(null) }, t("table.watch"))));
-    root.appendChild(form);
   }
 
   function onMessage(msg) {
@@ -203,6 +158,8 @@ export function renderTablePage(el, code) {
   const sideClose = h("button", { type: "button", class: "btn btn-small side-close", id: "side-close", onclick: () => toggleSide(false) }, "✕");
   const sideEl = h("aside", { class: "side", id: "side", "aria-label": t("table.log"), hidden: true },
     sideScores, h("div", { class: "side-head" }, h("h2", { id: "log-h", class: "side-h" }), sideClose), logList);
+  // what the panels around the game use (table-seats.js)
+  const ctx = { S, code, root, boardEl, connect, names, myInfo, drawStatus };
 
   function toggleSide(open) {
     S.sideOpen = open;
@@ -351,7 +308,7 @@ export function renderTablePage(el, code) {
       : (hadFocus ? S.kbKey : null);
     clear(boardEl);
     if (st.status === "waiting") {
-      drawWaiting();
+      drawWaiting(ctx);
     } else {
       if (st.away) {
         boardEl.appendChild(h("div", { class: "banner", id: "away-banner" }, t("table.away"), " ",
@@ -365,7 +322,7 @@ export function renderTablePage(el, code) {
         ui: S.ui, decide, rerender: draw, table: S.table, summary: breakSummary(st),
       };
       S.mod.render(gameEl, st.view, opts);
-      if (st.status === "over") (gameEl.querySelector("#result") || boardEl).appendChild(endActions());
+      if (st.status === "over") (gameEl.querySelector("#result") || boardEl).appendChild(endActions(ctx));
       if (S.mod.scores) clear(sideScores).appendChild(S.mod.scores(st.view, opts));
     }
     if (hadFocus && !boardEl.contains(document.activeElement)) restoreFocus(focusKey);
@@ -404,67 +361,6 @@ export function renderTablePage(el, code) {
   }
   document.addEventListener("focusin", onFocusIn);
 
-  function drawWaiting() {
-    const link = `${location.origin}/t/${code}`;
-    const st = S.state;
-    const free = st.seats.filter((s) => s.kind === "human" && !s.joined).length;
-    const nm = names();
-    const host = st.seat !== null && st.seat === (S.table.host === undefined ? firstHuman(st.seats) : S.table.host);
-    const levels = ["easy", "medium", "hard", "expert"];
-    const seatRow = (s, i) => {
-      const open = s.kind === "human" && !s.joined;
-      const row = h("li", { class: "wait-seat" + (open ? " is-open" : ""), data: { seat: i } },
-        h("span", { class: "seat-n" }, t("seat.name", { n: i + 1 })),
-        h("span", { class: "wait-name" }, open ? t("seat.open") : nm[i]),
-        open ? null : seatStatus({ seats: st.seats }, i));
-      if (host && open) {
-        row.appendChild(h("button", { type: "button", class: "btn btn-small", id: `to-bot-${i}`, onclick: () => S.conn.send({ type: "seat", seat: i, kind: "bot", bot: "medium" }) }, t("wait.to_bot")));
-      } else if (host && s.kind === "bot") {
-        const sel = h("select", { id: `bot-level-${i}`, "aria-label": t("wait.level", { n: i + 1 }),
-          onchange: (e) => S.conn.send({ type: "seat", seat: i, kind: "bot", bot: e.target.value }) },
-        levels.map((l) => h("option", { value: l, selected: s.bot === l }, t("level." + l))));
-        row.append(sel, h("button", { type: "button", class: "btn btn-small", id: `to-human-${i}`, onclick: () => S.conn.send({ type: "seat", seat: i, kind: "human" }) }, t("wait.to_human")));
-      }
-      return row;
-    };
-    boardEl.appendChild(h("div", { class: "panel waiting" },
-      h("h2", {}, t("table.waiting", { n: free })),
-      h("ul", { class: "wait-seats", id: "wait-seats" }, st.seats.map(seatRow)),
-      h("p", {}, t("table.share")),
-      h("div", { class: "share" }, h("input", { type: "text", readonly: true, value: link, id: "share-link", "aria-label": t("table.share"),
-        onfocus: (e) => e.target.select() }),
-      h("button", { type: "button", class: "btn", onclick: async (e) => {
-        try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); } catch (err) { document.getElementById("share-link").select(); }
-      } }, t("table.copy"))),
-      host ? h("div", { class: "actions" }, h("button", { type: "button", class: "btn", id: "cancel-table", onclick: () => {
-        if (window.confirm(t("wait.cancel_confirm"))) S.conn.send({ type: "cancel" });
-      } }, t("wait.cancel"))) : null,
-    ));
-  }
-
-  function endActions() {
-    const st = S.state;
-    const mine = myInfo();
-    const box = h("div", { class: "end-actions" },
-      h("a", { class: "btn", href: `/replay/${code}`, "data-link": "", id: "replay-link" }, t("table.replay")),
-      h("a", { class: "btn", href: "/", "data-link": "" }, t("table.back_lobby")));
-    if (st.rematch) {
-      box.prepend(h("button", { type: "button", class: "btn btn-primary", id: "to-rematch", onclick: () => {
-        if (mine) saveSeat(st.rematch, Object.assign({}, mine));
-        navigate(`/t/${st.rematch}`);
-      } }, t("table.to_rematch")));
-    } else if (mine && st.seat !== null) {
-      box.prepend(h("button", { type: "button", class: "btn btn-primary", id: "rematch-btn", onclick: async () => {
-        try {
-          const tb = await api("POST", `/api/tables/${code}/rematch`, { token: mine.token });
-          saveSeat(tb.code, Object.assign({}, mine));
-          navigate(`/t/${tb.code}`);
-        } catch (e) { S.error = t("lobby.error", { msg: apiMessage(e) }); drawStatus(); }
-      } }, t("table.rematch")));
-    }
-    return box;
-  }
-
   function keydown(ev) {
     if (ev.key === "Escape" && S.signalsOpen) { closeSignals(S, { focus: true }); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.sideOpen && getComputedStyle(sideEl).position === "fixed") { toggleSide(false); ev.preventDefault(); return; }
@@ -480,7 +376,7 @@ export function renderTablePage(el, code) {
       clear(logList);
       S.conn.restart({ lang, resetEvents: true });
     }
-    if (S.table && !S.conn) { if (linkToken) drawLinkConfirm(myInfo()); else drawJoin(); }
+    if (S.table && !S.conn) { if (S.linkToken) drawLinkConfirm(ctx, myInfo()); else drawJoin(ctx); }
     else draw();
   });
   tick = setInterval(() => {
@@ -499,9 +395,4 @@ export function renderTablePage(el, code) {
     document.body.classList.remove("route-table", "fit");
     if (S.conn) S.conn.close();
   };
-}
-
-function firstHuman(seats) {
-  const s = seats.find((x) => x.kind === "human");
-  return s ? s.seat : null;
 }
