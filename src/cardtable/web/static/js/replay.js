@@ -18,16 +18,11 @@
 import { t, getLang, onLang } from "./i18n.js";
 import { loadGame } from "./games.js";
 import { seatNames } from "./seats.js";
+import { node } from "./dom.js";
+import { resultTable } from "./replay-result.js";
 
 const AUTOPLAY_MS = 900;
 const PAGE = 500;
-
-function node(tag, cls, text) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined && text !== null) el.textContent = text;
-  return el;
-}
 
 async function getJSON(url, opts) {
   const r = await fetch(url, opts);
@@ -249,7 +244,7 @@ export function render(el, { code } = {}) {
     // result
     ui.result = node("details", "replay-result");
     ui.result.appendChild(node("summary", null, t("replay.show_result")));
-    ui.result.appendChild(resultTable(d));
+    ui.result.appendChild(resultTable(d, nameOf));
 
     const keys = node("p", "replay-keys", t("replay.keys"));
     keys.id = "replay-keys";
@@ -271,39 +266,6 @@ export function render(el, { code } = {}) {
     const d = st.data;
     const byLang = d.names_by_lang && d.names_by_lang[getLang()];
     return (byLang && byLang[s]) || d.names[s];
-  }
-
-  function resultTable(d) {
-    const wrap = node("div", "replay-result-body");
-    const h = node("h2", null, t("replay.result"));
-    wrap.appendChild(h);
-    if (!d.scores) {
-      wrap.appendChild(node("p", "replay-muted", "—"));
-      return wrap;
-    }
-    const table = node("table", "replay-scores");
-    const thead = node("thead");
-    const tr = node("tr");
-    for (const k of ["replay.player", "replay.score", "replay.winner"]) {
-      const th = node("th", null, t(k));
-      th.scope = "col";
-      tr.appendChild(th);
-    }
-    thead.appendChild(tr);
-    table.appendChild(thead);
-    const tbody = node("tbody");
-    d.scores.forEach((sc, s) => {
-      const r = node("tr");
-      const win = (d.winners || []).includes(s);
-      if (win) r.classList.add("is-winner");
-      const th = node("th", null, nameOf(s));
-      th.scope = "row";
-      r.append(th, node("td", "replay-score", String(sc)), node("td", null, win ? t("replay.winner_mark") : ""));
-      tbody.appendChild(r);
-    });
-    table.appendChild(tbody);
-    wrap.appendChild(table);
-    return wrap;
   }
 
   /** A step in words: the server's words in `lang`, else (nothing it could say) who decided. */
