@@ -1,18 +1,20 @@
 // Card elements drawn with CSS (no images). Shared with the replay viewer.
 //
 //   cardEl(game, value, opts) -> HTMLElement
-//     game:  "abluxxen" (value 1..13 or "X" for a joker) or "kombio" (value -1..14, "?" hidden,
-//            null an empty slot)
+//     game:  a game of games.js (Abluxxen: value 1..13 or "X" for a joker; Kombio: value -1..14,
+//            "?" hidden, null an empty slot)
 //     opts:  {size: "sm" | "md" | "lg", label: aria label (default: the card in words),
 //             button: true -> a focusable <button>, onClick, selected, highlight, disabled,
 //             back: true -> face down, count: a number shown on a face-down pile, cls: extra
 //             classes, data: {key: value} data attributes, title}
 import { t } from "./i18n.js";
+import { GAMES } from "./games.js";
 
-const KO_ACTIONS = { 7: "◉", 8: "◉", 9: "◉", 10: "◉", 11: "⇄", 12: "⇄", 13: "◉⇄", 14: "◉◉" };
+/** The action mark of a card value in its game (games.js `marks`), or undefined. */
+const markOf = (game, value) => (GAMES[game] ? GAMES[game].marks[value] : undefined);
 
 export function cardText(game, value) {
-  if (value === "X" || value === 14 && game === "abluxxen") return t("card.joker");
+  if (value === "X" || (GAMES[game] && GAMES[game].joker !== null && value === GAMES[game].joker)) return t("card.joker");
   if (value === "?") return t("card.hidden");
   if (value === null || value === undefined) return t("card.empty");
   return String(value);
@@ -53,10 +55,10 @@ export function cardEl(game, value, opts = {}) {
       s.className = "card-sub";
       s.textContent = t("card.joker");
       el.appendChild(s);
-    } else if (game === "kombio" && KO_ACTIONS[value]) {
+    } else if (markOf(game, value)) {
       const s = document.createElement("span");
       s.className = "card-sub card-action";
-      s.textContent = KO_ACTIONS[value];
+      s.textContent = markOf(game, value);
       s.setAttribute("aria-hidden", "true");
       el.appendChild(s);
     }

@@ -67,3 +67,11 @@ export function fly(node, from, to, ms = 380) {
   anim.oncancel = () => g.remove();
   setTimeout(() => g.remove(), ms + 200);
 }
+
+/** A bare element with a class and a text (the replay builds with it). */
+export function node(tag, cls, text) {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text !== undefined && text !== null) el.textContent = text;
+  return el;
+}

@@ -8,6 +8,7 @@ import { cardEl } from "./cards.js";
 import { nameOf, plainName, num, signed, seatStatus, withRefs } from "./seats.js";
 
 const G = "kombio";
+export { renderKombio as render };            // the table and the replay draw through games.js
 const TARGET_VERBS = ["replace", "take", "peek", "swap", "snap", "give"];
 const MEMORY_SECS = 5;
 const firstSeen = new Map();     // "table|round|P.S|value" -> ms when this client first saw it

@@ -9,28 +9,20 @@
 // Controls: first / back / forward / last buttons, a slider, autoplay, the list of all
 // decisions (each one a button), keys ← → (one step), PageUp / PageDown (ten), Home / End,
 // Space (play / pause). A seat selector switches between each player's view and the full view
-// and keeps the current step. The table is drawn by the table page's modules (abluxxen.js,
-// kombio.js: `renderX(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); each decision
+// and keeps the current step. The table is drawn by the game's own module, as at the table
+// (games.js: `render(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); each decision
 // in words comes from the server in both languages (the words of the table's log, server/views.py
 // describe, with the table's seat names counted from 1): the list of decisions and the step show
 // those words in the page's language; the record's notation (seats counted from 0, as in a
 // record) only in the step's folded "Notation" detail.
 import { t, getLang, onLang } from "./i18n.js";
-import { renderAbluxxen } from "./abluxxen.js";
-import { renderKombio } from "./kombio.js";
+import { loadGame } from "./games.js";
 import { seatNames } from "./seats.js";
-
-const RENDERERS = { abluxxen: renderAbluxxen, kombio: renderKombio };
+import { node } from "./dom.js";
+import { resultTable } from "./replay-result.js";
 
 const AUTOPLAY_MS = 900;
 const PAGE = 500;
-
-function node(tag, cls, text) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined && text !== null) el.textContent = text;
-  return el;
-}
 
 async function getJSON(url, opts) {
   const r = await fetch(url, opts);
@@ -117,6 +109,7 @@ export function render(el, { code } = {}) {
         throw e;
       });
       st.table = table;
+      st.render = (await loadGame(table.game)).render;     // the game's module draws the board
       st.names = seatNames(table.seats || []);
       try {
         st.data = await loadSeat(st.seat);
@@ -251,7 +244,7 @@ export function render(el, { code } = {}) {
     // result
     ui.result = node("details", "replay-result");
     ui.result.appendChild(node("summary", null, t("replay.show_result")));
-    ui.result.appendChild(resultTable(d));
+    ui.result.appendChild(resultTable(d, nameOf));
 
     const keys = node("p", "replay-keys", t("replay.keys"));
     keys.id = "replay-keys";
@@ -273,39 +266,6 @@ export function render(el, { code } = {}) {
     const d = st.data;
     const byLang = d.names_by_lang && d.names_by_lang[getLang()];
     return (byLang && byLang[s]) || d.names[s];
-  }
-
-  function resultTable(d) {
-    const wrap = node("div", "replay-result-body");
-    const h = node("h2", null, t("replay.result"));
-    wrap.appendChild(h);
-    if (!d.scores) {
-      wrap.appendChild(node("p", "replay-muted", "—"));
-      return wrap;
-    }
-    const table = node("table", "replay-scores");
-    const thead = node("thead");
-    const tr = node("tr");
-    for (const k of ["replay.player", "replay.score", "replay.winner"]) {
-      const th = node("th", null, t(k));
-      th.scope = "col";
-      tr.appendChild(th);
-    }
-    thead.appendChild(tr);
-    table.appendChild(thead);
-    const tbody = node("tbody");
-    d.scores.forEach((sc, s) => {
-      const r = node("tr");
-      const win = (d.winners || []).includes(s);
-      if (win) r.classList.add("is-winner");
-      const th = node("th", null, nameOf(s));
-      th.scope = "row";
-      r.append(th, node("td", "replay-score", String(sc)), node("td", null, win ? t("replay.winner_mark") : ""));
-      tbody.appendChild(r);
-    });
-    table.appendChild(tbody);
-    wrap.appendChild(table);
-    return wrap;
   }
 
   /** A step in words: the server's words in `lang`, else (nothing it could say) who decided. */
@@ -404,12 +364,13 @@ export function render(el, { code } = {}) {
     const inner = node("div", "replay-board-inner game");   // the table's felt, as at the table
     inner.dataset.renderer = st.data.game;
     ui.board.replaceChildren(inner);
-    // Kombio: the first step of a new round shows the round's summary, as the table does
+    // the first step of a new round shows the round's summary (a view with `last_round`), as
+    // the table does
     const prev = st.step > 0 ? st.data.steps[st.step - 1] : null;
-    const summary = st.data.game === "kombio" && view.last_round && prev && prev.view && prev.view.round < view.round
+    const summary = view.last_round && prev && prev.view && prev.view.round < view.round
       ? { final: true } : null;
     const names = Array.from({ length: st.data.players }, (_, s) => nameOf(s));
-    RENDERERS[st.data.game](inner, view, { readonly: true, seat: st.seat, names, summary });
+    st.render(inner, view, { readonly: true, seat: st.seat, names, summary });
   }
 
   function go(i, { fromSlider = false } = {}) {

@@ -12,9 +12,9 @@
 // starts with *Interpretation...* / *Auslegung...* marks an interpretation. Clause ids in the text
 // (AB-11, KO-5.2, "AB-11..AB-14") become links to their anchors.
 import { t, getLang, onLang } from "./i18n.js";
+import { GAMES, GAME_IDS, CLAUSE_ALT } from "./games.js";
 
-const GAMES = { abluxxen: "Abluxxen", kombio: "Kombio" };
-const CLAUSE_RE = /\b(AB|DU|CL|KO)-(\d+)(\.\d+)?\b/g;
+const CLAUSE_RE = new RegExp(`\\b(${CLAUSE_ALT})-(\\d+)(\\.\\d+)?\\b`, "g");
 const INTERP_RE = /^\*(Interpretation|Auslegung)\b/;
 const cache = new Map();
 
@@ -198,8 +198,8 @@ function page(data, game) {
   h1.tabIndex = -1;
   header.appendChild(h1);
   if (data.subtitle) header.appendChild(node("p", "rules-subtitle", data.subtitle));
-  const other = Object.keys(GAMES).find((g) => g !== game);
-  const switcher = node("a", "rules-other", t("rules.other", { game: GAMES[other] }));
+  const other = GAME_IDS.find((g) => g !== game);
+  const switcher = node("a", "rules-other", t("rules.other", { game: GAMES[other].title }));
   switcher.href = `/rules/${other}`;
   header.appendChild(switcher);
   root.appendChild(header);
@@ -341,7 +341,7 @@ export function render(el, { game } = {}) {
       el.querySelector(".rules-error").setAttribute("role", "alert");
       return;
     }
-    document.title = `${t("nav.rules")} · ${GAMES[g]} · cardtable`;
+    document.title = `${t("nav.rules")} · ${GAMES[g].title} · cardtable`;
     if (!el.querySelector(".rules-page")) {
       const p = node("p", "rules-loading", t("rules.loading"));
       p.setAttribute("role", "status");

@@ -3,6 +3,7 @@
 // minus sign.
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
+import { CLAUSE_ALT, gameOfClause } from "./games.js";
 
 /** Display names of the seats (the server's event texts use the same): the player's name,
  * "Bot 2" or "Seat 3"; seats are counted from 1. */
@@ -40,7 +41,8 @@ export function seatStatus(opts, s) {
   return null;
 }
 
-const REF_RE = /\s*\(((?:AB|DU|CL|KO)-\d+(?:\.\d+)?)(?:\.\.(?:AB|DU|CL|KO)-\d+(?:\.\d+)?)?\)|, ((?:AB|DU|CL|KO)-\d+(?:\.\d+)?)\)/g;
+const CLAUSE = `(?:${CLAUSE_ALT})-\\d+(?:\\.\\d+)?`;
+const REF_RE = new RegExp(`\\s*\\((${CLAUSE})(?:\\.\\.${CLAUSE})?\\)|, (${CLAUSE})\\)`, "g");
 
 /** A text whose clause ids ("… (AB-11)", "(KO-8..KO-10)", "(…, KO-16)") become small links to
  * the rules: players read the words, the id is only the link's address. Returns nodes. */
@@ -52,7 +54,7 @@ export function withRefs(text) {
     const stop = /^[.:;,]/.test(text.slice(end)) ? text[end++] : "";      // "… (AB-7)." -> "…. [rule]"
     out.push(text.slice(last, m.index) + (m[2] ? ")" : "") + stop);
     const id = m[1] || m[2];
-    out.push(" ", ruleRef(id.startsWith("KO") ? "kombio" : "abluxxen", id));
+    out.push(" ", ruleRef(gameOfClause(id), id));
     last = end;
   }
   out.push(text.slice(last));
