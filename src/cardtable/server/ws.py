@@ -153,6 +153,8 @@ class Conn:
         try:
             for start in range(h.start, h.end, self.page):
                 await self._pay_page()
+                if self.closed:
+                    break
                 events = await self.rt.history_page(self.seat, self.lang, start,
                                                     min(h.end, start + self.page))
                 for msg in events:
