@@ -439,3 +439,43 @@ def watch_to_the_end(ws_base: str, code: str, guard: float = 600.0) -> None:
             m = json.loads(ws.recv(timeout=guard))
             if m["type"] == "state" and m["status"] == "over":
                 return
+
+
+# -- long finished games -------------------------------------------------------------------------
+def long_kombio_record(seed: int, rng_seed: int, target: int) -> dict:
+    """The record of a finished 4-player Kombio game of random play with Kombio called rarely
+    (about one turn in 60), so that it runs to thousands of actions."""
+    from cardtable.core.rng import Rng
+    from cardtable.kombio import new_game as kombio_game
+
+    s = kombio_game(players=4, seed=seed, target=target)
+    r = Rng(rng_seed)
+    while not s.over:
+        legal = s.legal_decisions()
+        if any(d.text == "kombio" for d in legal) and r.below(60) == 0:
+            s.apply("kombio")
+            continue
+        legal = [d for d in legal if d.text != "kombio"] or legal
+        s.apply(legal[r.below(len(legal))])
+    return s.record()
+
+
+def plant_finished_game(db: str, code: str, rec: dict) -> None:
+    """Write `rec` into the SQLite database `db` as the finished game of the (waiting, 4-seat
+    Kombio) table `code`, as the server would have stored it, its seats made bots."""
+    import sqlite3
+
+    base = dict(rec)
+    actions = base.pop("actions")
+    st = load_record(dict(base, actions=[]))
+    rows = []
+    for i, a in enumerate(actions):
+        rows.append((i, st.to_move, a))
+        st.apply(a)
+    with sqlite3.connect(db) as conn:
+        tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
+        conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
+                         "VALUES (?, ?, ?, ?, 'bot', 0)", [(tid, *r) for r in rows])
+        conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
+                     "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
+        conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?", (tid,))

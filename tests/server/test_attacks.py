@@ -24,11 +24,10 @@ import time
 import httpx
 import pytest
 import websockets
-from helpers import Client, ServerProc, assert_clean_log, play, run_async
+from helpers import (Client, ServerProc, assert_clean_log, long_kombio_record, plant_finished_game,
+                     play, run_async)
 
 from cardtable.core.record import load_record
-from cardtable.core.rng import Rng
-from cardtable.kombio import new_game as kombio_game
 from cardtable.server.security import CODE_ALPHABET, PRIVATE_CODE_LEN, PUBLIC_CODE_LEN
 
 _addresses = itertools.count(1)
@@ -147,44 +146,17 @@ def test_bot_seeds_are_secret():
 
 
 # -- games of any length -----------------------------------------------------------------------------
-def _long_kombio_game(target: int = 5000) -> dict:
-    """A finished Kombio game of over 20,000 actions (random play, Kombio called rarely)."""
-    s = kombio_game(players=4, seed=2**100 + 7, target=target)
-    r = Rng(3)
-    while not s.over:
-        legal = s.legal_decisions()
-        if any(d.text == "kombio" for d in legal) and r.below(60) == 0:
-            s.apply("kombio")
-            continue
-        legal = [d for d in legal if d.text != "kombio"] or legal
-        s.apply(legal[r.below(len(legal))])
-    return s.record()
-
-
 @pytest.fixture(scope="module")
 def long_table(tmp_path_factory, logs):
     """A server whose database holds a finished game of 23,000 actions (written into the
     database as the server would have)."""
-    rec = _long_kombio_game()
+    rec = long_kombio_record(seed=2**100 + 7, rng_seed=3, target=5000)
     assert len(rec["actions"]) >= 20_000
     db = str(tmp_path_factory.mktemp("long") / "long.db")
     srv = ServerProc(db, log_dir=logs).start()
     out = srv.create(game="kombio", players=4, public=False)       # waiting: nobody drives it
     code = out["table"]["code"]
-    base = dict(rec)
-    actions = base.pop("actions")
-    st = load_record(dict(base, actions=[]))
-    rows = []
-    for i, a in enumerate(actions):
-        rows.append((i, st.to_move, a))
-        st.apply(a)
-    with sqlite3.connect(db) as conn:
-        tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
-        conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
-                         "VALUES (?, ?, ?, ?, 'bot', 0)", [(tid, *r) for r in rows])
-        conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
-                     "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
-        conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?", (tid,))
+    plant_finished_game(db, code, rec)
     yield srv, code, rec
     srv.stop()
 

@@ -4,55 +4,27 @@ address's WebSocket message budget, and a connection has one history under way a
 
 from __future__ import annotations
 
-import asyncio
-import json
-import sqlite3
-
 import pytest
-from helpers import Client, ServerProc, run_async
-
-from cardtable.core.record import load_record
-from cardtable.core.rng import Rng
-from cardtable.kombio import new_game as kombio_game
-
-
-def _kombio_game() -> dict:
-    s = kombio_game(players=4, seed=2**90 + 5, target=1000)
-    r = Rng(5)
-    while not s.over:
-        legal = s.legal_decisions()
-        if any(d.text == "kombio" for d in legal) and r.below(60) == 0:
-            s.apply("kombio")
-            continue
-        legal = [d for d in legal if d.text != "kombio"] or legal
-        s.apply(legal[r.below(len(legal))])
-    return s.record()
+from helpers import Client, ServerProc, long_kombio_record, plant_finished_game, run_async
 
 
 @pytest.fixture(scope="module")
-def long_game(tmp_path_factory, logs):
-    """A server with the limits per address on, whose database holds a finished game of some
-    thousands of actions."""
-    rec = _kombio_game()
+def long_record():
+    rec = long_kombio_record(seed=2**90 + 5, rng_seed=5, target=1000)
     assert len(rec["actions"]) >= 2000
+    return rec
+
+
+@pytest.fixture
+def long_game(long_record, tmp_path_factory, logs):
+    """A server of its own (so its address's budget is whole) with the limits per address on,
+    whose database holds a finished game of some thousands of actions."""
+    rec = long_record
     db = str(tmp_path_factory.mktemp("sync") / "sync.db")
     srv = ServerProc(db, log_dir=logs, args=("--client-limits", "on")).start()
     code = srv.create(game="kombio", players=4, public=False)["table"]["code"]
-    base = dict(rec)
-    actions = base.pop("actions")
-    st = load_record(dict(base, actions=[]))
-    rows = []
-    for i, a in enumerate(actions):
-        rows.append((i, st.to_move, a))
-        st.apply(a)
-    with sqlite3.connect(db) as conn:
-        tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
-        conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
-                         "VALUES (?, ?, ?, ?, 'bot', 0)", [(tid, *r) for r in rows])
-        conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
-                     "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
-        conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?", (tid,))
-    yield srv, code, len(actions)
+    plant_finished_game(db, code, rec)
+    yield srv, code, len(rec["actions"])
     srv.stop()
 
 
