@@ -20,7 +20,6 @@ import asyncio
 import collections
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,14 +29,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-ROOT = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
+from bench_server import HOST, ROOT, free_port  # noqa: E402  (bench/ is the script's folder)
 
 
 def pct(v: list[float], p: float) -> float:
