@@ -6,15 +6,17 @@ so a state plus a decision determines the next state.
 
 Simultaneous decisions (boardgame.io's "active players") are a *window*: `window()` names the
 seats that may answer now, in the order the rules take their answers, and the decision text
-that a seat's silence means. The engine still asks them one after another (`to_move` is
-`window().seats[0]`, and every answer of that seat, silent or not, leaves a window of the
-remaining seats, or closes it after the last); a seat's view never shows what the others chose
-until the window closes. A front end that runs a window in wall time (the server) asks every
-seat of it at once, without a game's word: it answers `silence` for the seats before a seat
-to ask that seat (`Window.ask`), keeps silent answers pending, and the first answer that is
-not silence closes the window at once: the server applies, in the window's order, that answer
-for its seat and `silence` for every other. A window's deadline closes it the same way (every
-seat that did not answer is silent).
+that a seat's silence means. The engine still asks them one after another: `to_move` is
+`window().seats[0]`, and every answer of that seat, silent or not, leaves the window of the
+remaining seats, until the last one's answer closes it (a new window may open at once, e.g.
+the next round's). A seat's view never shows what the others chose until the window closes.
+
+A front end that runs a window in wall time (the server) asks its seats at once, without a
+game's word: it asks a seat on a copy where the seats before it are silent (`Window.ask`),
+keeps silent answers pending, and the first answer that is not silence (a claim) closes the
+window at once: it applies, in the window's order, the claim for its seat and `silence` for
+every other. A window also closes when all were silent, or at its deadline (a seat that did
+not answer is silent).
 
 Rounds: `round()` numbers the rounds of a game that has them (None for one that has not). An
 engine may deal the next round in the same action that ends one; a front end sees that the

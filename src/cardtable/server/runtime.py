@@ -285,7 +285,7 @@ class TableRuntime:
 
     def state_msg(self, viewer: int | None) -> dict:
         window = None
-        w = self.window() if self.status == "playing" else None
+        w = self.window() if self.status == "playing" and not self.round_break() else None
         if w is not None:
             order = self.window_order()
             mine = self.answers().get(viewer) if viewer is not None else None
