@@ -29,13 +29,12 @@ its deadline (seats that did not answer are silent). The server knows no game's 
 only `window()` and `round()` of the core protocol.
 
 Round breaks: an engine may deal the next round in the same action that ends a round (its
-`round()` changes), so the server holds the new round back: with the decision that ends a
-round a break opens (table
-column `snap`: {"n", "break": its start, "ready": [seats]}, `deadline`: its latest end). Nobody
-decides during it; it ends when every player connected here (and not away) sent `ready`, after
-`round_pause` seconds when no player is connected (bots, spectators), and at the latest after
-`round_break` seconds (an idle player cannot stall the table). Then the first turn's timer
-starts.
+`round()` changes, e.g. Kombio's), so the server holds the new round back: with the decision
+that ends a round a break opens (table column `snap`: {"n", "break": its start, "ready":
+[seats]}, `deadline`: its latest end; no window is shown during it). Nobody decides during
+it; it ends when every player connected here (and not away) sent `ready`, after `round_pause`
+seconds when no player is connected (bots, spectators), and at the latest after `round_break`
+seconds (an idle player cannot stall the table). Then the first turn's timer starts.
 """
 
 from __future__ import annotations
