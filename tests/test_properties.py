@@ -62,6 +62,7 @@ def test_abluxxen_random_playouts(variant, players, options):  # AB-1..AB-21, DU
                 check_result=abluxxen_result, seen_texts=seen)
     assert stats.games == GAMES_PER_CONFIG
     assert stats.refusals > 100
+    assert stats.window_answers == 0                 # no simultaneous decisions in Abluxxen
     # the determinizations really re-dealt hidden cards (else the view check proves nothing)
     assert stats.hidden_changed > 0.5 * stats.determinizations
 
@@ -139,4 +140,6 @@ def test_kombio_random_playouts(players, target):  # KO-1..KO-16
         playout(make, 7000 * players + target + g, stats=stats, no_leak=kombio_no_leak,
                 check_result=kombio_result, seen_texts=seen)
     assert stats.games == games and stats.refusals > 100
+    # the snap windows were checked as windows (core/checks.py: check_window)
+    assert stats.window_answers > stats.games
     assert stats.hidden_changed > 0.5 * stats.determinizations

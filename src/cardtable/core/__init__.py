@@ -7,7 +7,7 @@ from cardtable.core.errors import (
     RecordError,
     SeatError,
 )
-from cardtable.core.game import Decision, GameState
+from cardtable.core.game import Decision, GameState, Window
 from cardtable.core.record import (
     GAMES,
     ReplayError,
@@ -21,6 +21,6 @@ from cardtable.core.rng import Rng
 
 __all__ = [
     "CardtableError", "ConfigError", "IllegalDecision", "RecordError", "ReplayError", "SeatError",
-    "Decision", "GameState", "GAMES", "game_module", "load_record", "new_game",
+    "Decision", "GameState", "Window", "GAMES", "game_module", "load_record", "new_game",
     "read_record", "save_record", "Rng",
 ]

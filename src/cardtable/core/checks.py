@@ -7,6 +7,11 @@ checks, step by step:
 - every listed decision applies (on a copy); decisions that are not listed are refused with
   IllegalDecision and leave the state unchanged;
 - a copy evolves exactly like the original and is independent of it;
+- simultaneous decisions (`window()`): an open window's seats are distinct seats of the game,
+  the first is `to_move`; its silence is legal for each of them in its turn (`Window.ask`,
+  on a copy); every answer of its first seat leaves the window of the remaining seats (same
+  silence and kind) until the last; no window once over;
+- rounds (`round()`): None all game long, or a number from 1 that never goes down;
 - information: for a seat, a determinization looks the same from that seat
   (view(determinize(s), s) == view(s)), so the seat's view cannot depend on anything hidden;
   the hidden parts are really re-dealt (checked over the game), and the game's own `no_leak`
@@ -22,7 +27,7 @@ import random
 from typing import Callable
 
 from cardtable.core.errors import IllegalDecision
-from cardtable.core.game import GameState
+from cardtable.core.game import GameState, Window
 from cardtable.core.record import load_record
 from cardtable.core.registry import games
 
@@ -54,6 +59,47 @@ def check_refusal(e: IllegalDecision) -> None:
     assert e.reason == t("en", "err." + e.code, **e.params)
 
 
+def check_window(state: GameState, w: Window | None, texts: list[str], deep: bool) -> None:
+    """The open window `w` of `state` (whose legal texts are `texts`) keeps the protocol
+    (core/game.py); with `deep`, every seat of it is asked on a copy."""
+    if w is None:
+        return
+    assert isinstance(w, Window), f"window() gave {w!r}"
+    assert isinstance(w.seats, tuple) and w.seats, f"a window without seats: {w}"
+    assert len(set(w.seats)) == len(w.seats), f"a seat twice in the window: {w}"
+    assert all(type(s) is int and 0 <= s < state.players for s in w.seats), w
+    assert w.seats[0] == state.to_move, f"the window's first seat is not to move: {w}"
+    assert isinstance(w.kind, str) and w.kind, f"a window without a kind: {w}"
+    assert w.silence in texts, f"silence {w.silence!r} is not legal for seat {w.seats[0]}"
+    if deep:
+        before = state.view(None)
+        for i, s in enumerate(w.seats):
+            c = w.ask(state, s)
+            assert c.to_move == s, f"seat {s} is not asked after the silence of {w.seats[:i]}"
+            assert w.silence in c.legal(), f"silence is not legal for seat {s}"
+            assert c.window() == Window(w.seats[i:], w.silence, w.kind), (c.window(), w)
+        assert state.view(None) == before, "asking a window's seat changed the state"
+
+
+def check_window_step(w: Window | None, after: Window | None) -> None:
+    """An answer of the first seat of window `w` left `after`: the remaining seats' window.
+    The last seat's answer closes the window (a new one may open at once, e.g. the next
+    round's: the next step checks it as any window)."""
+    if w is not None and len(w.seats) > 1:
+        assert after == Window(w.seats[1:], w.silence, w.kind), (w, after)
+
+
+def check_round(before: int | None, after: int | None, first: bool) -> None:
+    """`round()` is None all game long, or a number from 1 that never goes down."""
+    if first:
+        assert after is None or (type(after) is int and after >= 1), f"round {after!r}"
+        return
+    if before is None:
+        assert after is None, f"round() was None, then {after!r}"
+    else:
+        assert type(after) is int and after >= before, f"round {before} -> {after!r}"
+
+
 class Stats:
     def __init__(self):
         self.games = 0
@@ -61,6 +107,7 @@ class Stats:
         self.refusals = 0
         self.determinizations = 0
         self.hidden_changed = 0
+        self.window_answers = 0
 
 
 def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
@@ -72,6 +119,8 @@ def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
     state = make(seed)
     twin = state.copy()
     steps = 0
+    rnd_no = state.round()
+    check_round(None, rnd_no, first=True)
     while not state.over:
         steps += 1
         assert steps <= max_steps, "the game does not end"
@@ -84,6 +133,8 @@ def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
         seat = state.to_move
         assert seat is not None and 0 <= seat < state.players
         deep = steps % deep_every == 1
+        window = state.window()
+        check_window(state, window, texts, deep)
         if deep:
             before = state.view(None)
             for d in legal:
@@ -124,10 +175,17 @@ def playout(make: Callable[[int], GameState], seed: int, *, stats: Stats,
         state.apply(d)
         twin.apply(d)
         stats.decisions += 1
+        if window is not None:
+            stats.window_answers += 1
+        check_window_step(window, state.window())
+        now = state.round()
+        check_round(rnd_no, now, first=False)
+        rnd_no = now
         if deep:
             assert twin.view(None) == state.view(None), "a copy diverged"
     state.check_invariants()
     assert state.legal_decisions() == [] and state.to_move is None and state.awaiting is None
+    assert state.window() is None, "a window is open after the end"
     check_result(state)
     rec = json.loads(json.dumps(state.record()))
     again = load_record(rec)

@@ -2,9 +2,26 @@
 
 A game is a `GameState`: a sequence of decision points, each with exactly one deciding seat
 (`to_move`). Chance (shuffles, tie draws) is resolved inside the state by its own seeded `Rng`,
-so a state plus a decision determines the next state. Simultaneous decisions (Kombio's snap
-window) are asked of one seat after another; a seat's view never shows what the others chose
-until the window closes.
+so a state plus a decision determines the next state.
+
+Simultaneous decisions (boardgame.io's "active players") are a *window*: `window()` names the
+seats that may answer now, in the order the rules take their answers, and the decision text
+that a seat's silence means. The engine still asks them one after another: `to_move` is
+`window().seats[0]`, and every answer of that seat, silent or not, leaves the window of the
+remaining seats, until the last one's answer closes it (a new window may open at once, e.g.
+the next round's). A seat's view never shows what the others chose until the window closes.
+
+A front end that runs a window in wall time (the server) asks its seats at once, without a
+game's word: it asks a seat on a copy where the seats before it are silent (`Window.ask`),
+keeps silent answers pending, and the first answer that is not silence (a claim) closes the
+window at once: it applies, in the window's order, the claim for its seat and `silence` for
+every other. A window also closes when all were silent, or at its deadline (a seat that did
+not answer is silent).
+
+Rounds: `round()` numbers the rounds of a game that has them (None for one that has not). An
+engine may deal the next round in the same action that ends one; a front end sees that the
+round changed and may hold the new round back (the server's round break) so the players can
+read the last round's summary.
 
 Decisions exist in two forms: notation text (NOTATION.md, e.g. ``play 7 7 X``) and structured
 `Decision` objects (kind + arguments + text). `apply` takes either.
@@ -14,6 +31,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from cardtable.core.errors import IllegalDecision
@@ -56,6 +74,31 @@ def notation_number(tok: str, max_digits: int = 6) -> int | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Window:
+    """An open window of simultaneous decisions (see the module docstring).
+
+    `seats`: the seats that may still answer, in the order the rules take their answers (the
+    first is `to_move`); `silence`: the decision text a seat's silence means (legal for each of
+    them in its turn); `kind`: a stable code for front ends (the game's word for the window,
+    e.g. Kombio's "snap")."""
+
+    seats: tuple[int, ...]
+    silence: str
+    kind: str
+
+    def ask(self, state: "GameState", seat: int) -> "GameState":
+        """A copy of `state` (whose window this is) where `seat` answers: the seats before it
+        in the window's order are silent (the first answer that is not silence closes a window
+        in wall time, so every answer before it is silence)."""
+        c = state.copy()
+        for s in self.seats:
+            if s == seat:
+                break
+            c.apply(self.silence)
+        return c
+
+
 class GameState(ABC):
     """Abstract game state. Subclasses: `AbluxxenState`, `KombioState`."""
 
@@ -82,6 +125,16 @@ class GameState(ABC):
     def over(self) -> bool:
         """True once the game has ended."""
         return self._over
+
+    def window(self) -> Window | None:
+        """The open window of simultaneous decisions, or None (the default: a game without
+        windows, and every state where only `to_move` may decide)."""
+        return None
+
+    def round(self) -> int | None:
+        """The number of the round being played (1, 2, ...); None for a game without rounds
+        (the default)."""
+        return None
 
     # -- decisions ------------------------------------------------------------------------
     @abstractmethod

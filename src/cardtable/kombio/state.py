@@ -82,7 +82,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.core.errors import IllegalDecision, check_seat, refuse
-from cardtable.core.game import Decision, GameState
+from cardtable.core.game import Decision, GameState, Window
 from cardtable.core.rng import Rng
 from cardtable.kombio import cards as C
 from cardtable.kombio.cards import (
@@ -209,6 +209,18 @@ class KombioState(GameState):
             out.append(t)
         out.reverse()
         return out
+
+    # -- simultaneous decisions and rounds (core/game.py) --------------------------------------
+    def window(self) -> Window | None:
+        """KO-8..KO-10: the open snap window: the eligible seats that have not answered yet, in
+        seat order from the active player; a seat's silence is a pass."""
+        if self.phase != "snap":
+            return None
+        return Window(self.win_order[self.win_idx:], PASS.text, "snap")
+
+    def round(self) -> int:
+        """KO-4: the round being played (the last one once the game is over)."""
+        return self.round_no
 
     # -- legal decisions -----------------------------------------------------------------------
     def legal_decisions(self) -> list[Decision]:

@@ -1,4 +1,4 @@
-"""Drivers: the bots, the turn timers and the snap-window clocks of the tables.
+"""Drivers: the bots, the turn timers and the window clocks of the tables.
 
 Every table that is being played has exactly one driver task, in one process:
 - SQLite (one process): this process drives every table with status `playing`; at start it
@@ -23,10 +23,11 @@ bots (`rank`, botpool.py).
 
 A driver loop: bots (and the stand-in bot of an away human) decide after `bot_delay`; a human's
 turn timer running out makes the stand-in decide and marks the seat away (it plays for the seat
-until the player returns: connects again, or sends `back` or a decision); in a Kombio snap
-window the bot seats answer (a bot's snap after a reaction time of 30-70 % of the window, so a
-quick human can be first) and the window is closed at its deadline; a Kombio round break
-(runtime.py) ends when the players are ready or its time is over.
+until the player returns: connects again, or sends `back` or a decision); in a window of
+simultaneous decisions (the engine's `window()`, e.g. Kombio's snap window) the bot seats
+answer (an answer that is not the window's silence, e.g. a snap, after a reaction time of
+30-70 % of the window, so a quick human can be first) and the window is closed at its
+deadline; a round break (runtime.py) ends when the players are ready or its time is over.
 
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
 seat. Searching bots think in worker processes (botpool.py: people's tables first), the
@@ -91,7 +92,7 @@ class Drivers:
         self.store = hub.store
         self.tasks: dict[int, asyncio.Task] = {}
         self._bots: dict[tuple, object] = {}
-        self._rng = random.Random()             # bots' reaction times in snap windows only
+        self._rng = random.Random()             # bots' reaction times in windows only
         self._parked: set[int] = set()          # tables of bots only left when nobody watched
         self.pool = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
         self.sweeper = Sweeper(hub, settings)
@@ -294,13 +295,14 @@ class Drivers:
             return
         now = time.time()
         end = rt.break_end()
-        if end is not None:                 # a Kombio round break: nobody decides during it
+        if end is not None:                 # a round break: nobody decides during it
             if end <= now:
                 await rt.end_break(n)
                 return
             await rt.wait_change(tick, end - now)
             return
-        if state.awaiting == "snap":
+        window = rt.window()
+        if window is not None:
             order, answers = rt.window_order(), rt.answers()
             todo = [s for s in order if s not in answers and rt.is_auto(s)]
             for s in todo:
@@ -308,8 +310,8 @@ class Drivers:
                     text = await self.choose(rt, s, window=True)
                     if rt.n != n:
                         return
-                    delay = 0.0 if text == "pass" else \
-                        self._rng.uniform(0.3, 0.7) * rt.snap_seconds()
+                    delay = 0.0 if text == window.silence else \
+                        self._rng.uniform(0.3, 0.7) * rt.window_seconds()
                     planned[s] = (n, text, time.time() + delay)
             for s in list(planned):
                 if planned[s][0] != n or s not in todo:

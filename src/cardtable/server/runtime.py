@@ -9,29 +9,32 @@ The decision path (`TableRuntime.decide`), the same for players, bots and timers
      transaction that locks the table row (db.Store.locked: other processes wait there);
   2. catch up with decisions other processes committed meanwhile (they are broadcast first);
   3. check the decision against the engine on a copy of the state: the seat must be the one to
-     move (or, in a Kombio snap window, an eligible seat that has not answered yet), the
-     decision legal; otherwise a ProtocolError goes back to the sender and nothing changes;
-  4. append it (and, for a snap window, the answers it implies) at the next action indices,
+     move (or, in a window of simultaneous decisions, a seat of it that has not answered yet),
+     the decision legal; otherwise a ProtocolError goes back to the sender and nothing changes;
+  4. append it (and, for a window, the answers it implies) at the next action indices,
      set the next deadline, commit (PostgreSQL: NOTIFY at commit);
   5. only then acknowledge it to the sender and broadcast it to this process's clients (each
      gets an event in words and its new state); other processes learn it from the NOTIFY and
      broadcast to theirs (`refresh`).
 
-Kombio snap windows in wall time (KO-8..KO-10, networked): the window opens with the decision
-that makes `awaiting == "snap"`; every eligible seat may answer at once. A `pass` is kept as a
-pending answer (table column `snap`, seen by nobody else) until the window closes; the first
-`snap P.S` that reaches the server closes it at once: the server applies, in the engine's
-window order, `pass` for every other seat and the snap for the snapper, so the engine sees
-exactly one claim and the "first" of KO-10 is the first to arrive. A window also closes when
-every eligible seat has passed, or at its deadline (seats that did not answer pass).
+Windows of simultaneous decisions in wall time (core/game.py `Window`; e.g. Kombio's snap
+window, KO-8..KO-10, networked): the window opens with the decision after which the engine's
+`window()` is not None; every seat of it may answer at once. A silent answer (the window's
+`silence`, Kombio's `pass`) is kept as a pending answer (table column `snap`, seen by nobody
+else) until the window closes; the first other answer that reaches the server (Kombio's
+`snap P.S`) closes it at once: the server applies, in the window's order, `silence` for every
+other seat and that answer for its seat, so the engine sees exactly one claim and the "first"
+of KO-10 is the first to arrive. A window also closes when every seat of it was silent, or at
+its deadline (seats that did not answer are silent). The server knows no game's words here:
+only `window()` and `round()` of the core protocol.
 
-Kombio round breaks: the engine deals the next round in the same action that ends a round, so
-the server holds the new round back: with the decision that ends a round a break opens (table
-column `snap`: {"n", "break": its start, "ready": [seats]}, `deadline`: its latest end). Nobody
-decides during it; it ends when every player connected here (and not away) sent `ready`, after
-`round_pause` seconds when no player is connected (bots, spectators), and at the latest after
-`round_break` seconds (an idle player cannot stall the table). Then the first turn's timer
-starts.
+Round breaks: an engine may deal the next round in the same action that ends a round (its
+`round()` changes, e.g. Kombio's), so the server holds the new round back: with the decision
+that ends a round a break opens (table column `snap`: {"n", "break": its start, "ready":
+[seats]}, `deadline`: its latest end; no window is shown during it). Nobody decides during
+it; it ends when every player connected here (and not away) sent `ready`, after `round_pause`
+seconds when no player is connected (bots, spectators), and at the latest after `round_break`
+seconds (an idle player cannot stall the table). Then the first turn's timer starts.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from typing import Any
 import orjson
 
 from cardtable.core.errors import CardtableError, IllegalDecision, refuse
-from cardtable.core.game import GameState
+from cardtable.core.game import GameState, Window
 from cardtable.core.record import load_record
 from cardtable.server import views as V
 from cardtable.server.db import Conflict
@@ -173,7 +176,9 @@ class TableRuntime:
             self.names = {lang: V.seat_names(self.seats, lang) for lang in ("en", "de")}
         self._seat_info = seat_info_of(self.seats)
 
-    def snap_seconds(self) -> float:
+    def window_seconds(self) -> float:
+        """How long a window of simultaneous decisions is open (the table setting
+        `snap_seconds`, a name of the wire protocol)."""
         return float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
 
     def seat_info(self) -> list[dict]:
@@ -207,31 +212,30 @@ class TableRuntime:
         except TimeoutError:
             pass
 
-    # -- snap windows -------------------------------------------------------------------------------
-    def window_order(self) -> list[int]:
-        """The eligible seats of the open snap window, in the engine's order ([] if none)."""
-        if self.state.awaiting != "snap":
-            return []
+    # -- windows of simultaneous decisions ------------------------------------------------------
+    def window(self) -> Window | None:
+        """The open window of the state at action `n` (the engine's `window()`), or None."""
         if self._wcache is None or self._wcache[0] != self.n:
-            w = self.state.view(None).get("window") or {}
-            self._wcache = (self.n, list(w.get("order", [])))
+            w = self.state.window()
+            self._wcache = (self.n, w, list(w.seats) if w is not None else [])
         return self._wcache[1]
 
+    def window_order(self) -> list[int]:
+        """The seats of the open window, in the engine's order ([] if none)."""
+        self.window()
+        return self._wcache[2]
+
     def answers(self) -> dict[int, str]:
-        """Pending answers of the open window: seat -> who answered (all are passes)."""
+        """Pending answers of the open window: seat -> who answered (all are silent)."""
         if not self.snap or self.snap.get("n") != self.n:
             return {}
         return {int(k): v for k, v in self.snap.get("answers", {}).items()}
 
     def window_state(self, seat: int) -> GameState:
-        """A copy of the state where `seat` answers the open window (earlier seats passed:
-        a snap closes the window, so every answer before the first snap is a pass)."""
-        c = self.state.copy()
-        for s in self.window_order():
-            if s == seat:
-                break
-            c.apply("pass")
-        return c
+        """A copy of the state where `seat` answers the open window (`Window.ask`: earlier
+        seats are silent, since the first answer that is not silence closes the window)."""
+        w = self.window()
+        return w.ask(self.state, seat) if w is not None else self.state.copy()
 
     # -- what a viewer sees ---------------------------------------------------------------------
     def view_for(self, viewer: int | None) -> dict:
@@ -258,12 +262,12 @@ class TableRuntime:
         if lg is None:
             if len(self._lcache) > 16:
                 self._lcache = {k: x for k, x in self._lcache.items() if k[0] == self.n}
-            if self.state.awaiting == "snap":
+            if self.window() is not None:
                 lg = self.window_state(seat).legal() if seat in self.window_order() else []
             else:
                 lg = self.state.legal() if self.state.to_move == seat else []
             self._lcache[key] = lg
-        if lg and self.state.awaiting == "snap" and seat in self.answers():
+        if lg and self.window() is not None and seat in self.answers():
             return []
         return lg
 
@@ -272,7 +276,7 @@ class TableRuntime:
             return []
         if self.round_break():
             return self.break_waiting()
-        if self.state.awaiting == "snap":
+        if self.window() is not None:
             order = self.window_order()
             ans = self.answers()
             return [s for s in order if not (s == viewer and s in ans)]
@@ -280,11 +284,12 @@ class TableRuntime:
 
     def state_msg(self, viewer: int | None) -> dict:
         window = None
-        if self.status == "playing" and self.state.awaiting == "snap":
+        w = self.window() if self.status == "playing" and not self.round_break() else None
+        if w is not None:
             order = self.window_order()
             mine = self.answers().get(viewer) if viewer is not None else None
             window = {"deadline": self.deadline, "eligible": viewer in order,
-                      "answered": "pass" if mine else None, "seats": order}
+                      "answered": w.silence if mine else None, "seats": order}
         legal = self.legal_for(viewer)
         return {
             "type": "state", "table": self.code, "index": self.n, "status": self.status,
@@ -364,7 +369,7 @@ class TableRuntime:
                 c.send({"type": "cancelled", "table": self.code})
                 c.send_close(4404)
 
-    # -- Kombio round breaks -----------------------------------------------------------------------
+    # -- round breaks ------------------------------------------------------------------------------
     def round_break(self) -> dict | None:
         """The open round break ({"n", "break": start, "ready"}), or None."""
         b = self.snap
@@ -404,15 +409,12 @@ class TableRuntime:
         return {"until": self.break_end(), "ready": list(b["ready"]),
                 "waiting": self.break_waiting()}
 
-    def _round_of(self, state: GameState):
-        return state.view(0).get("round") if self.game == "kombio" else None
-
     def _with_break(self, before: GameState, after: GameState, meta: dict, n: int,
                     now: float) -> dict:
         """`meta` (see _next_meta) with a round break if the actions that lead from `before` to
         `after` ended a round and dealt the next one."""
         limit = self.hub.settings.round_break
-        if limit <= 0 or after.over or self._round_of(after) == self._round_of(before):
+        if limit <= 0 or after.over or after.round() == before.round():
             return meta
         return dict(meta, snap={"n": n, "break": now, "ready": []}, deadline=now + limit)
 
@@ -508,9 +510,9 @@ class TableRuntime:
         """Status, deadline and window after the position `state` (n actions)."""
         if state.over:
             return {"status": "over", "deadline": None, "snap": None}
-        if state.awaiting == "snap":
+        if state.window() is not None:
             return {"snap": {"n": n, "answers": {}},
-                    "deadline": now + self.snap_seconds()}
+                    "deadline": now + self.window_seconds()}
         turn = self.settings.get("turn_seconds")
         seat = state.to_move
         if turn and seats[seat]["kind"] == "human":
@@ -625,8 +627,8 @@ class TableRuntime:
                 if by in (BY_BOT, BY_STANDIN) and not self.is_auto(seat):
                     raise ProtocolError("stale", "the seat's player is back")
                 pending: dict | None = None
-                if self.state.awaiting == "snap":
-                    items, pending = self._snap_answer(seat, text, by)
+                if self.window() is not None:
+                    items, pending = self._window_answer(seat, text, by)
                 else:
                     if self.state.to_move != seat:
                         raise ProtocolError(
@@ -660,7 +662,9 @@ class TableRuntime:
                 self.seats[s].update(values)
             self._set_meta(tx.row, None)
             mine = [s.text for s in steps if s.seat == seat]
-            ack = {"type": "ack", "index": self.n, "decision": mine[-1] if mine else "pass",
+            w = self.window()
+            ack = {"type": "ack", "index": self.n,
+                   "decision": mine[-1] if mine else (w.silence if w is not None else None),
                    "pending": not steps}
             if on_commit is not None:
                 on_commit(ack)
@@ -669,14 +673,16 @@ class TableRuntime:
         self.hub.after_change(self)
         return ack
 
-    def _snap_answer(self, seat: int, text: str, by: str):
-        """A seat's answer in the open snap window: (items to apply now, pending answers)."""
+    def _window_answer(self, seat: int, text: str, by: str):
+        """A seat's answer in the open window: (items to apply now, pending answers)."""
+        w = self.window()
         order = self.window_order()
         answers = self.answers()
         if seat not in order:
-            raise ProtocolError("not_your_turn", "you may not answer this snap window (KO-12)")
+            raise ProtocolError("not_your_turn", f"you may not answer this {w.kind} window")
         if seat in answers:
-            raise ProtocolError("already_answered", "you have already answered this snap window")
+            raise ProtocolError("already_answered",
+                                f"you have already answered this {w.kind} window")
         if by == BY_TIMEOUT:
             raise ProtocolError("stale", "a window's timeout closes the window")
         c = self.window_state(seat)
@@ -686,29 +692,29 @@ class TableRuntime:
         except IllegalDecision as e:
             raise ProtocolError.illegal(e) from None
         canonical = c.history[-1]
-        if d.kind == "pass":
+        if canonical == w.silence:
             answers[seat] = by
             if len(answers) < len(order):
                 return [], {"n": self.n, "answers": {str(k): v for k, v in answers.items()}}
-            return [(s, "pass", answers[s]) for s in order], None
-        # the first snap to arrive: it is the window's only claim (KO-10, networked)
-        return [(s, canonical if s == seat else "pass",
+            return [(s, w.silence, answers[s]) for s in order], None
+        # the first answer that is not silence: it is the window's only claim (KO-10, networked)
+        return [(s, canonical if s == seat else w.silence,
                  by if s == seat else answers.get(s, BY_TIMEOUT)) for s in order], None
 
     async def close_window(self, expected: int) -> bool:
-        """The window's deadline has passed: every seat that did not answer passes."""
+        """The window's deadline has passed: every seat that did not answer is silent."""
         return await self._retrying(lambda: self._close_window(expected))
 
     async def _close_window(self, expected: int) -> bool:
         async with self.lock:
             async with self.hub.store.locked(self.id, self.row) as tx:
                 await self._sync_tx(tx)
-                if (self.n != expected or self.status != "playing"
-                        or self.state.awaiting != "snap" or self.deadline is None
-                        or time.time() < self.deadline - 0.01):
+                w = self.window()
+                if (self.n != expected or self.status != "playing" or w is None
+                        or self.deadline is None or time.time() < self.deadline - 0.01):
                     return False
                 answers = self.answers()
-                items = [(s, "pass", answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
+                items = [(s, w.silence, answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
                 trial = self.state.copy()
                 steps = self._play(trial, self.n, items, self._viewers())
                 await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
@@ -738,7 +744,7 @@ class TableRuntime:
                 await tx.update_seat(seat, away=away)
                 turn = self.settings.get("turn_seconds")
                 if (not away and turn and self.status == "playing" and not self.state.over
-                        and self.state.awaiting != "snap" and self.state.to_move == seat):
+                        and self.window() is None and self.state.to_move == seat):
                     tx.set(deadline=time.time() + float(turn))     # a full timer on return
             self.seats[seat]["away"] = away
             self._set_meta(tx.row, None)
