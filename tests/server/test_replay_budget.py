@@ -20,7 +20,7 @@ from cardtable.server import create_app
 from cardtable.server import security
 from cardtable.server.config import Settings
 from cardtable.server.security import Limits
-from cardtable.web import replay_api
+from cardtable.server import replay_routes as replay_api
 
 
 def _record(seed: int = 3) -> dict:

@@ -68,6 +68,9 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     #: top-level settings of new_game beyond variant/players/seed/start/options (e.g. target)
     settings: tuple[Option, ...] = ()
+    #: settings of a table on the game server that the engine does not see (Kombio's snap
+    #: window length and memory mode): the lobby offers them, the server keeps them
+    table_settings: tuple[Option, ...] = ()
     #: the lowest score wins (rewards and tournament tables flip their sign)
     lower_is_better: bool = False
     ui: str | None = None           # terminal front end (cli/games.py's UI protocol)
@@ -122,6 +125,9 @@ class GameInfo:
 
     def setting(self, name: str) -> Option | None:
         return next((o for o in self.settings if o.name == name), None)
+
+    def table_setting(self, name: str) -> Option | None:
+        return next((o for o in self.table_settings if o.name == name), None)
 
     def module(self, kind: str = "engine") -> ModuleType | None:
         """The module the declaration names for `kind` (engine, ui, heuristics, analytics), or

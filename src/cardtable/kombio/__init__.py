@@ -79,6 +79,12 @@ GAME = GameInfo(
                     "Kombio call ends after this many turns (off by default)"),),
     settings=(Option("target", int, Rules.target, "KO-16: the game ends after the round in "
                      "which a total reaches it"),),
+    # the server's table settings: the snap window's length (the server's default,
+    # server.protocol.DEFAULT_SNAP_SECONDS, is the same 5 s) and the memory mode
+    table_settings=(Option("snap_seconds", float, 5.0, "KO-10: the length of a snap window "
+                           "in seconds"),
+                    Option("memory", bool, False, "memory mode: cards a player has seen "
+                           "turn face down again after 5 s")),
     lower_is_better=True,                          # KO-16: the lowest total wins
     ui="cardtable.cli.kombio_ui",
     heuristics="cardtable.kombio.heuristics",

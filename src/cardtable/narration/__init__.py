@@ -5,6 +5,10 @@ the replay viewer. One module per game (`narration.<game>`), each with
     describe(before, decision, after, actor, viewer, names, lang, ...) -> str
                                                    one decision as a log line for `viewer`
     tie_break(view) -> str | None                  how the end was decided
+    web_line(before, decision, after, actor, viewer, names, lang, every_step=False) -> str
+                                                   the game server's words for a decision
+                                                   (its table log; `every_step`: the replay
+                                                   viewer's line for each decision)
 
 They read views only (what the viewer may see) and word everything through the catalogs
 (`cardtable.i18n`). The terminal's pictures (rich) stay in `cli.<game>_ui`.

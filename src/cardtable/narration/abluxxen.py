@@ -199,3 +199,10 @@ def tie_break(view) -> str | None:
     if len(counts) > 1 or view.get("variant") == "classic":
         return "shared"
     return "still"
+
+
+def web_line(before, decision, after, actor, viewer, names, lang, every_step: bool = False
+             ) -> str:
+    """One decision in the game server's words (server/views.py `describe`): the terminal's
+    line; every decision has its own line, in the replay viewer (`every_step`) too."""
+    return describe(before, decision, after, actor, viewer, names, lang)

@@ -380,3 +380,53 @@ def tie_break(view) -> str | None:
     if len(tied) == 1:
         return None
     return "last" if len(winners) < len(tied) else "still"
+
+
+# -- the game server's words ----------------------------------------------------------------------
+def web_line(before, decision, after, actor, viewer, names, lang, every_step: bool = False
+             ) -> str:
+    """One decision in the game server's words (server/views.py `describe`): cards named as
+    the browser shows them ("your card 3"), and a snap window's answers as one line with its
+    result (`describe`'s `web`).
+
+    `every_step` (the replay viewer, one line per decision): a snap-window answer that the
+    table leaves to the window's result line gets a line of its own, the answer itself where
+    the viewer may see it (their own answer; everything in the full view, viewer None) and
+    else only that the seat answered (KO-10: hidden until the window closes)."""
+    line = describe(before, decision, after, actor, viewer, names, lang, web=True)
+    if every_step:
+        line = _with_answer(line, before, decision, after, actor, viewer, names, lang)
+    return line
+
+
+def _with_answer(line: str, before: dict, decision: str, after: dict, actor: int,
+                 viewer: int | None, names: list[str], lang: str) -> str:
+    """`line` with the snap-window answer of `actor` in front: alone while the window is open;
+    before the window's result when the answer closed it and the result does not already say
+    it (a pass, or a snap that was not the first), where the viewer may see the answer."""
+    if not line:
+        return _answer(decision, actor, viewer, names, lang)
+    kind = decision.split()[0] if decision.split() else ""
+    if kind not in ("pass", "snap") or before.get("awaiting") != "snap":
+        return line
+    if viewer is not None and viewer != actor:
+        return line
+    snap = after.get("snap") or {}
+    if kind == "snap" and snap.get("seat") == actor:
+        return line
+    return _answer(decision, actor, viewer, names, lang) + "\n" + line
+
+
+def _answer(decision: str, actor: int, viewer: int | None, names: list[str], lang: str) -> str:
+    """A snap-window answer in words (the terminal narration's catalog keys)."""
+    words = decision.split()
+    if not words or words[0] not in ("pass", "snap"):
+        return ""
+    if viewer is not None and viewer != actor:
+        return t(lang, "ko.log.answered", name=names[actor])
+    key = "ko.log." + words[0] + (".you" if viewer is not None else "")
+    if words[0] == "pass":
+        return t(lang, key, name=names[actor])
+    p, s = (int(x) for x in words[1].split("."))
+    card = card_words(p, s, actor, viewer, names, lang, True)
+    return t(lang, key, name=names[actor], card=card)

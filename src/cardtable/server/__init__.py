@@ -43,11 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--standin", default=d.standin,
                    help="bot that plays for an away player (default %(default)s)")
     p.add_argument("--round-break", type=float, default=d.round_break,
-                   help="Kombio: longest wait for the players' ready after a round, 0: none "
-                        "(default %(default)s)")
+                   help="a game played in rounds: longest wait for the players' ready after "
+                        "a round, 0: none (default %(default)s)")
     p.add_argument("--round-pause", type=float, default=d.round_pause,
-                   help="Kombio: the pause after a round when no player is connected "
-                        "(default %(default)s)")
+                   help="a game played in rounds: the pause after a round when no player is "
+                        "connected (default %(default)s)")
     p.add_argument("--rate", type=float, default=d.rate,
                    help="messages per second per connection (default %(default)s)")
     p.add_argument("--burst", type=int, default=d.burst, help="message burst per connection")

@@ -29,8 +29,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
 
 from cardtable import __version__
-from cardtable.bots import LEVELS, bot_names
-from cardtable.core.errors import CardtableError, ConfigError
+from cardtable.core import registry
+from cardtable.core.errors import ConfigError
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.config import Settings
@@ -39,7 +39,10 @@ from cardtable.server.driver import Drivers, Listener
 from cardtable.server.joining import join_seat
 from cardtable.server.errors import ApiError, invalid_code, validation_errors
 from cardtable.server.errors import bad as _bad
+from cardtable.server.games import games_out, table_config
 from cardtable.server.migrate import upgrade
+from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
+from cardtable.server.replay_routes import router as replay_router
 from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
 from cardtable.server.security import (
@@ -57,7 +60,6 @@ from cardtable.server.security import (
     secret_seed,
 )
 from cardtable.server.ws import handle_ws
-from cardtable.web.replay_api import MAX_PAGE, ReplayResponse, replay_page
 
 log = logging.getLogger("cardtable.server")
 
@@ -65,73 +67,6 @@ CodePath = Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$", max_length=MAX_CO
                                description="the table code")]
 
 
-
-
-def table_config(req: P.CreateTable, server: Settings | None = None
-                 ) -> tuple[dict, dict, list[dict]]:
-    """(settings, base record, seat rows) of a new table; HTTPException 422 if bad. `server`:
-    the server's settings (a public table's default turn timer)."""
-    game = req.game
-    if game == "abluxxen":
-        from cardtable.abluxxen.rules import DEFAULT_PLAYERS
-
-        variant = req.variant or "basic"
-        players = req.players or DEFAULT_PLAYERS[variant]
-        if req.target is not None:
-            raise _bad("target is a Kombio setting", 422, "settings")
-        opts = {"variant": variant, "players": players}
-    else:
-        if req.variant not in (None, "basic"):
-            raise _bad("Kombio has no variants", 422, "settings")
-        variant = None
-        players = req.players or 4
-        opts = {"players": players, "target": req.target or 100}
-    if req.options:
-        opts["options"] = dict(req.options)
-    seed = secret_seed()                  # the deal can't be computed from what a seat sees
-    start = secrets.randbelow(players)
-    try:
-        state = new_game(game, seed=seed, start=start, **opts)
-    except CardtableError as e:
-        raise _bad(str(e), 422, "settings") from None
-    except (TypeError, ValueError) as e:
-        raise _bad(f"bad settings: {e}", 422, "settings") from None
-    base = state.record()
-    base.pop("actions", None)
-    specs = req.seats or [P.SeatSpec(kind="human") for _ in range(players)]
-    if len(specs) != players:
-        raise _bad(f"seats: {len(specs)} given for {players} players", 422, "settings")
-    rows = []
-    known = set(bot_names(game, players))
-    for i, spec in enumerate(specs):
-        if spec.kind == "bot":
-            bot = spec.bot or "medium"            # as given: " HARD " is no bot's name
-            if bot not in known:
-                if bot in bot_names():
-                    raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
-                               f"(bots that do: {', '.join(sorted(known))})", 422, "bot",
-                               bot=bot, field="bot")
-                raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})", 422,
-                           "bot", bot=bot[:32], field="bot")
-            rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
-                         "away": False, "joined_at": None, "client": None})
-        else:
-            if spec.bot:
-                raise _bad("a human seat has no bot", 422, "settings")
-            rows.append({"seat": i, "kind": "human", "bot": None, "name": None,
-                         "token_hash": None, "away": False, "joined_at": None, "client": None})
-    turn = req.turn_seconds
-    if turn is None and req.public and server is not None and server.public_turn_seconds:
-        turn = server.public_turn_seconds       # nobody can stall a public table for ever
-    settings = {"game": game, "variant": variant, "players": players,
-                "options": dict(req.options or {}),
-                "target": opts.get("target"), "public": req.public,
-                "turn_seconds": turn,
-                "snap_seconds": req.snap_seconds if game == "kombio" else None,
-                "memory": bool(req.memory) and game == "kombio",
-                "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
-                "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
-    return settings, base, rows
 
 
 def table_out(rt: TableRuntime) -> P.TableOut:
@@ -290,21 +225,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games", response_model=list[P.GameInfo])
     async def games() -> list[P.GameInfo]:
-        from cardtable.abluxxen.rules import OPTION_NAMES, VARIANTS
-
-        def bots(game: str) -> list[str]:
-            return [b for b in bot_names(game) if b not in LEVELS]
-
-        return [
-            P.GameInfo(game="abluxxen", variants=list(VARIANTS),
-                       players={v: [r.min_players, r.max_players] for v, r in VARIANTS.items()},
-                       options=list(OPTION_NAMES), bots=bots("abluxxen"), levels=list(LEVELS),
-                       defaults={v: {o: getattr(r, o) for o in OPTION_NAMES
-                                     if o != "shadow_partial" or r.duel}
-                                 for v, r in VARIANTS.items()}),
-            P.GameInfo(game="kombio", variants=["basic"], players={"basic": [2, 6]},
-                       options=["max_turns"], bots=bots("kombio"), levels=list(LEVELS)),
-        ]
+        """The games of this server as they declare themselves (core/registry.py): rule
+        sets with their players and option values, rule options and settings with their types
+        and defaults, the score sense, the rules version, the browser's module; and the bots
+        that play each game and the difficulty levels."""
+        return games_out()
 
     @app.post("/api/tables", response_model=P.CreateOut, status_code=201)
     async def create_table(req: P.CreateTable, request: Request) -> P.CreateOut:
@@ -350,12 +275,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return out
 
     @app.get("/api/tables", response_model=list[P.TableOut])
-    async def list_tables(game: str | None = Query(None, pattern="^(abluxxen|kombio)$"),
+    async def list_tables(game: str | None = Query(None, max_length=32),
                           limit: int = Query(50, ge=1, le=200),
                           status: str = Query("waiting", pattern="^(waiting|playing)$")
                           ) -> list[P.TableOut]:
         """Public tables waiting for players (or, with status=playing, being played: to
-        watch), newest first."""
+        watch), newest first. `game`: only that game's (a game the server does not know:
+        422)."""
+        if game is not None and game not in registry.names():
+            raise RequestValidationError([{            # as a malformed query is refused
+                "type": "value_error", "loc": ("query", "game"), "input": None,
+                "msg": f"Value error, unknown game (known: {', '.join(registry.names())})"}])
         rows, seat_rows = await hub().store.open_tables(game, limit, status)
         return [_table_out(row, seat_info_of(seat_rows[row["id"]]), row["n_actions"])
                 for row in rows]
@@ -503,6 +433,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def ws_play(ws: WebSocket, code: str):
         await handle_ws(ws, code, hub(), settings, clients)
+
+    app.include_router(replay_router)                   # POST /api/replay
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

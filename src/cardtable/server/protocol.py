@@ -18,9 +18,13 @@ from pydantic import (
     Field,
     StringConstraints,
     TypeAdapter,
+    ValidationInfo,
     field_validator,
 )
 
+from pydantic_core import PydanticCustomError
+
+from cardtable.core import registry
 from cardtable.server.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict_json
 
 PROTOCOL_VERSION = 1
@@ -255,31 +259,79 @@ class SeatSpec(_Body):
                           "(easy, medium, hard, expert); default medium")
 
 
+def _known_game(name: str) -> str:
+    """A game the house knows (core/registry.py), read when the request comes: a game
+    registered after the server started is known too."""
+    if name not in registry.names():
+        raise ValueError(f"unknown game {name[:32]!r} (known: {', '.join(registry.names())})")
+    return name
+
+
+def _known_variant(name: str | None) -> str | None:
+    """The name of a rule set of some game (which game has it, table_config checks: a rule
+    set of another game is refused there, as not possible for this one)."""
+    known = list(dict.fromkeys(v for g in registry.games() for v in g.variant_names))
+    if name is not None and name not in known:
+        raise ValueError(f"unknown rule set {name[:32]!r} (known: {', '.join(known)})")
+    return name
+
+
+#: a game's name as a request names it (the registry's games)
+GameName = Annotated[str, StringConstraints(max_length=32), AfterValidator(_known_game)]
+
+#: the most seats a table of any game has (the protocol's seat numbers are 0 to MAX_SEATS - 1)
+MAX_SEATS = 6
+
+
 class CreateTable(_Body):
-    game: Literal["abluxxen", "kombio"]
-    variant: Literal["basic", "advanced", "expert", "duel", "classic"] | None = Field(
-        None, description="Abluxxen rule set (default basic); Kombio has only basic")
-    players: Annotated[int, Field(ge=2, le=6)] | None = Field(
-        None, description="number of seats (default: the variant's, Kombio 4)")
-    seats: Annotated[list[SeatSpec], Field(max_length=6)] | None = Field(
+    game: GameName = Field(..., description="the game (GET /api/games lists them)")
+    variant: Annotated[str, StringConstraints(max_length=32),
+                       AfterValidator(_known_variant)] | None = Field(
+        None, description="the rule set (GET /api/games: `variants`; default the game's first); "
+                          "a game with one rule set takes only that one")
+    players: Annotated[int, Field(ge=1, le=MAX_SEATS)] | None = Field(
+        None, description="number of seats (default: the rule set's; GET /api/games: `players`)")
+    seats: Annotated[list[SeatSpec], Field(max_length=MAX_SEATS)] | None = Field(
         None, description="one entry per seat (default: every seat human)")
     options: dict[Annotated[str, StringConstraints(max_length=32)], OptionValue] | None = Field(
-        None, description="rule options (Abluxxen: optional_draw, ones_beat_top, "
-                          "shadow_partial, tiebreak_fewer_hand: true or false; Kombio: "
-                          f"max_turns, 1 to {MAX_OPTION_NUMBER})")
+        None, description="rule options (GET /api/games: `rule_options`, `defaults`): true, "
+                          f"false, null or a whole number from 1 to {MAX_OPTION_NUMBER}")
     target: Annotated[int, Field(ge=1, le=1000)] | None = Field(
-        None, description="Kombio: the total that ends the game (default 100)")
+        None, description="the total that ends the game, for a game that has this setting "
+                          "(GET /api/games: `settings`)")
     public: bool = Field(True, description="listed in the lobby; private tables are joined "
                                            "by code or link only")
     turn_seconds: Annotated[float, Field(ge=1, le=86400)] | None = Field(
         None, description="turn timer: a human who has not decided in time is played by a "
                           "bot until they return (none: no timer)")
     snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
-        DEFAULT_SNAP_SECONDS, description="Kombio: length of a snap window in seconds")
-    memory: bool = Field(False, description="Kombio: memory mode (cards a player has seen "
-                                            "turn face down again after 5 s)")
+        DEFAULT_SNAP_SECONDS, description="length of a snap window in seconds, for a game that "
+                                          "has this table setting (GET /api/games: "
+                                          "`table_settings`)")
+    memory: bool = Field(False, description="memory mode (cards a player has seen turn face "
+                                            "down again after 5 s), for a game that has this "
+                                            "table setting (GET /api/games: `table_settings`)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
+
+    @field_validator("players")
+    @classmethod
+    def _players_of_the_game(cls, v, info: ValidationInfo):
+        """No more seats than the game has in any rule set, nor fewer (the rule set's own
+        range is checked with the settings, table_config)."""
+        game = info.data.get("game")
+        if v is None or game is None:
+            return v
+        g = registry.info(game)
+        if v < g.min_players:           # worded as pydantic's own bounds are
+            raise PydanticCustomError("greater_than_equal",
+                                      "Input should be greater than or equal to {ge}",
+                                      {"ge": g.min_players})
+        if v > g.max_players:
+            raise PydanticCustomError("less_than_equal",
+                                      "Input should be less than or equal to {le}",
+                                      {"le": g.max_players})
+        return v
 
     @field_validator("options")
     @classmethod
@@ -351,12 +403,51 @@ class WatchOut(BaseModel):
     view: dict[str, Any]
 
 
+class OptionInfo(BaseModel):
+    """A setting a game declares (core/registry.py `Option`)."""
+    name: str
+    #: the JSON type of its value: "bool", "int" or "float" (an int option may also be null)
+    type: Literal["bool", "int", "float", "str"]
+    default: Any
+    doc: str
+    #: the rule sets that have it (null: every one)
+    variants: list[str] | None = None
+
+
+class VariantInfo(BaseModel):
+    """A rule set of a game (core/registry.py `Variant`)."""
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    #: each rule option this rule set has, with its value here
+    options: dict[str, Any]
+
+
 class GameInfo(BaseModel):
+    """GET /api/games: a game's declaration (core/registry.py), and the bots that play it."""
     game: str
     variants: list[str]
     players: dict[str, list[int]]
     options: list[str]
     #: per variant, the rule options it allows and their values in that variant
-    defaults: dict[str, dict[str, bool]] = {}
+    defaults: dict[str, dict[str, Any]] = {}
     bots: list[str]
     levels: list[str]
+    # -- the declaration itself (core/registry.py GameInfo) --
+    name: str
+    title: str
+    rules_version: str
+    rules_versions: list[str]
+    #: the score sense: the lowest score wins
+    lower_is_better: bool
+    #: the browser's module of the game (web/static/js/<browser>.js), if it has one
+    browser: str | None
+    default_variant: str
+    #: the rule sets, the default first, with their players and option values
+    rule_sets: list[VariantInfo]
+    rule_options: list[OptionInfo]
+    #: settings of a new game beyond the rule options (a target score)
+    settings: list[OptionInfo]
+    #: settings of a table the engine does not see (a snap window's length, memory mode)
+    table_settings: list[OptionInfo]

@@ -384,7 +384,7 @@ class ClientLimits:
 
 # -- the ASGI guard ---------------------------------------------------------------------------
 #: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
-#: replay API's (a record: about 12 bytes an action; web/replay_api.MAX_ACTIONS is 20,000)
+#: replay API's (a record: about 12 bytes an action; server/replay_routes.MAX_ACTIONS is 20,000)
 MAX_BODY = 16 * 1024
 MAX_REPLAY_BODY = 512 * 1024
 

@@ -8,19 +8,19 @@ So a spectator never learns anything that any player does not know, and the func
 game-specific code; `public_view` also blanks the keys that are per seat by nature (`seat`,
 `legal`).
 
-Events in words come from the terminal front end's `describe()` (cardtable.cli), which builds a
-line from the viewer's own views before and after a decision, so it cannot say more than the
-viewer may see (another player's deck draw is "draws from the deck", without the card). For a
-spectator the public views are given and the viewer is None.
+Events in words come from the game's narration (`cardtable.narration.<game>.web_line`), which
+builds a line from the viewer's own views before and after a decision, so it cannot say more
+than the viewer may see (another player's deck draw is "draws from the deck", without the
+card). For a spectator the public views are given and the viewer is None.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from cardtable.core.game import GameState
 from cardtable.i18n import t
+from cardtable.narration import narrator
 
 HIDDEN = "?"
 
@@ -60,71 +60,18 @@ def public_view(state: GameState, seat_views: dict[int, dict] | None = None) -> 
 
 
 # -- words ----------------------------------------------------------------------------------------
-_UI: dict[str, Any] = {}
-
-
-def _ui(game: str):
-    mod = _UI.get(game)
-    if mod is None:
-        mod = importlib.import_module(f"cardtable.narration.{game}")
-        _UI[game] = mod
-    return mod
-
-
 def describe(game: str, before: dict, decision: str, after: dict, actor: int,
              viewer: int | None, names: list[str], lang: str, every_step: bool = False) -> str:
-    """One event in words for `viewer` (None: a spectator, given public views). Kombio's
-    words name cards as the browser shows them ("your card 3", not the notation's 0.3), and a
-    snap window's answers come as one line with its result (narration.kombio.describe's `web`).
-
-    `every_step` (the replay viewer, one line per decision): a snap-window answer that the
-    table leaves to the window's result line gets a line of its own, the answer itself where
-    the viewer may see it (their own answer; everything in the full view, viewer None) and
-    else only that the seat answered (KO-10: hidden until the window closes)."""
+    """One event in words for `viewer` (None: a spectator, given public views): the game's
+    narration (`narration.<game>.web_line`), which words cards as the browser shows them.
+    `every_step`: the replay viewer's line for each decision (a game that words some decisions
+    only together, in the table's log, gives each its own line there)."""
     try:
-        extra = {"web": True} if game == "kombio" else {}
-        line = _ui(game).describe(before, decision, after, actor, viewer, names, lang, **extra)
-        if every_step and game == "kombio":
-            line = _with_answer(line, before, decision, after, actor, viewer, names, lang)
+        line = narrator(game).web_line(before, decision, after, actor, viewer, names, lang,
+                                       every_step=every_step)
     except Exception:                    # never fail a broadcast over wording
         line = ""
-    if not line:
-        return ""
-    return line
-
-
-def _with_answer(line: str, before: dict, decision: str, after: dict, actor: int,
-                 viewer: int | None, names: list[str], lang: str) -> str:
-    """`line` with the snap-window answer of `actor` in front: alone while the window is open;
-    before the window's result when the answer closed it and the result does not already say
-    it (a pass, or a snap that was not the first), where the viewer may see the answer."""
-    if not line:
-        return _answer(decision, actor, viewer, names, lang)
-    kind = decision.split()[0] if decision.split() else ""
-    if kind not in ("pass", "snap") or before.get("awaiting") != "snap":
-        return line
-    if viewer is not None and viewer != actor:
-        return line
-    snap = after.get("snap") or {}
-    if kind == "snap" and snap.get("seat") == actor:
-        return line
-    return _answer(decision, actor, viewer, names, lang) + "\n" + line
-
-
-def _answer(decision: str, actor: int, viewer: int | None, names: list[str], lang: str) -> str:
-    """A Kombio snap-window answer in words (the terminal narration's catalog keys)."""
-    words = decision.split()
-    if not words or words[0] not in ("pass", "snap"):
-        return ""
-    if viewer is not None and viewer != actor:
-        return t(lang, "ko.log.answered", name=names[actor])
-    ui = _ui("kombio")
-    key = "ko.log." + words[0] + (".you" if viewer is not None else "")
-    if words[0] == "pass":
-        return t(lang, key, name=names[actor])
-    p, s = (int(x) for x in words[1].split("."))
-    card = ui.card_words(p, s, actor, viewer, names, lang, True)
-    return t(lang, key, name=names[actor], card=card)
+    return line or ""
 
 
 def seat_names(seat_rows: list[dict], lang: str = "en") -> list[str]:

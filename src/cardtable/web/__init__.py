@@ -3,8 +3,10 @@
 
     /                 the lobby               /t/{code}         a table (player or spectator)
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
-    /static/...       modules, styles, images  /api/replay       views of a record, step by step
+    /static/...       modules, styles, images
     /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
+
+(The HTTP API the pages call, /api/..., replays too, is the server's: cardtable.server.)
 
 Every page is the same `static/index.html`; `static/js/app.js` routes on the path. A page
 address that does not exist (not under /api, /ws or /static) gets that page too, with status
@@ -40,9 +42,6 @@ class _Static(StaticFiles):
 
 
 def mount(app: FastAPI) -> None:
-    from cardtable.web.replay_api import router
-
-    app.include_router(router)
     app.mount("/static", _Static(directory=STATIC), name="static")
 
     @app.get("/i18n/{lang}.json", include_in_schema=False)

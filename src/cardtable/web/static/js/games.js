@@ -1,41 +1,37 @@
 // The games this client knows, in one table: the only shared module that names a game (each
 // game's own module, abluxxen.js and kombio.js, draws its table). Everything else asks here.
 //
-// GET /api/games gives the lobby each game's variants, players per variant, rule option names
-// with each variant's defaults, and the bot levels; the lobby reads those from it. What the
-// server does not give (yet) is kept here:
+// GET /api/games gives each game's declaration (the server's, core/registry.py): its rule sets
+// with their players (least, most, default), its rule options and settings with their defaults,
+// the bot levels; the lobby reads those from it and nothing of them is copied here. What the
+// server does not give is kept here (how this client shows a game):
 //   title     the game's name as shown (the same in every language)
 //   module    its front-end module: render(el, view, opts), and optionally scores, animHints,
 //             logText, onKey, onTick (table.js, replay.js)
 //   rulesNav  the catalog key of the link to its rules
 //   clauses   the prefixes of its rule clauses ("AB-14", "KO-5.2"): a clause id names its game
-//   variants  used when GET /api/games has not answered (the server's list, in its order)
 //   options   the rule options the lobby offers, each with the clause it changes
-//   playersFor(variant, players): the lobby's number of players when a variant is chosen
-//   fields    the lobby's settings of a game whose rules are set per table (a number or a choice
-//             sent as `body`, `def` when empty) and `checks` (sent as `true` when ticked)
+//   fields    the lobby's controls of a game's settings (a number box or a choice, sent as
+//             `body`, its default the declared one) and `checks` (sent as `true` when ticked)
 //   joker     a value drawn as a joker; marks: a card value's action mark (cards.js)
 export const GAMES = {
   abluxxen: {
     title: "Abluxxen", module: "./abluxxen.js", rulesNav: "nav.rules_ab", clauses: ["AB", "DU", "CL"],
-    variants: ["basic", "advanced", "expert", "duel", "classic"],
     options: [
       { name: "optional_draw", clause: "AB-15" },
       { name: "ones_beat_top", clause: "AB-20" },
       { name: "shadow_partial", clause: "DU-4" },
       { name: "tiebreak_fewer_hand", clause: "AB-18" },
     ],
-    playersFor: (variant, players) => (variant === "duel" ? 2 : Math.max(players, 3)),
     fields: [], checks: [],
     joker: 14, marks: {},
   },
   kombio: {
     title: "Kombio", module: "./kombio.js", rulesNav: "nav.rules_ko", clauses: ["KO"],
-    variants: ["basic"],
-    options: null, playersFor: (variant, players) => players,
+    options: null,
     fields: [
-      { key: "target", label: "lobby.target", number: { min: 1, max: 1000 }, def: 100, body: "target" },
-      { key: "snap", label: "lobby.snap", choices: [3, 5, 8, 12], def: 5, body: "snap_seconds" },
+      { key: "target", label: "lobby.target", number: { min: 1, max: 1000 }, body: "target" },
+      { key: "snap", label: "lobby.snap", choices: [3, 5, 8, 12], body: "snap_seconds" },
     ],
     checks: [{ key: "memory", label: "lobby.memory", body: "memory" }],
     joker: null, marks: { 7: "◉", 8: "◉", 9: "◉", 10: "◉", 11: "⇄", 12: "⇄", 13: "◉⇄", 14: "◉◉" },

@@ -20,9 +20,11 @@ export function renderLobby(el) {
     seats: [], timer: "", public: true, name: storedName(),
     options: {},             // rule options set differently from the variant's defaults
   };
-  // a game's own settings (games.js `fields`, `checks`), at their defaults
+  // a game's own settings (games.js `fields`, `checks`): at their declared defaults once
+  // GET /api/games has answered (`useDefaults`); until then a number is empty (the server's
+  // default) and a choice its first
   for (const g of GAME_IDS) {
-    for (const f of GAMES[g].fields) form[f.key] = f.def;
+    for (const f of GAMES[g].fields) form[f.key] = f.number ? "" : f.choices[0];
     for (const c of GAMES[g].checks) form[c.key] = false;
   }
   let joinCode = "";
@@ -42,10 +44,11 @@ export function renderLobby(el) {
     return (games && games.find((x) => x.game === form.game)) || null;
   }
 
-  /** The chosen game's variants: the server's list, else games.js; one variant is not chosen. */
+  /** The chosen game's rule sets (the server's; none offered before it answers): one rule set
+   * is not chosen. */
   function variants() {
     const g = info();
-    return (g && Array.isArray(g.variants) && g.variants.length ? g.variants : GAMES[form.game].variants);
+    return g && Array.isArray(g.variants) ? g.variants : [];
   }
 
   function variant() {
@@ -54,9 +57,30 @@ export function renderLobby(el) {
   }
 
   function playerRange() {
-    if (!games) return [2, 6];
     const g = info();
     return (g && g.players[variant()]) || [2, 6];
+  }
+
+  /** The declared default of a game's setting (GET /api/games: settings, table_settings). */
+  function declared(game, name) {
+    const g = games && games.find((x) => x.game === game);
+    const all = g ? [...(g.settings || []), ...(g.table_settings || [])] : [];
+    const o = all.find((x) => x.name === name);
+    return o ? o.default : undefined;
+  }
+
+  /** The games' settings at their declared defaults (once GET /api/games has answered). */
+  function useDefaults() {
+    for (const g of GAME_IDS) {
+      for (const f of GAMES[g].fields) {
+        const d = declared(g, f.body);
+        if (d !== undefined && d !== null) form[f.key] = d;
+      }
+      for (const c of GAMES[g].checks) form[c.key] = !!declared(g, c.body);
+    }
+    const g = info();
+    const first = g && g.rule_sets && g.rule_sets[0];
+    if (first) { form.variant = first.name; form.players = first.default_players; }
   }
 
   /** The rule options of the chosen variant: [{name, clause, def, value}]. The server's list
@@ -77,7 +101,7 @@ export function renderLobby(el) {
   // the built-in defaults.
   let gamesTried = false;
   async function loadGames() {
-    try { games = await api("GET", "/api/games"); } catch (e) { /* the defaults */ }
+    try { games = await api("GET", "/api/games"); useDefaults(); } catch (e) { /* the defaults */ }
     gamesTried = true;
     if (alive) draw();
   }
@@ -106,7 +130,10 @@ export function renderLobby(el) {
     if (variants().length > 1) body.variant = form.variant;
     const changed = ruleOptions().filter((o) => o.value !== o.def);
     if (changed.length) body.options = Object.fromEntries(changed.map((o) => [o.name, o.value]));
-    for (const f of spec.fields) body[f.body] = Number(form[f.key]) || f.def;
+    for (const f of spec.fields) {          // an empty or bad number: the server's default
+      const v = Number(form[f.key]);
+      if (form[f.key] !== "" && v) body[f.body] = v;
+    }
     for (const c of spec.checks) if (form[c.key]) body[c.body] = true;
     if (form.timer) body.turn_seconds = Number(form.timer);
     busy = true;
@@ -205,10 +232,10 @@ export function renderLobby(el) {
       h("h2", { id: "create-h" }, t("lobby.create")),
       h("div", { class: "field-grid" },
         field(t("lobby.game"), select("f-game", form.game, GAME_IDS.map((g) => [g, GAMES[g].title]),
-          (v) => { form.game = v; form.players = 4; draw(); }), "f-game"),
+          (v) => { form.game = v; const rs = info() && info().rule_sets; form.players = rs && rs[0] ? rs[0].default_players : 4; draw(); }), "f-game"),
         variants().length > 1 ? field(t("lobby.variant"), select("f-variant", form.variant,
           variants().map((v) => [v, t("variant." + v)]),
-          (v) => { form.variant = v; form.options = {}; form.players = GAMES[form.game].playersFor(v, form.players); draw(); }), "f-variant") : null,
+          (v) => { form.variant = v; form.options = {}; draw(); }), "f-variant") : null,
         field(t("lobby.players"), select("f-players", form.players, players, (v) => { form.players = Number(v); draw(); }), "f-players"),
         field(t("lobby.timer"), select("f-timer", form.timer, [["", t("lobby.timer_none")], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"], ["300", "300 s"]],
           (v) => { form.timer = v; }), "f-timer"),

@@ -187,7 +187,8 @@ export function renderTablePage(el, code) {
     if (!S.table) return;
     const st = S.state;
     const game = S.table.game;
-    const title = GAMES[game].variants.length > 1 ? `${GAMES[game].title} · ${t("variant." + (S.table.variant || "basic"))}` : GAMES[game].title;
+    // a game with one rule set names none (its tables' variant is null)
+    const title = S.table.variant ? `${GAMES[game].title} · ${t("variant." + S.table.variant)}` : GAMES[game].title;
     const conn = S.status === "open" ? null
       : h("span", { class: "conn conn-" + S.status, id: "conn-status", role: "alert" },
         S.status === "connecting" ? null : h("span", { class: "conn-icon", "aria-hidden": "true" }, "⟳ "),

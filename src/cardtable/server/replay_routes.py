@@ -57,12 +57,13 @@ import json
 import logging
 import math
 import weakref
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from cardtable.core import registry
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import ReplayError, load_record
 from cardtable.i18n import LANGS, t
@@ -70,7 +71,7 @@ from cardtable.server import security
 from cardtable.server.security import MAX_REPLAY_BODY, client_addr
 from cardtable.server.views import describe
 
-log = logging.getLogger("cardtable.web.replay")
+log = logging.getLogger("cardtable.server.replay")
 
 #: the largest request body (bytes; enforced by the server's guard), the most actions a record
 #: may have, and the most steps one answer holds. MAX_ACTIONS: a Kombio game of 6 players to
@@ -103,13 +104,20 @@ Action = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
+def _known_game(name: str) -> str:
+    """A game the house knows (core/registry.py), looked up when the record comes."""
+    if name not in registry.names():
+        raise ValueError(f"unknown game {name[:32]!r} (known: {', '.join(registry.names())})")
+    return name
+
+
 class Record(BaseModel):
     """A game record (NOTATION.md). Only the outer shape is checked here; the engine checks
     the rest (variant, players, deal, every action). Other keys are passed on unchanged."""
 
     model_config = ConfigDict(extra="allow", strict=True)
 
-    game: Literal["abluxxen", "kombio"]
+    game: Annotated[str, StringConstraints(max_length=32), AfterValidator(_known_game)]
     actions: Annotated[list[Action], Field(max_length=MAX_ACTIONS)] = []
 
 

@@ -1,0 +1,135 @@
+"""The games as the server offers them, read from their declarations (core/registry.py): a new
+table's settings (`table_config`, POST /api/tables) and the list of the games with what a
+client needs to offer them (`games_out`, GET /api/games). No game is named here: a game
+registered before the request is offered like the built-in ones."""
+
+from __future__ import annotations
+
+import secrets
+
+from cardtable.bots import LEVELS, bot_names
+from cardtable.core import registry
+from cardtable.core.errors import CardtableError
+from cardtable.core.record import new_game
+from cardtable.server import protocol as P
+from cardtable.server.config import Settings
+from cardtable.server.errors import bad as _bad
+from cardtable.server.security import secret_seed
+
+#: the top-level fields of POST /api/tables that carry a game's declared `settings`
+SETTING_FIELDS = ("target",)
+#: ... and its declared `table_settings` (the engine does not see them)
+TABLE_FIELDS = ("snap_seconds", "memory")
+
+
+def table_config(req: P.CreateTable, server: Settings | None = None
+                 ) -> tuple[dict, dict, list[dict]]:
+    """(settings, base record, seat rows) of a new table; ApiError 422 if bad. `server`:
+    the server's settings (a public table's default turn timer)."""
+    game = req.game
+    g = registry.info(game)
+    if req.variant is not None and req.variant not in g.variant_names:
+        raise _bad(f"{g.title} has no variants" if len(g.variants) == 1 else
+                   f"{g.title} has no rule set {req.variant!r}", 422, "settings")
+    # a game with one rule set names none (its tables and records have no variant)
+    variant = (req.variant or g.default_variant) if len(g.variants) > 1 else None
+    players = req.players or g.variant(variant).default_players
+    opts: dict = {"variant": variant} if variant is not None else {}
+    opts["players"] = players
+    for name in SETTING_FIELDS:
+        declared, value = g.setting(name), getattr(req, name)
+        if declared is None:
+            if value is not None:
+                raise _bad(f"{name} is not a setting of {g.title}", 422, "settings")
+            continue
+        opts[name] = value or declared.default
+    if req.options:
+        opts["options"] = dict(req.options)
+    seed = secret_seed()                  # the deal can't be computed from what a seat sees
+    start = secrets.randbelow(players)
+    try:
+        state = new_game(game, seed=seed, start=start, **opts)
+    except CardtableError as e:
+        raise _bad(str(e), 422, "settings") from None
+    except (TypeError, ValueError) as e:
+        raise _bad(f"bad settings: {e}", 422, "settings") from None
+    base = state.record()
+    base.pop("actions", None)
+    specs = req.seats or [P.SeatSpec(kind="human") for _ in range(players)]
+    if len(specs) != players:
+        raise _bad(f"seats: {len(specs)} given for {players} players", 422, "settings")
+    rows = []
+    known = set(bot_names(game, players))
+    for i, spec in enumerate(specs):
+        if spec.kind == "bot":
+            bot = spec.bot or "medium"            # as given: " HARD " is no bot's name
+            if bot not in known:
+                if bot in bot_names():
+                    raise _bad(f"the bot {bot!r} does not play {game} with {players} players "
+                               f"(bots that do: {', '.join(sorted(known))})", 422, "bot",
+                               bot=bot, field="bot")
+                raise _bad(f"unknown bot {bot!r} (known: {', '.join(sorted(known))})", 422,
+                           "bot", bot=bot[:32], field="bot")
+            rows.append({"seat": i, "kind": "bot", "bot": bot, "name": None, "token_hash": None,
+                         "away": False, "joined_at": None, "client": None})
+        else:
+            if spec.bot:
+                raise _bad("a human seat has no bot", 422, "settings")
+            rows.append({"seat": i, "kind": "human", "bot": None, "name": None,
+                         "token_hash": None, "away": False, "joined_at": None, "client": None})
+    turn = req.turn_seconds
+    if turn is None and req.public and server is not None and server.public_turn_seconds:
+        turn = server.public_turn_seconds       # nobody can stall a public table for ever
+    table = _table_settings(req, g)
+    settings = {"game": game, "variant": variant, "players": players,
+                "options": dict(req.options or {}),
+                "target": opts.get("target"), "public": req.public,
+                "turn_seconds": turn,
+                "snap_seconds": table["snap_seconds"],
+                "memory": bool(table["memory"]),
+                "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
+                "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
+    return settings, base, rows
+
+
+def _table_settings(req: P.CreateTable, g: registry.GameInfo) -> dict:
+    """The table settings of `req` the game declares (the request's value, else the
+    declared default); those it does not declare are null (memory: false), whatever sent."""
+    out = {}
+    for name in TABLE_FIELDS:
+        declared = g.table_setting(name)
+        if declared is None:
+            out[name] = None
+        else:
+            out[name] = getattr(req, name) if name in req.model_fields_set else declared.default
+    return out
+
+
+def _option(o: registry.Option) -> P.OptionInfo:
+    return P.OptionInfo(name=o.name, type=o.type.__name__, default=o.default, doc=o.doc,
+                        variants=None if o.variants is None else list(o.variants))
+
+
+def game_out(g: registry.GameInfo) -> P.GameInfo:
+    """A game's declaration as GET /api/games gives it, with the bots that play it."""
+    names = g.variant_names
+    return P.GameInfo(
+        game=g.name, variants=list(names),
+        players={v.name: [v.min_players, v.max_players] for v in g.variants},
+        options=[o.name for o in g.options],
+        defaults={v: g.option_defaults(v) for v in names},
+        bots=[b for b in bot_names(g.name) if b not in LEVELS], levels=list(LEVELS),
+        name=g.name, title=g.title, rules_version=g.rules_version,
+        rules_versions=list(g.rules_versions), lower_is_better=g.lower_is_better,
+        browser=g.browser, default_variant=g.default_variant,
+        rule_sets=[P.VariantInfo(name=v.name, min_players=v.min_players,
+                                 max_players=v.max_players, default_players=v.default_players,
+                                 options=g.option_defaults(v.name)) for v in g.variants],
+        rule_options=[_option(o) for o in g.options],
+        settings=[_option(o) for o in g.settings],
+        table_settings=[_option(o) for o in g.table_settings])
+
+
+def games_out() -> list[P.GameInfo]:
+    """GET /api/games: every game the house knows, the built-ins first."""
+    return [game_out(g) for g in registry.games()]
