@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "cardtable"
 OWNED = ("core", "bots", "sim", "rl", "cli", "i18n")
 #: the server's files that still name a game: the migration that corrects stored duel tables
 #: (data of one game, fixed once: a migration is history, not a place a new game would touch).
-#: The test fails when one of them stops, so the list is tightened
+#: The test fails when one of them stops, so that the list is tightened as they go.
 KNOWN_REMAINDER = {
     "server/migrations/versions/0003_duel_shadow_partial.py",
 }
