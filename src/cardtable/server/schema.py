@@ -1,0 +1,88 @@
+"""The database schema (SQLAlchemy Core; the Alembic migrations in `migrations/` create it):
+the tables `game_tables`, `seats` and `actions` (db.py describes them), the NOTIFY channel,
+and the small helpers every part of the store shares."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+)
+
+
+NOTIFY_CHANNEL = "cardtable"
+
+metadata = MetaData()
+
+game_tables = Table(
+    "game_tables", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(32), nullable=False, unique=True),
+    Column("game", String(16), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("base", JSON, nullable=False),
+    Column("public", Boolean, nullable=False, default=True),
+    Column("status", String(12), nullable=False),
+    Column("n_actions", Integer, nullable=False, default=0),
+    Column("version", Integer, nullable=False, default=0),
+    Column("deadline", Float, nullable=True),
+    Column("snap", JSON, nullable=True),
+    Column("rematch_code", String(32), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("creator", String(64), nullable=True),
+    Index("ix_game_tables_lobby", "status", "public"),
+    Index("ix_game_tables_sweep", "status", "updated_at"),
+    Index("ix_game_tables_creator", "creator", "status"),
+)
+
+seats = Table(
+    "seats", metadata,
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("away", Boolean, nullable=False, default=False),
+    Column("joined_at", Float, nullable=True),
+    # who took the seat, as hashes (security.seat_client): 32 hex digits of the address, then
+    # 32 of the person (the client identity; without one, the address again)
+    Column("client", String(64), nullable=True),
+    Index("ix_seats_token", "token_hash"),
+)
+
+actions = Table(
+    "actions", metadata,
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("text", String(64), nullable=False),
+    Column("by", String(8), nullable=False, default="player"),
+    Column("at", Float, nullable=False),
+)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def _row(r) -> dict[str, Any]:
+    return dict(r._mapping)
+
+
+class Conflict(Exception):
+    """The table row changed under an optimistic transaction (SQLite): nothing was written."""
