@@ -44,7 +44,8 @@ from cardtable.server.migrate import upgrade
 from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
 from cardtable.server.replay_routes import router as replay_router
 from cardtable.server.quotas import Refused, TableQuotas, searching
-from cardtable.server.runtime import Hub, TableRuntime, seat_info_of
+from cardtable.server.hub import Hub
+from cardtable.server.runtime import TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
     BadClientId,

@@ -46,15 +46,9 @@ import time
 
 from cardtable.bots import act, make_bot
 from cardtable.server.botpool import BotPool, Withdrawn
-from cardtable.server.runtime import (
-    BY_BOT,
-    BY_STANDIN,
-    BY_TIMEOUT,
-    Hub,
-    ProtocolError,
-    TableRuntime,
-    _log_failure,
-)
+from cardtable.server.hub import Hub
+from cardtable.server.runtime import TableRuntime
+from cardtable.server.table_base import BY_BOT, BY_STANDIN, BY_TIMEOUT, ProtocolError, _log_failure
 from cardtable.server.security import secret_seed
 
 log = logging.getLogger("cardtable.server.driver")

@@ -17,7 +17,8 @@ from collections.abc import Awaitable, Callable
 
 from cardtable.server.db import Conflict, token_hash
 from cardtable.server.errors import ApiError, bad
-from cardtable.server.runtime import Hub, TableRuntime
+from cardtable.server.hub import Hub
+from cardtable.server.runtime import TableRuntime
 from cardtable.server.security import same_name
 
 log = logging.getLogger("cardtable.server")

@@ -1,5 +1,10 @@
 """Tables in a server process: the authoritative decision path and the broadcast.
 
+One concern a module: `hub.py` (the tables held in memory), `windows.py` (windows of
+simultaneous decisions), `breaks.py` (round breaks), `table_views.py` (what each viewer sees,
+the messages, the history) and `table_base.py` (what they share); `TableRuntime` here joins
+them with the waiting room, the decision path, catching up and the connections.
+
 `Hub` holds a `TableRuntime` for every table this process serves (it has clients there or
 drives it, driver.py). A runtime keeps the game state at action `n`, rebuilt from the table's
 record with `load_record` and advanced by every committed decision, whoever committed it.
@@ -40,100 +45,33 @@ seconds (an idle player cannot stall the table). Then the first turn's timer sta
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import orjson
 
 from cardtable.core.errors import CardtableError, IllegalDecision, refuse
-from cardtable.core.game import GameState, Window
+from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 from cardtable.server import views as V
 from cardtable.server.db import Conflict
-from cardtable.server.protocol import DEFAULT_SNAP_SECONDS, PROTOCOL_VERSION
+from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
+
+from cardtable.server.breaks import RoundBreaks
+from cardtable.server.table_base import (  # noqa: F401  (re-exported: ws, driver, tests)
+    BY_BOT, BY_PLAYER, BY_STANDIN, BY_TIMEOUT, CHECKPOINT, MAX_DECISION, ProtocolError, Stats, Step,
+    dumps, norm, seat_info_of,
+)
+from cardtable.server.table_views import TableViews
+from cardtable.server.windows import Windows
+
+if TYPE_CHECKING:
+    from cardtable.server.hub import Hub
 
 log = logging.getLogger("cardtable.server")
 
-#: `by` of an action: who made it
-BY_PLAYER, BY_BOT, BY_STANDIN, BY_TIMEOUT = "player", "bot", "standin", "timeout"
-MAX_DECISION = 64
-#: a table keeps a copy of its state every CHECKPOINT actions (made when a client catches up
-#: on the history): a page of history is replayed from the nearest one, not from the start
-CHECKPOINT = 500
-
-
-class ProtocolError(Exception):
-    """A refused message: goes to the offending client only; nothing changed."""
-
-    def __init__(self, code: str, message: str, reason_code: str | None = None,
-                 params: dict | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.reason_code = reason_code      # "illegal": the engine's IllegalDecision.code
-        self.params = params                # ... and its params (the catalog's err.<code>)
-
-    @classmethod
-    def illegal(cls, e: IllegalDecision) -> "ProtocolError":
-        return cls("illegal", e.reason, e.code, e.params)
-
-
-@dataclass
-class Step:
-    """One applied action, with the views the local viewers had before and after it."""
-    index: int
-    seat: int
-    text: str
-    by: str
-    before: dict
-    after: dict
-
-
-@dataclass
-class Stats:
-    """Server-side latency: decision message received -> broadcast handed to every client."""
-    decisions: int = 0
-    latencies: list = field(default_factory=list)
-    started: float = field(default_factory=time.time)
-
-    def add(self, seconds: float) -> None:
-        self.decisions += 1
-        if len(self.latencies) >= 200_000:
-            del self.latencies[:100_000]
-        self.latencies.append(seconds)
-
-    def summary(self, since: int = 0) -> dict:
-        """Percentiles over the decisions after the first `since` (e.g. a bench's warm-up)."""
-        recent = max(0, self.decisions - max(0, since))
-        lat = sorted(self.latencies[len(self.latencies) - min(recent, len(self.latencies)):])
-
-        def pct(p: float) -> float | None:
-            if not lat:
-                return None
-            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 3)
-
-        return {"decisions": self.decisions, "samples": len(lat), "p50_ms": pct(0.50),
-                "p90_ms": pct(0.90), "p99_ms": pct(0.99),
-                "uptime_s": round(time.time() - self.started, 1)}
-
-
-def norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def seat_info_of(seat_rows: list[dict]) -> list[dict]:
-    """The seats as clients see them (protocol SeatInfo): no tokens, `joined` for bots too."""
-    return [{"seat": s["seat"], "kind": s["kind"], "bot": s["bot"], "name": s["name"],
-             "joined": s["kind"] == "bot" or s["joined_at"] is not None,
-             "away": bool(s["away"])} for s in seat_rows]
-
-
-class TableRuntime:
+class TableRuntime(Windows, TableViews, RoundBreaks):
     def __init__(self, hub: Hub, row: dict, seat_rows: list[dict], state: GameState,
                  log_rows: list[tuple[int, str]]):
         self.hub = hub
@@ -212,113 +150,6 @@ class TableRuntime:
         except TimeoutError:
             pass
 
-    # -- windows of simultaneous decisions ------------------------------------------------------
-    def window(self) -> Window | None:
-        """The open window of the state at action `n` (the engine's `window()`), or None."""
-        if self._wcache is None or self._wcache[0] != self.n:
-            w = self.state.window()
-            self._wcache = (self.n, w, list(w.seats) if w is not None else [])
-        return self._wcache[1]
-
-    def window_order(self) -> list[int]:
-        """The seats of the open window, in the engine's order ([] if none)."""
-        self.window()
-        return self._wcache[2]
-
-    def answers(self) -> dict[int, str]:
-        """Pending answers of the open window: seat -> who answered (all are silent)."""
-        if not self.snap or self.snap.get("n") != self.n:
-            return {}
-        return {int(k): v for k, v in self.snap.get("answers", {}).items()}
-
-    def window_state(self, seat: int) -> GameState:
-        """A copy of the state where `seat` answers the open window (`Window.ask`: earlier
-        seats are silent, since the first answer that is not silence closes the window)."""
-        w = self.window()
-        return w.ask(self.state, seat) if w is not None else self.state.copy()
-
-    # -- what a viewer sees ---------------------------------------------------------------------
-    def view_for(self, viewer: int | None) -> dict:
-        key = (self.n, viewer)
-        v = self._vcache.get(key)
-        if v is None:
-            if len(self._vcache) > 16:
-                self._vcache = {k: x for k, x in self._vcache.items() if k[0] == self.n}
-            v = self.state.view(viewer) if viewer is not None else V.public_view(self.state)
-            self._vcache[key] = v
-        return v
-
-    def _seed_views(self, steps: list[Step]) -> None:
-        """The views after the last step are the current ones: no need to compute them
-        again for the state messages."""
-        if steps:
-            self._vcache = {(self.n, v): view for v, view in steps[-1].after.items()}
-
-    def legal_for(self, seat: int | None) -> list[str]:
-        if seat is None or self.status != "playing" or self.state.over or self.round_break():
-            return []
-        key = (self.n, seat)
-        lg = self._lcache.get(key)
-        if lg is None:
-            if len(self._lcache) > 16:
-                self._lcache = {k: x for k, x in self._lcache.items() if k[0] == self.n}
-            if self.window() is not None:
-                lg = self.window_state(seat).legal() if seat in self.window_order() else []
-            else:
-                lg = self.state.legal() if self.state.to_move == seat else []
-            self._lcache[key] = lg
-        if lg and self.window() is not None and seat in self.answers():
-            return []
-        return lg
-
-    def waiting_for(self, viewer: int | None) -> list[int]:
-        if self.status != "playing" or self.state.over:
-            return []
-        if self.round_break():
-            return self.break_waiting()
-        if self.window() is not None:
-            order = self.window_order()
-            ans = self.answers()
-            return [s for s in order if not (s == viewer and s in ans)]
-        return [self.state.to_move]
-
-    def state_msg(self, viewer: int | None) -> dict:
-        window = None
-        w = self.window() if self.status == "playing" and not self.round_break() else None
-        if w is not None:
-            order = self.window_order()
-            mine = self.answers().get(viewer) if viewer is not None else None
-            window = {"deadline": self.deadline, "eligible": viewer in order,
-                      "answered": w.silence if mine else None, "seats": order}
-        legal = self.legal_for(viewer)
-        return {
-            "type": "state", "table": self.code, "index": self.n, "status": self.status,
-            "seat": viewer, "view": self.view_for(viewer), "legal": legal,
-            "your_turn": bool(legal), "waiting_for": self.waiting_for(viewer),
-            "deadline": self.deadline if self.status == "playing" else None,
-            "window": window,
-            "away": bool(viewer is not None and self.seats[viewer]["away"]),
-            "seats": self.seat_info(), "rematch": self.rematch,
-            "server_time": time.time(),
-            "round_break": self.break_info(),
-        }
-
-    def welcome_msg(self, viewer: int | None, lang: str) -> dict:
-        return {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.code,
-                "game": self.game, "seat": viewer,
-                "role": "spectator" if viewer is None else "player",
-                "name": self.names[lang][viewer] if viewer is not None else None,
-                "lang": lang, "server_time": time.time()}
-
-    def event_msg(self, step: Step, viewer: int | None, lang: str,
-                  names: list[str] | None = None) -> dict | None:
-        if viewer not in step.before:
-            return None
-        text = V.describe(self.game, step.before[viewer], step.text, step.after[viewer],
-                          step.seat, viewer, names or self.names[lang], lang)
-        return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
-                "by": step.by, "text": text}
-
     # -- the waiting room ---------------------------------------------------------------------------
     def host(self) -> int | None:
         """The host's seat: the creator's (the first human seat of tables made before hosts)."""
@@ -368,96 +199,6 @@ class TableRuntime:
             for c in list(self.conns):
                 c.send({"type": "cancelled", "table": self.code})
                 c.send_close(4404)
-
-    # -- round breaks ------------------------------------------------------------------------------
-    def round_break(self) -> dict | None:
-        """The open round break ({"n", "break": start, "ready"}), or None."""
-        b = self.snap
-        if b and "break" in b and b.get("n") == self.n and self.status == "playing":
-            return b
-        return None
-
-    def _players_here(self) -> set[int]:
-        """Human seats whose player is connected here and not away (a stand-in plays)."""
-        here = {c.seat for c in self.conns if c.seat is not None}
-        return {s["seat"] for s in self.seats
-                if s["kind"] == "human" and not s["away"] and s["seat"] in here}
-
-    def break_waiting(self) -> list[int]:
-        b = self.round_break()
-        if b is None:
-            return []
-        return sorted(self._players_here() - set(b["ready"]))
-
-    def break_end(self) -> float | None:
-        """When the open break ends: at once when every player here is ready, after the pause
-        when nobody is here, else at its deadline."""
-        b = self.round_break()
-        if b is None:
-            return None
-        here = self._players_here()
-        if not here:
-            return min(b["break"] + self.hub.settings.round_pause, self.deadline or b["break"])
-        if here <= set(b["ready"]):
-            return b["break"]
-        return self.deadline
-
-    def break_info(self) -> dict | None:
-        b = self.round_break()
-        if b is None:
-            return None
-        return {"until": self.break_end(), "ready": list(b["ready"]),
-                "waiting": self.break_waiting()}
-
-    def _with_break(self, before: GameState, after: GameState, meta: dict, n: int,
-                    now: float) -> dict:
-        """`meta` (see _next_meta) with a round break if the actions that lead from `before` to
-        `after` ended a round and dealt the next one."""
-        limit = self.hub.settings.round_break
-        if limit <= 0 or after.over or after.round() == before.round():
-            return meta
-        return dict(meta, snap={"n": n, "break": now, "ready": []}, deadline=now + limit)
-
-    async def ready(self, seat: int) -> None:
-        """A player has seen the round's summary (the `ready` message)."""
-        await self._retrying(lambda: self._ready(seat))
-
-    async def _ready(self, seat: int) -> None:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                b = self.round_break()
-                if b is None:
-                    raise ProtocolError("stale", "no round break is open")
-                if seat in b["ready"]:
-                    return
-                b = dict(b, ready=sorted(b["ready"] + [seat]))
-                if self._players_here() <= set(b["ready"]):
-                    tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
-                else:
-                    tx.set(snap=b)
-            self._set_meta(tx.row, None)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
-
-    async def end_break(self, expected: int) -> bool:
-        """The break's time is over (the driver): the next round starts."""
-        return await self._retrying(lambda: self._end_break(expected))
-
-    async def _end_break(self, expected: int) -> bool:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                end = self.break_end()
-                if self.n != expected or end is None or time.time() < end - 0.01:
-                    return False
-                tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
-            self._set_meta(tx.row, None)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
-        return True
 
     # -- applying actions -----------------------------------------------------------------------------
     def _viewers(self) -> set:
@@ -673,64 +414,6 @@ class TableRuntime:
         self.hub.after_change(self)
         return ack
 
-    def _window_answer(self, seat: int, text: str, by: str):
-        """A seat's answer in the open window: (items to apply now, pending answers)."""
-        w = self.window()
-        order = self.window_order()
-        answers = self.answers()
-        if seat not in order:
-            raise ProtocolError("not_your_turn", f"you may not answer this {w.kind} window")
-        if seat in answers:
-            raise ProtocolError("already_answered",
-                                f"you have already answered this {w.kind} window")
-        if by == BY_TIMEOUT:
-            raise ProtocolError("stale", "a window's timeout closes the window")
-        c = self.window_state(seat)
-        try:
-            d = c.parse(text)
-            c.apply(d)
-        except IllegalDecision as e:
-            raise ProtocolError.illegal(e) from None
-        canonical = c.history[-1]
-        if canonical == w.silence:
-            answers[seat] = by
-            if len(answers) < len(order):
-                return [], {"n": self.n, "answers": {str(k): v for k, v in answers.items()}}
-            return [(s, w.silence, answers[s]) for s in order], None
-        # the first answer that is not silence: it is the window's only claim (KO-10, networked)
-        return [(s, canonical if s == seat else w.silence,
-                 by if s == seat else answers.get(s, BY_TIMEOUT)) for s in order], None
-
-    async def close_window(self, expected: int) -> bool:
-        """The window's deadline has passed: every seat that did not answer is silent."""
-        return await self._retrying(lambda: self._close_window(expected))
-
-    async def _close_window(self, expected: int) -> bool:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                w = self.window()
-                if (self.n != expected or self.status != "playing" or w is None
-                        or self.deadline is None or time.time() < self.deadline - 0.01):
-                    return False
-                answers = self.answers()
-                items = [(s, w.silence, answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
-                trial = self.state.copy()
-                steps = self._play(trial, self.n, items, self._viewers())
-                await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                n, now = self.n + len(steps), time.time()
-                tx.set(**self._with_break(self.state, trial,
-                                          self._next_meta(trial, n, self.seats, now), n, now))
-            self.state = trial
-            self.n += len(steps)
-            self.log.extend((s.seat, s.by) for s in steps)
-            self._seed_views(steps)
-            self._set_meta(tx.row, None)
-            self.publish(steps)
-            self.bump()
-        self.hub.after_change(self)
-        return True
-
     async def set_away(self, seat: int, away: bool) -> None:
         """A player is back (or, for the tests, away)."""
         await self._retrying(lambda: self._set_away(seat, away))
@@ -796,167 +479,15 @@ class TableRuntime:
         self.publish([], only_state=True)
         self.bump()
 
-    async def history_page(self, viewer: int | None, lang: str, start: int,
-                           end: int) -> list[dict]:
-        """The events of actions `start` to `end` (not included) for a client that
-        (re)connects or syncs, from the viewer's own views only; built in a worker thread, so
-        a long game's history never holds up the event loop. Only actions already applied
-        (`end <= n`) are asked for."""
-        end = min(end, self.n)
-        if start >= end:
-            return []
-        history, log, names = self.state.history, self.log, self.names[lang]
-        return await asyncio.to_thread(self._events, viewer, lang, start, end, history, log,
-                                       names)
-
-    def _state_at(self, index: int, history: list[str]) -> GameState:
-        """A new state after the first `index` actions, from the nearest checkpoint (stores
-        the checkpoints passed on the way)."""
-        cps = self._checkpoints
-        k = max((c for c in cps if c <= index), default=0)
-        st = cps[k].copy() if k else load_record(dict(self.base, actions=[]))
-        for i in range(k, index):
-            st.apply(history[i])
-            if (i + 1) % CHECKPOINT == 0 and (i + 1) not in cps:
-                cps[i + 1] = st.copy()
-        return st
-
-    def _events(self, viewer, lang, start, end, history, log, names) -> list[dict]:
-        """(A worker thread.) See `history_page`."""
-        st = self._state_at(start, history)
-        viewers = {viewer}
-        before = self._views(st, viewers)
-        out = []
-        for i in range(start, end):
-            seat, by = log[i]
-            st.apply(history[i])
-            after = self._views(st, viewers)
-            if (i + 1) % CHECKPOINT == 0 and (i + 1) not in self._checkpoints:
-                self._checkpoints[i + 1] = st.copy()
-            msg = self.event_msg(Step(i, seat, history[i], by, before, after), viewer, lang,
-                                 names)
-            if msg:
-                out.append(msg)
-            before = after
-        return out
-
     def record(self) -> dict:
         return dict(self.base, actions=list(self.state.history))
 
 
-class Hub:
-    """The runtimes of this process (loaded on demand, dropped when unused)."""
 
-    def __init__(self, store, settings):
-        self.store = store
-        self.settings = settings
-        self.rts: dict[int, TableRuntime] = {}
-        self._loading: dict[int, asyncio.Future] = {}
-        self.stats = Stats()
-        self.on_change: Callable[[TableRuntime], None] | None = None
-        self.on_expired: Callable[[int], None] | None = None
-        self.clients = None                # security.ClientLimits (set by the app)
+def __getattr__(name: str):
+    """`Hub` lives in hub.py (it makes TableRuntimes); importable from here as before."""
+    if name == "Hub":
+        from cardtable.server.hub import Hub
 
-    async def runtime(self, table_id: int) -> TableRuntime | None:
-        """The table's runtime, loaded if need be, and pinned: it stays this process's one
-        runtime of the table until the caller calls `release` (once per call of this)."""
-        while True:
-            rt = self.rts.get(table_id)
-            if rt is None:
-                fut = self._loading.get(table_id)
-                if fut is None:
-                    rt = await self._load(table_id)
-                else:
-                    rt = await asyncio.shield(fut)
-                    if rt is not None and self.rts.get(table_id) is not rt:
-                        continue                  # released by its loader before we got it
-            if rt is not None:
-                rt.pins += 1
-            return rt
-
-    async def _load(self, table_id: int) -> TableRuntime | None:
-        fut = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = fut
-        try:
-            row, seat_rows, rows = await self.store.load(table_id)
-            if row is None:
-                rt = None
-            else:
-                rec = dict(row["base"], actions=[t for _, _, t, _ in rows])
-                state = await asyncio.to_thread(load_record, rec)
-                rt = TableRuntime(self, row, seat_rows, state, [(s, b) for _, s, _, b in rows])
-                self.rts[table_id] = rt
-            fut.set_result(rt)
-            return rt
-        except BaseException as e:
-            fut.set_exception(e)
-            fut.exception()                        # mark retrieved
-            raise
-        finally:
-            self._loading.pop(table_id, None)
-
-    async def runtime_by_code(self, code: str) -> TableRuntime | None:
-        """The runtime of the table `code`, pinned as by `runtime` (the caller releases it)."""
-        for rt in self.rts.values():
-            if rt.code == code:
-                # pinned here too: unpinned, its caller's release could drop it while others
-                # use it, and the next request load a second runtime of the table (two locks:
-                # their changes raced, a join's lost the race as a 500)
-                rt.pins += 1
-                return rt
-        row = await self.store.table_by_code(code)
-        if row is None:
-            return None
-        return await self.runtime(row["id"])
-
-    @asynccontextmanager
-    async def held(self, table_id: int) -> AsyncIterator[TableRuntime | None]:
-        """`runtime(table_id)`, released at the end of the block."""
-        rt = await self.runtime(table_id)
-        try:
-            yield rt
-        finally:
-            if rt is not None:
-                self.release(rt)
-
-    def release(self, rt: TableRuntime) -> None:
-        """Unpin a runtime `runtime` gave; it is dropped when nobody holds it any more."""
-        rt.pins -= 1
-        if rt.pins <= 0 and not rt.conns and not rt.driven and self.rts.get(rt.id) is rt:
-            del self.rts[rt.id]
-
-    def notified(self, table_id: int, version: int | None) -> None:
-        """A NOTIFY from the database (any process's commit)."""
-        rt = self.rts.get(table_id)
-        if rt is not None and (version is None or version > rt.version):
-            task = asyncio.ensure_future(rt.refresh(version))
-            task.add_done_callback(_log_failure)
-
-    def expired(self, table_id: int) -> None:
-        """The table was deleted (driver.Sweeper): its clients are told and disconnected."""
-        rt = self.rts.pop(table_id, None)
-        if self.on_expired is not None:
-            self.on_expired(table_id)
-        if rt is None:
-            return
-        for c in list(rt.conns):
-            c.error("expired", "this table was abandoned and has been closed")
-            c.send_close(4410)
-
-    def after_change(self, rt: TableRuntime) -> None:
-        if self.on_change is not None:
-            self.on_change(rt)
-
-
-def _log_failure(task: asyncio.Future) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("background task failed", exc_info=task.exception())
-
-
-def dumps(msg: dict) -> str:
-    """A message as compact JSON text (orjson: the broadcast serialises every message once per
-    client, the largest share of the decision path after the engine's views)."""
-    try:
-        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:       # e.g. a client's message id beyond 64 bits, echoed in an error
-        return json.dumps(msg, separators=(",", ":"))
+        return Hub
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -38,7 +38,9 @@ from cardtable.server.protocol import (
     Sync,
     parse_client_value,
 )
-from cardtable.server.runtime import BY_PLAYER, Hub, ProtocolError, TableRuntime, dumps
+from cardtable.server.hub import Hub
+from cardtable.server.runtime import TableRuntime
+from cardtable.server.table_base import BY_PLAYER, ProtocolError, dumps
 from cardtable.server.security import BadJSON, ClientLimits, TokenBucket, strict_json
 
 log = logging.getLogger("cardtable.server.ws")
