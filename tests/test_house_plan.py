@@ -129,3 +129,26 @@ def test_the_graph_sees_arrows(graph):
                                       as_packages=True)
     assert graph.direct_import_exists(importer="cardtable.rl", imported="cardtable.core",
                                       as_packages=True)
+
+
+PACKAGES = ("core", "abluxxen", "kombio", "i18n", "narration", "bots", "sim", "rl", "cli",
+            "server", "web")
+
+
+def test_no_cycle_between_packages(graph):
+    """Issue 30: no two packages reach each other, directly or through others."""
+    cycles = [(a, b) for i, a in enumerate(PACKAGES) for b in PACKAGES[i + 1:]
+              if graph.find_shortest_chain(importer=f"cardtable.{a}", imported=f"cardtable.{b}",
+                                           as_packages=True)
+              and graph.find_shortest_chain(importer=f"cardtable.{b}", imported=f"cardtable.{a}",
+                                            as_packages=True)]
+    assert cycles == []
+
+
+def test_every_python_file_is_one_concern_sized():
+    """Issue 30: no Python file over 600 lines but the engines' state.py (a game's rules in
+    one place); the browser's modules have their own test (tests/web/test_js_modules.py)."""
+    big = {str(p.relative_to(SRC)): n for p in SRC.rglob("*.py")
+           if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
+           and p.name != "state.py"}
+    assert big == {}
