@@ -66,7 +66,8 @@ def finish_and_check(page: Page, server, code: str, player, artifacts, name: str
     """Click the game to its end; the end screen's scores and winners must be the record's."""
     play_to_end(page, player, timeout=150, on_turn=on_turn)
     page.wait_for_selector("#result")
-    page.wait_for_timeout(600)          # let the last cards land
+    # the last cards land: no card flight (Web Animations, dom.js) still running
+    page.wait_for_function("() => !document.getAnimations().some(a => a.playState === 'running')")
     page.screenshot(path=str(artifacts / f"{name}-end.png"), full_page=True)
     view = final_view(server, code)
     shown, winners = shown_scores(page)

@@ -59,6 +59,7 @@ def test_server_killed_and_restarted(browser, own_server, artifacts):
     errors: list[str] = []
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(COUNT_SOCKETS)
     try:
         code = create_table(page, "abluxxen", "basic", 3, ["easy", "easy"], name="Ann")
         page.wait_for_selector("#board .game")
@@ -78,7 +79,9 @@ def test_server_killed_and_restarted(browser, own_server, artifacts):
             expect(status).to_be_visible()
             expect(status).to_contain_text("reconnecting")
             expect(page.locator("#board")).to_have_attribute("inert", "")
-            page.wait_for_timeout(1500)                 # a few failed attempts meanwhile
+            # a few failed attempts meanwhile: the page tries again (backoff 0.3 s, 0.6 s, ...)
+            tried = page.evaluate("() => window.__sockets.length")
+            page.wait_for_function("(n) => window.__sockets.length >= n + 2", arg=tried)
             expect(status).to_contain_text("reconnecting")
             page.screenshot(path=str(artifacts / "reconnecting.png"))
             # the same server again: same port, same database
@@ -175,17 +178,24 @@ def test_socket_dropped_silent_and_offline(new_page, server):
     assert_log_whole(page)
 
 
-#: counts the page's WebSockets and holds back the table's lobby data for 1.5 s, so that the
-#: user can leave the table page before it would connect
-SLOW_TABLE_AND_COUNT_SOCKETS = """(() => {
+#: counts the page's WebSockets (`window.__sockets`, every one the page made)
+COUNT_SOCKETS = """(() => {
   window.__sockets = [];
   const Native = window.WebSocket;
   window.WebSocket = function (...args) { const ws = new Native(...args); window.__sockets.push(ws); return ws; };
   window.WebSocket.prototype = Native.prototype;
   Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();"""
+
+#: and holds back the table's lobby data for 1.5 s, so that the user can leave the table page
+#: before it would connect; `window.__held` counts the held-back answers handed to the page
+SLOW_TABLE_AND_COUNT_SOCKETS = COUNT_SOCKETS + """(() => {
+  window.__held = 0;
   const fetch0 = window.fetch.bind(window);
   window.fetch = (url, opts) => /\\/api\\/tables\\/[A-Z0-9]+$/.test(String(url))
-    ? new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(url, opts)) : fetch0(url, opts);
+    ? new Promise((ok) => setTimeout(ok, 1500)).then(() => fetch0(url, opts))
+        .then((r) => { setTimeout(() => { window.__held += 1; }, 0); return r; })
+    : fetch0(url, opts);
 })();"""
 
 
@@ -206,7 +216,9 @@ def test_leaving_a_table_page_before_it_connects_opens_no_socket(new_page, serve
     page.wait_for_url(f"**/t/{code}")
     page.click("#site-nav a[href='/']")                       # and back, before it loaded
     page.wait_for_selector("#create-btn")
-    page.wait_for_timeout(3000)                               # the held-back answer came meanwhile
+    # the held-back answer comes, and the page (now the lobby) has had its turn to act on it
+    page.wait_for_function("() => window.__held >= 1")
+    page.evaluate("() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)))")
     assert page.evaluate("() => window.__sockets.length") == 0
     # the same page, staying: it connects as usual, as a spectator (the counting works)
     page.goto(f"/t/{code}")
