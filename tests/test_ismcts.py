@@ -4,7 +4,6 @@ hidden cards (same view -> same choice), stronger than random, statistics and bu
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from random_games import finished
@@ -164,14 +163,19 @@ def test_forced_decision_is_not_searched():
     assert bot.last_stats == {d.text: {"visits": 0, "win_chance": None, "reward": None}}
 
 
-def test_seconds_budget():
+def test_seconds_budget(monkeypatch):
+    """The seconds budget stops the search, read from the search's clock: a clock of this test
+    that moves 0.01 s each time it is read (no wall-clock assert: the machine's speed does not
+    matter)."""
     g = new_game("kombio", players=3, seed=1)
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(M, "perf_counter", lambda: next(ticks) * 0.01)
     bot = ISMCTSBot(0, seconds=0.05)
     assert bot.iterations is None
-    t = time.perf_counter()
     bot.search(g)
-    assert time.perf_counter() - t < 1.0
-    assert bot.last_iterations >= 1
+    # deadline at read 0 + 0.05 s; t0 is read 1; each iteration reads it once more
+    assert 1 <= bot.last_iterations <= 6
+    monkeypatch.undo()
     both = ISMCTSBot(0, iterations=5, seconds=30)  # whichever limit comes first
     both.search(g)
     assert both.last_iterations == 5
