@@ -271,11 +271,32 @@ def _new_table(code: str) -> tuple[dict, list[dict]]:
 
 def _held_batch(store):
     """Block the writer thread until the returned event is set, so that the writes submitted
-    meanwhile go into one batch."""
+    meanwhile go into one batch. Returns (gate, the held write, an async wait until the writer
+    thread is inside the held write)."""
+    import asyncio
     import threading
 
-    gate = threading.Event()
-    return gate, store.write(lambda cur: gate.wait(10))
+    gate, inside = threading.Event(), threading.Event()
+
+    def hold(cur):
+        inside.set()
+        return gate.wait(60)
+
+    async def held_now() -> None:
+        assert await asyncio.to_thread(inside.wait, 60), "the writer never took the held write"
+
+    return gate, store.write(hold), held_now
+
+
+async def _queued(store, n: int) -> None:
+    """Wait (yielding to the loop, a hang guard of 60 s) until `n` writes wait for the writer."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + 60
+    while len(store._writer._pending) < n:
+        assert time.monotonic() < deadline, f"{len(store._writer._pending)} of {n} writes queued"
+        await asyncio.sleep(0)
 
 
 def test_group_commit_batches_and_isolates_each_write(tmp_path):
@@ -298,13 +319,13 @@ def test_group_commit_batches_and_isolates_each_write(tmp_path):
     async def main():
         nonlocal tid
         tid = await store.create_table(*_new_table("GC1"))
-        gate, held = _held_batch(store)
+        gate, held, held_now = _held_batch(store)
         held = asyncio.ensure_future(held)
-        await asyncio.sleep(0.05)                       # the writer thread is now held
+        await held_now()                                # the writer thread is now held
         before = store._writer.batches
         futs = [asyncio.ensure_future(store.write(insert(str(i), fail=(i == 2))))
                 for i in range(5)]
-        await asyncio.sleep(0.05)
+        await _queued(store, 5)
         gate.set()
         results = await asyncio.gather(*futs, return_exceptions=True)
         await held
@@ -343,14 +364,14 @@ def test_group_commit_conflict_fails_only_its_decision(tmp_path):
         a = await store.create_table(*_new_table("AAA"))
         b = await store.create_table(*_new_table("BBB"))
         ra, rb = await store.table_row(a), await store.table_row(b)
-        gate, held = _held_batch(store)
+        gate, held, held_now = _held_batch(store)
         held = asyncio.ensure_future(held)
-        await asyncio.sleep(0.05)
+        await held_now()
         futs = [asyncio.ensure_future(change(a, ra, 0, "first")),
                 asyncio.ensure_future(change(a, ra, 0, "second")),
                 asyncio.ensure_future(change(b, rb, 0, "other")),
                 asyncio.ensure_future(store.create_table(*_new_table("AAA")))]
-        await asyncio.sleep(0.05)
+        await _queued(store, 4)
         gate.set()
         res = await asyncio.gather(*futs, return_exceptions=True)
         await held
@@ -393,9 +414,9 @@ def test_group_commit_acknowledges_only_after_commit(tmp_path):
             other.close()
             assert n == i + 1
         # a failing COMMIT (a deferred foreign key violated): nothing of the batch is kept
-        gate, held = _held_batch(store)
+        gate, held, held_now = _held_batch(store)
         held = asyncio.ensure_future(held)
-        await asyncio.sleep(0.05)
+        await held_now()
 
         def bad(cur):
             cur.execute("PRAGMA defer_foreign_keys = ON")
@@ -407,7 +428,7 @@ def test_group_commit_acknowledges_only_after_commit(tmp_path):
                         "VALUES (?, 100, 0, 'y', 'player', 0)", (tid,))
 
         futs = [asyncio.ensure_future(store.write(good)), asyncio.ensure_future(store.write(bad))]
-        await asyncio.sleep(0.05)
+        await _queued(store, 2)
         gate.set()
         res = await asyncio.gather(*futs, return_exceptions=True)
         await held
