@@ -17,8 +17,7 @@ from cardtable.core.errors import RecordError, refuse
 from cardtable.core.game import Decision, notation_number
 
 JOKER = 14
-ALL_CARDS = [v for v in range(1, 14) for _ in range(8)] + [JOKER] * 5  # AB-1: 109 cards
-COPIES = [0] + [8] * 13 + [5]  # how many of each card (index = card)
+COPIES = [0] + [8] * 13 + [5]  # AB-1: how many of each card (index = card): 109 cards
 
 
 def card_text(c: int) -> str:

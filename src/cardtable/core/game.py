@@ -34,7 +34,6 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from cardtable.core.errors import IllegalDecision
 
 
 class Decision:
@@ -157,10 +156,6 @@ class GameState(ABC):
     def is_legal(self, decision: Decision | str) -> bool:
         text = decision.text if isinstance(decision, Decision) else " ".join(str(decision).split())
         return any(d.text == text for d in self.legal_decisions())
-
-    def _refuse(self, decision: Decision | str, reason: str) -> IllegalDecision:
-        text = decision.text if isinstance(decision, Decision) else str(decision)
-        return IllegalDecision(text, reason)
 
     # -- information ----------------------------------------------------------------------
     @abstractmethod

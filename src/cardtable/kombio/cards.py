@@ -32,7 +32,6 @@ for _v in VALUES:
     _i += COPIES[_v]
 FIRST_ID[16] = _i
 ACTION_MIN = 7                               # KO-1: 7..14 are action cards
-ALL_IDS = (1 << N_CARDS) - 1
 MAX_SEATS = 6
 
 assert N_CARDS == 70 and sum(1 for v in VALUE if v <= 6) == 36
@@ -40,10 +39,6 @@ assert N_CARDS == 70 and sum(1 for v in VALUE if v <= 6) == 36
 
 def is_card(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and -1 <= x <= 14
-
-
-def pos_text(p: int, s: int) -> str:
-    return f"{p}.{s}"
 
 
 # -- interned decisions ------------------------------------------------------------------------
