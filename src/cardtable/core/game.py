@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 
-
 class Decision:
     """One decision: `kind` (the notation's first word), `args` (game-specific structured
     arguments) and `text` (canonical notation). Equal and hashed by text."""
