@@ -53,7 +53,7 @@ import math
 from time import perf_counter
 
 from cardtable.bots.base import Bot, number, search_budget, whole
-from cardtable.bots.hooks import heuristics
+from cardtable.bots.hooks import hook
 from cardtable.bots.ismcts import outcome
 from cardtable.bots.value import value_fn
 from cardtable.core.errors import ConfigError
@@ -64,10 +64,6 @@ DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
              "events": False, "trust": 1.0, "learned": True, "anchor": 0.0}
-
-
-def _hooks(game: str):
-    return heuristics(game)
 
 
 def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:
@@ -141,7 +137,7 @@ class PIMCBot(Bot):
 
     def settings(self, game: str) -> dict:
         """The settings used for `game`: given, else the game's PIMC default, else general."""
-        defaults = getattr(_hooks(game), "PIMC", None) or {}
+        defaults = hook(game, "PIMC") or {}
         return {k: v if v is not None else defaults.get(k, _SETTINGS[k])
                 for k, v in self.given.items()}
 
@@ -160,7 +156,7 @@ class PIMCBot(Bot):
         prior = Rng(self.rng.below(2 ** _SEED_BITS))
         if len(legal) == 1:
             return self._forced(legal, legal[0])
-        cands = _hooks(state.game).ranked(state, prior)[: self.settings(state.game)["width"]]
+        cands = hook(state.game, "ranked")(state, prior)[: self.settings(state.game)["width"]]
         if len(cands) == 1:
             return self._forced(legal, cands[0])
         self.search(state, cands)
@@ -184,13 +180,12 @@ class PIMCBot(Bot):
         if seat is None or state.over:
             raise ValueError("the game is over: nobody is to move")
         game = state.game
-        mod = _hooks(game)
         cfg = self.settings(game)
-        policy = mod.heuristic
-        evaluate = (value_fn(game) if cfg["learned"] else None) or mod.evaluate
-        turn_key = mod.turn_key
-        horizon = getattr(mod, "horizon", None)
-        belief = getattr(mod, "determinize", None) if cfg["belief"] else None
+        policy = hook(game, "heuristic")
+        evaluate = (value_fn(game) if cfg["learned"] else None) or hook(game, "evaluate")
+        turn_key = hook(game, "turn_key")
+        horizon = hook(game, "horizon")
+        belief = hook(game, "determinize") if cfg["belief"] else None
         if belief is not None and cfg["events"]:
             belief = functools.partial(belief, events=True) if cfg["trust"] >= 1 else \
                 functools.partial(belief, events=True, trust=float(cfg["trust"]))
