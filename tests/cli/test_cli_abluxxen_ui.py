@@ -1,4 +1,4 @@
-"""The Abluxxen UI module (why / describe / summary wording); the catalog: tests/test_i18n.py."""
+"""The Abluxxen UI module (why / describe / summary wording); the catalog: tests/i18n/test_i18n.py."""
 
 from __future__ import annotations
 

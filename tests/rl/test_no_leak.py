@@ -1,6 +1,6 @@
 """The seat view is the only source of an observation (issue 16): re-dealing every card a seat
 cannot see, consistently with what it has seen (`determinize`, the same re-deal the engines'
-no-leak property uses, tests/test_properties.py), changes neither its tensor, nor its JSON view,
+no-leak property uses, tests/core/test_properties.py), changes neither its tensor, nor its JSON view,
 nor its action mask, in the codec and through the PettingZoo and Gymnasium environments."""
 
 from __future__ import annotations

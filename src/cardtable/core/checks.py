@@ -1,4 +1,4 @@
-"""The generic property checker every game is run through (tests/test_properties.py).
+"""The generic property checker every game is run through (tests/core/test_properties.py).
 
 `playout(make, seed, ...)` plays one seeded random game through the public protocol only and
 checks, step by step:
