@@ -51,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rate", type=float, default=d.rate,
                    help="messages per second per connection (default %(default)s)")
     p.add_argument("--burst", type=int, default=d.burst, help="message burst per connection")
+    p.add_argument("--chat-rate", type=float, default=d.chat_rate,
+                   help="chat messages per second per seat (per spectator)")
+    p.add_argument("--chat-burst", type=int, default=d.chat_burst,
+                   help="chat message burst per seat (per spectator)")
     p.add_argument("--client-limits", choices=("on", "off"), default="on",
                    help="the limits per client address (docs/deploy.md); off: for tests and "
                         "benchmarks whose clients all come from one address")
@@ -92,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("head_timeout", "max_connections", "connections_per_address"):
         if getattr(a, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
+    if a.chat_rate <= 0 or a.chat_burst < 1:
+        p.error("--chat-rate must be more than 0 and --chat-burst 1 or more")
     if a.keep_alive <= 0:
         p.error("--keep-alive must be more than 0")
     from dataclasses import fields
@@ -114,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     extra = {"instance": a.instance} if a.instance else {}
     run(Settings(database=a.database, host=a.host, port=a.port, bot_delay=a.bot_delay,
                  standin=a.standin, rate=a.rate, burst=a.burst, limits=limits,
+                 chat_rate=a.chat_rate, chat_burst=a.chat_burst,
                  round_break=max(0.0, a.round_break), round_pause=max(0.0, a.round_pause),
                  bot_workers=a.bot_workers, trusted_proxies=a.trusted_proxies,
                  head_timeout=a.head_timeout, keep_alive=a.keep_alive,

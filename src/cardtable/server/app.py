@@ -43,6 +43,7 @@ from cardtable.server.games import games_out, table_config
 from cardtable.server.migrate import upgrade
 from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
 from cardtable.server.replay_routes import router as replay_router
+from cardtable.server.chat import chat_replay
 from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
 from cardtable.server.runtime import TableRuntime, seat_info_of
@@ -429,6 +430,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise _bad("the game is not over", 409, "not_over")
             rec, names = rt.record(), dict(rt.names)
         return await replay_page(rec, seat, names, first, count)
+
+    @app.get("/api/tables/{code}/chat", tags=["replay"])
+    async def table_chat(code: CodePath, request: Request) -> JSONResponse:
+        """The table talk of a finished game, both channels, oldest first (chat.py; the last
+        `chat.REPLAY_ROWS`). 409 while it is being played (the spectators' chat is theirs)."""
+        async with table(code, request=request) as rt:
+            if rt.status != "over":
+                raise _bad("the game is not over", 409, "not_over")
+        return JSONResponse(await chat_replay(hub().store, rt.id))
 
     # -- play --------------------------------------------------------------------------------------
     @app.websocket("/ws/{code}")

@@ -99,6 +99,12 @@ class Settings:
     #: token bucket per connection: `rate` messages per second, bursts of `burst`
     rate: float = 20.0
     burst: int = 40
+    #: table talk (chat.py): characters per message, a seat's (a spectator's) budget of chat
+    #: messages (`chat_rate` per second, bursts of `chat_burst`), rows a connecting client gets
+    chat_max: int = 300
+    chat_rate: float = 0.5
+    chat_burst: int = 5
+    chat_backlog: int = 50
     #: limits per client address and in all (security.Limits, quotas.py; docs/deploy.md)
     limits: Limits = field(default_factory=Limits)
     #: addresses and networks whose X-Forwarded-For header names the client (a load balancer,

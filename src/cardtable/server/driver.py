@@ -425,6 +425,7 @@ class Listener(_Background):
     async def _run(self) -> None:
         import psycopg
 
+        from cardtable.server.chat import notified as chat_notified
         from cardtable.server.db import NOTIFY_CHANNEL
 
         while True:
@@ -438,6 +439,9 @@ class Listener(_Background):
                     self.ready.set()
                     async for note in conn.notifies():
                         table_id, _, version = note.payload.partition(":")
+                        if version == "chat":              # table talk (chat.py)
+                            chat_notified(self.hub, int(table_id))
+                            continue
                         try:
                             table_id, version = int(table_id), int(version)
                         except ValueError:

@@ -100,8 +100,38 @@ class Ready(_Msg):
     id: Ident = None
 
 
-ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready | SetSeat | Cancel,
-                          Field(discriminator="type")]
+#: the quick reactions (chat.REACTIONS; their words: i18n `chat.react.<code>`)
+ReactionCode = Literal["thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry",
+                       "hello"]
+ChatChannel = Literal["table", "spectators"]
+
+
+class Chat(_Msg):
+    """Table talk: a text message (players: channel `table`; spectators: `spectators`)."""
+    type: Literal["chat"]
+    channel: ChatChannel
+    #: plain text; the server cleans it and refuses more than its limit (chat.clean_text)
+    text: Annotated[str, StringConstraints(max_length=1200)]
+    id: Ident = None
+
+
+class React(_Msg):
+    """Table talk: a quick reaction (an emote or a short phrase) by its code."""
+    type: Literal["react"]
+    channel: ChatChannel
+    code: ReactionCode
+    id: Ident = None
+
+
+class ChatMode(_Msg):
+    """The host turns the table's chat off (or on again)."""
+    type: Literal["chat_mode"]
+    off: bool
+    id: Ident = None
+
+
+ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready | SetSeat | Cancel | Chat
+                          | React | ChatMode, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 
@@ -216,7 +246,34 @@ class ServerCancelled(BaseModel):
     table: str
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled, Field(discriminator="type")]
+class ServerChat(BaseModel):
+    """Table talk: one message, reaction or change of the chat's mode (kind off/on: by the
+    host), as stored; `seq` grows with every row of the table (not by one)."""
+    type: Literal["chat"]
+    seq: int
+    channel: ChatChannel
+    seat: int | None
+    #: a spectator's number at this table (per connection), else null
+    spectator: int | None
+    name: str | None
+    kind: Literal["text", "react", "off", "on"]
+    #: the text (kind text) or the reaction's code (kind react); null for off/on
+    text: str | None
+    #: the number of actions of the game when it was sent (its place in the replay)
+    n: int
+    at: float
+
+
+class ServerChatLog(BaseModel):
+    """Table talk, sent on connecting: whether the chat is off, the connection's spectator
+    number (null for a player) and the latest messages it may see, oldest first."""
+    type: Literal["chat_log"]
+    off: bool
+    spectator: int | None
+    messages: list[ServerChat]
+
+
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 

@@ -1,5 +1,5 @@
 """The database schema (SQLAlchemy Core; the Alembic migrations in `migrations/` create it):
-the tables `game_tables`, `seats` and `actions` (db.py describes them), the NOTIFY channel,
+the tables `game_tables`, `seats` and `actions` (db.py describes them), `chat` (chat.py), the NOTIFY channel,
 and the small helpers every part of the store shares."""
 
 from __future__ import annotations
@@ -73,6 +73,23 @@ actions = Table(
     Column("text", String(64), nullable=False),
     Column("by", String(8), nullable=False, default="player"),
     Column("at", Float, nullable=False),
+)
+
+#: the table talk (chat.py): messages, reactions and the host's changes of the chat's mode
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("channel", String(12), nullable=False),          # table | spectators
+    Column("seat", Integer, nullable=True),                 # a player's seat
+    Column("spectator", Integer, nullable=True),            # a spectator's number at the table
+    Column("name", String(64), nullable=True),
+    Column("kind", String(8), nullable=False),              # text | react | off | on
+    Column("text", String(1200), nullable=True),            # the text, or the reaction's code
+    Column("n", Integer, nullable=False),                   # actions of the game before it
+    Column("at", Float, nullable=False),
+    Index("ix_chat_table", "table_id", "id"),
 )
 
 

@@ -27,10 +27,14 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardtable.server import chat as table_talk
 from cardtable.server.protocol import (
     Auth,
     Back,
     Cancel,
+    Chat,
+    ChatMode,
+    React,
     Decide,
     Ping,
     Ready,
@@ -75,6 +79,8 @@ class Conn:
         self.closed = False
         self.close_code = 1000
         self._last_state: dict | None = None
+        self.spectator: int | None = None         # the table talk's number of a spectator
+        self.chat_bucket: TokenBucket | None = None
 
     def _put(self, item) -> None:
         if self.closed:
@@ -290,6 +296,10 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             conn.send_state(rt.state_msg(seat), force=True)
             if seat is not None:
                 rt.presence_changed()
+        talk = table_talk.room(rt, settings)
+        if seat is None:
+            conn.spectator = talk.spectator_number()
+        await talk.backlog(conn)                            # the chat so far (chat_log)
         if seat is not None and rt.seats[seat]["away"]:
             await rt.set_away(seat, False)                  # the player is back
         while not conn.closed:
@@ -382,6 +392,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             conn.send(rt.welcome_msg(seat, conn.lang))
             conn.send_state(rt.state_msg(seat), force=True)
             rt.presence_changed()
+        await table_talk.room(rt, settings).backlog(conn)   # a player's view of the chat
         if rt.seats[seat]["away"]:
             await rt.set_away(seat, False)
     elif isinstance(m, Back):
@@ -404,6 +415,11 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             conn.error("not_seated", "spectators have no seat", ident)
             return
         await _or_error(conn, rt.ready(conn.seat), ident)
+    elif isinstance(m, (Chat, React, ChatMode)):
+        talk = table_talk.room(rt, settings)
+        await _or_error(conn, talk.set_mode(conn, m.off) if isinstance(m, ChatMode)
+                        else talk.post(conn, m.channel, "text" if isinstance(m, Chat) else "react",
+                                       m.text if isinstance(m, Chat) else m.code), ident)
     elif isinstance(m, Decide):
         if conn.seat is None:
             conn.error("not_seated", "spectators cannot decide: join a seat first", ident)
