@@ -20,6 +20,7 @@ import { loadGame } from "./games.js";
 import { seatNames } from "./seats.js";
 import { node } from "./dom.js";
 import { resultTable } from "./replay-result.js";
+import { replayChat } from "./chat.js";
 
 const AUTOPLAY_MS = 900;
 const PAGE = 500;
@@ -251,7 +252,7 @@ export function render(el, { code } = {}) {
     root.setAttribute("aria-describedby", "replay-keys");
 
     const side = node("aside", "replay-side");
-    side.append(logBox, ui.result);
+    side.append(logBox, ui.result, replayChat(st.code));       // the game's table talk
     const mainCol = node("div", "replay-main");
     mainCol.append(seatBox, bar, sliderBox, ui.info, ui.board, keys);
     const layout = node("div", "replay-layout");

@@ -12,6 +12,7 @@ import { signalTurn, signalsMenu, closeSignals } from "./signals.js";
 import { GAMES, CLAUSE_ALT, loadGame } from "./games.js";
 import { captureRects, runFx } from "./table-fx.js";
 import { drawLinkConfirm, drawJoin, drawWaiting, endActions } from "./table-seats.js";
+import { tableChat } from "./chat.js";
 
 // a clause id in an event's words, left out when the words are read aloud
 const CLAUSE_REF = new RegExp(`\\s*\\((?:${CLAUSE_ALT})-[^)]*\\)`, "g");
@@ -83,6 +84,7 @@ export function renderTablePage(el, code) {
   }
 
   function onMessage(msg) {
+    if (talk.onMessage(msg)) return;                       // table talk (chat.js)
     switch (msg.type) {
       case "welcome":
         if (msg.role === "player") {
@@ -94,6 +96,7 @@ export function renderTablePage(el, code) {
         const prev = S.state;
         S.state = msg;
         msg._recv = Date.now() / 1000;
+        if (!prev || prev.seat !== msg.seat) talk.redraw();
         if (!prev || prev.index !== msg.index) S.error = "";
         if (prev && (prev.index !== msg.index || (prev.window && !msg.window))) S.ui = {};
         if (S.table) {
@@ -158,6 +161,8 @@ export function renderTablePage(el, code) {
   const sideClose = h("button", { type: "button", class: "btn btn-small side-close", id: "side-close", onclick: () => toggleSide(false) }, "✕");
   const sideEl = h("aside", { class: "side", id: "side", "aria-label": t("table.log"), hidden: true },
     sideScores, h("div", { class: "side-head" }, h("h2", { id: "log-h", class: "side-h" }), sideClose), logList);
+  // table talk: its button in the status bar, its drawer (chat.js)
+  const talk = tableChat({ code, send: (m) => S.conn && S.conn.send(m), state: () => S.state, table: () => S.table });
   // what the panels around the game use (table-seats.js)
   const ctx = { S, code, root, boardEl, connect, names, myInfo, drawStatus };
 
@@ -219,6 +224,7 @@ export function renderTablePage(el, code) {
         playing ? signalsMenu(S, drawStatus) : null,
         playing ? h("button", { type: "button", class: "btn btn-small icon-btn log-toggle", id: "log-toggle", "aria-controls": "side",
           "aria-expanded": S.sideOpen ? "true" : "false", onclick: () => toggleSide(!S.sideOpen) }, t("table.show_log")) : null,
+        st ? talk.button() : null,
         h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "", id: "rules-link" }, t("table.rules"))),
     );
     if (S.error) statusEl.appendChild(h("p", { class: "error sb-error", role: "alert" }, S.error));
@@ -280,7 +286,7 @@ export function renderTablePage(el, code) {
     if (!S.table) return;
     if (!root.contains(statusEl)) {
       clear(root);
-      root.append(statusEl, h("div", { class: "table-layout" }, boardEl, sideEl));
+      root.append(statusEl, h("div", { class: "table-layout" }, boardEl, sideEl), talk.panel);
     }
     sideEl.querySelector("#log-h").textContent = t("table.log");
     sideClose.setAttribute("aria-label", t("table.close_log"));
@@ -363,6 +369,7 @@ export function renderTablePage(el, code) {
   document.addEventListener("focusin", onFocusIn);
 
   function keydown(ev) {
+    if (ev.key === "Escape" && !talk.panel.hidden) { talk.toggle(false); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.signalsOpen) { closeSignals(S, { focus: true }); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.sideOpen && getComputedStyle(sideEl).position === "fixed") { toggleSide(false); ev.preventDefault(); return; }
     if (!S.mod || !S.state || ev.target.closest("input, select, textarea, summary")) return;
@@ -389,6 +396,7 @@ export function renderTablePage(el, code) {
   return () => {
     alive = false;
     offLang();
+    talk.destroy();
     clearInterval(tick);
     document.removeEventListener("keydown", keydown);
     document.removeEventListener("focusin", onFocusIn);

@@ -1,0 +1,234 @@
+// Table talk (issue 33; docs/protocol.md "Table talk"): the chat of a table and its quick
+// reactions, and a finished game's chat in its replay.
+//   tableChat({code, send, state, table}) -> {button(), panel, onMessage(msg), redraw()}:
+//     button(): the status bar's "Chat" button (a fresh one for every redraw of the bar);
+//     panel: the chat's drawer (kept across redraws); onMessage: true if the message was the
+//     chat's (chat, chat_log, a chat error).
+//   replayChat(code) -> a <details> with the game's chat (both channels), loaded when opened.
+// Every text goes into the page with textContent: HTML stays the characters typed, a link is
+// not a link. Muting is this browser's (localStorage per table): the muted seat or spectator's
+// messages are hidden here, and only here; the server sends everything.
+import { t, onLang } from "./i18n.js";
+import { h, clear, announce } from "./dom.js";
+
+export const REACTIONS = ["thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry", "hello"];
+const EMOTES = { thumbs: "👍", laugh: "😄", wow: "😮", oops: "😬", clap: "👏" };
+const MAX = 300;
+const KEEP = 200;                                     // messages kept in the panel
+const CHAT_ERRORS = ["chat_rate_limited", "chat_too_long", "chat_empty", "chat_off", "wrong_channel"];
+
+function muteKey(code) { return `cardtable.mute.${code}`; }
+function loadMuted(code) {
+  try { return new Set(JSON.parse(localStorage.getItem(muteKey(code)) || "[]")); } catch (e) { return new Set(); }
+}
+function saveMuted(code, set) {
+  try { localStorage.setItem(muteKey(code), JSON.stringify([...set])); } catch (e) { /* ignore */ }
+}
+
+/** Who wrote a row: "s0" (a seat) or "v3" (spectator 3): the key muting uses. */
+export function who(m) { return m.seat !== null && m.seat !== undefined ? `s${m.seat}` : `v${m.spectator}`; }
+
+function senderName(m) {
+  if (m.seat !== null && m.seat !== undefined) return m.name || t("chat.seat", { n: m.seat + 1 });
+  return t("chat.spectator", { n: m.spectator });
+}
+
+/** A reaction's words in the page's language (an emote is itself). */
+export function reactionText(code) { return EMOTES[code] || t(`chat.react.${code}`); }
+
+/** One row as a list item (text only). */
+function rowItem(m, { mine = false, onMute = null } = {}) {
+  const li = h("li", { class: `chat-row chat-k-${m.kind}` + (mine ? " chat-mine" : "") + (m.channel === "spectators" ? " chat-spec" : ""),
+    data: { seq: String(m.seq), who: who(m) } });
+  const name = senderName(m);
+  if (m.kind === "off" || m.kind === "on") {
+    li.appendChild(h("span", { class: "chat-note" }, t(m.kind === "off" ? "chat.event_off" : "chat.event_on", { name })));
+    return li;
+  }
+  li.appendChild(h("span", { class: "chat-name" }, name + (mine ? ` (${t("seat.you")})` : "")));
+  li.appendChild(document.createTextNode(" "));
+  const body = h("span", { class: "chat-text" });
+  body.textContent = m.kind === "react" ? reactionText(m.text) : m.text;      // never HTML
+  if (m.kind === "react") body.classList.add("chat-reaction");
+  li.appendChild(body);
+  if (onMute) {
+    li.appendChild(h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name }),
+      "aria-label": t("chat.mute", { name }), onclick: () => onMute(m) }, "🔇"));
+  }
+  return li;
+}
+
+export function tableChat({ code, send, state, table }) {
+  const S = { rows: new Map(), off: false, spectator: null, open: false, unread: 0, error: "", muted: loadMuted(code), names: {} };
+  const list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite", "aria-relevant": "additions" });
+  const input = h("input", { type: "text", id: "chat-input", class: "chat-input", maxlength: String(MAX), autocomplete: "off",
+    enterkeyhint: "send" });
+  const sendBtn = h("button", { type: "submit", class: "btn btn-small", id: "chat-send" });
+  const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (ev) => { ev.preventDefault(); post(); } }, input, sendBtn);
+  const reacts = h("div", { class: "chat-reacts", id: "chat-reacts", role: "group" });
+  const status = h("p", { class: "chat-status", id: "chat-status", role: "status" });
+  const mutedBox = h("div", { class: "chat-muted", id: "chat-muted" });
+  const head = h("div", { class: "chat-head" });
+  const panel = h("section", { class: "chat-panel", id: "chat-panel", hidden: true, "aria-labelledby": "chat-h" },
+    head, list, status, reacts, form, mutedBox);
+
+  function me() { const st = state(); return st ? st.seat : null; }
+  function isHost() {
+    const tb = table(), seat = me();
+    return seat !== null && tb && tb.host !== undefined && tb.host !== null && seat === tb.host;
+  }
+  function channel() { return me() === null ? "spectators" : "table"; }
+  function mine(m) { return me() !== null ? m.seat === me() : m.seat === null && m.spectator === S.spectator; }
+
+  function post() {
+    const text = input.value.trim();
+    if (!text || S.off) return;
+    send({ type: "chat", channel: channel(), text });
+    input.value = "";
+  }
+  function react(c) { if (!S.off) send({ type: "react", channel: channel(), code: c }); }
+
+  function mute(m) {
+    S.muted.add(who(m));
+    S.names[who(m)] = senderName(m);
+    saveMuted(code, S.muted);
+    drawList(); drawMuted();
+  }
+  function unmute(k) { S.muted.delete(k); saveMuted(code, S.muted); drawList(); drawMuted(); }
+
+  function drawHead() {
+    clear(head).append(...[
+      h("h2", { class: "side-h", id: "chat-h" }, t(me() === null ? "chat.title_spectators" : "chat.title")),
+      isHost() ? h("button", { type: "button", class: "btn btn-small", id: "chat-switch", "aria-pressed": S.off ? "true" : "false",
+        onclick: () => send({ type: "chat_mode", off: !S.off }) }, t(S.off ? "chat.turn_on" : "chat.turn_off")) : null,
+      h("button", { type: "button", class: "btn btn-small chat-close", id: "chat-close", "aria-label": t("chat.close"),
+        onclick: () => toggle(false) }, "✕")].filter(Boolean));
+  }
+
+  function drawList() {
+    const at = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    clear(list);
+    const rows = [...S.rows.values()].sort((a, b) => a.seq - b.seq);
+    let shown = 0;
+    for (const m of rows) {
+      if (S.muted.has(who(m)) && !mine(m) && m.kind !== "off" && m.kind !== "on") continue;
+      list.appendChild(rowItem(m, { mine: mine(m), onMute: mine(m) || m.kind === "off" || m.kind === "on" ? null : mute }));
+      shown++;
+    }
+    if (!shown) list.appendChild(h("li", { class: "chat-empty muted" }, t("chat.empty")));
+    if (at || S.open) list.scrollTop = list.scrollHeight;
+  }
+
+  function drawMuted() {
+    clear(mutedBox);
+    if (!S.muted.size) return;
+    mutedBox.append(h("span", { class: "muted" }, t("chat.muted")), " ",
+      ...[...S.muted].map((k) => h("button", { type: "button", class: "chip chat-unmute", data: { who: k },
+        onclick: () => unmute(k) }, "🔈 ", S.names[k] || nameOfKey(k))));
+  }
+  function nameOfKey(k) {
+    const m = [...S.rows.values()].find((r) => who(r) === k);
+    return m ? senderName(m) : k;
+  }
+
+  function drawControls() {
+    input.placeholder = t("chat.placeholder");
+    input.setAttribute("aria-label", t("chat.placeholder"));
+    sendBtn.textContent = t("chat.send");
+    reacts.setAttribute("aria-label", t("chat.reactions"));
+    clear(reacts).append(...REACTIONS.map((c) => h("button", { type: "button", class: "chat-react" + (EMOTES[c] ? " chat-emote" : ""),
+      data: { react: c }, title: t(`chat.say.${c}`), "aria-label": t(`chat.say.${c}`), onclick: () => react(c) }, reactionText(c))));
+    input.disabled = sendBtn.disabled = S.off;
+    for (const b of reacts.querySelectorAll("button")) b.disabled = S.off;
+    status.textContent = S.off ? t("chat.off") : S.error;
+    status.classList.toggle("error", !S.off && !!S.error);
+  }
+
+  function redraw() { drawHead(); drawList(); drawControls(); drawMuted(); }
+
+  function toggle(open) {
+    S.open = open;
+    panel.hidden = !open;
+    if (open) { S.unread = 0; list.scrollTop = list.scrollHeight; input.focus({ preventScroll: true }); }
+    const b = document.getElementById("chat-toggle");
+    if (b) { b.setAttribute("aria-expanded", open ? "true" : "false"); b.replaceWith(button()); }
+    if (!open) { const nb = document.getElementById("chat-toggle"); if (nb) nb.focus(); }
+  }
+
+  function button() {
+    return h("button", { type: "button", class: "btn btn-small chat-toggle", id: "chat-toggle", "aria-controls": "chat-panel",
+      "aria-expanded": S.open ? "true" : "false", onclick: () => toggle(!S.open) },
+    "💬 ", t("chat.open"), S.unread ? h("span", { class: "chat-unread", id: "chat-unread", "aria-label": t("chat.unread", { n: S.unread }) }, String(S.unread)) : null);
+  }
+
+  function add(m, live) {
+    if (S.rows.has(m.seq)) return;
+    S.rows.set(m.seq, m);
+    if (S.rows.size > KEEP) S.rows.delete(Math.min(...S.rows.keys()));
+    if (m.kind === "off" || m.kind === "on") S.off = m.kind === "off";
+    if (live && !mine(m) && !(S.muted.has(who(m)))) {
+      if (!S.open) {
+        S.unread++;
+        const b = document.getElementById("chat-toggle");
+        if (b) b.replaceWith(button());
+      }
+      if (m.kind === "text" || m.kind === "react") announce(`${senderName(m)}: ${m.kind === "react" ? reactionText(m.text) : m.text}`);
+    }
+  }
+
+  function onMessage(msg) {
+    if (msg.type === "chat_log") {
+      S.off = msg.off;
+      S.spectator = msg.spectator;
+      for (const m of msg.messages) add(m, false);
+      S.error = "";
+      redraw();
+      return true;
+    }
+    if (msg.type === "chat") {
+      add(msg, true);
+      if (mine(msg)) S.error = "";
+      redraw();
+      return true;
+    }
+    if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
+      S.error = t(`chat.err.${msg.code}`, { n: MAX });
+      drawControls();
+      return true;
+    }
+    return false;
+  }
+
+  const offLang = onLang(() => redraw());
+  redraw();
+  return { button, panel, onMessage, redraw, toggle, destroy: offLang };
+}
+
+/** A finished game's chat (both channels) for its replay: a <details>, loaded when opened. */
+export function replayChat(code) {
+  const box = h("details", { class: "replay-chat", id: "replay-chat" });
+  const list = h("ol", { class: "chat-list" });
+  box.append(h("summary", {}, t("chat.replay")), list);
+  let loaded = false;
+  box.addEventListener("toggle", async () => {
+    if (!box.open || loaded) return;
+    loaded = true;
+    list.replaceChildren(h("li", { class: "muted" }, t("replay.loading")));
+    try {
+      const r = await fetch(`/api/tables/${encodeURIComponent(code)}/chat`);
+      if (!r.ok) throw new Error(String(r.status));
+      const data = await r.json();
+      list.replaceChildren();
+      for (const m of data.messages) {
+        const li = rowItem(m);
+        li.prepend(h("span", { class: "chat-at muted" }, (m.n ? t("chat.at_move", { n: m.n }) : t("chat.at_start")) + (m.channel === "spectators" ? " · " + t("chat.spectators_short") : ""), " "));
+        list.appendChild(li);
+      }
+      if (!data.messages.length) list.appendChild(h("li", { class: "muted" }, t("chat.empty")));
+    } catch (e) {
+      loaded = false;
+      list.replaceChildren(h("li", { class: "error" }, t("replay.error", { msg: e.message })));
+    }
+  });
+  return box;
+}
