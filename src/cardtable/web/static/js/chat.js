@@ -156,9 +156,10 @@ export function tableChat({ code, send, state, table }) {
   }
 
   function button() {
-    return h("button", { type: "button", class: "btn btn-small chat-toggle", id: "chat-toggle", "aria-controls": "chat-panel",
+    return h("button", { type: "button", class: "btn btn-small icon-btn chat-toggle", id: "chat-toggle", "aria-controls": "chat-panel",
+      title: t("chat.open"),
       "aria-expanded": S.open ? "true" : "false", onclick: () => toggle(!S.open) },
-    "💬 ", t("chat.open"), S.unread ? h("span", { class: "chat-unread", id: "chat-unread", "aria-label": t("chat.unread", { n: S.unread }) }, String(S.unread)) : null);
+    h("span", { "aria-hidden": "true" }, "💬"), h("span", { class: "chat-label" }, " ", t("chat.open")), S.unread ? h("span", { class: "chat-unread", id: "chat-unread", "aria-label": t("chat.unread", { n: S.unread }) }, String(S.unread)) : null);
   }
 
   function add(m, live) {
