@@ -12,7 +12,7 @@ they see; once the game is over everybody gets both, and the replay shows both).
 - Reactions: one of `REACTIONS` (the browser has their words in both languages).
 - Rates: a seat's budget (`chat_rate` per second, bursts of `chat_burst`) is shared by all of
   its connections and is the seat's own, whatever the address; a spectator's is per connection,
-  and all the spectators behind one address share a second budget of twice that at this table.
+  and all the spectators behind one address (IPv6: one /64) share a second budget of twice that at this table.
   Beyond them: `chat_rate_limited`, nothing is stored. (Every chat message also counts in the
   connection's and the address's message budgets of ws.py.)
 - The host may turn the chat off (`chat_mode`): then nobody's text or reaction is taken
@@ -32,6 +32,7 @@ import unicodedata
 from collections import deque
 
 from cardtable.server.chat_store import insert_chat, last_mode, recent_chat
+from cardtable.server.netaddr import addr_group
 from cardtable.server.security import TokenBucket
 from cardtable.server.table_base import ProtocolError, _log_failure
 
@@ -134,11 +135,12 @@ class ChatRoom:
             return b.take()
         if conn.chat_bucket is None:
             conn.chat_bucket = TokenBucket(s.chat_rate, s.chat_burst)
-        a = self.addr_buckets.get(conn.addr)
+        group = addr_group(conn.addr)                     # an IPv6 client: its /64
+        a = self.addr_buckets.get(group)
         if a is None:
             if len(self.addr_buckets) > 10_000:
                 self.addr_buckets.clear()
-            a = self.addr_buckets[conn.addr] = TokenBucket(2 * s.chat_rate, 2 * s.chat_burst)
+            a = self.addr_buckets[group] = TokenBucket(2 * s.chat_rate, 2 * s.chat_burst)
         a.take(0)
         if a.tokens < 1:
             return False
