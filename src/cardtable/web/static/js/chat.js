@@ -144,7 +144,7 @@ export function tableChat({ code, send, state, table }) {
     status.classList.toggle("error", !S.off && !!S.error);
   }
 
-  function redraw() { drawHead(); drawList(); drawControls(); drawMuted(); }
+  function redraw() { drawHead(); drawControls(); drawMuted(); drawList(); }      // the list last: it scrolls to its end
 
   function toggle(open) {
     S.open = open;
