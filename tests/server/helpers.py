@@ -381,11 +381,14 @@ def check_messages(client: Client, seat: int | None, rp: Replay, names_rows: lis
                     assert m["legal"] == c.legal()
                 else:
                     assert st.to_move == seat and m["legal"] == st.legal()
+            # the same decisions as JSON, the engine's, in the same order (issue 30)
+            assert m["decisions"] == [st.decision_json(d, seat) for d in m["legal"]], i
             checked += 1
         elif m["type"] == "event":
             i = m["index"]
             assert m["decision"] == rp.record["actions"][i]
             assert m["seat"] == rp.actors[i]
+            assert m["move"] == rp.states[i].decision_json(m["decision"], m["seat"])
             lang = client.lang
             want = describe(rp.game, rp.views[i][seat], m["decision"], rp.views[i + 1][seat],
                             m["seat"], seat, names[lang], lang)

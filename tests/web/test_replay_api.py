@@ -84,6 +84,25 @@ def test_every_step_is_the_engines_view(rr_client, request, which, seat):
         assert set(step["text"]) == {"en", "de"}
 
 
+@pytest.mark.parametrize("which", ["ab_record", "ko_record", "duel_record"])
+def test_every_step_carries_its_move_as_json(rr_client, request, which):
+    """Each step's decision comes also as JSON (`move`: text, kind, args; docs/notation.md),
+    the engine's own, for the seat that took it: the replay viewer reads no notation."""
+    rec = request.getfixturevalue(which)
+    steps = post(rr_client, {"record": rec, "seat": 1}).json()["steps"]
+    assert steps[0]["move"] is None
+    state = load_record(dict(rec, actions=[]))
+    kinds = set()
+    for i, action in enumerate(rec["actions"]):
+        actor = state.to_move
+        state.apply(action)
+        move = steps[i + 1]["move"]
+        assert move == state.decision_json(state.history[-1], actor), f"step {i + 1}"
+        assert move["text"] == steps[i + 1]["decision"]
+        kinds.add(move["kind"])
+    assert len(kinds) >= 3, kinds
+
+
 def test_a_seat_sees_only_its_own_hand(rr_client, ab_record):
     out = post(rr_client, {"record": ab_record, "seat": 2}).json()
     for step in out["steps"]:

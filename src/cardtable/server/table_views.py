@@ -32,21 +32,31 @@ class TableViews:
             self._vcache = {(self.n, v): view for v, view in steps[-1].after.items()}
 
     def legal_for(self, seat: int | None) -> list[str]:
+        """The decisions `seat` may send now, as notation texts (sorted)."""
+        return self._legal(seat)[0]
+
+    def decisions_for(self, seat: int | None) -> list[dict]:
+        """The same decisions as JSON (`GameState.decision_json`, in the same order), so no
+        client parses the notation."""
+        return self._legal(seat)[1]
+
+    def _legal(self, seat: int | None) -> tuple[list[str], list[dict]]:
         if seat is None or self.status != "playing" or self.state.over or self.round_break():
-            return []
+            return [], []
         key = (self.n, seat)
-        lg = self._lcache.get(key)
-        if lg is None:
+        entry = self._lcache.get(key)
+        if entry is None:
             if len(self._lcache) > 16:
                 self._lcache = {k: x for k, x in self._lcache.items() if k[0] == self.n}
             if self.window() is not None:
                 lg = self.window_state(seat).legal() if seat in self.window_order() else []
             else:
                 lg = self.state.legal() if self.state.to_move == seat else []
-            self._lcache[key] = lg
-        if lg and self.window() is not None and seat in self.answers():
-            return []
-        return lg
+            entry = (lg, [self.state.decision_json(text, seat) for text in lg])
+            self._lcache[key] = entry
+        if entry[0] and self.window() is not None and seat in self.answers():
+            return [], []
+        return entry
 
     def waiting_for(self, viewer: int | None) -> list[int]:
         if self.status != "playing" or self.state.over:
@@ -67,10 +77,11 @@ class TableViews:
             mine = self.answers().get(viewer) if viewer is not None else None
             window = {"deadline": self.deadline, "eligible": viewer in order,
                       "answered": w.silence if mine else None, "seats": order}
-        legal = self.legal_for(viewer)
+        legal, decisions = self._legal(viewer)
         return {
             "type": "state", "table": self.code, "index": self.n, "status": self.status,
             "seat": viewer, "view": self.view_for(viewer), "legal": legal,
+            "decisions": decisions,
             "your_turn": bool(legal), "waiting_for": self.waiting_for(viewer),
             "deadline": self.deadline if self.status == "playing" else None,
             "window": window,
@@ -94,6 +105,7 @@ class TableViews:
         text = V.describe(self.game, step.before[viewer], step.text, step.after[viewer],
                           step.seat, viewer, names or self.names[lang], lang)
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
+                "move": self.state.decision_json(step.text, step.seat),
                 "by": step.by, "text": text}
 
 
