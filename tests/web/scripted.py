@@ -151,6 +151,7 @@ class ScriptedTable:
         return {"type": "state", "table": self.code, "index": len(st.history),
                 "status": "over" if st.over else "playing", "seat": ME, "view": st.view(ME),
                 "legal": legal, "your_turn": bool(legal),
+                "decisions": [st.decision_json(d, ME) for d in legal],
                 "waiting_for": [] if st.over else ([ME] if self.in_break else [st.to_move]),
                 "deadline": window["deadline"] if window else None, "window": window,
                 "away": False, "seats": self.seats, "rematch": None, "server_time": now,
@@ -164,6 +165,7 @@ class ScriptedTable:
         after = st.view(ME)
         i = len(st.history) - 1
         self.send({"type": "event", "index": i, "seat": seat, "decision": st.history[-1],
+                   "move": st.decision_json(st.history[-1], seat),
                    "by": "player" if seat == ME else "bot",
                    "text": describe(self.game, before, st.history[-1], after, seat, ME,
                                     self.names, self.lang)})

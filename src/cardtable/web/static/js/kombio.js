@@ -1,7 +1,9 @@
 // The Kombio table: renderKombio(el, view, opts) draws a seat's view (NOTATION.md) and, unless
 // opts.readonly, lets the player decide: buttons for plain decisions, and target picking (click
-// the cards) for replace / take / peek / swap / snap / give. Only decisions in opts.legal are
-// offered. opts as in abluxxen.js, plus opts.state (the server's state message: the snap window).
+// the cards) for replace / take / peek / swap / snap / give. Only decisions in opts.decisions
+// (the server's, as JSON: text, kind, args.cards = the table cards each names as {seat, slot})
+// are offered; none is read from its text. opts as in abluxxen.js, plus opts.state (the
+// server's state message: the snap window).
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
 import { cardEl } from "./cards.js";
@@ -30,13 +32,13 @@ function actWhat(v) {
 function cardsN(n) { return t("ko.cards", { n }); }
 
 
-/** legal decisions parsed: {text, verb, args: ["P.S", ...]} (own-slot verbs mapped to P.S). */
-export function parseLegal(legal, me) {
-  return legal.map((text) => {
-    const [verb, ...rest] = text.split(/\s+/);
-    const args = rest.map((a) => (a.includes(".") ? a : `${me}.${a}`));
-    return { text, verb, args };
-  });
+/** A table card of a decision ({seat, slot}) as the key the grid's cards carry: "P.S". */
+const posKey = (c) => `${c.seat}.${c.slot}`;
+
+/** The decisions as the picking reads them: {text, verb, args: ["P.S", ...]} (an own-slot
+ * decision's card is the deciding seat's, as the server gives it). */
+function pickable(decisions) {
+  return decisions.map((d) => ({ text: d.text, verb: d.kind, args: (d.args.cards || []).map(posKey) }));
 }
 
 function sameSet(a, b) {
@@ -75,13 +77,13 @@ export function whyText(view, opts) {
 }
 
 export function renderKombio(el, view, opts = {}) {
-  opts = Object.assign({ legal: [], ui: {}, readonly: false }, opts);
+  opts = Object.assign({ legal: [], decisions: [], ui: {}, readonly: false }, opts);
   if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i + 1 }));
   if (!opts.plainNames) opts.plainNames = opts.names;
   const ui = opts.ui;
   const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
-  const legal = opts.readonly ? [] : (opts.legal || []);
-  const parsed = parseLegal(legal, me);
+  const decisions = opts.readonly ? [] : (opts.decisions || []);
+  const parsed = pickable(decisions);
   const verbs = new Set(parsed.map((d) => d.verb));
   const targetVerbs = [...new Set(parsed.filter((d) => d.args.length && TARGET_VERBS.includes(d.verb)).map((d) => d.verb))];
   // the picking mode: chosen by a button, or the only target verb (take needs its button);
@@ -211,10 +213,10 @@ export function renderKombio(el, view, opts = {}) {
     "aria-label": t("ko.your_area"), data: { seat: me }, id: "my-area", tabindex: "-1" },
   head(me));
   const side = h("div", { class: "ko-me-side" });
-  if (!view.over) side.appendChild(prompt(view, opts, legal.length > 0));
-  if (!opts.readonly && !view.over && legal.length) side.appendChild(actionBar(view, opts, { parsed, verbs, targetVerbs, modeDecisions, canTake }));
+  if (!view.over) side.appendChild(prompt(view, opts, decisions.length > 0));
+  if (!opts.readonly && !view.over && decisions.length) side.appendChild(actionBar(view, opts, { parsed, verbs, targetVerbs, modeDecisions, canTake }));
   if (memory) side.appendChild(h("p", { class: "keys-help muted", id: "memory-note" }, t("ko.memory_on", { s: MEMORY_SECS })));
-  if (!opts.readonly && legal.length) side.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
+  if (!opts.readonly && decisions.length) side.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
   area.appendChild(h("div", { class: "ko-me" }, gridEl(me, true), side));
   el.appendChild(area);
   ui.nextHide = nextHide;
@@ -355,29 +357,29 @@ export function scores(view, opts, final = false) {
  * value into the log (it shows in the grid for a moment only; as the terminal's --memory). */
 export function logText(ev, state, table) {
   if (!memoryOn({ table }) || !state || state.seat === null || state.seat === undefined || ev.seat !== state.seat) return null;
-  const d = (ev.decision || "").split(/\s+/);
-  if (d[0] !== "peek" || d.length < 2) return null;
-  const cards = d.slice(1).map((a) => (a.includes(".") ? a : `${state.seat}.${a}`));
+  const m = ev.move;
+  if (!m || m.kind !== "peek" || !m.args.cards.length) return null;
+  const cards = m.args.cards.map(posKey);
   return t(cards.length > 1 ? "ko.log.peek2_memory" : "ko.log.peek_memory", { c1: cards[0], c2: cards[1] });
 }
 
 export function animHints(view, ev) {
-  const d = ev.decision.split(/\s+/);
-  const s = ev.seat;
-  const slot = (ps) => { const [p, q] = ps.split("."); return `slot-${p}-${q}`; };
-  switch (d[0]) {
+  const m = ev.move;
+  if (!m) return [];
+  const c = m.args.cards || [];
+  const slot = (x) => `slot-${x.seat}-${x.slot}`;
+  switch (m.kind) {
     case "draw": return [{ from: "deck", to: "drawn" }];
-    case "replace": return [{ from: "drawn", to: `slot-${s}-${d[1]}` }, { from: `slot-${s}-${d[1]}`, to: "discard" }];
+    case "replace": return [{ from: "drawn", to: slot(c[0]) }, { from: slot(c[0]), to: "discard" }];
     case "discard": return [{ from: "drawn", to: "discard" }];
-    case "take": return [{ from: "discard", to: `slot-${s}-${d[1]}` }, { from: `slot-${s}-${d[1]}`, to: "discard" }];
-    case "swap": return d.length === 3 ? [{ from: slot(d[1]), to: slot(d[2]) }, { from: slot(d[2]), to: slot(d[1]) }] : [];
-    case "snap": return [{ from: slot(d[1]), to: "discard" }];
+    case "take": return [{ from: "discard", to: slot(c[0]) }, { from: slot(c[0]), to: "discard" }];
+    case "swap": return c.length === 2 ? [{ from: slot(c[0]), to: slot(c[1]) }, { from: slot(c[1]), to: slot(c[0]) }] : [];
+    case "snap": return [{ from: slot(c[0]), to: "discard" }];
     default: return [];
   }
 }
 
 export function onKey(ev, ctx) {
-  const legal = ctx.state.legal || [];
   const k = ev.key.toLowerCase();
   const click = (id) => { const b = document.getElementById(id); if (b && !b.disabled) { b.click(); return true; } return false; };
   if (k === "escape") return click("ko-cancel");

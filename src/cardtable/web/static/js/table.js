@@ -319,6 +319,7 @@ export function renderTablePage(el, code) {
       boardEl.appendChild(gameEl);
       const opts = {
         readonly: st.seat === null, seat: st.seat, legal: st.round_break ? [] : st.legal, names: names(), state: st,
+        decisions: st.round_break ? [] : (st.decisions || []),
         plainNames: seatNames(st.seats), seats: st.seats,
         ui: S.ui, decide, rerender: draw, table: S.table, summary: breakSummary(st),
       };
