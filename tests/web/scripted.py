@@ -19,6 +19,7 @@ import threading
 import time
 
 from cardtable.core.record import new_game
+from cardtable.narration import web_why
 from cardtable.server.views import describe, seat_names
 
 ME = 0
@@ -155,7 +156,9 @@ class ScriptedTable:
                 "waiting_for": [] if st.over else ([ME] if self.in_break else [st.to_move]),
                 "deadline": window["deadline"] if window else None, "window": window,
                 "away": False, "seats": self.seats, "rematch": None, "server_time": now,
-                "round_break": brk}
+                "round_break": brk,
+                "why": web_why(self.game, st.view(ME), ME, self.names, self.lang, window,
+                               bool(legal))}
 
     def apply(self, text: str, seat: int) -> None:
         st = self.state

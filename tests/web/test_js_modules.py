@@ -249,3 +249,24 @@ def test_no_module_parses_or_writes_the_notation():
         if re.search(r"\bparseLegal\b", src):
             problems.append(f"{name}: parseLegal")
     assert not problems, "\n".join(problems)
+
+
+#: the catalog keys of the "whose turn and why" line: the server's (narration `web_why`)
+WHY_KEYS = re.compile(r"^(web\.)?(ab|ko)\.why\.")
+
+
+def test_no_module_writes_the_why_line_itself():
+    """The "whose turn and why" line has one implementation, narration's `web_why` in
+    Python (issue 30): the server sends it with each state and replay step, and the game
+    modules show it as sent. No module has a `whyText` of its own or words the line with the
+    catalog's why keys."""
+    own = {}
+    for name, src in modules().items():
+        hits = [f"{line}: {text!r}" for line, text in string_literals(src) if WHY_KEYS.match(text)]
+        hits += [f"defines {m}" for m in re.findall(r"\bfunction\s+(\w*[wW]hy\w*)\s*\(", src)]
+        if hits:
+            own[name] = hits
+    assert not own, f"modules that word the why line themselves: {own}"
+    # the game modules show the server's line
+    for name in ("abluxxen.js", "kombio.js"):
+        assert "opts.why" in modules()[name], name

@@ -184,6 +184,9 @@ class ServerState(BaseModel):
     rematch: str | None
     server_time: float
     round_break: RoundBreak | None = None
+    #: whose decision it is and why, in the connection's language, from this viewer's view
+    #: (narration `web_why`; "" while the table waits for players)
+    why: str
 
 
 class ServerEvent(BaseModel):

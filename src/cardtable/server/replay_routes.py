@@ -12,7 +12,8 @@ and posts it here with the seat whose view it wants:
     Step = {"index": i, "seat": who decided (null for step 0), "decision": the action's text
             (null for step 0), "move": the action as JSON ({"text", "kind", "args"},
             docs/notation.md "Decisions as JSON"; null for step 0), "text": {"en": ..., "de":
-            ...}, "view": the view after i actions}
+            ...}, "view": the view after i actions, "why": {"en": ..., "de": ...} whose
+            decision it is then and why, from `view`}
 
 - `seat` null is the **full view**: the engine's own `view(None)` (NOTATION.md, "seen by nobody
   in particular": every hand, grid card and pending card shown; the deck as a count). A seat
@@ -69,6 +70,7 @@ from cardtable.core import registry
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import ReplayError, load_record
 from cardtable.i18n import LANGS, t
+from cardtable.narration import web_why
 from cardtable.server import security
 from cardtable.server.security import MAX_REPLAY_BODY, client_addr
 from cardtable.server.views import describe
@@ -144,6 +146,8 @@ class ReplayStep(BaseModel):
     move: dict[str, Any] | None = None
     text: dict[str, str]
     view: dict[str, Any]
+    #: whose decision it is and why at this step, in both languages, from `view`
+    why: dict[str, str]
 
 
 class ReplayResponse(BaseModel):
@@ -222,6 +226,9 @@ def build_replay(record: dict, seat: int | None, names: list[str] | dict | None,
                       "move": state.decision_json(done, actor),
                       "text": text, "view": after})
         view = after
+    for step in steps:                         # the browser's "why" line, from the step's view
+        step["why"] = {lang: web_why(game, step["view"], seat, words[lang], lang)
+                       for lang in LANGS}
     return {"game": game, "variant": state.view(None).get("variant"),
             "players": players, "seat": seat,
             "names": names if isinstance(names, list) else words["en"],

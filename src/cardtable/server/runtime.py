@@ -245,7 +245,7 @@ class TableRuntime(Windows, TableViews, RoundBreaks):
                         cache[key] = msg or {}
                     if msg:
                         conn.send(msg)
-            conn.send_state(self.state_msg(conn.seat))
+            conn.send_state(self.state_msg(conn.seat, conn.lang))
 
     def _next_meta(self, state: GameState, n: int, seats: list[dict], now: float) -> dict:
         """Status, deadline and window after the position `state` (n actions)."""

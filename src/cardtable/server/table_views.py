@@ -4,13 +4,17 @@ messages, and the history page by page. A mixin of `TableRuntime`."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
+from cardtable.narration import web_why
 from cardtable.server import views as V
 from cardtable.server.protocol import PROTOCOL_VERSION
 from cardtable.server.table_base import CHECKPOINT, Step
+
+log = logging.getLogger("cardtable.server")
 
 
 class TableViews:
@@ -69,7 +73,7 @@ class TableViews:
             return [s for s in order if not (s == viewer and s in ans)]
         return [self.state.to_move]
 
-    def state_msg(self, viewer: int | None) -> dict:
+    def state_msg(self, viewer: int | None, lang: str = "en") -> dict:
         window = None
         w = self.window() if self.status == "playing" and not self.round_break() else None
         if w is not None:
@@ -89,7 +93,23 @@ class TableViews:
             "seats": self.seat_info(), "rematch": self.rematch,
             "server_time": time.time(),
             "round_break": self.break_info(),
+            "why": self.why_for(viewer, lang, window, legal),
         }
+
+    def why_for(self, viewer: int | None, lang: str, window: dict | None,
+                legal: list[str]) -> str:
+        """The "whose turn and why" line of the state message in `lang`, from the viewer's
+        own view (a spectator's: the public view), its window part and whether it may decide
+        (narration, `web_why`: a few microseconds, no cache); empty while the table waits for
+        its players."""
+        if self.status == "waiting":
+            return ""
+        try:
+            return web_why(self.game, self.view_for(viewer), viewer, self.names[lang], lang,
+                           window, bool(legal))
+        except Exception as e:  # noqa: BLE001 -- never fail a state message over wording
+            log.warning("why of %s for seat %s: %s: %s", self.game, viewer, type(e).__name__, e)
+            return ""
 
     def welcome_msg(self, viewer: int | None, lang: str) -> dict:
         return {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.code,

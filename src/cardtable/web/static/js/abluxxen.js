@@ -2,9 +2,10 @@
 // opts.readonly, lets the player decide by clicking: only decisions in opts.decisions are offered.
 //
 // opts: {readonly, seat (the viewer's seat or null), decisions: [the server's decisions as JSON:
-//        {text, kind, args}, docs/notation.md], names: [seat names], decide(text), rerender(),
-//        ui: {} (kept between renders: the selected hand cards)}. A decision is read from its
-//        kind and args and sent as its text; no text is taken apart or put together here.
+//        {text, kind, args}, docs/notation.md], names: [seat names], why: whose turn and why
+//        (the server's line: the state message's or the replay step's), decide(text),
+//        rerender(), ui: {} (kept between renders: the selected hand cards)}. A decision is read
+//        from its kind and args and sent as its text; no text is taken apart or put together here.
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
@@ -41,45 +42,11 @@ function displayCount(view, s) {
   return view.displays[s].reduce((a, l) => a + l.length, 0);
 }
 
-// -- who decides and why -------------------------------------------------------------------------
-export function whyText(view, opts) {
-  if (view.over) return t("ab.why.over");
-  const me = opts.seat;
-  const who = view.to_move;
-  const you = who === me && me !== null && me !== undefined;
-  const nm = plainName(opts, who);
-  const p = view.pending;
-  switch (view.awaiting) {
-    case "play": return you ? t("web.ab.why.play.you") : t("ab.why.play", { name: nm });
-    case "shadow": return you ? t("web.ab.why.shadow.you") : t("web.ab.why.shadow", { name: nm });
-    case "take": {
-      const vset = cardsText(G, p.cards);
-      const victim = plainName(opts, p.victim);
-      if (you) return t("web.ab.why.take.you", { victim, vset, n: p.cards.length });
-      if (p.victim === me) return t("web.ab.why.take.victim", { name: nm, vset });
-      return t("web.ab.why.take", { name: nm, victim, vset });
-    }
-    case "keep": {
-      const vset = cardsText(G, p.cards);
-      if (you) return t("web.ab.why.keep.you", { vset, n: p.cards.length });
-      return t("web.ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
-    }
-    case "draw": {
-      const n = view.owed || 1;
-      let s = you ? t("ab.why.draw.you", { n })
-        : t("ab.why.draw", { name: nm, n });
-      if (view.deck === 0) s += t("ab.why.deck_empty");
-      return s;
-    }
-    case "optional_draw": return you ? t("ab.why.optional.you") : t("web.ab.why.optional", { name: nm });
-    default: return "";
-  }
-}
-
+// -- who decides and why: the server's words (narration `web_why`), in opts.why ------------------
 function prompt(view, opts, me) {
   const whoYou = me !== null && view.to_move === me && !view.over;
   return h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why" },
-    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, withRefs(whyText(view, opts)));
+    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, withRefs(opts.why || ""));
 }
 
 // -- rendering -----------------------------------------------------------------------------------------

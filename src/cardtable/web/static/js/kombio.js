@@ -2,7 +2,8 @@
 // opts.readonly, lets the player decide: buttons for plain decisions, and target picking (click
 // the cards) for replace / take / peek / swap / snap / give. Only decisions in opts.decisions
 // (the server's, as JSON: text, kind, args.cards = the table cards each names as {seat, slot})
-// are offered; none is read from its text. opts as in abluxxen.js, plus opts.state (the
+// are offered; none is read from its text. opts as in abluxxen.js (opts.why: the server's "why"
+// line), plus opts.state (the
 // server's state message: the snap window).
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
@@ -20,15 +21,6 @@ export function memoryOn(opts) {
   return !!(opts && opts.table && opts.table.memory);
 }
 
-function actWhat(v) {
-  if (v === 7 || v === 8) return t("ko.act.7");
-  if (v === 9 || v === 10) return t("ko.act.9");
-  if (v === 11 || v === 12) return t("ko.act.11");
-  if (v === 13) return t("ko.act.13");
-  if (v === 14) return t("ko.act.14");
-  return "";
-}
-
 function cardsN(n) { return t("ko.cards", { n }); }
 
 
@@ -43,37 +35,6 @@ function pickable(decisions) {
 
 function sameSet(a, b) {
   return a.length === b.length && a.every((x) => b.includes(x));
-}
-
-export function whyText(view, opts) {
-  if (view.over) return t("ko.why.over");
-  const me = opts.seat;
-  const who = view.to_move;
-  const you = me !== null && me !== undefined && who === me;
-  const nm = plainName(opts, who);
-  const st = opts.state;
-  switch (view.awaiting) {
-    case "turn": return you ? t("web.ko.why.turn.you") : t("ko.why.turn", { name: nm });
-    case "drawn": {
-      if (!you) return t("ko.why.drawn", { name: nm });
-      let s = t("web.ko.why.drawn.you", { card: view.drawn });
-      if (view.drawn >= 7) s += t("web.ko.why.drawn.action", { what: actWhat(view.drawn) });
-      return s;
-    }
-    case "action": return you ? t("web.ko.why.action.you", { card: view.action, what: actWhat(view.action) })
-      : t("web.ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
-    case "action_swap":
-      if (!you) return t("web.ko.why.swap", { name: nm });
-      return t(view.action === 14 ? "web.ko.why.swap14.you" : "web.ko.why.swap13.you");
-    case "snap": {
-      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("web.ko.why.snap.you", { top: view.top });
-      if (st && st.window && st.window.answered) return t("ko.why.snap.done", { top: view.top });
-      return t("web.ko.why.snap", { top: view.top });
-    }
-    case "give": return you ? t("web.ko.why.give.you") : t("web.ko.why.give", { name: nm });
-    case "hand_over": return you ? t("web.ko.why.hand_over.you", { pos: view.snap ? view.snap.card.split(".")[1] : "" }) : t("web.ko.why.hand_over", { name: nm });
-    default: return "";
-  }
 }
 
 export function renderKombio(el, view, opts = {}) {
@@ -224,7 +185,7 @@ export function renderKombio(el, view, opts = {}) {
 
 function prompt(view, opts, you) {
   return h("p", { class: "why" + (you ? " why-you" : ""), id: "why" },
-    you ? h("span", { "aria-hidden": "true" }, "▶ ") : null, withRefs(whyText(view, opts)));
+    you ? h("span", { "aria-hidden": "true" }, "▶ ") : null, withRefs(opts.why || ""));
 }
 
 /** The snap window's time on the discard pile: a bar that empties, and the seconds left. */

@@ -321,6 +321,7 @@ export function renderTablePage(el, code) {
         readonly: st.seat === null, seat: st.seat, legal: st.round_break ? [] : st.legal, names: names(), state: st,
         decisions: st.round_break ? [] : (st.decisions || []),
         plainNames: seatNames(st.seats), seats: st.seats,
+        why: st.why || "",
         ui: S.ui, decide, rerender: draw, table: S.table, summary: breakSummary(st),
       };
       S.mod.render(gameEl, st.view, opts);
