@@ -34,9 +34,15 @@ import random
 from functools import partial
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from cardtable.rl import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
 
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError

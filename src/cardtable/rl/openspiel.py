@@ -53,7 +53,13 @@ import hashlib
 import json
 
 import numpy as np
-import pyspiel
+
+from cardtable.rl import missing_extra
+
+try:
+    import pyspiel
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.registry import games, info

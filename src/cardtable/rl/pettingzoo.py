@@ -61,9 +61,15 @@ import random
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from cardtable.rl import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
 
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, render_ansi, rewards
