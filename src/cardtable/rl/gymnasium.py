@@ -18,7 +18,8 @@ drawn at every reset, so a policy learns every position).
 
 Observation: the learner's tensor (rl/codec.py, from its own view only); action: a
 `Discrete(num_actions)` id. `info` holds `action_mask` (int8, 1 = legal), the learner's JSON
-view (`view`: a read-only mapping, rl/common.py `View`; `.data` is the dict) and `seat`; `action_masks()` returns the mask too (sb3-contrib's MaskablePPO).
+view (`view`: a read-only mapping, rl/common.py `View`; `.data` is the dict) and `seat`;
+`action_masks()` returns the mask too (sb3-contrib's MaskablePPO).
 Gymnasium's own vector API works, sync and async:
 `gymnasium.make_vec("cardtable/Kombio-v0", num_envs=8, vectorization_mode="async", players=4)`
 (then `infos["action_mask"]` is (num_envs, num_actions) and `infos["view"][i]` env i's view).
