@@ -151,3 +151,18 @@ def test_bad_parameters():
         pyspiel.load_game("python_cardtable_abluxxen", {"variant": "nope"})
     with pytest.raises(Exception, match="options"):
         pyspiel.load_game("python_cardtable_abluxxen", {"options": "shadow_partial"})
+
+
+def test_random_simulation_every_configuration(config):
+    """OpenSpiel's random simulation test with serialization on every configuration of the
+    other front ends (issue 35: rule options included, in the canonical text)."""
+    params = {"players": config["players"]}
+    if config["game"] == "abluxxen":
+        params["variant"] = config["variant"]
+        if config.get("options"):
+            params["options"] = cardtable.rl.openspiel.options_text(config["options"])
+    else:
+        params["target"] = config["target"]
+    game = pyspiel.load_game(f"python_cardtable_{config['game']}", params)
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
