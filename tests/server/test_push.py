@@ -5,6 +5,7 @@ checks the VAPID token and decrypts every message as a browser would."""
 from __future__ import annotations
 
 import base64
+import socket
 import time
 
 import httpx
@@ -240,3 +241,23 @@ def test_your_move_reaches_the_closed_page_once_and_not_the_open_one(srv, databa
     assert pushes(bea_sub)[1]["status"] == 410 and "payload" in pushes(bea_sub)[1]
     assert settled(srv)["gone"] == 1
     assert pushes(ann_sub) == []                  # Ann's moves began with her page open
+
+
+def test_send_time_resolver_refuses_local_addresses():
+    """A host name that resolves into the server's own network is refused when an alert is
+    sent (DNS may change after the subscription was checked)."""
+    import asyncio
+
+    from cardtable.server.push import PublicResolver
+
+    async def main():
+        strict, loose = PublicResolver(allow_local=False), PublicResolver(allow_local=True)
+        try:
+            with pytest.raises(OSError):
+                await strict.resolve("localhost", 443)
+            assert [r["host"] for r in await loose.resolve("localhost", 443,
+                                                           socket.AF_INET)] == ["127.0.0.1"]
+        finally:
+            await strict.close()
+            await loose.close()
+    asyncio.run(main())
