@@ -261,3 +261,62 @@ def test_send_time_resolver_refuses_local_addresses():
             await strict.close()
             await loose.close()
     asyncio.run(main())
+
+
+def test_which_moves_get_an_alert():
+    """Pusher.changed on a table's runtime (a stand-in object with the runtime's interface):
+    one job per move and seat, never for a bot, an away seat, a connected seat, a game not
+    being played, or a window too short to come back for; a long window alerts every eligible
+    seat that has not answered."""
+    import asyncio
+    from types import SimpleNamespace as NS
+
+    from cardtable.server.config import Settings
+    from cardtable.server.push import WINDOW_MIN, Pusher
+
+    class Rt:
+        def __init__(self, to_move, window=None, answered=(), conns=(), status="playing"):
+            self.id, self.code, self.n, self.status = 7, "ABCDEFGH", 10, status
+            self.state = NS(over=False, to_move=to_move)
+            self.seats = [{"kind": "human", "away": False}, {"kind": "bot", "away": False},
+                          {"kind": "human", "away": True}, {"kind": "human", "away": False}]
+            self._window, self._answered = window, {s: "player" for s in answered}
+            self.conns = [NS(seat=s) for s in conns]
+
+        def round_break(self):
+            return None
+
+        def window(self):
+            return object() if self._window is not None else None
+
+        def window_seconds(self):
+            return self._window
+
+        def window_order(self):
+            return [0, 1, 2, 3]
+
+        def answers(self):
+            return self._answered
+
+        def is_auto(self, s):
+            return self.seats[s]["kind"] == "bot" or self.seats[s]["away"]
+
+    async def main():
+        def jobs(*rts):
+            p = Pusher(None, Settings())
+            for rt in rts:
+                p.changed(rt)
+            out = []
+            while not p.queue.empty():
+                out.append(p.queue.get_nowait())
+            return out
+        assert jobs(Rt(0), Rt(0)) == [(7, "ABCDEFGH", 0, 10)]          # once a move
+        later = Rt(0)
+        later.n = 12
+        assert len(jobs(Rt(0), later)) == 2                             # the next move: again
+        assert jobs(Rt(1)) == [] and jobs(Rt(2)) == []                   # bot, away
+        assert jobs(Rt(0, conns=[0])) == []                              # page open
+        assert jobs(Rt(0, status="over")) == []
+        assert jobs(Rt(None, window=5.0)) == []                          # a snap window
+        assert [j[2] for j in jobs(Rt(None, window=WINDOW_MIN, answered=[3]))] == [0]
+    asyncio.run(main())
