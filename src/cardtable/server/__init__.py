@@ -86,12 +86,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--api-docs", action="store_true",
                    help="serve the interactive API docs /docs and /redoc (they load scripts "
                         "from a CDN: for development, not a public server)")
+    p.add_argument("--push-contact", default=d.push_contact,
+                   help="the operator's contact in Web Push's VAPID token, mailto: or https: "
+                        "(default %(default)s)")
+    p.add_argument("--push-allow-local", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
     for name in ("head_timeout", "max_connections", "connections_per_address"):
         if getattr(a, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
+    from cardtable.server.push import contact_ok
+
+    if not contact_ok(a.push_contact):
+        p.error("--push-contact must be a mailto: address or an https: URL")
     if a.keep_alive <= 0:
         p.error("--keep-alive must be more than 0")
     from dataclasses import fields
@@ -125,5 +133,6 @@ def main(argv: list[str] | None = None) -> int:
                                            if a.client_limits == "on" else 0),
                  waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
-                 api_docs=a.api_docs, **extra))
+                 api_docs=a.api_docs, push_contact=a.push_contact,
+                 push_allow_local=a.push_allow_local, **extra))
     return 0

@@ -45,6 +45,8 @@ from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
 from cardtable.server.replay_routes import router as replay_router
 from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
+from cardtable.server.push import Pusher
+from cardtable.server.push_routes import router as push_router
 from cardtable.server.runtime import TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
@@ -120,6 +122,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings)
         hub.clients = clients
         drivers = Drivers(hub, settings)
+        hub.push = app.state.pusher = Pusher(store, settings)           # Web Push (push.py)
+        await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
         if listener:
@@ -137,6 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await drivers.stop()
+            await hub.push.stop()
             if listener:
                 await listener.stop()
             await store.close()
@@ -436,6 +441,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await handle_ws(ws, code, hub(), settings, clients)
 
     app.include_router(replay_router)                   # POST /api/replay
+    app.include_router(push_router)                     # /api/push/..., /sw.js
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

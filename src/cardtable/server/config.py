@@ -147,6 +147,12 @@ class Settings:
     #: serve the interactive API docs /docs and /redoc (Swagger UI, ReDoc: scripts from a CDN
     #: and inline code on this origin, server/apidocs.py); off: only /openapi.json
     api_docs: bool = False
+    #: Web Push (push.py): the contact the push services see in the VAPID token (`sub`: a
+    #: mailto: or https: URL of the operator), subscriptions a seat may keep, and (tests
+    #: only) endpoints on http and local addresses
+    push_contact: str = "mailto:cardtable@localhost"
+    push_per_seat: int = 4
+    push_allow_local: bool = False
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database)

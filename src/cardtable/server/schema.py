@@ -13,6 +13,8 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Text,
+    UniqueConstraint,
     Index,
     Integer,
     MetaData,
@@ -73,6 +75,31 @@ actions = Table(
     Column("text", String(64), nullable=False),
     Column("by", String(8), nullable=False, default="player"),
     Column("at", Float, nullable=False),
+)
+
+#: the server's own keys, made at its first start (the VAPID key pair of Web Push: push.py)
+server_keys = Table(
+    "server_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+#: a seat's Web Push subscriptions (push.py): where to send "your move" while its page is
+#: closed; `sent_n`: the action index of the last move a push was sent for (one a move)
+push_subscriptions = Table(
+    "push_subscriptions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("sent_n", Integer, nullable=True),
+    UniqueConstraint("table_id", "seat", "endpoint", name="uq_push_seat_endpoint"),
 )
 
 
