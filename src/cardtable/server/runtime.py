@@ -1,8 +1,9 @@
 """Tables in a server process: the authoritative decision path and the broadcast.
 
-One concern a module: `hub.py` (the tables held in memory), `windows.py` (windows of
-simultaneous decisions), `breaks.py` (round breaks), `table_views.py` (what each viewer sees,
-the messages, the history) and `table_base.py` (what they share); `TableRuntime` here joins
+One concern a module: `hub.py` (the tables held in memory), `change.py` (one change of a
+table: lock, transaction, catching up, publishing), `windows.py` (windows of simultaneous
+decisions), `breaks.py` (round breaks), `table_views.py` (what each viewer sees, the messages,
+the history) and `table_base.py` (what they share); `TableRuntime` here joins
 them with the waiting room, the decision path, catching up and the connections.
 
 `Hub` holds a `TableRuntime` for every table this process serves (it has clients there or
