@@ -343,17 +343,21 @@ def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
     table loads share: at most REPLAY_SLOTS are computed at once, and every one is answered."""
     import asyncio
     import threading
-    import time
 
     from cardtable.server import replay_routes as replay_api
 
     lock, active, peak = threading.Lock(), [0], [0]
+    full = threading.Event()            # REPLAY_SLOTS builds have run at once
 
     def slow_build(record, seat, names, first, count):
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
-        time.sleep(0.1)
+            if active[0] >= replay_api.REPLAY_SLOTS:
+                full.set()
+        # the first builds stay until the slots are all taken (so more would be seen), not
+        # for a fixed time; 60 s: a hang guard
+        assert full.wait(60), "the slots were never all taken"
         with lock:
             active[0] -= 1
         return {"ok": True}

@@ -355,3 +355,17 @@ export function onKey(ev, ctx) {
 export function onTick(ctx) {
   if (ctx.ui.nextHide && Date.now() >= ctx.ui.nextHide) { ctx.ui.nextHide = null; ctx.rerender(); }
 }
+
+/** The status bar's chips of this game (table.js): memory mode is on at this table. */
+export function statusChips(table) {
+  return memoryOn({ table }) ? [h("span", { class: "chip", id: "memory-chip", title: t("ko.memory_on", { s: MEMORY_SECS }) }, t("table.memory"))] : [];
+}
+
+/** Every clock tick (table.js): `left` seconds of the deadline (null: none), `breakLeft` of the
+ * round break (null: none) on this game's own timers, the snap window's and the summary's. */
+export function onClock({ left, breakLeft }) {
+  const r = document.getElementById("rs-left");
+  if (r && breakLeft !== null) r.textContent = t("ko.rs.left", { s: breakLeft });
+  const w = document.getElementById("window-time");
+  if (left !== null && w && w.lastChild && w.lastChild.nodeType === 3) w.lastChild.textContent = t("ko.window_left", { s: left });
+}
