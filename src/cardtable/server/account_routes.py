@@ -102,6 +102,8 @@ class MyGame(BaseModel):
     status: str = Field(..., description="waiting, playing or over")
     seat: int = Field(..., description="the account's seat")
     names: list[str] = Field(..., description="the seats' names (in English)")
+    seats: list[dict] = Field(..., description="the seats: seat, kind, bot, name (null: a "
+                                               "free seat, or a deleted account's)")
     turn: int | None = Field(None, description="a running game: the seat to move")
     your_turn: bool = False
     actions: int
@@ -334,6 +336,7 @@ async def my_games(request: Request,
             replay=f"/replay/{g['code']}" if g["status"] == "over" else None,
             game=g["game"], variant=g["settings"].get("variant"), status=g["status"],
             seat=g["seat"], names=seat_names(g["seats"], "en"), turn=turn,
+            seats=[{k: x[k] for k in ("seat", "kind", "bot", "name")} for x in g["seats"]],
             your_turn=turn is not None and turn == g["seat"], actions=g["n_actions"],
             updated_at=g["updated_at"]))
     return out
