@@ -192,6 +192,47 @@ def test_a_guests_games_are_claimed_and_a_stolen_token_gives_no_account(web):
     assert set(codes) == {code, code2, r.json()["table"]["code"]}
 
 
+def test_a_running_seat_moves_to_another_device_of_the_account(web):
+    from starlette.websockets import WebSocketDisconnect
+
+    code, token = web.guest_table("Lotte")
+    _, laptop = web.sign_up("Lotte", claim=[token])
+    _, phone = web.log_in("Lotte")
+    r = web.call("POST", f"/api/me/games/{code.lower()}/seat", phone)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert (got["code"], got["seat"], got["name"], got["game"]) == (code, 0, "Lotte", "kombio")
+    new = got["token"]
+    assert new != token
+    c = web.client
+    with c.websocket_connect(f"/ws/{code}?token={new}") as ws:      # the phone plays the seat
+        assert ws.receive_json() == {**ws_welcome(code), "server_time": ANY}
+    with pytest.raises(WebSocketDisconnect) as e:                   # the old token is spent
+        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+            assert ws.receive_json()["code"] == "bad_token"
+            ws.receive_json()
+    assert e.value.code == 4401
+    # nobody else gets the seat that way: not logged in, or another account
+    assert web.call("POST", f"/api/me/games/{code}/seat").status_code == 401
+    _, other = web.sign_up("Mats")
+    r = web.call("POST", f"/api/me/games/{code}/seat", other)
+    assert r.status_code == 404 and r.json()["error"] == "not_your_seat"
+    assert web.call("POST", f"/api/me/games/{code}/seat", laptop).status_code == 200
+
+
+class _Any:
+    def __eq__(self, other):
+        return True
+
+
+ANY = _Any()
+
+
+def ws_welcome(code: str) -> dict:
+    return {"type": "welcome", "protocol": 1, "table": code, "game": "kombio", "seat": 0,
+            "role": "player", "name": "Lotte", "lang": "en"}
+
+
 def test_deleting_an_account_keeps_the_game_for_the_others_under_a_neutral_name(web):
     r = web.call("POST", "/api/tables", origin=None, json={
         "game": "kombio", "public": False, "name": "Hanna", "players": 2})
@@ -238,7 +279,8 @@ def test_account_routes_are_in_the_openapi_schema(web):
                          ("/api/session", "delete"), ("/api/me", "get"),
                          ("/api/me/password", "post"), ("/api/me/sessions", "delete"),
                          ("/api/me", "delete"), ("/api/me/data", "get"),
-                         ("/api/me/games", "get"), ("/api/me/seats", "post")]:
+                         ("/api/me/games", "get"), ("/api/me/seats", "post"),
+                         ("/api/me/games/{code}/seat", "post")]:
         op = paths[path][method]
         assert op["tags"] == ["accounts"] and op.get("description"), (path, method)
     assert ORIGIN                                         # (the helper's origin is the site's)

@@ -3,7 +3,8 @@
 A guest on a laptop (English) plays a Kombio game against a bot to its end and opens a second
 table, then signs up from the lobby's header: both games are in "My games" (the finished one
 with its replay, the running one with whose turn it is). They log out; on a phone (a second
-browser context, German) they log in and find both games again. The dialogs and the menu are
+browser context, German) they log in, find both games again and play on at the running table
+in its seat. The dialogs and the menu are
 used with the keyboard, checked with axe, and photographed at both sizes in both languages
 (tests/web/artifacts/accounts-*.png)."""
 
@@ -131,6 +132,14 @@ def test_a_guest_signs_up_keeps_the_games_and_finds_them_on_a_phone(new_page, ar
     _fits(b, "#delete-dialog")
     b.screenshot(path=str(artifacts / "accounts-phone-de-delete.png"))
     b.keyboard.press("Escape")
+    # play on at the running table from the phone: its seat, not a spectator's place
+    b.locator(f"#mg-{running}").tap()
+    b.wait_for_url(re.compile(f".*/t/{running}$"))
+    b.wait_for_function("() => { const x = document.getElementById('board'); "
+                        "return !!x && x.dataset.seat === '0'; }")
+    expect(b.locator(".chip-spectator")).to_have_count(0)
+    b.screenshot(path=str(artifacts / "accounts-phone-de-play-on.png"))
+    b.goto("/")
     b.locator(f'#my-games a[href="/replay/{finished}"]').tap()
     b.wait_for_selector(".replay-controls")
 

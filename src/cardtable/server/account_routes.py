@@ -14,12 +14,13 @@ and counts against the same limits.
 
 from __future__ import annotations
 
+import secrets
 import time
 import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -108,6 +109,14 @@ class MyGame(BaseModel):
     your_turn: bool = False
     actions: int
     updated_at: float
+
+
+class SeatToken(BaseModel):
+    code: str
+    seat: int
+    name: str | None
+    game: str
+    token: str = Field(..., description="the seat's new token (the old one stops working)")
 
 
 class Accounts:
@@ -340,6 +349,24 @@ async def my_games(request: Request,
             your_turn=turn is not None and turn == g["seat"], actions=g["n_actions"],
             updated_at=g["updated_at"]))
     return out
+
+
+@router.post("/api/me/games/{code}/seat", response_model=SeatToken)
+async def my_seat_here(request: Request, code: Annotated[str, Path(
+        pattern=r"^[A-Za-z0-9]{1,32}$", description="the table code")]) -> SeatToken:
+    """Play on from this device: a new token for the account's seat at an unfinished table
+    (from "my games" on a device that does not hold the seat's token). The seat's old token
+    stops working, so a seat is played from one device at a time (the other one gets it
+    back the same way). 404 `not_your_seat` if the account holds no seat there."""
+    s = svc(request)
+    account, _ = await s.me(request)
+    token = secrets.token_urlsafe(32)
+    found = await A.new_seat_token(s.store, account["id"], code.upper(), token)
+    if found is None:
+        raise ApiError(404, "your account holds no seat at a running table with this code",
+                       "not_your_seat")
+    seat, name, game = found
+    return SeatToken(code=code.upper(), seat=seat, name=name, game=game, token=token)
 
 
 @router.get("/api/me/data")

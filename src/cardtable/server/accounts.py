@@ -229,6 +229,23 @@ async def claim(store: Store, account_id: int, tokens: list[str]) -> int:
     return await write(store, op)
 
 
+async def new_seat_token(store: Store, account_id: int, code: str, token: str
+                         ) -> tuple[int, str | None, str] | None:
+    """Give the account's seat at the unfinished table `code` a new token (the old one stops
+    working): (seat, name, game), or None if the account holds no seat there."""
+    def op() -> Op:
+        rows = yield ("SELECT s.table_id, s.seat, s.name, t.game FROM seats s JOIN game_tables t "
+                      "ON t.id = s.table_id WHERE t.code = :c AND t.status <> 'over' AND "
+                      "s.account_id = :a", {"c": code, "a": account_id})
+        if not rows:
+            return None
+        table_id, seat, name, game = rows[0]
+        yield ("UPDATE seats SET token_hash = :h WHERE table_id = :t AND seat = :s",
+               {"h": token_hash(token), "t": table_id, "s": seat})
+        return seat, name, game
+    return await write(store, op)
+
+
 GAME_COLS = ("table_id", "code", "game", "settings", "status", "n_actions", "created_at",
              "updated_at", "seat")
 

@@ -10,7 +10,7 @@
 import { t, onLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
-import { mySeats } from "./store.js";
+import { mySeats, loadSeat, saveSeat } from "./store.js";
 import { seatNames } from "./seats.js";
 import { navigate } from "./router.js";
 
@@ -290,9 +290,27 @@ function drawPanel() {
         g.variant ? h("span", { class: "muted" }, " · " + t("variant." + g.variant)) : null, " ", gameStatus(g),
         h("div", { class: "ti-seats" }, seatNames(g.seats).map((name, i) => h("span", { class: "chip" + (i === g.seat ? " chip-me" : "") }, name)))),
       h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small" + (g.your_turn ? " btn-primary" : ""), id: `mg-${g.code}`,
-        href: over ? g.replay : g.link, "data-link": "", "aria-label": `${label}: ${t("game." + g.game)} ${g.code}` }, label)));
+        href: over ? g.replay : g.link, "data-link": "", "aria-label": `${label}: ${t("game." + g.game)} ${g.code}`,
+        onclick: over ? null : (e) => playOn(e, g) }, label)));
   })));
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
+}
+
+/** "Play on" at a table whose seat token this browser does not hold (another device took
+ * the seat, or the game began there): the server gives the account's seat a new token
+ * (the other device's stops working) and the table opens with it. */
+async function playOn(e, g) {
+  const mine = loadSeat(g.code);
+  if (mine && mine.token) return;                  // the link opens the table with it
+  e.preventDefault();
+  e.stopPropagation();
+  try {
+    const r = await api("POST", `/api/me/games/${g.code}/seat`);
+    saveSeat(r.code, { token: r.token, seat: r.seat, name: r.name, game: r.game });
+  } catch (ex) {
+    announce(apiMessage(ex));
+  }
+  navigate(`/t/${g.code}`);
 }
 
 async function loadGames(force = false) {
