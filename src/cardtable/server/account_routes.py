@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -130,6 +131,9 @@ class Accounts:
         self.limits = limits
         self.passwords = passwords or Passwords()
         self.lifetime = settings.session_days * S.DAY
+        #: the seat to move at a running table, by code: (version, actions, seat); a table
+        #: whose row has not changed since is not loaded again ("my games" is polled)
+        self.turns: OrderedDict[str, tuple[int, int, int | None]] = OrderedDict()
 
     @property
     def store(self):
@@ -312,17 +316,31 @@ async def delete_me(req: Confirm, request: Request) -> Response:
     return response
 
 
+#: running tables whose turn "my games" tells (a table not held in memory is loaded for it)
+MAX_TURNS = 20
+
+
 async def _turns(s: Accounts, games: list[dict]) -> dict[str, int | None]:
-    """The seat to move at each running table (at most 50: their runtimes are loaded)."""
+    """The seat to move at each running table (the latest `MAX_TURNS`), remembered while
+    the table's row does not change."""
     out: dict[str, int | None] = {}
     hub = s.hub()
-    for g in [g for g in games if g["status"] == "playing"][:50]:
+    for g in [g for g in games if g["status"] == "playing"][:MAX_TURNS]:
+        key = (g["version"], g["n_actions"])
+        known = s.turns.get(g["code"])
+        if known is not None and known[:2] == key:
+            out[g["code"]] = known[2]
+            continue
         rt = await hub.runtime_by_code(g["code"])
         if rt is None:
             continue
         try:
             await rt.refresh()
-            out[g["code"]] = None if rt.state.over else rt.state.to_move
+            turn = None if rt.state.over else rt.state.to_move
+            out[g["code"]] = turn
+            s.turns[g["code"]] = (rt.version, rt.n, turn)
+            if len(s.turns) > 10_000:
+                s.turns.popitem(last=False)
         finally:
             hub.release(rt)
     return out

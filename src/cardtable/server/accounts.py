@@ -162,6 +162,9 @@ async def new_session(store: Store, account_id: int, id_hash: str, lifetime: flo
     def op() -> Op:
         if replaces:
             yield "DELETE FROM sessions WHERE id_hash = :h", {"h": replaces}
+        # the account's expired sessions go at its next log-in
+        yield ("DELETE FROM sessions WHERE account_id = :a AND expires <= :t",
+               {"a": account_id, "t": now})
         yield ("INSERT INTO sessions (id_hash, account_id, created_at, last_seen, expires) "
                "VALUES (:h, :a, :t, :t, :e)",
                {"h": id_hash, "a": account_id, "t": now, "e": now + lifetime})
@@ -247,14 +250,14 @@ async def new_seat_token(store: Store, account_id: int, code: str, token: str
 
 
 GAME_COLS = ("table_id", "code", "game", "settings", "status", "n_actions", "created_at",
-             "updated_at", "seat")
+             "updated_at", "seat", "version")
 
 
 def games(account_id: int, limit: int = MAX_GAMES) -> Op:
     """The tables where the account holds a seat, the latest changed first, with all their
     seats (kind, bot, name)."""
     rows = yield ("SELECT t.id, t.code, t.game, t.settings, t.status, t.n_actions, "
-                  "t.created_at, t.updated_at, s.seat FROM seats s JOIN game_tables t ON "
+                  "t.created_at, t.updated_at, s.seat, t.version FROM seats s JOIN game_tables t ON "
                   "t.id = s.table_id WHERE s.account_id = :a "
                   "ORDER BY t.updated_at DESC, t.id DESC LIMIT :n",
                   {"a": account_id, "n": limit})

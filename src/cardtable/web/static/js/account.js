@@ -314,7 +314,7 @@ async function playOn(e, g) {
 }
 
 async function loadGames(force = false) {
-  if (!me || loading || (!force && Date.now() - gamesAt < 4000)) return;
+  if (!me || loading || (!force && Date.now() - gamesAt < 9000)) return;
   loading = true;
   try {
     games = await api("GET", "/api/me/games?limit=20");
