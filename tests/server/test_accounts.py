@@ -307,3 +307,36 @@ def test_every_account_error_has_words_in_both_languages(lang):
                         ("char", {"char": "U+0000"})):
         text = t(lang, f"err.api.bad_password.{why}", **params)
         assert list(params.values())[0].__str__() in text, text
+
+
+def test_a_session_ends_when_unused_and_lives_on_while_used(web, database):
+    import time
+
+    import sqlalchemy as sa
+
+    from cardtable.server import sessions as S
+    from cardtable.server.config import DatabaseURL
+
+    _, used = web.sign_up("Nele")
+    _, idle = web.log_in("Nele")
+    engine = sa.create_engine(DatabaseURL(database).sync_url)
+    now = time.time()
+    with engine.begin() as conn:
+        # the idle one expired a second ago; the used one was last seen two hours ago
+        conn.execute(sa.text("UPDATE sessions SET expires = :e WHERE id_hash = :h"),
+                     {"e": now - 1, "h": S.id_hash(idle)})
+        conn.execute(sa.text("UPDATE sessions SET last_seen = :t, expires = :e "
+                             "WHERE id_hash = :h"),
+                     {"t": now - 7200, "e": now + 60, "h": S.id_hash(used)})
+    assert web.call("GET", "/api/me", idle).status_code == 401
+    assert web.call("GET", "/api/me", used).json()["session_expires"] > now + 29 * S.DAY
+    with engine.connect() as conn:
+        expires = conn.execute(sa.text("SELECT expires FROM sessions WHERE id_hash = :h"),
+                               {"h": S.id_hash(used)}).scalar()
+    assert expires > now + 29 * S.DAY                       # renewed in the database
+    web.log_in("Nele")                                      # a log-in clears expired ones
+    with engine.connect() as conn:
+        left = conn.execute(sa.text("SELECT count(*) FROM sessions WHERE id_hash = :h"),
+                            {"h": S.id_hash(idle)}).scalar()
+    engine.dispose()
+    assert left == 0

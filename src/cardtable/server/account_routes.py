@@ -162,7 +162,7 @@ class Accounts:
         old = S.cookie_value(request)
         await A.new_session(self.store, account_id, S.id_hash(value), self.lifetime,
                             replaces=S.id_hash(old) if old else None)
-        S.set_cookie(request, response, value, self.lifetime)
+        S.set_cookie(request, response, value)
 
     def limited(self, wait: float, error: str = "login_limited") -> ApiError:
         seconds = int(wait + 0.999)

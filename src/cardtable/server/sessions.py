@@ -11,8 +11,9 @@ session. The cookie is
   which uvicorn takes from X-Forwarded-Proto when the request came through a trusted proxy
   (`--trusted-proxies`); over plain HTTP (a server on one's own machine) a Secure cookie
   would not be kept, so it is named `cardtable_session` and not Secure.
-- Max-Age: the session's life. A session lasts `Settings.session_days` after it was last
-  used (renewed at most once an hour) and never longer than `SESSION_MAX_DAYS`.
+- Max-Age: `SESSION_MAX_DAYS`, the longest a session can live; the server decides when it
+  ends: `Settings.session_days` after it was last used (renewed at most once an hour, in
+  the database: the cookie needs no renewal), never later than a year after the log-in.
 
 A new session id at every log-in and sign-up (the cookie the client came with is ended):
 an id set by somebody else beforehand never becomes a logged-in session (session fixation).
@@ -64,9 +65,10 @@ def has_session_cookie(headers) -> bool:
     return False
 
 
-def set_cookie(request: Request, response: Response, value: str, lifetime: float) -> None:
+def set_cookie(request: Request, response: Response, value: str) -> None:
     tls = over_tls(request)
-    response.set_cookie(SECURE_COOKIE if tls else COOKIE, value, max_age=int(lifetime),
+    response.set_cookie(SECURE_COOKIE if tls else COOKIE, value,
+                        max_age=int(SESSION_MAX_DAYS * DAY),
                         path="/", secure=tls, httponly=True, samesite="lax")
 
 
