@@ -153,6 +153,12 @@ class Settings:
     push_contact: str = "mailto:cardtable@localhost"
     push_per_seat: int = 4
     push_allow_local: bool = False
+    #: accounts (sessions.py): days a session lasts after it was last used; origins besides
+    #: the request's own whose pages may send state-changing requests with the session
+    #: cookie and open WebSockets with it (origin.py; comma-separated, e.g. a proxy that
+    #: rewrites the Host header: "https://cards.example.org")
+    session_days: float = 30.0
+    allowed_origins: str = ""
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database)

@@ -6,7 +6,7 @@
   with the table; `sent_n` is the action index of the last move a push went out for.
 
 Revision ID: 0005
-Revises: 0003 (written next to the accounts revision 0004: the lead re-chains it after 0004)
+Revises: 0004 (accounts)
 Create Date: 2026-11-27
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
