@@ -4,16 +4,16 @@ chat's mode (server/chat.py), deleted with its table.
 Written on branch `talk` next to the accounts branch's revision 0004: when both are merged,
 `down_revision` here becomes that revision's id (so the chain stays linear).
 
-Revision ID: 0005
-Revises: 0003
+Revision ID: 0006
+Revises: 0005 (Web Push)
 Create Date: 2026-11-27
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0003"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
