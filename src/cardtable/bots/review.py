@@ -32,8 +32,8 @@ For each decision of a reviewed seat with more than one legal option:
 Accuracy of a seat: the mean over its reviewed decisions of
     100 * clamp(1.031668 * exp(-0.04354 * L) - 0.031669, 0, 1)
 where L is the decision's loss in points of win chance (0..100, a negative loss counts as
-0): the mapping of lichess.org's move accuracy, so 0 loss is 100, 5 points 81, 10 points 65,
-20 points 42.
+0): the mapping of lichess.org's move accuracy, so 0 loss is 100, 5 points 80, 10 points 64,
+20 points 40.
 
 Deterministic: the same record, seats, budget and seed give the same review.
 """
@@ -76,7 +76,9 @@ class ReviewError(CardtableError):
 
 def accuracy_of(loss: float) -> float:
     """The 0..100 accuracy of one decision whose loss of win chance is `loss` (0..1)."""
-    pts = 100.0 * max(0.0, loss)
+    if loss <= 0:
+        return 100.0
+    pts = 100.0 * loss
     return 100.0 * min(1.0, max(0.0, 1.031668 * math.exp(-0.04354 * pts) - 0.031669))
 
 
