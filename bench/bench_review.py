@@ -3,8 +3,8 @@
     python bench/bench_review.py                      # the time of a review of each game
     python bench/bench_review.py --accuracy --games 20 --rollouts 120
 
-Time (the default): plays one 4-player game per game (seat 0 the expert level, the others
-medium; seed `--seed`), reviews it for one seat and for all four seats with the default
+Time (the default): plays one 4-player game per game (medium bots at every seat, which costs
+no search; who played changes the review's cost little; seed `--seed`), reviews it for one seat and for all four seats with the default
 budget (`review.budget_for`) or `--rollouts`, and prints the CPU seconds of each (process
 time: one core), the decisions reviewed and the rollouts per decision. The issue's limits: a
 4-player Abluxxen game in under a minute, Kombio in under three.
@@ -38,7 +38,7 @@ GAMES = ("abluxxen", "kombio")
 LIMITS = {"abluxxen": 60.0, "kombio": 180.0}
 
 
-def play(game: str, seed: int, expert_seat: int, expert_budget: int | None) -> dict:
+def play(game: str, seed: int, expert_seat: int | None, expert_budget: int | None) -> dict:
     g = new_game(game, players=4, seed=seed)
     budget = {} if expert_budget is None else {"iterations": expert_budget}
     bots = [make_bot("expert", seed * 10 + s, **budget) if s == expert_seat
@@ -64,7 +64,7 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
 def timing(args) -> None:
     for game in args.games_list:
         rollouts = args.rollouts or budget_for(game)
-        rec = play(game, args.seed, 0, args.expert_rollouts)
+        rec = play(game, args.seed, None, None)
         for seats, what in (([0], "one seat"), ([0, 1, 2, 3], "all four seats")):
             t0 = time.process_time()
             out = review(rec, seats=seats, rollouts=rollouts, seed=args.seed)

@@ -47,8 +47,8 @@ def test_table_in_english(run, record):
     assert "kombio: review of" in out and "80 play-outs a decision" in out
     assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d over 1 decision, 1 marked", out), out
     row = next(line for line in out.splitlines() if "replace 3" in line)
-    assert re.match(r"\s*3 │ replace 3\s+│ discard\s+│\s+\+\d+\.\d │ \+\d+\.\d … \+\d+\.\d",
-                    row), row
+    pts = r"\+\d+\.\d"
+    assert re.match(rf"\s*3 │ replace 3\s+│ discard\s+│\s+{pts} │ {pts} … {pts}", row), row
     assert "Ben" not in out                           # a bot seat is not reviewed by default
     assert not (foreign_words("de", "en") & set(out.split()))
 
