@@ -56,3 +56,26 @@ def test_kombio_rules_object():
         make_rules(100, {"turns": 3})
     with pytest.raises(ConfigError, match="the target must be at least 1"):
         make_rules(0)
+
+
+@pytest.mark.parametrize("decl", games(), ids=lambda g: g.name)
+def test_one_check_of_the_rules_version_for_records_and_new_games(decl):
+    """NOTATION.md `rules_version` is checked in one place (`registry.check_rules_version`):
+    an engine's new_game refuses an unknown version with the same error as load_record (the
+    catalog's err.record.rules_version, a RecordError and a ConfigError)."""
+    from cardtable.core.errors import ConfigError, RecordError
+    from cardtable.core.record import load_record, new_game
+
+    rec = new_game(decl.name, seed=2).record()
+    with pytest.raises(RecordError) as by_record:
+        load_record(dict(rec, rules_version="2099-01-01"))
+    with pytest.raises(ConfigError) as by_engine:
+        new_game(decl.name, seed=2, rules_version="2099-01-01")
+    for e in (by_record.value, by_engine.value):
+        assert isinstance(e, RecordError) and isinstance(e, ConfigError)
+        assert e.code == "record.rules_version" and e.params["version"] == "2099-01-01"
+        assert "Regeln" in e.words("de")
+    assert str(by_engine.value) == str(by_record.value)
+    with pytest.raises(ConfigError, match="must be a text"):
+        new_game(decl.name, seed=2, rules_version=20261126)
+    assert new_game(decl.name, seed=2, rules_version=decl.rules_version).record() == rec

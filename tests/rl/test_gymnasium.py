@@ -12,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 
 import cardtable.rl  # noqa: F401  (registers the ids)
 from cardtable.core import ConfigError
-from cardtable.rl.gymnasium import CardtableEnv
+from cardtable.rl.gymnasium import CardtableEnv, env_id
 
 
 def test_check_env(config):
@@ -78,3 +78,33 @@ def test_bad_arguments():
                dict(players=3, seat=3), dict(variant="nope")):
         with pytest.raises(ConfigError):
             CardtableEnv(game="abluxxen", **kw)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec(config, mode):
+    """Gymnasium's own vector API (issue 35), every configuration: the view in `info` is kept
+    whole per sub-environment, and episodes end and reset themselves (next-step autoreset)."""
+    kw = {k: v for k, v in config.items() if k != "game"}
+    envs = gymnasium.make_vec(env_id(config["game"]), num_envs=2, vectorization_mode=mode, **kw)
+    try:
+        obs, infos = envs.reset(seed=4)
+        n = envs.single_action_space.n
+        ended = np.zeros(2, bool)
+        for _ in range(5000):
+            assert obs.shape == (2, *envs.single_observation_space.shape)
+            assert infos["action_mask"].shape == (2, n)
+            for i in range(2):
+                view = infos["view"][i]
+                assert view["seat"] == infos["seat"][i]
+                if infos["action_mask"][i].any():
+                    assert view["to_move"] == view["seat"]
+            actions = np.array([np.flatnonzero(m)[0] if m.any() else 0
+                                for m in infos["action_mask"]])
+            was_ended = ended.copy()
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            ended |= terminated
+            if was_ended.all():                      # every env has ended and reset once
+                break
+        assert was_ended.all()
+    finally:
+        envs.close()

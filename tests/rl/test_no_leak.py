@@ -60,15 +60,15 @@ def test_environments_observe_only_the_view():
         env.reset()
         rnd = random.Random(1)
         for step in range(60):
-            if env.state.over:
+            if env.game.over:
                 break
             agent = env.agent_selection
             seat = env.agent_seat[agent]
             before = env.observe(agent)
-            real = env.state
-            env.state = real.determinize(seat, seed=step)
+            real = env.game
+            env.game = real.determinize(seat, seed=step)
             after = env.observe(agent)
-            env.state = real
+            env.game = real
             assert np.array_equal(before["observation"], after["observation"])
             legal = sorted(env.legal_texts())
             env.step(rnd.choice(legal))

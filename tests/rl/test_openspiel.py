@@ -4,6 +4,8 @@ information states, and OpenSpiel's own ISMCTS and MCTS bots playing both games.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,8 @@ GAMES = [
     ("python_cardtable_abluxxen", {"variant": "basic", "players": 3}),
     ("python_cardtable_abluxxen", {"variant": "duel", "players": 2,
                                    "options": "shadow_partial=true"}),
+    ("python_cardtable_abluxxen", {"variant": "duel", "players": 2,
+                                   "options": "shadow_partial:false", "reward": "score"}),
     ("python_cardtable_abluxxen", {"variant": "classic", "players": 2, "reward": "score"}),
     ("python_cardtable_kombio", {"players": 2, "target": 40}),
     ("python_cardtable_kombio", {"players": 5, "target": 40, "reward": "score"}),
@@ -25,7 +29,47 @@ GAMES = [
 @pytest.mark.parametrize("name,params", GAMES)
 def test_random_simulation(name, params):
     game = pyspiel.load_game(name, params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("options", ["shadow_partial=true", "shadow_partial=false",
+                                     "shadow_partial:true", "shadow_partial:false"])
+def test_options_survive_every_round_trip(options):
+    """Issue 35: rule options (the documented "NAME=true" and the canonical "NAME:true") go
+    through the game's string, pickling and OpenSpiel's serialization unchanged."""
+    game = pyspiel.load_game("python_cardtable_abluxxen",
+                             {"variant": "duel", "players": 2, "options": options})
+    want = options.endswith("true")
+    assert game.get_parameters()["options"] == f"shadow_partial:{str(want).lower()}"
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert cardtable.rl.openspiel.setup_of(again).config.options == (("shadow_partial", want),)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(7)
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[-1])
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game) and str(state2) == str(state)
+    assert state2.history() == state.history()
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+@pytest.mark.parametrize("name", ["python_cardtable_abluxxen", "python_cardtable_kombio"])
+def test_game_type_is_consistent(name):
+    """Issue 35: the registered type and every loaded game agree; constant-sum exactly when
+    the game has a utility sum (reward "win", the default), general-sum for "score"."""
+    registered = {t.short_name: t for t in pyspiel.registered_games()}[name]
+    U = pyspiel.GameType.Utility
+    default = pyspiel.load_game(name)
+    assert registered.utility == default.get_type().utility == U.CONSTANT_SUM
+    assert default.utility_sum() == 1.0
+    score = pyspiel.load_game(name, {"reward": "score"})
+    assert score.get_type().utility == U.GENERAL_SUM and score.utility_sum() is None
+    for g in (default, score):
+        again = pyspiel.load_game(str(g))
+        assert again.get_type().utility == g.get_type().utility
 
 
 @pytest.mark.parametrize("name,params", GAMES[:2] + GAMES[3:4])
@@ -107,3 +151,18 @@ def test_bad_parameters():
         pyspiel.load_game("python_cardtable_abluxxen", {"variant": "nope"})
     with pytest.raises(Exception, match="options"):
         pyspiel.load_game("python_cardtable_abluxxen", {"options": "shadow_partial"})
+
+
+def test_random_simulation_every_configuration(config):
+    """OpenSpiel's random simulation test with serialization on every configuration of the
+    other front ends (issue 35: rule options included, in the canonical text)."""
+    params = {"players": config["players"]}
+    if config["game"] == "abluxxen":
+        params["variant"] = config["variant"]
+        if config.get("options"):
+            params["options"] = cardtable.rl.openspiel.options_text(config["options"])
+    else:
+        params["target"] = config["target"]
+    game = pyspiel.load_game(f"python_cardtable_{config['game']}", params)
+    assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

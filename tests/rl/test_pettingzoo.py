@@ -66,11 +66,11 @@ def test_final_rewards(game, reward):
     e.reset()
     rnd = random.Random(3)
     total = {a: 0.0 for a in e.possible_agents}
-    while not e.state.over:
+    while not e.game.over:
         e.step(rnd.choice(sorted(e.legal_texts())))
         for a in e.possible_agents:
             total[a] += e.rewards[a]
-    state = e.state
+    state = e.game
     got = [total[a] for a in e.possible_agents]
     if reward == "win":
         w = state.winners()
@@ -117,4 +117,30 @@ def test_bad_arguments():
     with pytest.raises(ConfigError):
         raw_env(game="abluxxen", variant="duel", players=4)
     with pytest.raises(ConfigError):
-        raw_env(game="abluxxen", render_mode="human")
+        raw_env(game="abluxxen", render_mode="rgb_array")
+
+
+def test_render_human_prints_the_table(capsys):
+    """Issue 35: PettingZoo's convention: render_mode="human" prints the picture (after reset,
+    after every step and on render()) and render() returns None."""
+    e = env(game="abluxxen", players=3, seed=2, render_mode="human", render_seat=1)
+    e.reset()
+    first = capsys.readouterr().out
+    assert "Abluxxen" in first and "\x1b[" in first
+    agent = e.agent_selection
+    e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+    assert "Abluxxen" in capsys.readouterr().out
+    assert e.render() is None and "Abluxxen" in capsys.readouterr().out
+
+
+def test_state_is_pettingzoos_method():
+    """Issue 35: the engine state is `unwrapped.game`; `state` is PettingZoo's global-state
+    method again, which this env does not provide (NotImplementedError, not TypeError)."""
+    e = env(game="kombio", players=3, seed=1)
+    e.reset()
+    assert e.unwrapped.game.players == 3 and not e.unwrapped.game.over
+    assert callable(e.unwrapped.state)
+    with pytest.raises(NotImplementedError):
+        e.unwrapped.state()
+    with pytest.raises(NotImplementedError):
+        e.state()

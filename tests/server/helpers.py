@@ -21,6 +21,7 @@ import httpx
 import websockets
 
 from cardtable.core.record import load_record
+from cardtable.narration import web_why
 from cardtable.server.protocol import server_message
 from cardtable.server.views import describe, public_view, seat_names
 
@@ -381,17 +382,30 @@ def check_messages(client: Client, seat: int | None, rp: Replay, names_rows: lis
                     assert m["legal"] == c.legal()
                 else:
                     assert st.to_move == seat and m["legal"] == st.legal()
+            # the same decisions as JSON, the engine's, in the same order (issue 30)
+            assert m["decisions"] == [st.decision_json(d, seat) for d in m["legal"]], i
+            # the "why" line: from this viewer's own view, in the connection's language
+            assert m["why"] == expected_why(rp.game, m, seat, names[client.lang], client.lang)
             checked += 1
         elif m["type"] == "event":
             i = m["index"]
             assert m["decision"] == rp.record["actions"][i]
             assert m["seat"] == rp.actors[i]
+            assert m["move"] == rp.states[i].decision_json(m["decision"], m["seat"])
             lang = client.lang
             want = describe(rp.game, rp.views[i][seat], m["decision"], rp.views[i + 1][seat],
                             m["seat"], seat, names[lang], lang)
             assert m["text"] == want, (m, want)
             checked += 1
     return checked
+
+
+def expected_why(game: str, state: dict, seat: int | None, names: list[str], lang: str) -> str:
+    """The "why" a state message should carry: narration's line for the message's own view
+    (the seat's, or the public one), window part and legal decisions; "" while waiting."""
+    if state["status"] == "waiting":
+        return ""
+    return web_why(game, state["view"], seat, names, lang, state["window"], bool(state["legal"]))
 
 
 def event_log(client: Client) -> dict[int, str]:

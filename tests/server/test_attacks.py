@@ -442,8 +442,10 @@ def test_abandoned_tables_expire_and_finished_games_stay(server):
     wait_over(server, done, h)
     left = post(server, "/api/tables", {"game": "kombio", "public": False}, h) \
         .json()["table"]["code"]
+    deadline = time.monotonic() + 300           # a hang guard, not a time budget
     while get(server, f"/api/tables/{left}").status_code == 200:      # (a new address each
-        time.sleep(0.2)                                                 # time: no rate limit)
+        assert time.monotonic() < deadline, "the waiting table never expired"   # time: no
+        time.sleep(0.2)                                                 # rate limit)
     assert get(server, f"/api/tables/{left}").status_code == 404
     assert get(server, f"/api/tables/{done}/record", h).status_code == 200
 

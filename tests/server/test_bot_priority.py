@@ -46,8 +46,12 @@ class FakePool(BotPool):
             await asyncio.sleep(0)
 
 
-async def _settle() -> None:
-    for _ in range(5):
+async def _until(cond, what: str) -> None:
+    """Yield to the loop until `cond()` holds (the pool has taken the requests made so far);
+    a hang guard of 60 s, not a time budget."""
+    deadline = time.monotonic() + 60
+    while not cond():
+        assert time.monotonic() < deadline, f"never: {what}"
         await asyncio.sleep(0)
 
 
@@ -57,13 +61,13 @@ def test_a_human_table_is_served_before_twenty_bot_tables():
     async def main():
         pool = FakePool(1)
         tasks = [asyncio.create_task(pool.decide("busy", "busy", 0, None, rank=RANK_WATCHED))]
-        await _settle()
+        await _until(lambda: pool.started == ["busy"], "the busy job started")
         tasks += [asyncio.create_task(pool.decide(f"bots{i}", f"bots{i}", 0, None,
                                                   rank=RANK_WATCHED)) for i in range(20)]
-        await _settle()
+        await _until(lambda: pool.stats()["waiting"] == 20, "20 bot tables wait")
         tasks.append(asyncio.create_task(pool.decide("people", "people", 0, None,
                                                      rank=RANK_PLAYED)))
-        await _settle()
+        await _until(lambda: pool.stats()["waiting"] == 21, "the people's table waits")
         assert pool.stats()["waiting"] == 21 and pool.started == ["busy"]
         while pool.running:
             await pool.finish_one()
@@ -81,10 +85,10 @@ def test_the_rank_is_asked_when_a_worker_is_free():
         pool = FakePool(1)
         ranks = {"a": RANK_ALONE, "b": RANK_WATCHED, "gone": RANK_WATCHED}
         busy = asyncio.create_task(pool.decide("busy", "busy", 0, None))
-        await _settle()
+        await _until(lambda: pool.started == ["busy"], "the busy job started")
         tasks = {t: asyncio.create_task(pool.decide(t, t, 0, None, rank=lambda t=t: ranks[t]))
                  for t in ("a", "b", "gone")}
-        await _settle()
+        await _until(lambda: pool.stats()["waiting"] == 3, "three tables wait")
         ranks["a"] = RANK_PLAYED                     # its player connects
         ranks["gone"] = None                         # its last spectator leaves
         while pool.running or pool.stats()["waiting"]:
@@ -106,16 +110,16 @@ def test_one_waiting_request_per_table_and_the_oldest_served_first():
     async def main():
         pool = FakePool(1)
         first = asyncio.create_task(pool.decide("A", "a0", 0, None))
-        await _settle()
+        await _until(lambda: pool.started == ["a0"], "A's job started")
         await pool.finish_one()                      # A has been served
         assert await first == "done"
         busy = asyncio.create_task(pool.decide("X", "x0", 0, None))
-        await _settle()
+        await _until(lambda: pool.started == ["a0", "x0"], "X's job started")
         old = asyncio.create_task(pool.decide("A", "a1", 0, None))
-        await _settle()
+        await _until(lambda: pool.stats()["waiting"] == 1, "A's request waits")
         new = asyncio.create_task(pool.decide("A", "a2", 0, None))
         b = asyncio.create_task(pool.decide("B", "b0", 0, None))
-        await _settle()
+        await _until(lambda: old.done() and pool.stats()["waiting"] == 2, "A's newer and B's wait")
         assert pool.stats()["waiting"] == 2                       # A once, B once
         with pytest.raises(Withdrawn):
             await old

@@ -275,11 +275,12 @@ def test_turn_timer_standin_and_return(server):
             assert ack["code"] == "stale"
         # away while disconnected; back when connecting again
         await a.close()
-        info = None
-        for _ in range(100):
+        deadline = time.monotonic() + 60        # a hang guard, not a time budget
+        while True:
             info = server.get(f"/api/tables/{code}").json()
             if info["seats"][0]["away"] or info["status"] == "over":
                 break
+            assert time.monotonic() < deadline, "the seat was never marked away"
             await asyncio.sleep(0.1)
         assert info["seats"][0]["away"] or info["status"] == "over"
         b = await Client(server.ws_base, code, token).connect()

@@ -5,6 +5,7 @@ lock + unique action index), and a process's tables are taken over when it dies.
 from __future__ import annotations
 
 import asyncio
+import time
 import random
 
 from helpers import RACES, assert_clean_log, database_url, Client, Replay, ServerProc, check_messages, event_log, play, run_async
@@ -67,15 +68,17 @@ async def _concurrent_decisions(a_srv, b_srv):
     on_a = [await Client(a_srv.ws_base, code, t).connect() for t in tokens]
     on_b = [await Client(b_srv.ws_base, code, t).connect() for t in tokens]
     rng = random.Random(9)
+    done_to = 0                                 # the index after the last round's decisions
     for _ in range(12):
-        await asyncio.sleep(0.05)
-        st = None
-        for _ in range(200):
-            sts = [c.last_state() for c in on_a]
-            st = next((s for s in sts if s and s["legal"]), None)
-            if st is not None and all(c.last_state() and c.last_state()["index"] == st["index"]
-                                      for c in on_b):
-                break
+        # every client of both processes has the state after the last round (poll, 60 s guard)
+        deadline, st = time.monotonic() + 60, None
+        while True:
+            sts = [c.last_state() for c in on_a + on_b]
+            if all(s and s["index"] == sts[0]["index"] >= done_to for s in sts):
+                st = next((s for s in sts[:2] if s["legal"]), None)
+                if st is not None:
+                    break
+            assert time.monotonic() < deadline, "the processes did not agree on the state"
             await asyncio.sleep(0.02)
         seat = st["seat"]
         decision = rng.choice(st["legal"])
@@ -86,6 +89,7 @@ async def _concurrent_decisions(a_srv, b_srv):
         ra = await ca.wait_for(lambda m: m["type"] in ("ack", "error"), 60, na)
         rb = await cb.wait_for(lambda m: m["type"] in ("ack", "error"), 60, nb)
         kinds = sorted([ra["type"], rb["type"]])
+        done_to = max(r["index"] for r in (ra, rb) if r["type"] == "ack")
         if kinds == ["ack", "ack"]:
             # both legal one after the other (e.g. 'draw deck' twice while drawing): two actions
             assert ra["index"] != rb["index"]
@@ -114,9 +118,9 @@ async def _takeover(a_srv, b_srv):
                        seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"},
                               {"kind": "bot", "bot": "easy"}])
     code, token = out["table"]["code"], out["join"]["token"]
-    for _ in range(100):
-        if driving(a_srv) + driving(b_srv) == sum(before.values()) + 1:
-            break
+    deadline = time.monotonic() + 60            # a hang guard, not a time budget
+    while driving(a_srv) + driving(b_srv) != sum(before.values()) + 1:
+        assert time.monotonic() < deadline, "no process drives the new table"
         await asyncio.sleep(0.05)
     driver, other = ((a_srv, b_srv) if driving(a_srv) > before[a_srv] else (b_srv, a_srv))
     assert driving(driver) == before[driver] + 1 and driving(other) == before[other]
@@ -126,9 +130,9 @@ async def _takeover(a_srv, b_srv):
     driver.kill9()
     await game
     # the survivor takes over the dead one's tables; this one's driver ended with the game
-    for _ in range(50):
-        if driving(other) == before[a_srv] + before[b_srv]:
-            break
+    deadline = time.monotonic() + 60            # a hang guard, not a time budget
+    while driving(other) != before[a_srv] + before[b_srv]:
+        assert time.monotonic() < deadline, "the survivor did not take the tables over"
         await asyncio.sleep(0.1)
     assert driving(other) == before[a_srv] + before[b_srv]
     rec = other.record(code)

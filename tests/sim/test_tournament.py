@@ -311,7 +311,13 @@ def ray_cluster(monkeypatch):
                 os.killpg(proc.pid, sig)
             except ProcessLookupError:
                 break
-            time.sleep(1.0)
+            deadline = time.monotonic() + 10    # the group's time to end, then SIGKILL
+            while time.monotonic() < deadline:
+                try:
+                    os.killpg(proc.pid, 0)          # is any of the group still there?
+                except ProcessLookupError:
+                    break
+                time.sleep(0.05)
         # the daemons `ray start` spawned may have left its process group: stop them by name
         subprocess.run([str(ray_bin), "stop", "--force"], env={**os.environ, **env},
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,

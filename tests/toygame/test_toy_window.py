@@ -129,6 +129,10 @@ def test_the_runtime_runs_a_window_and_a_round_break_of_a_game_it_does_not_know(
         assert rt.state_msg(1)["window"] == {"deadline": rt.deadline, "eligible": True,
                                              "answered": "keep", "seats": [0, 1]}
         assert rt.legal_for(1) == [] and rt.legal_for(0) == ["keep", "swap"]
+        # the decisions as JSON go with them (the protocol's default for a game without args)
+        assert rt.state_msg(1)["decisions"] == []
+        assert rt.state_msg(0)["decisions"] == [{"text": w, "kind": w, "args": {}}
+                                                for w in ("keep", "swap")]
         with pytest.raises(ProtocolError) as e:
             await rt.decide(1, "swap")
         assert e.value.code == "already_answered" and "race window" in e.value.message

@@ -36,6 +36,14 @@ def test_the_toy_is_a_registered_game():
     assert s.legal() == ["keep", "swap"]
 
 
+def test_the_toys_decisions_as_json_are_the_default():
+    """A game that names no arguments gets the protocol's default (core/game.py
+    decision_json): text and kind, no arguments."""
+    s = new_game(toygame.NAME, seed=3)
+    assert [s.decision_json(d) for d in s.legal()] == [
+        {"text": "keep", "kind": "keep", "args": {}}, {"text": "swap", "kind": "swap", "args": {}}]
+
+
 def test_the_toy_is_unknown_once_unregistered(toy_registered):
     registry.unregister(toygame.NAME)
     with pytest.raises(ConfigError, match="unknown game 'twocard'"):

@@ -19,6 +19,7 @@ import threading
 import time
 
 from cardtable.core.record import new_game
+from cardtable.narration import web_why
 from cardtable.server.views import describe, seat_names
 
 ME = 0
@@ -151,10 +152,13 @@ class ScriptedTable:
         return {"type": "state", "table": self.code, "index": len(st.history),
                 "status": "over" if st.over else "playing", "seat": ME, "view": st.view(ME),
                 "legal": legal, "your_turn": bool(legal),
+                "decisions": [st.decision_json(d, ME) for d in legal],
                 "waiting_for": [] if st.over else ([ME] if self.in_break else [st.to_move]),
                 "deadline": window["deadline"] if window else None, "window": window,
                 "away": False, "seats": self.seats, "rematch": None, "server_time": now,
-                "round_break": brk}
+                "round_break": brk,
+                "why": web_why(self.game, st.view(ME), ME, self.names, self.lang, window,
+                               bool(legal))}
 
     def apply(self, text: str, seat: int) -> None:
         st = self.state
@@ -164,6 +168,7 @@ class ScriptedTable:
         after = st.view(ME)
         i = len(st.history) - 1
         self.send({"type": "event", "index": i, "seat": seat, "decision": st.history[-1],
+                   "move": st.decision_json(st.history[-1], seat),
                    "by": "player" if seat == ME else "bot",
                    "text": describe(self.game, before, st.history[-1], after, seat, ME,
                                     self.names, self.lang)})

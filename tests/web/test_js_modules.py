@@ -210,3 +210,63 @@ def test_only_the_games_table_and_the_games_modules_name_a_game():
 def test_the_allowed_files_exist(name):
     """The allowance is not for files that are gone (a renamed module would hide here)."""
     assert (JS / name).is_file()
+
+
+# -- no module reads the notation (issue 30: decisions travel as JSON) ----------------------------
+NOTATION = ROOT.parents[1] / "docs" / "notation.md"
+#: a method that takes a text apart, called on a decision text or a list of them
+_TEXT_APART = re.compile(
+    r"\b(?:decision|legal)\b(?:\s*\|\|\s*(?:\"\"|''|\[\])\s*\))?(?:\.\w+\(\))*"
+    r"\.(?:split|slice|substring|substr|startsWith|endsWith|match|matchAll|replace|trim)\s*\(")
+
+
+def decision_words() -> set[str]:
+    """The first words of the decisions, as docs/notation.md's tables of decisions list them
+    (`play 7 7 7 X`, `hand-over`, ...), not as this test would guess."""
+    words = set()
+    for line in NOTATION.read_text(encoding="utf-8").splitlines():
+        cells = line.split("|")
+        if line.startswith("| `") and len(cells) > 2:
+            words |= {w.split()[0] for w in re.findall(r"`([^`]+)`", cells[1])}
+    assert {"play", "draw", "shadow", "peek", "snap", "hand-over"} <= words, words
+    return words
+
+
+def test_no_module_parses_or_writes_the_notation():
+    """Every decision reaches the browser as JSON (state `decisions`, event and replay `move`:
+    text, kind, args); a module reads kind and args and sends the text as given. So no module
+    has a literal that starts a decision's text ("play ", `draw pool ${key}`), takes a
+    decision text apart (`ev.decision.split(...)`, `legal.filter(d => ...).slice`), or parses
+    the list of legal texts (`parseLegal`)."""
+    starts = re.compile(r"^(" + "|".join(map(re.escape, sorted(decision_words()))) + r") ")
+    problems = []
+    for name, src in modules().items():
+        problems += [f"{name}:{line}: the literal {text!r} starts a decision's text"
+                     for line, text in string_literals(src) if starts.match(text)]
+        for m in _TEXT_APART.finditer(src):
+            problems.append(f"{name}:{src.count(chr(10), 0, m.start()) + 1}: "
+                            f"{m.group(0)!r} takes a decision text apart")
+        if re.search(r"\bparseLegal\b", src):
+            problems.append(f"{name}: parseLegal")
+    assert not problems, "\n".join(problems)
+
+
+#: the catalog keys of the "whose turn and why" line: the server's (narration `web_why`)
+WHY_KEYS = re.compile(r"^(web\.)?(ab|ko)\.why\.")
+
+
+def test_no_module_writes_the_why_line_itself():
+    """The "whose turn and why" line has one implementation, narration's `web_why` in
+    Python (issue 30): the server sends it with each state and replay step, and the game
+    modules show it as sent. No module has a `whyText` of its own or words the line with the
+    catalog's why keys."""
+    own = {}
+    for name, src in modules().items():
+        hits = [f"{line}: {text!r}" for line, text in string_literals(src) if WHY_KEYS.match(text)]
+        hits += [f"defines {m}" for m in re.findall(r"\bfunction\s+(\w*[wW]hy\w*)\s*\(", src)]
+        if hits:
+            own[name] = hits
+    assert not own, f"modules that word the why line themselves: {own}"
+    # the game modules show the server's line
+    for name in ("abluxxen.js", "kombio.js"):
+        assert "opts.why" in modules()[name], name

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardtable.core.record import load_record, new_game
+from cardtable.narration import web_why
 from cardtable.server import Settings, create_app
 from cardtable.server.security import Limits
 from cardtable.server.replay_routes import MAX_ACTIONS, MAX_BODY
@@ -84,6 +85,25 @@ def test_every_step_is_the_engines_view(rr_client, request, which, seat):
         assert set(step["text"]) == {"en", "de"}
 
 
+@pytest.mark.parametrize("which", ["ab_record", "ko_record", "duel_record"])
+def test_every_step_carries_its_move_as_json(rr_client, request, which):
+    """Each step's decision comes also as JSON (`move`: text, kind, args; docs/notation.md),
+    the engine's own, for the seat that took it: the replay viewer reads no notation."""
+    rec = request.getfixturevalue(which)
+    steps = post(rr_client, {"record": rec, "seat": 1}).json()["steps"]
+    assert steps[0]["move"] is None
+    state = load_record(dict(rec, actions=[]))
+    kinds = set()
+    for i, action in enumerate(rec["actions"]):
+        actor = state.to_move
+        state.apply(action)
+        move = steps[i + 1]["move"]
+        assert move == state.decision_json(state.history[-1], actor), f"step {i + 1}"
+        assert move["text"] == steps[i + 1]["decision"]
+        kinds.add(move["kind"])
+    assert len(kinds) >= 3, kinds
+
+
 def test_a_seat_sees_only_its_own_hand(rr_client, ab_record):
     out = post(rr_client, {"record": ab_record, "seat": 2}).json()
     for step in out["steps"]:
@@ -112,6 +132,39 @@ def test_words_use_the_names_and_both_languages(rr_client, ab_record):
     assert s1["text"]["en"] != s1["text"]["de"]
     default = post(rr_client, {"record": ab_record}).json()
     assert default["names"] == [f"Seat {s + 1}" for s in range(4)]     # counted from 1
+
+
+@pytest.mark.parametrize("which", ["ab_record", "ko_record", "duel_record"])
+@pytest.mark.parametrize("seat", [None, 1])
+def test_each_step_has_the_why_of_its_view_in_both_languages(rr_client, request, which, seat):
+    """Every step carries the "whose turn and why" line (narration `web_why`, issue 30) in
+    English and German, worded from that step's view (the seat's, or the full view) with the
+    names in each language; the browser shows it as sent."""
+    rec = request.getfixturevalue(which)
+    names = ["Ann", "Bo", "Cy", "Di"][:load_record(rec).players]
+    out = post(rr_client, {"record": rec, "seat": seat, "names": names}).json()
+    state = load_record(dict(rec, actions=[]))
+    mine = 0
+    for i, step in enumerate(out["steps"]):
+        if i:
+            state.apply(rec["actions"][i - 1])
+        view = state.view(seat)
+        assert set(step["why"]) == {"en", "de"}
+        for lang in ("en", "de"):
+            assert step["why"][lang] == web_why(rec["game"], view, seat, names, lang), (i, lang)
+        if seat is not None and view["to_move"] == seat and not view["over"] \
+                and view["awaiting"] != "snap":          # (a window: "the others decide")
+            mine += 1
+            assert step["why"]["en"].startswith(("Your", "You")), step["why"]
+            assert step["why"]["de"].startswith(("Du ", "Deine")), step["why"]
+        if seat is None and not view["over"]:
+            assert names[view["to_move"]] in step["why"]["en"] or view["awaiting"] == "snap"
+    assert mine > 0 or seat is None
+    assert out["steps"][-1]["why"] == {"en": "The game is over.", "de": "Die Partie ist vorbei."}
+    # a page later in the game has the same lines as the whole answer
+    page = post(rr_client, {"record": rec, "seat": seat, "names": names, "from": 5,
+                            "count": 3}).json()
+    assert [s["why"] for s in page["steps"]] == [s["why"] for s in out["steps"][5:8]]
 
 
 def test_an_unfinished_record_is_fine(rr_client, ab_record):
@@ -290,17 +343,21 @@ def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
     table loads share: at most REPLAY_SLOTS are computed at once, and every one is answered."""
     import asyncio
     import threading
-    import time
 
     from cardtable.server import replay_routes as replay_api
 
     lock, active, peak = threading.Lock(), [0], [0]
+    full = threading.Event()            # REPLAY_SLOTS builds have run at once
 
     def slow_build(record, seat, names, first, count):
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
-        time.sleep(0.1)
+            if active[0] >= replay_api.REPLAY_SLOTS:
+                full.set()
+        # the first builds stay until the slots are all taken (so more would be seen), not
+        # for a fixed time; 60 s: a hang guard
+        assert full.wait(60), "the slots were never all taken"
         with lock:
             active[0] -= 1
         return {"ok": True}

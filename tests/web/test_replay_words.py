@@ -87,6 +87,9 @@ def test_the_decisions_are_listed_in_words(server, games, new_page, game, lang):
         page.click(f'.replay-log-btn[data-step="{i}"]')
         expect(page.locator(".replay-step-text")).to_contain_text(
             rep["steps"][i]["text"][lang].split("\n")[0])
+        # whose turn and why: the server's line of the step (narration), as sent, in the
+        # page's language (its clause ids are links: the words before them)
+        expect(page.locator("#why")).to_contain_text(rep["steps"][i]["why"][lang].split(" (")[0])
         shown = page.locator(".replay-page").inner_text()
         assert not ZERO_SEAT.search(shown), shown
         assert not re.search(r"\b(?:snap|peek|swap|replace|take|give) \d", shown), shown
@@ -100,6 +103,8 @@ def test_the_decisions_are_listed_in_words(server, games, new_page, game, lang):
     expect(page.locator('.replay-log-btn[data-step="1"]')).to_have_text(
         rep["steps"][1]["text"][other].split("\n")[0])
     assert log_texts(page)[1:] == [s["text"][other].split("\n")[0] for s in rep["steps"][1:]]
+    expect(page.locator("#why")).to_contain_text(
+        rep["steps"][min(12, rep["actions"])]["why"][other].split(" (")[0])
 
 
 def test_a_seat_view_words_only_what_the_seat_saw(server, games, new_page):

@@ -111,6 +111,7 @@ def test_socket_dropped_silent_and_offline(new_page, server):
     page = new_page()
     # a short heartbeat for the test: 1 s of silence -> ping; 1.5 s more without an answer -> dead
     page.add_init_script("window.CARDTABLE_NET = {heartbeat: 1000, timeout: 1500};")
+    page.add_init_script(COUNT_SOCKETS)
     routes = []          # every WebSocket of the page, proxied to the server
     silent = set()       # the routes that no longer pass anything on (a dead network path)
 
@@ -161,7 +162,9 @@ def test_socket_dropped_silent_and_offline(new_page, server):
             status = page.locator("#conn-status")
             expect(status).to_contain_text("Offline")
             expect(page.locator("#board")).to_have_attribute("inert", "")
-            page.wait_for_timeout(2000)                  # attempts fail while offline
+            # attempts fail while offline: two of them, and the page still says so
+            tried = page.evaluate("() => window.__sockets.length")
+            page.wait_for_function("(n) => window.__sockets.length >= n + 2", arg=tried)
             expect(status).to_contain_text("Offline")
             page.context.set_offline(False)
             lost_and_back("Offline")

@@ -7,7 +7,7 @@ from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERS
                                       Rules, make_rules, options_of)
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
-from cardtable.core.registry import GameInfo, Option, Variant
+from cardtable.core.registry import GameInfo, Option, Variant, check_rules_version
 
 __all__ = ["GAME", "AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
 
@@ -25,9 +25,8 @@ def new_game(variant: str = "basic", players: int | None = None, seed: int = 0,
     options of the variant (see rules.OPTION_NAMES)."""
     if extra:
         raise ConfigError(f"unknown setting {sorted(extra)[0]!r} for Abluxxen")
-    if rules_version is not None and rules_version not in RULES_VERSIONS:   # NOTATION.md
-        raise ConfigError(f"Abluxxen rules version {rules_version!r} is not known here (known: "
-                          f"{', '.join(RULES_VERSIONS)})")
+    if rules_version is not None:                                           # NOTATION.md
+        check_rules_version(GAME.name, rules_version)
     rules = make_rules(variant, options)
     if players is None:
         players = DEFAULT_PLAYERS[variant]

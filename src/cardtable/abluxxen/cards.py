@@ -9,6 +9,11 @@ Structured arguments (`Decision.args`):
   shadow: (number,)
   draw:   ("deck",) or ("pool", item)  item = tuple of cards, bottom first
   take, leave, keep, discard, pass: ()
+
+As JSON for clients (`decision_args`, docs/notation.md "Decisions as JSON"), cards as in views:
+  play:   {"cards": [7, 7, "X"]}       shadow: {"value": 5}
+  draw:   {"from": "deck"} or {"from": "pool", "cards": [3, 13, "X"]}  (the item, bottom first)
+  take, leave, keep, discard, pass: {}
 """
 
 from __future__ import annotations
@@ -79,6 +84,20 @@ def draw_pool(item: tuple) -> Decision:
         d = Decision("draw", ("pool", item), "draw pool " + "+".join(card_text(c) for c in item))
         _POOL[item] = d
     return d
+
+
+def decision_args(d: Decision) -> dict:
+    """The named arguments of `d` as JSON (see the module docstring)."""
+    if d.kind == "play":
+        v, k, j = d.args
+        return {"cards": [v] * k + ["X"] * j}
+    if d.kind == "shadow":
+        return {"value": d.args[0]}
+    if d.kind == "draw":
+        if d.args[0] == "deck":
+            return {"from": "deck"}
+        return {"from": "pool", "cards": [card_json(c) for c in d.args[1]]}
+    return {}
 
 
 def _card_token(tok: str, text: str) -> int:

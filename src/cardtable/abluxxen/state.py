@@ -154,6 +154,9 @@ class AbluxxenState(GameState):
     def parse(self, text: str) -> Decision:
         return C.parse(text)
 
+    def decision_args(self, decision: Decision, seat: int | None) -> dict[str, Any]:
+        return C.decision_args(decision)
+
     def apply(self, decision) -> None:
         d = decision if isinstance(decision, Decision) else C.parse(decision)
         phase = self.phase

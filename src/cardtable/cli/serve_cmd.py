@@ -17,7 +17,8 @@ from cardtable.core.errors import ConfigError
 
 def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str,
               api_docs: bool = False, trusted_proxies: str = "", max_connections: int = 800,
-              connections_per_address: int = 64) -> int:
+              connections_per_address: int = 64,
+              push_contact: str = "mailto:cardtable@localhost") -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -31,10 +32,15 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
     if max_connections < 0 or connections_per_address < 0:
         raise ConfigError("--max-connections and --connections-per-address must be 0 "
                           "(no limit) or more")
+    from cardtable.server.push import contact_ok
+
+    if not contact_ok(push_contact):
+        raise ConfigError("--push-contact must be a mailto: address or an https: URL")
     settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
                         standin=standin, api_docs=api_docs, trusted_proxies=trusted_proxies,
                         max_connections=max_connections,
-                        connections_per_address=connections_per_address)
+                        connections_per_address=connections_per_address,
+                        push_contact=push_contact)
     try:
         settings.url()
         from cardtable.server.connections import TrustedProxies
@@ -70,6 +76,11 @@ def register(app: typer.Typer) -> None:
         connections_per_address: int = typer.Option(
             64, "--connections-per-address", metavar="N",
             help="open connections per address or IPv6 /64 (0: no limit)"),
+        push_contact: str = typer.Option(
+            "mailto:cardtable@localhost", "--push-contact", metavar="URL",
+            help="the operator's contact in Web Push's VAPID token: mailto: or https: "
+                 "(docs/deploy.md)"),
     ) -> None:
         raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
-                                   trusted_proxies, max_connections, connections_per_address))
+                                   trusted_proxies, max_connections, connections_per_address,
+                                   push_contact))

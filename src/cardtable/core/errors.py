@@ -88,3 +88,8 @@ class RecordError(CardtableError):
         from cardtable.i18n import t
 
         return t(lang, "err." + self.code, **self.params)
+
+
+class RulesVersionError(RecordError, ConfigError):
+    """Rules of a version this cardtable does not know (`registry.check_rules_version`): a
+    RecordError for `load_record`, a ConfigError for an engine's `new_game`."""

@@ -24,7 +24,9 @@ round changed and may hold the new round back (the server's round break) so the 
 read the last round's summary.
 
 Decisions exist in two forms: notation text (NOTATION.md, e.g. ``play 7 7 X``) and structured
-`Decision` objects (kind + arguments + text). `apply` takes either.
+`Decision` objects (kind + arguments + text). `apply` takes either. Clients that must not read
+the notation get a decision as JSON (`decision_json`: text, kind and named arguments; each game
+names its arguments, docs/notation.md "Decisions as JSON").
 """
 
 from __future__ import annotations
@@ -70,6 +72,11 @@ def notation_number(tok: str, max_digits: int = 6) -> int | None:
     if tok and tok.isascii() and tok.isdigit() and len(tok) <= max_digits:
         return int(tok)
     return None
+
+
+def _jsonable(x):
+    """Tuples (a `Decision`'s arguments) as lists, for JSON."""
+    return [_jsonable(v) for v in x] if isinstance(x, (tuple, list)) else x
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +158,21 @@ class GameState(ABC):
     def apply(self, decision: Decision | str) -> None:
         """Apply a decision of `to_move`. An illegal one raises IllegalDecision with the reason
         and leaves the state unchanged."""
+
+    def decision_json(self, decision: Decision | str, seat: int | None = None) -> dict[str, Any]:
+        """A decision as JSON for clients that do not read the notation (docs/notation.md,
+        "Decisions as JSON"): ``{"text": its notation, "kind": its first word, "args": {named
+        arguments}}``. `seat` is the deciding seat (default `to_move`), for notations that name
+        a place relative to it (Kombio's own slots). Raises IllegalDecision for bad text."""
+        d = self.parse(decision) if isinstance(decision, str) else decision
+        return {"text": d.text, "kind": d.kind,
+                "args": self.decision_args(d, self.to_move if seat is None else seat)}
+
+    def decision_args(self, decision: Decision, seat: int | None) -> dict[str, Any]:
+        """The named arguments of `decision_json` (overridden by each game, which knows its
+        notation). The default, for a game that names none: ``{}`` for a decision without
+        arguments, else ``{"values": [its arguments]}``."""
+        return {"values": _jsonable(decision.args)} if decision.args else {}
 
     def is_legal(self, decision: Decision | str) -> bool:
         text = decision.text if isinstance(decision, Decision) else " ".join(str(decision).split())

@@ -92,25 +92,9 @@ def read_record(source: str | Path | dict) -> dict:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError('"actions" must be a list of decision texts')
     _check_seats(rec.get("seats"))
-    _check_rules_version(game, rec.get("rules_version", None), "rules_version" in rec)
+    if "rules_version" in rec:                      # optional (NOTATION.md)
+        registry.check_rules_version(game, rec["rules_version"])
     return rec
-
-
-def _check_rules_version(game: str, version: Any, given: bool) -> None:
-    """`rules_version` (optional, NOTATION.md): a record played under rules this version of
-    cardtable does not know is refused, not replayed under other rules."""
-    if not given:
-        return
-    known = registry.info(game).rules_versions
-    if not isinstance(version, str):
-        raise RecordError('"rules_version" must be a text such as '
-                          f'"{known[-1] if known else "2026-11-26"}"')
-    if version not in known:
-        params = {"game": registry.info(game).title, "version": version, "known": ", ".join(known)}
-        from cardtable.i18n import t
-
-        raise RecordError(t("en", "err.record.rules_version", **params),
-                          code="record.rules_version", params=params)
 
 
 #: the longest seat name a record may carry

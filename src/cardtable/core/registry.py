@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from cardtable.core.errors import ConfigError
+from cardtable.core.errors import ConfigError, RulesVersionError
 
 #: the packages of the built-in games, each exporting `GAME = GameInfo(...)` from __init__
 BUILTIN = ("cardtable.abluxxen", "cardtable.kombio")
@@ -192,3 +192,20 @@ def info(name: str) -> GameInfo:
     except (KeyError, TypeError):
         raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(_GAMES))})") \
             from None
+
+
+def check_rules_version(name: str, version: Any) -> None:
+    """The one check of a `rules_version` (NOTATION.md), for `load_record` and the engines'
+    `new_game`: a game played under rules this version of cardtable does not know is refused
+    (RulesVersionError, a RecordError and a ConfigError), not played under other rules."""
+    game = info(name)
+    known = game.rules_versions
+    if not isinstance(version, str):
+        raise RulesVersionError('"rules_version" must be a text such as '
+                                f'"{known[-1] if known else "2026-11-26"}"')
+    if version not in known:
+        params = {"game": game.title, "version": version, "known": ", ".join(known)}
+        from cardtable.i18n import t
+
+        raise RulesVersionError(t("en", "err.record.rules_version", **params),
+                                code="record.rules_version", params=params)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
-from cardtable.core.registry import GameInfo, Option, Variant
+from cardtable.core.registry import GameInfo, Option, Variant, check_rules_version
 from cardtable.kombio.rules import (DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules, _int,
                                     make_rules)
 from cardtable.kombio.setup import check_deal, check_deals
@@ -29,9 +29,8 @@ def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
     `target` ends the game (KO-4, KO-16); `start` is the first round's start seat."""
     if extra:
         raise ConfigError(f"unknown setting {sorted(extra)[0]!r} for Kombio")
-    if rules_version is not None and rules_version not in RULES_VERSIONS:   # NOTATION.md
-        raise ConfigError(f"Kombio rules version {rules_version!r} is not known here (known: "
-                          f"{', '.join(RULES_VERSIONS)})")
+    if rules_version is not None:                                           # NOTATION.md
+        check_rules_version(GAME.name, rules_version)
     if variant not in (None, "basic"):
         raise ConfigError(f"Kombio has no variant {variant!r}")
     players = _int(players, "players")

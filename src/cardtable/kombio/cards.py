@@ -13,6 +13,11 @@ Structured arguments (`Decision.args`):
   replace, take, give:                 (S,)
   peek, snap, swap with one card:      (P, S)
   peek, swap with two cards:           (P1, S1, P2, S2)  with (P1, S1) < (P2, S2)
+
+As JSON for clients (`decision_args`, docs/notation.md "Decisions as JSON"): every decision has
+`cards`, the table cards it names as {"seat": P, "slot": S} in the order of its text (none for
+draw, kombio, ...); replace, take and give also have `slot`, and their card is the deciding
+seat's own: `replace 2` by seat 1 is {"slot": 2, "cards": [{"seat": 1, "slot": 2}]}.
 """
 
 from __future__ import annotations
@@ -125,6 +130,14 @@ def pos_decision(kind: str, p: int, s: int) -> Decision:
 def is_ours(d: Decision) -> bool:
     """True if `d` is one of this module's interned decisions."""
     return _TEXT.get(d.text) is d
+
+
+def decision_args(d: Decision, seat: int | None) -> dict:
+    """The named arguments of `d` as JSON, `seat` deciding (see the module docstring)."""
+    a = d.args
+    if d.kind in _SLOT_TABLES:
+        return {"slot": a[0], "cards": [{"seat": seat, "slot": a[0]}]}
+    return {"cards": [{"seat": a[i], "slot": a[i + 1]} for i in range(0, len(a), 2)]}
 
 
 # -- parsing -----------------------------------------------------------------------------------

@@ -298,6 +298,9 @@ class KombioState(GameState):
     def parse(self, text) -> Decision:
         return C.parse(text)
 
+    def decision_args(self, decision: Decision, seat: int | None) -> dict[str, Any]:
+        return C.decision_args(decision, seat)
+
     def apply(self, decision) -> None:
         if decision.__class__ is Decision and _TEXTS.get(decision.text) is decision:
             d = decision

@@ -4,6 +4,10 @@ the replay viewer. One module per game (`narration.<game>`), each with
     why(view, seat, names, lang) -> str            whose decision it is and why
     describe(before, decision, after, actor, viewer, names, lang, ...) -> str
                                                    one decision as a log line for `viewer`
+    web_why(view, seat, names, lang, window=None, legal_any=False) -> str
+                                                   the browser's "whose turn and why" line
+                                                   (the server sends it with each state and
+                                                   replay step; `web_why` below finds it)
     tie_break(view) -> str | None                  how the end was decided
     web_line(before, decision, after, actor, viewer, names, lang, every_step=False) -> str
                                                    the game server's words for a decision
@@ -18,7 +22,34 @@ from __future__ import annotations
 
 import importlib
 
+from cardtable.i18n import t
+
 
 def narrator(game: str):
     """The narration module of `game`."""
     return importlib.import_module(f"cardtable.narration.{game}")
+
+
+def web_why(game: str, view: dict, seat: int | None, names: list[str], lang: str,
+            window: dict | None = None, legal_any: bool = False) -> str:
+    """The browser's "whose turn and why" line for the viewer `seat` (None: a spectator or the
+    replay's full view), from that viewer's own `view` only: `narration.<game>.web_why`. A game
+    without one (no narration module, or none of this name) gets "". `window`: the state
+    message's snap-window part for this viewer (eligible, answered), `legal_any`: the viewer
+    may decide now."""
+    name = f"{__name__}.{game}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:                    # a module it imports is missing: a real fault
+            raise
+        return ""
+    words = getattr(module, "web_why", None)
+    return words(view, seat, names, lang, window=window, legal_any=legal_any) if words else ""
+
+
+def plain_names(names: list[str], players: int, lang: str) -> list[str]:
+    """The seats' names for sentences, as the browser's `plainName` (seats.js): each given
+    name, else "Seat N" / "Platz N" (seats counted from 1)."""
+    return [names[s] if s < len(names) and names[s] else t(lang, "seat.name", n=s + 1)
+            for s in range(players)]

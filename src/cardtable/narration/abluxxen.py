@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cardtable.i18n import join, t
+from cardtable.narration import plain_names
 
 JOKER = "X"
 
@@ -123,6 +124,46 @@ def why(view, seat, names, lang) -> str:
             text += t(lang, "ab.why.deck_empty")
         return text
     return t(lang, "ab.why.play", name=name)
+
+
+def cards_text(cards, lang) -> str:
+    """Cards as the browser words them (cards.js `cardsText`): in the given order, a joker by
+    its name: '2 Joker'."""
+    return " ".join(t(lang, "card.joker") if c == JOKER else str(c) for c in cards)
+
+
+def web_why(view, seat, names, lang, window=None, legal_any=False) -> str:
+    """Whose decision it is and why, in the browser's words (the table and the replay show
+    the cards, so the line names fewer of them than `why`), for the viewer `seat`; `window`
+    and `legal_any` are for games with simultaneous decisions (Abluxxen has none)."""
+    aw = view.get("awaiting")
+    names = plain_names(names, view["players"], lang)
+    if view.get("over") or view.get("to_move") is None or aw == "draw":
+        return why(view, seat, names, lang)           # the same words as the terminal's
+    tm = view["to_move"]
+    me = seat is not None and tm == seat
+    name = names[tm]
+    p = view.get("pending")
+    if aw == "play":
+        return t(lang, "web.ab.why.play.you") if me else t(lang, "ab.why.play", name=name)
+    if aw == "shadow":
+        return t(lang, "web.ab.why.shadow.you") if me else t(lang, "web.ab.why.shadow",
+                                                               name=name)
+    if aw in ("take", "keep") and p:
+        vset, n = cards_text(p["cards"], lang), len(p["cards"])
+        victim = names[p["victim"]]
+        if aw == "keep":
+            return (t(lang, "web.ab.why.keep.you", vset=vset, n=n) if me
+                    else t(lang, "web.ab.why.keep", victim=victim, vset=vset, n=n))
+        if me:
+            return t(lang, "web.ab.why.take.you", victim=victim, vset=vset, n=n)
+        if seat is not None and p["victim"] == seat:
+            return t(lang, "web.ab.why.take.victim", name=name, vset=vset)
+        return t(lang, "web.ab.why.take", name=name, victim=victim, vset=vset)
+    if aw == "optional_draw":
+        return t(lang, "ab.why.optional.you") if me else t(lang, "web.ab.why.optional",
+                                                             name=name)
+    return ""
 
 
 def describe(before, decision, after, actor, viewer, names, lang) -> str:

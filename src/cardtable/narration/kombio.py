@@ -10,6 +10,7 @@ so what a line says never goes beyond what its viewer may see: a card a seat has
 from __future__ import annotations
 
 from cardtable.i18n import join, t
+from cardtable.narration import plain_names
 
 # -- small helpers --------------------------------------------------------------------------------
 def _known(v) -> bool:
@@ -160,6 +161,52 @@ def why(view, seat, names, lang) -> str:
                   avalue=_acard(lang, snap["value"]), notop=_notcard(lang, top))
         return t(lang, "ko.why.hand_over.you" if me else "ko.why.hand_over", **kw)
     return t(lang, "ko.why.turn", name=name)
+
+
+def web_why(view, seat, names, lang, window=None, legal_any=False) -> str:
+    """Whose decision it is and why, in the browser's words (no notation: the page's buttons
+    and cards say how), for the viewer `seat`. In a snap window `window` is the state
+    message's part for this viewer (`eligible`, `answered`) and `legal_any` tells that it may
+    answer now; the replay has neither (everybody else decides)."""
+    if view.get("over"):
+        return t(lang, "ko.why.over")
+    tm, aw, top = view.get("to_move"), view.get("awaiting"), view.get("top")
+    me = seat is not None and tm == seat
+    name = plain_names(names, view["players"], lang)[tm] if tm is not None else ""
+    if aw == "turn":
+        return t(lang, "web.ko.why.turn.you") if me else t(lang, "ko.why.turn", name=name)
+    if aw == "drawn":
+        if not me:
+            return t(lang, "ko.why.drawn", name=name)
+        drawn = view.get("drawn")
+        text = t(lang, "web.ko.why.drawn.you", card=drawn)
+        if drawn >= 7:
+            text += t(lang, "web.ko.why.drawn.action", what=action_what(drawn, lang))
+        return text
+    if aw == "action":
+        act = view.get("action")
+        what = action_what(act, lang)
+        return (t(lang, "web.ko.why.action.you", card=act, what=what) if me
+                else t(lang, "web.ko.why.action", name=name, card=act, what=what))
+    if aw == "action_swap":
+        if not me:
+            return t(lang, "web.ko.why.swap", name=name)
+        return t(lang, "web.ko.why.swap14.you" if view.get("action") == 14
+                 else "web.ko.why.swap13.you")
+    if aw == "snap":
+        if window and window.get("eligible") and not window.get("answered") and legal_any:
+            return t(lang, "web.ko.why.snap.you", top=top)
+        if window and window.get("answered"):
+            return t(lang, "ko.why.snap.done", top=top)
+        return t(lang, "web.ko.why.snap", top=top)
+    if aw == "give":
+        return t(lang, "web.ko.why.give.you") if me else t(lang, "web.ko.why.give", name=name)
+    if aw == "hand_over":
+        if not me:
+            return t(lang, "web.ko.why.hand_over", name=name)
+        snap = view.get("snap")
+        return t(lang, "web.ko.why.hand_over.you", pos=snap["card"].split(".")[1] if snap else "")
+    return ""
 
 
 # -- log lines ------------------------------------------------------------------------------------

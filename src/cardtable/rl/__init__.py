@@ -14,6 +14,17 @@ from __future__ import annotations
 
 import importlib.util
 
+#: what to install for the research API (pyproject.toml's extra `rl`)
+INSTALL = "pip install 'cardtable[rl]'"
+
+
+def missing_extra(error: ModuleNotFoundError) -> ModuleNotFoundError:
+    """The error of a front end imported without the rl extra: which module is missing and
+    what to install (instead of a bare ModuleNotFoundError)."""
+    return ModuleNotFoundError(
+        f"the research API (cardtable.rl) needs {error.name!r}, which is not installed: "
+        f"{INSTALL} (the rl extra: numpy, gymnasium, pettingzoo, open_spiel)", name=error.name)
+
 if importlib.util.find_spec("gymnasium") is not None:   # without the rl extra: no registration
     from cardtable.rl.gymnasium import register as _register
 

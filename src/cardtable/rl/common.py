@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,32 @@ class GameConfig:
 
         return Config(self.game, self.players, (), self.variant, self.options).label \
             .replace("/", "-")
+
+
+class View(Mapping):
+    """A seat's JSON view (NOTATION.md) as a read-only mapping, as the Gymnasium and PettingZoo
+    environments put it in `info["view"]`: `view["to_move"]`, `view.get(...)`, `dict(view)`;
+    `view.data` is the plain dict (e.g. for `json.dumps`). It is deliberately not a dict:
+    Gymnasium's vector environments merge a dict in `info` key by key into arrays, which the
+    nested, changing view cannot be; anything else they keep whole, one per sub-environment, in
+    an object array (`infos["view"][i]`)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict):
+        self.data = data
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def __iter__(self):
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __repr__(self) -> str:
+        return f"View({self.data!r})"
 
 
 def default_game() -> str:

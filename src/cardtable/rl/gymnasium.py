@@ -18,7 +18,11 @@ drawn at every reset, so a policy learns every position).
 
 Observation: the learner's tensor (rl/codec.py, from its own view only); action: a
 `Discrete(num_actions)` id. `info` holds `action_mask` (int8, 1 = legal), the learner's JSON
-view (`view`) and `seat`; `action_masks()` returns the mask too (sb3-contrib's MaskablePPO).
+view (`view`: a read-only mapping, rl/common.py `View`; `.data` is the dict) and `seat`;
+`action_masks()` returns the mask too (sb3-contrib's MaskablePPO).
+Gymnasium's own vector API works, sync and async:
+`gymnasium.make_vec("cardtable/Kombio-v0", num_envs=8, vectorization_mode="async", players=4)`
+(then `infos["action_mask"]` is (num_envs, num_actions) and `infos["view"][i]` env i's view).
 An action outside the mask ends the episode at once with `illegal_reward` (default -1) and
 `info["illegal_action"] = True`. Bots act through `cardtable.bots.act`: they see only their own
 seat's knowledge. The reward is 0 until the game ends, then the learner's final reward.
@@ -31,15 +35,21 @@ import random
 from functools import partial
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from cardtable.rl import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
 
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
-from cardtable.rl.common import make_config, render_ansi, rewards
+from cardtable.rl.common import View, make_config, render_ansi, rewards
 
 
 class CardtableEnv(gymnasium.Env):
@@ -112,7 +122,7 @@ class CardtableEnv(gymnasium.Env):
         decision = self._legal.get(int(action))
         if decision is None:
             info = self._info()
-            info["view"] = copy.deepcopy(info["view"])      # never the object returned before
+            info["view"] = View(copy.deepcopy(self._view))  # never the object returned before
             info["illegal_action"] = True
             return self._obs(), self.illegal_reward, True, False, info
         self.state.apply(decision)
@@ -132,7 +142,7 @@ class CardtableEnv(gymnasium.Env):
         return mask
 
     def _info(self) -> dict:
-        return {"action_mask": self.action_masks(), "view": self._view, "seat": self.seat}
+        return {"action_mask": self.action_masks(), "view": View(self._view), "seat": self.seat}
 
     def legal_texts(self) -> dict[int, str]:
         return {i: d.text for i, d in self._legal.items()}

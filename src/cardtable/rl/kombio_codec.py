@@ -126,19 +126,18 @@ class KombioCodec:
                 return f"{kind} seat +{a // K} card {a % K} and seat +{b // K} card {b % K}"
         raise ValueError(f"no action {action}")
 
-    def _parse(self, text: str) -> tuple:
-        p = self._parsed.get(text)
+    def _parse(self, d: Decision) -> tuple:
+        """(kind, args) of a legal decision, from the engine's own reading of it (`Decision.kind`
+        and `.args`, kombio/cards.py): an own slot as an int, a table card as (seat, slot)."""
+        p = self._parsed.get(d.text)
         if p is None:
-            words = text.split(" ")
-            args = []
-            for w in words[1:]:
-                if "." in w:
-                    seat, slot = w.split(".")
-                    args.append((int(seat), int(slot)))
-                else:
-                    args.append(int(w))
-            p = (words[0], tuple(args))
-            self._parsed[text] = p
+            a = d.args
+            if d.kind in KO_SLOT_KINDS:
+                args = (a[0],)
+            else:
+                args = tuple((a[i], a[i + 1]) for i in range(0, len(a), 2))
+            p = (d.kind, args)
+            self._parsed[d.text] = p
         return p
 
     def legal(self, state: GameState, view: dict) -> dict[int, Decision]:
@@ -153,7 +152,7 @@ class KombioCodec:
             rank.append(rk)
         out: dict[int, Decision] = {}
         for d in state.legal_decisions():
-            kind, args = self._parse(d.text)
+            kind, args = self._parse(d)
             if not args:
                 out[KO_SIMPLE.index(kind)] = d
             elif isinstance(args[0], int):                  # replace / take / give S

@@ -8,7 +8,9 @@
     state.legal_actions(), state.observation_string(), state.information_state_tensor()
 
 Parameters (all optional): `players`; Abluxxen `variant` (basic, advanced, expert, duel,
-classic) and `options` (rule options as text, e.g. "shadow_partial=true"); Kombio `target`
+classic) and `options` (rule options as text, e.g. "shadow_partial:true", several joined by ";"; the
+older "shadow_partial=true" is accepted and stored in the first form, since `=` and `,` are
+OpenSpiel's own separators in a game's string); Kombio `target`
 (100) and `max_cards` (12, the codec's card cap); both `reward` ("win": each of k winners gets
 1/k, constant sum 1; "score": Abluxxen final score, Kombio minus the final total, general sum),
 `deals` (65536) and `seed` (0).
@@ -51,7 +53,13 @@ import hashlib
 import json
 
 import numpy as np
-import pyspiel
+
+from cardtable.rl import missing_extra
+
+try:
+    import pyspiel
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.registry import games, info
@@ -68,13 +76,21 @@ def deal_seed(seed: int, outcome: int) -> int:
 
 
 def _parse_options(text: str) -> dict:
+    """Rule options from their text: `NAME:true|false` joined by `;` (the form a game's string
+    carries; `=` and `,` are OpenSpiel's own separators in `load_game(str(game))`), or the
+    older `NAME=true|false` joined by `,`, still accepted and turned into the first form."""
     out = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, eq, value = part.partition("=")
-        if not eq or value.strip().lower() not in ("true", "false"):
-            raise ConfigError(f"options: expected NAME=true|false, not {part!r}")
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        key, sep, value = part.replace("=", ":").partition(":")
+        if not sep or value.strip().lower() not in ("true", "false"):
+            raise ConfigError(f"options: expected NAME:true|false, not {part!r}")
         out[key.strip()] = value.strip().lower() == "true"
     return out
+
+
+def options_text(options: dict) -> str:
+    """The canonical text of rule options, e.g. "shadow_partial:true" ("" for none)."""
+    return ";".join(f"{k}:{str(bool(v)).lower()}" for k, v in sorted(options.items()))
 
 
 def _params(game: str) -> dict:
@@ -103,7 +119,10 @@ def _game_type(game: str) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        # the default reward "win" is constant-sum (1 shared by the winners); a game loaded with
+        # reward "score" says GENERAL_SUM (CardtableGame), so a loaded game's type always
+        # matches its GameInfo.utility_sum
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=decl.max_players,
         min_num_players=decl.min_players,
@@ -125,6 +144,8 @@ class CardtableGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = dict(params or {})
+        if "options" in params:                 # one canonical text: the game's string reloads
+            params["options"] = options_text(_parse_options(params["options"]))
         setup = _Setup(self.GAME, params)
         config = setup.config
         if config.reward == "win":
@@ -137,9 +158,9 @@ class CardtableGame(pyspiel.Game):
             num_players=config.players, min_utility=lo, max_utility=hi, utility_sum=total,
             max_game_length=100_000)
         game_type = _TYPES[self.GAME]
-        if total is not None:
+        if total is None:
             game_type = pyspiel.GameType(**{**_type_kwargs(game_type),
-                                            "utility": pyspiel.GameType.Utility.CONSTANT_SUM})
+                                            "utility": pyspiel.GameType.Utility.GENERAL_SUM})
         super().__init__(game_type, game_info, params)
         _SETUPS[str(self)] = setup
 

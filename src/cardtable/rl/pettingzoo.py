@@ -47,7 +47,12 @@ an illegal action ends the game with `illegal_reward` (-1) for its agent
 Seeding: `seed` (constructor) seeds the environment's generator; `reset(seed=s)` re-seeds it.
 Each game's deal seed is drawn from that generator and never shown to an agent.
 `render_mode="ansi"`: `render()` returns the terminal front end's picture of the table, seen by
-`render_seat` (default None: every card — for people watching, never hand it to an agent).
+`render_seat` (default None: every card — for people watching, never hand it to an agent);
+`render_mode="human"` prints that picture to stdout after every reset and step (and on
+`render()`), as PettingZoo's classic environments do.
+The engine's game state is `env.unwrapped.game`; `state()` is PettingZoo's global-state method,
+which this environment does not provide (it raises NotImplementedError, PettingZoo's answer
+for an environment without `state_space`): a card game's global state is every hidden card.
 """
 
 from __future__ import annotations
@@ -56,9 +61,15 @@ import random
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from cardtable.rl import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
 
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, render_ansi, rewards
@@ -67,7 +78,7 @@ from cardtable.rl.common import make_config, render_ansi, rewards
 class raw_env(AECEnv):
     """The environment without wrappers (see the module docstring; `env()` wraps it)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1, "name": "cardtable_v0",
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1, "name": "cardtable_v0",
                 "is_parallelizable": False}
 
     def __init__(self, game: str | None = None, variant: str | None = None,
@@ -76,9 +87,9 @@ class raw_env(AECEnv):
                  render_mode: str | None = None, render_seat: int | None = None):
         super().__init__()
         self.config = make_config(game, variant, players, target, options, max_cards, reward)
-        if render_mode not in (None, "ansi"):
+        if render_mode not in (None, "ansi", "human"):
             from cardtable.core.errors import ConfigError
-            raise ConfigError(f"unknown render_mode {render_mode!r} (ansi or None)")
+            raise ConfigError(f"unknown render_mode {render_mode!r} (ansi, human or None)")
         self.render_mode = render_mode
         self.render_seat = render_seat
         n = self.config.players
@@ -94,7 +105,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.metadata = {**self.metadata, "name": f"cardtable_{self.config.label}_v0"}
         self._rng = random.Random(seed)
-        self.state = None
+        self.game = None                  # the engine's GameState (not `state`: PettingZoo's method)
         self._legal: dict[int, Any] = {}
         self._view: dict | None = None
 
@@ -108,7 +119,7 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = self.config.new_state(self._rng.getrandbits(62))
+        self.game = self.config.new_state(self._rng.getrandbits(62))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -116,10 +127,12 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self._skip_agent_selection = None
         self._next()
+        if self.render_mode == "human":
+            self.render()
 
     def _next(self) -> None:
         """Point at the seat to move and prepare its view, legal ids and info."""
-        st = self.state
+        st = self.game
         self.infos = {a: {} for a in self.agents}
         if st.over:
             self._view, self._legal = None, {}
@@ -140,19 +153,21 @@ class raw_env(AECEnv):
             raise ValueError(f"action {action} ({self.codec.describe(int(action))}) is not "
                              f"legal for {agent}; legal: {sorted(self._legal)}")
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(decision)
-        if self.state.over:
-            final = rewards(self.config, self.state)
+        self.game.apply(decision)
+        if self.game.over:
+            final = rewards(self.config, self.game)
             for a in self.agents:
                 self.rewards[a] = final[self.agent_seat[a]]
                 self.terminations[a] = True
         self._next()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     # -- observing ----------------------------------------------------------------------------
     def observe(self, agent):
         seat = self.agent_seat[agent]
-        st = self.state
+        st = self.game
         mask = np.zeros(self.codec.num_actions, np.int8)
         if not st.over and seat == st.to_move:
             view = self._view
@@ -163,7 +178,7 @@ class raw_env(AECEnv):
 
     def view(self, agent) -> dict:
         """The JSON view (NOTATION.md) of `agent`'s seat: what it may know, nothing more."""
-        return self.state.view(self.agent_seat[agent])
+        return self.game.view(self.agent_seat[agent])
 
     def legal_texts(self) -> dict[int, str]:
         """{action id: decision text} of the agent to act (empty when the game is over)."""
@@ -174,7 +189,11 @@ class raw_env(AECEnv):
             import gymnasium
             gymnasium.logger.warn("render() without render_mode: env(render_mode='ansi')")
             return None
-        return render_ansi(self.state, self.render_seat)
+        text = render_ansi(self.game, self.render_seat)
+        if self.render_mode == "human":                 # PettingZoo's classic envs: print it
+            print(text, end="", flush=True)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -82,16 +82,35 @@ def main(argv: list[str] | None = None) -> int:
                        ("public_turn_seconds", "a public table's turn timer if none is set")):
         p.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name),
                        help=what + " (default %(default)s)")
+    p.add_argument("--allowed-origins", default=d.allowed_origins,
+                   help="origins besides the server's own whose pages may use the session "
+                        "cookie (comma-separated, e.g. https://cards.example.org; "
+                        "docs/deploy.md, Accounts)")
     p.add_argument("--instance", default=None, help="a label of this process (/api/health)")
     p.add_argument("--api-docs", action="store_true",
                    help="serve the interactive API docs /docs and /redoc (they load scripts "
                         "from a CDN: for development, not a public server)")
+    p.add_argument("--push-contact", default=d.push_contact,
+                   help="the operator's contact in Web Push's VAPID token, mailto: or https: "
+                        "(default %(default)s)")
+    p.add_argument("--push-allow-local", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
     for name in ("head_timeout", "max_connections", "connections_per_address"):
         if getattr(a, name) < 0:
             p.error(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
+    from cardtable.server.push import contact_ok
+
+    if not contact_ok(a.push_contact):
+        p.error("--push-contact must be a mailto: address or an https: URL")
+
+    from cardtable.server.origin import parse_allowed
+
+    try:
+        parse_allowed(a.allowed_origins)
+    except ValueError as e:
+        p.error(f"--allowed-origins: {e}")
     if a.keep_alive <= 0:
         p.error("--keep-alive must be more than 0")
     from dataclasses import fields
@@ -125,5 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                                            if a.client_limits == "on" else 0),
                  waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
-                 api_docs=a.api_docs, **extra))
+                 api_docs=a.api_docs, push_contact=a.push_contact,
+                 push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,
+                 **extra))
     return 0

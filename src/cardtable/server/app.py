@@ -33,10 +33,14 @@ from cardtable.core import registry
 from cardtable.core.errors import ConfigError
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
+from cardtable.server.account_routes import Accounts
+from cardtable.server.account_routes import router as account_router
 from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.joining import join_seat
+from cardtable.server.login_limits import LoginLimits
+from cardtable.server.origin import OriginCheck, parse_allowed
 from cardtable.server.errors import ApiError, invalid_code, validation_errors
 from cardtable.server.errors import bad as _bad
 from cardtable.server.games import games_out, table_config
@@ -45,6 +49,8 @@ from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
 from cardtable.server.replay_routes import router as replay_router
 from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
+from cardtable.server.push import Pusher
+from cardtable.server.push_routes import router as push_router
 from cardtable.server.runtime import TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
@@ -120,6 +126,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(store, settings)
         hub.clients = clients
         drivers = Drivers(hub, settings)
+        hub.push = app.state.pusher = Pusher(store, settings)           # Web Push (push.py)
+        await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
         if listener:
@@ -137,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await drivers.stop()
+            await hub.push.stop()
             if listener:
                 await listener.stop()
             await store.close()
@@ -159,9 +168,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def body_limit(path: str) -> int:
         return settings.max_replay_body if path == "/api/replay" else settings.max_body
 
+    # Origin checks of requests with a session cookie (origin.py), inside the Guard (whose
+    # headers and limits every answer gets)
+    app.add_middleware(OriginCheck, allowed=parse_allowed(settings.allowed_origins))
     app.add_middleware(Guard, clients=clients, body_limit=body_limit,
                        own_json=("/api/replay",))       # parsed once, off the loop
     app.state.clients = clients                         # POST /api/replay's own budget
+    app.state.accounts = accounts = Accounts(settings, lambda: state["hub"],
+                                             LoginLimits(settings.limits))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -271,6 +285,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise ApiError(e.status, e.detail, e.error, e.params, e.headers()) from None
         out = P.CreateOut(table=await opened(table_id))
         if token is not None:
+            await accounts.link_seat(request, token)        # logged in: the seat is theirs
             out.join = P.JoinOut(table=out.table, seat=seat, name=req.name, token=token,
                                  ws=f"/ws/{code}", resume_link=f"/t/{code}#token={token}")
         return out
@@ -304,6 +319,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                           seat_client(client_addr(request.scope),
                                                       identity(request)),
                                           check_public_seats if public_limits else None)
+            await accounts.link_seat(request, token)
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
 
@@ -387,7 +403,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 base["start"] = secrets.randbelow(rt.players)
                 new_game(**{k: v for k, v in base.items() if k != "actions"})   # still valid
                 rows = [{k: r[k] for k in ("seat", "kind", "bot", "name", "token_hash",
-                                           "joined_at", "client")} | {"away": False}
+                                           "joined_at", "client", "account_id")} | {"away": False}
                         for r in seat_rows]
                 humans_in = all(r["kind"] == "bot" or r["joined_at"] is not None for r in rows)
                 status = "playing" if humans_in else "waiting"
@@ -436,6 +452,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await handle_ws(ws, code, hub(), settings, clients)
 
     app.include_router(replay_router)                   # POST /api/replay
+    app.include_router(push_router)                     # /api/push/..., /sw.js
+    app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

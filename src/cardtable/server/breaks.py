@@ -64,38 +64,26 @@ class RoundBreaks:
         await self._retrying(lambda: self._ready(seat))
 
     async def _ready(self, seat: int) -> None:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                b = self.round_break()
-                if b is None:
-                    raise ProtocolError("stale", "no round break is open")
-                if seat in b["ready"]:
-                    return
-                b = dict(b, ready=sorted(b["ready"] + [seat]))
-                if self._players_here() <= set(b["ready"]):
-                    tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
-                else:
-                    tx.set(snap=b)
-            self._set_meta(tx.row, None)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            b = self.round_break()
+            if b is None:
+                raise ProtocolError("stale", "no round break is open")
+            if seat in b["ready"]:
+                return
+            b = dict(b, ready=sorted(b["ready"] + [seat]))
+            if self._players_here() <= set(b["ready"]):
+                ch.tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+            else:
+                ch.tx.set(snap=b)
 
     async def end_break(self, expected: int) -> bool:
         """The break's time is over (the driver): the next round starts."""
         return await self._retrying(lambda: self._end_break(expected))
 
     async def _end_break(self, expected: int) -> bool:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                end = self.break_end()
-                if self.n != expected or end is None or time.time() < end - 0.01:
-                    return False
-                tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
-            self._set_meta(tx.row, None)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            end = self.break_end()
+            if self.n != expected or end is None or time.time() < end - 0.01:
+                return False
+            ch.tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
         return True

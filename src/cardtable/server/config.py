@@ -147,6 +147,18 @@ class Settings:
     #: serve the interactive API docs /docs and /redoc (Swagger UI, ReDoc: scripts from a CDN
     #: and inline code on this origin, server/apidocs.py); off: only /openapi.json
     api_docs: bool = False
+    #: Web Push (push.py): the contact the push services see in the VAPID token (`sub`: a
+    #: mailto: or https: URL of the operator), subscriptions a seat may keep, and (tests
+    #: only) endpoints on http and local addresses
+    push_contact: str = "mailto:cardtable@localhost"
+    push_per_seat: int = 4
+    push_allow_local: bool = False
+    #: accounts (sessions.py): days a session lasts after it was last used; origins besides
+    #: the request's own whose pages may send state-changing requests with the session
+    #: cookie and open WebSockets with it (origin.py; comma-separated, e.g. a proxy that
+    #: rewrites the Host header: "https://cards.example.org")
+    session_days: float = 30.0
+    allowed_origins: str = ""
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database)

@@ -24,6 +24,7 @@ class Hub:
         self.on_change: Callable[[TableRuntime], None] | None = None
         self.on_expired: Callable[[int], None] | None = None
         self.clients = None                # security.ClientLimits (set by the app)
+        self.push = None                   # push.Pusher (set by the app): "your move" alerts
 
     async def runtime(self, table_id: int) -> TableRuntime | None:
         """The table's runtime, loaded if need be, and pinned: it stays this process's one
@@ -114,3 +115,5 @@ class Hub:
     def after_change(self, rt: TableRuntime) -> None:
         if self.on_change is not None:
             self.on_change(rt)
+        if self.push is not None:
+            self.push.changed(rt)

@@ -44,44 +44,36 @@ async def join_seat(hub: Hub, rt: TableRuntime, name: str, want: int | None, cli
                             attempt + 1)
             await rt.refresh()
             continue
-        hub.after_change(rt)
         return seat, token
     raise ApiError(409, "the table changed while you joined: try again", "table_busy")
 
 
 async def _join_once(rt: TableRuntime, name: str, want: int | None, client: str, token: str,
                      check_public_seats) -> int:
-    async with rt.lock:
-        async with rt.hub.store.locked(rt.id) as tx:
-            await rt._sync_tx(tx)
-            taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
-            if any(same_name(name, s["name"] or "") for s in taken):
-                raise bad(f"the name {name!r} is taken at this table: choose another", 409,
-                          "name_taken", name=name)
-            if rt.public and check_public_seats is not None:
-                await check_public_seats(rt, client)
-            free = [s["seat"] for s in rt.seats
-                    if s["kind"] == "human" and s["joined_at"] is None]
-            if want is not None:
-                if not 0 <= want < rt.players or rt.seats[want]["kind"] != "human":
-                    raise bad("no such human seat", 404, "no_seat")
-                if want not in free:
-                    raise bad("that seat is taken", 409, "seat_taken")
-                seat = want
-            elif free:
-                seat = free[0]
-            else:
-                raise bad("the table is full", 409, "table_full")
-            now = time.time()
-            await tx.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
-                                 client=client)
-            seats_after = [dict(s) for s in rt.seats]
-            seats_after[seat].update(name=name, joined_at=now)
-            if len(free) == 1 and rt.status == "waiting":
-                meta = rt._next_meta(rt.state, rt.n, seats_after, now)
-                meta["status"] = "playing"
-                tx.set(**meta)
-        rt._set_meta(tx.row, seats_after)
-        rt.publish([], only_state=True)
-        rt.bump()
+    async with rt.change(lock_row=True) as ch:
+        taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
+        if any(same_name(name, s["name"] or "") for s in taken):
+            raise bad(f"the name {name!r} is taken at this table: choose another", 409,
+                      "name_taken", name=name)
+        if rt.public and check_public_seats is not None:
+            await check_public_seats(rt, client)
+        free = [s["seat"] for s in rt.seats
+                if s["kind"] == "human" and s["joined_at"] is None]
+        if want is not None:
+            if not 0 <= want < rt.players or rt.seats[want]["kind"] != "human":
+                raise bad("no such human seat", 404, "no_seat")
+            if want not in free:
+                raise bad("that seat is taken", 409, "seat_taken")
+            seat = want
+        elif free:
+            seat = free[0]
+        else:
+            raise bad("the table is full", 409, "table_full")
+        now = time.time()
+        await ch.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
+                             client=client)
+        if len(free) == 1 and rt.status == "waiting":
+            meta = rt._next_meta(rt.state, rt.n, ch.seats_after(), now)
+            meta["status"] = "playing"
+            ch.tx.set(**meta)
     return seat

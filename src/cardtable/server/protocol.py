@@ -157,6 +157,14 @@ class RoundBreak(BaseModel):
     waiting: list[int]
 
 
+class DecisionInfo(BaseModel):
+    """A decision as JSON (GameState.decision_json, docs/notation.md "Decisions as JSON"):
+    clients read `kind` and `args` instead of parsing `text`, and send `text`."""
+    text: str
+    kind: str
+    args: dict[str, Any]
+
+
 class ServerState(BaseModel):
     type: Literal["state"]
     table: str
@@ -165,6 +173,8 @@ class ServerState(BaseModel):
     seat: int | None
     view: dict[str, Any]
     legal: list[str]
+    #: `legal` as JSON, in the same order
+    decisions: list[DecisionInfo]
     your_turn: bool
     waiting_for: list[int]
     deadline: float | None
@@ -174,6 +184,9 @@ class ServerState(BaseModel):
     rematch: str | None
     server_time: float
     round_break: RoundBreak | None = None
+    #: whose decision it is and why, in the connection's language, from this viewer's view
+    #: (narration `web_why`; "" while the table waits for players)
+    why: str
 
 
 class ServerEvent(BaseModel):
@@ -181,6 +194,8 @@ class ServerEvent(BaseModel):
     index: int
     seat: int
     decision: str
+    #: `decision` as JSON, for the deciding seat
+    move: DecisionInfo
     by: Literal["player", "bot", "standin", "timeout"] = "player"
     text: str
 

@@ -10,7 +10,10 @@ and posts it here with the seat whose view it wants:
     200 {"game", "variant", "players", "seat", "names", "names_by_lang", "actions", "over",
          "scores", "winners", "from", "steps": [Step, ...]}
     Step = {"index": i, "seat": who decided (null for step 0), "decision": the action's text
-            (null for step 0), "text": {"en": ..., "de": ...}, "view": the view after i actions}
+            (null for step 0), "move": the action as JSON ({"text", "kind", "args"},
+            docs/notation.md "Decisions as JSON"; null for step 0), "text": {"en": ..., "de":
+            ...}, "view": the view after i actions, "why": {"en": ..., "de": ...} whose
+            decision it is then and why, from `view`}
 
 - `seat` null is the **full view**: the engine's own `view(None)` (NOTATION.md, "seen by nobody
   in particular": every hand, grid card and pending card shown; the deck as a count). A seat
@@ -67,6 +70,7 @@ from cardtable.core import registry
 from cardtable.core.errors import CardtableError
 from cardtable.core.record import ReplayError, load_record
 from cardtable.i18n import LANGS, t
+from cardtable.narration import web_why
 from cardtable.server import security
 from cardtable.server.security import MAX_REPLAY_BODY, client_addr
 from cardtable.server.views import describe
@@ -138,8 +142,12 @@ class ReplayStep(BaseModel):
     index: int
     seat: int | None
     decision: str | None
+    #: the decision as JSON (GameState.decision_json: text, kind, args), null at step 0
+    move: dict[str, Any] | None = None
     text: dict[str, str]
     view: dict[str, Any]
+    #: whose decision it is and why at this step, in both languages, from `view`
+    why: dict[str, str]
 
 
 class ReplayResponse(BaseModel):
@@ -195,7 +203,7 @@ def build_replay(record: dict, seat: int | None, names: list[str] | dict | None,
     game = state.game
     last = first + count - 1                     # the page's last step
     view = state.view(seat) if first == 0 else None
-    steps = [] if first else [{"index": 0, "seat": None, "decision": None,
+    steps = [] if first else [{"index": 0, "seat": None, "decision": None, "move": None,
                                "text": {"en": "", "de": ""}, "view": view}]
     for i, action in enumerate(actions):
         if state.over:
@@ -213,9 +221,14 @@ def build_replay(record: dict, seat: int | None, names: list[str] | dict | None,
         after = state.view(seat)
         text = {lang: describe(game, view, action, after, actor, seat, words[lang], lang,
                                every_step=True) for lang in LANGS}
-        steps.append({"index": i + 1, "seat": actor, "decision": state.history[-1]
-                      if state.history else action, "text": text, "view": after})
+        done = state.history[-1] if state.history else action
+        steps.append({"index": i + 1, "seat": actor, "decision": done,
+                      "move": state.decision_json(done, actor),
+                      "text": text, "view": after})
         view = after
+    for step in steps:                         # the browser's "why" line, from the step's view
+        step["why"] = {lang: web_why(game, step["view"], seat, words[lang], lang)
+                       for lang in LANGS}
     return {"game": game, "variant": state.view(None).get("variant"),
             "players": players, "seat": seat,
             "names": names if isinstance(names, list) else words["en"],

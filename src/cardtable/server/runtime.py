@@ -1,8 +1,9 @@
 """Tables in a server process: the authoritative decision path and the broadcast.
 
-One concern a module: `hub.py` (the tables held in memory), `windows.py` (windows of
-simultaneous decisions), `breaks.py` (round breaks), `table_views.py` (what each viewer sees,
-the messages, the history) and `table_base.py` (what they share); `TableRuntime` here joins
+One concern a module: `hub.py` (the tables held in memory), `change.py` (one change of a
+table: lock, transaction, catching up, publishing), `windows.py` (windows of simultaneous
+decisions), `breaks.py` (round breaks), `table_views.py` (what each viewer sees, the messages,
+the history) and `table_base.py` (what they share); `TableRuntime` here joins
 them with the waiting room, the decision path, catching up and the connections.
 
 `Hub` holds a `TableRuntime` for every table this process serves (it has clients there or
@@ -55,10 +56,10 @@ from cardtable.core.errors import CardtableError, IllegalDecision, refuse
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 from cardtable.server import views as V
-from cardtable.server.db import Conflict
 from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
 
 from cardtable.server.breaks import RoundBreaks
+from cardtable.server.change import TableChanges
 from cardtable.server.table_base import (  # noqa: F401  (re-exported: ws, driver, tests)
     BY_BOT, BY_PLAYER, BY_STANDIN, BY_TIMEOUT, CHECKPOINT, MAX_DECISION, ProtocolError, Stats, Step,
     dumps, norm, seat_info_of,
@@ -71,7 +72,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.server")
 
-class TableRuntime(Windows, TableViews, RoundBreaks):
+class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
     def __init__(self, hub: Hub, row: dict, seat_rows: list[dict], state: GameState,
                  log_rows: list[tuple[int, str]]):
         self.hub = hub
@@ -164,29 +165,20 @@ class TableRuntime(Windows, TableViews, RoundBreaks):
         await self._retrying(lambda: self._set_seat(seat, kind, bot))
 
     async def _set_seat(self, seat: int, kind: str, bot: str | None) -> None:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                if self.status != "waiting":
-                    raise ProtocolError("not_waiting", "the game has started: its seats are set")
-                if not 0 <= seat < self.players or seat == self.host():
-                    raise ProtocolError("bad_seat", "that seat cannot be changed")
-                if self.seats[seat]["kind"] == "human" and self.seats[seat]["joined_at"]:
-                    raise ProtocolError("bad_seat", "a player sits there")
-                values = {"kind": kind, "bot": (bot or "medium") if kind == "bot" else None}
-                await tx.update_seat(seat, **values)
-                seats_after = [dict(s) for s in self.seats]
-                seats_after[seat].update(values)
-                tx.set(settings=dict(self.settings, seats=[
-                    {"kind": s["kind"], "bot": s["bot"]} for s in seats_after]))
-                if all(s["kind"] == "bot" or s["joined_at"] is not None for s in seats_after):
-                    meta = self._next_meta(self.state, self.n, seats_after, time.time())
-                    tx.set(status="playing", **meta)
-            self.settings = tx.row["settings"]
-            self._set_meta(tx.row, seats_after)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            if self.status != "waiting":
+                raise ProtocolError("not_waiting", "the game has started: its seats are set")
+            if not 0 <= seat < self.players or seat == self.host():
+                raise ProtocolError("bad_seat", "that seat cannot be changed")
+            if self.seats[seat]["kind"] == "human" and self.seats[seat]["joined_at"]:
+                raise ProtocolError("bad_seat", "a player sits there")
+            await ch.update_seat(seat, kind=kind, bot=(bot or "medium") if kind == "bot" else None)
+            seats_after = ch.seats_after()
+            ch.tx.set(settings=dict(self.settings, seats=[
+                {"kind": s["kind"], "bot": s["bot"]} for s in seats_after]))
+            if all(s["kind"] == "bot" or s["joined_at"] is not None for s in seats_after):
+                meta = self._next_meta(self.state, self.n, seats_after, time.time())
+                ch.tx.set(status="playing", **meta)
 
     async def cancel(self) -> None:
         """The host cancels the table before the game: it is deleted; its clients are told
@@ -245,7 +237,7 @@ class TableRuntime(Windows, TableViews, RoundBreaks):
                         cache[key] = msg or {}
                     if msg:
                         conn.send(msg)
-            conn.send_state(self.state_msg(conn.seat))
+            conn.send_state(self.state_msg(conn.seat, conn.lang))
 
     def _next_meta(self, state: GameState, n: int, seats: list[dict], now: float) -> dict:
         """Status, deadline and window after the position `state` (n actions)."""
@@ -328,90 +320,63 @@ class TableRuntime(Windows, TableViews, RoundBreaks):
             raise ProtocolError("bad_decision", "a decision is 1 to 64 characters of notation")
         return await self._retrying(lambda: self._decide(seat, text, by, expected, on_commit))
 
-    async def _retrying(self, fn):
-        """Run a change; if another process changed the table first (Conflict), catch up
-        and run it again: it is validated anew against the new position."""
-        for attempt in range(8):
-            try:
-                return await fn()
-            except Conflict:
-                if attempt >= 2:
-                    log.warning("table %s: repeated conflicts", self.code)
-                await self.refresh()
-        raise ProtocolError("conflict", "the table is busy: try again")
-
     async def _decide(self, seat, text, by, expected, on_commit) -> dict:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                if self.status == "waiting":
-                    raise ProtocolError("not_started", "the table waits for players to join")
-                if self.status == "over" or self.state.over:
-                    raise ProtocolError("game_over", "the game is over")
-                if expected is not None and expected != self.n:
-                    raise ProtocolError("stale", f"the game has moved on: the state is at index "
-                                                 f"{self.n}, not {expected}")
-                if not 0 <= seat < self.players:
-                    raise ProtocolError("not_seated", "no such seat")
-                if self.round_break():
-                    raise ProtocolError("round_break", "the round's summary is being shown: "
-                                                       "the next round starts after it (ready)")
-                now = time.time()
-                seat_changes: dict[int, dict] = {}
-                if by == BY_PLAYER and self.seats[seat]["away"]:
-                    seat_changes[seat] = {"away": False}
-                if by == BY_TIMEOUT:
-                    if self.deadline is None or now < self.deadline - 0.01:
-                        raise ProtocolError("stale", "the timer has not run out")
-                    if self.seats[seat]["kind"] == "human":
-                        seat_changes[seat] = {"away": True}
-                if by in (BY_BOT, BY_STANDIN) and not self.is_auto(seat):
-                    raise ProtocolError("stale", "the seat's player is back")
-                pending: dict | None = None
-                if self.window() is not None:
-                    items, pending = self._window_answer(seat, text, by)
-                else:
-                    if self.state.to_move != seat:
-                        raise ProtocolError(
-                            "not_your_turn", f"it is not your turn: waiting for seat "
-                                             f"{self.state.to_move} ({self.state.awaiting})")
-                    items = [(seat, text, by)]
-                trial = self.state
-                steps: list[Step] = []
-                seats_after = [dict(s, **seat_changes.get(s["seat"], {})) for s in self.seats]
-                if items:
-                    trial = self.state.copy()
-                    try:
-                        steps = self._play(trial, self.n, items, self._viewers())
-                    except IllegalDecision as e:
-                        raise ProtocolError.illegal(e) from None
-                    await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                    n = self.n + len(steps)
-                    tx.set(**self._with_break(self.state, trial,
-                                              self._next_meta(trial, n, seats_after, now), n, now))
-                else:
-                    tx.set(snap=pending)
-                for s, values in seat_changes.items():
-                    await tx.update_seat(s, **values)
-            # committed
-            if steps:
-                self.state = trial
-                self.n += len(steps)
-                self.log.extend((s.seat, s.by) for s in steps)
-                self._seed_views(steps)
-            for s, values in seat_changes.items():
-                self.seats[s].update(values)
-            self._set_meta(tx.row, None)
-            mine = [s.text for s in steps if s.seat == seat]
-            w = self.window()
-            ack = {"type": "ack", "index": self.n,
-                   "decision": mine[-1] if mine else (w.silence if w is not None else None),
-                   "pending": not steps}
-            if on_commit is not None:
-                on_commit(ack)
-            self.publish(steps)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            if self.status == "waiting":
+                raise ProtocolError("not_started", "the table waits for players to join")
+            if self.status == "over" or self.state.over:
+                raise ProtocolError("game_over", "the game is over")
+            if expected is not None and expected != self.n:
+                raise ProtocolError("stale", f"the game has moved on: the state is at index "
+                                             f"{self.n}, not {expected}")
+            if not 0 <= seat < self.players:
+                raise ProtocolError("not_seated", "no such seat")
+            if self.round_break():
+                raise ProtocolError("round_break", "the round's summary is being shown: "
+                                                   "the next round starts after it (ready)")
+            now = time.time()
+            if by == BY_PLAYER and self.seats[seat]["away"]:
+                await ch.update_seat(seat, away=False)
+            if by == BY_TIMEOUT:
+                if self.deadline is None or now < self.deadline - 0.01:
+                    raise ProtocolError("stale", "the timer has not run out")
+                if self.seats[seat]["kind"] == "human":
+                    await ch.update_seat(seat, away=True)
+            if by in (BY_BOT, BY_STANDIN) and not self.is_auto(seat):
+                raise ProtocolError("stale", "the seat's player is back")
+            pending: dict | None = None
+            if self.window() is not None:
+                items, pending = self._window_answer(seat, text, by)
+            else:
+                if self.state.to_move != seat:
+                    raise ProtocolError(
+                        "not_your_turn", f"it is not your turn: waiting for seat "
+                                         f"{self.state.to_move} ({self.state.awaiting})")
+                items = [(seat, text, by)]
+            if items:
+                trial = self.state.copy()
+                try:
+                    steps = self._play(trial, self.n, items, self._viewers())
+                except IllegalDecision as e:
+                    raise ProtocolError.illegal(e) from None
+                await ch.append(trial, steps)
+                n = self.n + len(steps)
+                ch.tx.set(**self._with_break(self.state, trial, self._next_meta(
+                    trial, n, ch.seats_after(), now), n, now))
+            else:
+                ch.tx.set(snap=pending)
+            ack: dict = {}
+
+            def acknowledge() -> None:          # committed: the runtime is at the new state
+                mine = [s.text for s in ch.steps if s.seat == seat]
+                w = self.window()
+                ack.update({"type": "ack", "index": self.n,
+                            "decision": mine[-1] if mine else (w.silence if w is not None
+                                                               else None),
+                            "pending": not ch.steps})
+                if on_commit is not None:
+                    on_commit(ack)
+            ch.on_commit(acknowledge)
         return ack
 
     async def set_away(self, seat: int, away: bool) -> None:
@@ -419,45 +384,32 @@ class TableRuntime(Windows, TableViews, RoundBreaks):
         await self._retrying(lambda: self._set_away(seat, away))
 
     async def _set_away(self, seat: int, away: bool) -> None:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                if bool(self.seats[seat]["away"]) == away:
-                    return
-                await tx.update_seat(seat, away=away)
-                turn = self.settings.get("turn_seconds")
-                if (not away and turn and self.status == "playing" and not self.state.over
-                        and self.window() is None and self.state.to_move == seat):
-                    tx.set(deadline=time.time() + float(turn))     # a full timer on return
-            self.seats[seat]["away"] = away
-            self._set_meta(tx.row, None)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            if bool(self.seats[seat]["away"]) == away:
+                return
+            await ch.update_seat(seat, away=away)
+            turn = self.settings.get("turn_seconds")
+            if (not away and turn and self.status == "playing" and not self.state.over
+                    and self.window() is None and self.state.to_move == seat):
+                ch.tx.set(deadline=time.time() + float(turn))     # a full timer on return
 
     async def reset_deadline(self) -> None:
         """After a restart (or a takeover): give the seat(s) to move their full time again."""
         await self._retrying(self._reset_deadline)
 
     async def _reset_deadline(self) -> None:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                if self.status != "playing" or self.state.over:
-                    return
-                now = time.time()
-                b = self.round_break()
-                if b is not None:                    # the break again in full, its readies kept
-                    tx.set(snap=dict(b, **{"break": now}),
-                           deadline=now + self.hub.settings.round_break)
-                else:
-                    meta = self._next_meta(self.state, self.n, self.seats, now)
-                    meta.pop("snap", None)           # keep the answers given so far
-                    tx.set(**meta)
-            self._set_meta(tx.row, None)
-            self.publish([], only_state=True)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            if self.status != "playing" or self.state.over:
+                return
+            now = time.time()
+            b = self.round_break()
+            if b is not None:                    # the break again in full, its readies kept
+                ch.tx.set(snap=dict(b, **{"break": now}),
+                          deadline=now + self.hub.settings.round_break)
+            else:
+                meta = self._next_meta(self.state, self.n, self.seats, now)
+                meta.pop("snap", None)           # keep the answers given so far
+                ch.tx.set(**meta)
 
     # -- connections ----------------------------------------------------------------------------------
     def attach(self, conn) -> None:

@@ -1,5 +1,6 @@
 """The database schema (SQLAlchemy Core; the Alembic migrations in `migrations/` create it):
-the tables `game_tables`, `seats` and `actions` (db.py describes them), the NOTIFY channel,
+the tables `game_tables`, `seats` and `actions` (db.py describes them), `accounts` and
+`sessions` (accounts.py describes them), the NOTIFY channel,
 and the small helpers every part of the store shares."""
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Text,
+    UniqueConstraint,
     Index,
     Integer,
     MetaData,
@@ -61,7 +64,37 @@ seats = Table(
     # who took the seat, as hashes (security.seat_client): 32 hex digits of the address, then
     # 32 of the person (the client identity; without one, the address again)
     Column("client", String(64), nullable=True),
+    # the account the seat's player had when they took it or later claimed it (accounts.py);
+    # NULL: a guest's seat, a bot's, or an account that was deleted
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_seats_account",
+                                             ondelete="SET NULL"), nullable=True),
     Index("ix_seats_token", "token_hash"),
+    Index("ix_seats_account", "account_id"),
+)
+
+accounts = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    # the two keys of security.name_keys: two names that look alike share one of them, so
+    # each is unique (no account can be named like another, lookalikes included)
+    Column("name_key", String(256), nullable=False, unique=True),
+    Column("name_key2", String(256), nullable=False, unique=True),
+    Column("password_hash", String(256), nullable=False),       # Argon2id, PHC string
+    Column("created_at", Float, nullable=False),
+    Column("password_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    # SHA-256 of the cookie's random value: a copy of the database opens no session
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_sessions_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Index("ix_sessions_account", "account_id"),
 )
 
 actions = Table(
@@ -73,6 +106,31 @@ actions = Table(
     Column("text", String(64), nullable=False),
     Column("by", String(8), nullable=False, default="player"),
     Column("at", Float, nullable=False),
+)
+
+#: the server's own keys, made at its first start (the VAPID key pair of Web Push: push.py)
+server_keys = Table(
+    "server_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+#: a seat's Web Push subscriptions (push.py): where to send "your move" while its page is
+#: closed; `sent_n`: the action index of the last move a push was sent for (one a move)
+push_subscriptions = Table(
+    "push_subscriptions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("sent_n", Integer, nullable=True),
+    UniqueConstraint("table_id", "seat", "endpoint", name="uq_push_seat_endpoint"),
 )
 
 

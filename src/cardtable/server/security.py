@@ -273,6 +273,15 @@ class Limits:
     #: requests per minute and burst, apart from the HTTP budget
     replays_per_minute: float = 6.0
     replay_burst: int = 10
+    #: accounts (login_limits.py): log-in and sign-up attempts per address (/64) per minute
+    #: and burst (each costs a password hash); failed log-ins per account name per hour and
+    #: burst (unknown names alike); accounts created per address (/56) per hour and burst
+    logins_per_minute: float = 10.0
+    login_burst: int = 20
+    account_failures_per_hour: float = 12.0
+    account_failure_burst: int = 10
+    signups_per_hour: float = 10.0
+    signup_burst: int = 5
 
     @classmethod
     def off(cls) -> "Limits":
@@ -281,7 +290,8 @@ class Limits:
         return cls(http_rate=0, ws_rate=0, connections=0, misses_per_minute=0, tables=0,
                    search_tables=0, new_tables_per_minute=0, all_tables=0,
                    all_new_tables_per_minute=0, all_search_tables_per_worker=0,
-                   replays_per_minute=0)
+                   replays_per_minute=0, logins_per_minute=0, account_failures_per_hour=0,
+                   signups_per_hour=0)
 
 
 class Client:
@@ -439,7 +449,7 @@ class Guard:
                     "detail": "too many requests from your address: try again shortly",
                     "error": "rate_limited"}, [(b"retry-after", str(math.ceil(wait)).encode())])
         method = scope.get("method", "GET")
-        if method in ("GET", "HEAD", "OPTIONS", "DELETE"):
+        if method in ("GET", "HEAD", "OPTIONS"):       # a DELETE may have a body (DELETE /api/me)
             return await self.app(scope, receive, send_with_headers)
         limit = self.body_limit(path)
         too_big = {"detail": f"the request body is larger than {limit} bytes",

@@ -4,13 +4,17 @@ messages, and the history page by page. A mixin of `TableRuntime`."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
+from cardtable.narration import web_why
 from cardtable.server import views as V
 from cardtable.server.protocol import PROTOCOL_VERSION
 from cardtable.server.table_base import CHECKPOINT, Step
+
+log = logging.getLogger("cardtable.server")
 
 
 class TableViews:
@@ -32,21 +36,31 @@ class TableViews:
             self._vcache = {(self.n, v): view for v, view in steps[-1].after.items()}
 
     def legal_for(self, seat: int | None) -> list[str]:
+        """The decisions `seat` may send now, as notation texts (sorted)."""
+        return self._legal(seat)[0]
+
+    def decisions_for(self, seat: int | None) -> list[dict]:
+        """The same decisions as JSON (`GameState.decision_json`, in the same order), so no
+        client parses the notation."""
+        return self._legal(seat)[1]
+
+    def _legal(self, seat: int | None) -> tuple[list[str], list[dict]]:
         if seat is None or self.status != "playing" or self.state.over or self.round_break():
-            return []
+            return [], []
         key = (self.n, seat)
-        lg = self._lcache.get(key)
-        if lg is None:
+        entry = self._lcache.get(key)
+        if entry is None:
             if len(self._lcache) > 16:
                 self._lcache = {k: x for k, x in self._lcache.items() if k[0] == self.n}
             if self.window() is not None:
                 lg = self.window_state(seat).legal() if seat in self.window_order() else []
             else:
                 lg = self.state.legal() if self.state.to_move == seat else []
-            self._lcache[key] = lg
-        if lg and self.window() is not None and seat in self.answers():
-            return []
-        return lg
+            entry = (lg, [self.state.decision_json(text, seat) for text in lg])
+            self._lcache[key] = entry
+        if entry[0] and self.window() is not None and seat in self.answers():
+            return [], []
+        return entry
 
     def waiting_for(self, viewer: int | None) -> list[int]:
         if self.status != "playing" or self.state.over:
@@ -59,7 +73,7 @@ class TableViews:
             return [s for s in order if not (s == viewer and s in ans)]
         return [self.state.to_move]
 
-    def state_msg(self, viewer: int | None) -> dict:
+    def state_msg(self, viewer: int | None, lang: str = "en") -> dict:
         window = None
         w = self.window() if self.status == "playing" and not self.round_break() else None
         if w is not None:
@@ -67,10 +81,11 @@ class TableViews:
             mine = self.answers().get(viewer) if viewer is not None else None
             window = {"deadline": self.deadline, "eligible": viewer in order,
                       "answered": w.silence if mine else None, "seats": order}
-        legal = self.legal_for(viewer)
+        legal, decisions = self._legal(viewer)
         return {
             "type": "state", "table": self.code, "index": self.n, "status": self.status,
             "seat": viewer, "view": self.view_for(viewer), "legal": legal,
+            "decisions": decisions,
             "your_turn": bool(legal), "waiting_for": self.waiting_for(viewer),
             "deadline": self.deadline if self.status == "playing" else None,
             "window": window,
@@ -78,7 +93,23 @@ class TableViews:
             "seats": self.seat_info(), "rematch": self.rematch,
             "server_time": time.time(),
             "round_break": self.break_info(),
+            "why": self.why_for(viewer, lang, window, legal),
         }
+
+    def why_for(self, viewer: int | None, lang: str, window: dict | None,
+                legal: list[str]) -> str:
+        """The "whose turn and why" line of the state message in `lang`, from the viewer's
+        own view (a spectator's: the public view), its window part and whether it may decide
+        (narration, `web_why`: a few microseconds, no cache); empty while the table waits for
+        its players."""
+        if self.status == "waiting":
+            return ""
+        try:
+            return web_why(self.game, self.view_for(viewer), viewer, self.names[lang], lang,
+                           window, bool(legal))
+        except Exception as e:  # noqa: BLE001 -- never fail a state message over wording
+            log.warning("why of %s for seat %s: %s: %s", self.game, viewer, type(e).__name__, e)
+            return ""
 
     def welcome_msg(self, viewer: int | None, lang: str) -> dict:
         return {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": self.code,
@@ -94,6 +125,7 @@ class TableViews:
         text = V.describe(self.game, step.before[viewer], step.text, step.after[viewer],
                           step.seat, viewer, names or self.names[lang], lang)
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
+                "move": self.state.decision_json(step.text, step.seat),
                 "by": step.by, "text": text}
 
 

@@ -84,6 +84,10 @@ class Tx:
     def touch(self) -> None:
         self.notify = True
 
+    def changed(self, column: str) -> bool:
+        """True if this transaction sets `column` of the table row."""
+        return column in self._changes
+
     def _row_update(self):
         version = self.row["version"] + 1
         values = dict(self._changes, version=version, updated_at=time.time())

@@ -71,27 +71,17 @@ class Windows:
         return await self._retrying(lambda: self._close_window(expected))
 
     async def _close_window(self, expected: int) -> bool:
-        async with self.lock:
-            async with self.hub.store.locked(self.id, self.row) as tx:
-                await self._sync_tx(tx)
-                w = self.window()
-                if (self.n != expected or self.status != "playing" or w is None
-                        or self.deadline is None or time.time() < self.deadline - 0.01):
-                    return False
-                answers = self.answers()
-                items = [(s, w.silence, answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
-                trial = self.state.copy()
-                steps = self._play(trial, self.n, items, self._viewers())
-                await tx.append(self.n, [(s.seat, s.text, s.by) for s in steps])
-                n, now = self.n + len(steps), time.time()
-                tx.set(**self._with_break(self.state, trial,
-                                          self._next_meta(trial, n, self.seats, now), n, now))
-            self.state = trial
-            self.n += len(steps)
-            self.log.extend((s.seat, s.by) for s in steps)
-            self._seed_views(steps)
-            self._set_meta(tx.row, None)
-            self.publish(steps)
-            self.bump()
-        self.hub.after_change(self)
+        async with self.change() as ch:
+            w = self.window()
+            if (self.n != expected or self.status != "playing" or w is None
+                    or self.deadline is None or time.time() < self.deadline - 0.01):
+                return False
+            answers = self.answers()
+            items = [(s, w.silence, answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
+            trial = self.state.copy()
+            steps = self._play(trial, self.n, items, self._viewers())
+            await ch.append(trial, steps)
+            n, now = self.n + len(steps), time.time()
+            ch.tx.set(**self._with_break(self.state, trial,
+                                         self._next_meta(trial, n, self.seats, now), n, now))
         return True

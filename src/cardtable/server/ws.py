@@ -287,7 +287,7 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
                 since = max(since or 0, rt.n - tail)
             if since is not None:
                 conn.send_history(since)
-            conn.send_state(rt.state_msg(seat), force=True)
+            conn.send_state(rt.state_msg(seat, conn.lang), force=True)
             if seat is not None:
                 rt.presence_changed()
         if seat is not None and rt.seats[seat]["away"]:
@@ -371,7 +371,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         async with rt.lock:
             if m.since is not None:
                 conn.send_history(m.since)
-            conn.send_state(rt.state_msg(conn.seat), force=True)
+            conn.send_state(rt.state_msg(conn.seat, conn.lang), force=True)
     elif isinstance(m, Auth):
         seat = await hub.store.seat_by_token(rt.id, m.token)
         if seat is None:
@@ -380,7 +380,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         async with rt.lock:
             conn.seat = seat
             conn.send(rt.welcome_msg(seat, conn.lang))
-            conn.send_state(rt.state_msg(seat), force=True)
+            conn.send_state(rt.state_msg(seat, conn.lang), force=True)
             rt.presence_changed()
         if rt.seats[seat]["away"]:
             await rt.set_away(seat, False)
@@ -391,7 +391,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         if rt.seats[conn.seat]["away"]:
             await rt.set_away(conn.seat, False)
         else:
-            conn.send_state(rt.state_msg(conn.seat), force=True)
+            conn.send_state(rt.state_msg(conn.seat, conn.lang), force=True)
     elif isinstance(m, (SetSeat, Cancel)):
         if conn.seat is None or conn.seat != rt.host():
             conn.error("not_host", "only the table's host may change its seats or cancel it",

@@ -11,7 +11,8 @@ from typing import Any
 from cardtable.bots.base import act
 from cardtable.sim.analytics import (Config, _bots, _dist, _mean_ci, _seats, _share, _slope,
                                      derive_seed)
-from cardtable.sim.analytics_report import _ci, _lengths, _num, _pct, _table
+from cardtable.sim.analytics_report import (_ci, _lengths, _num, _pct, _table, distinct_colours,
+                                            integer_ticks, legend_outside)
 
 
 def _option_rows(ab: list[dict]) -> list[str]:
@@ -175,19 +176,22 @@ def charts(ab: list[dict], plt, save) -> None:
                label="games ended by an emptied hand (AB-7)")
         ax.set_xticks(list(xs), [s["label"] for s in ab], rotation=60, ha="right", fontsize=7)
         ax.set_ylim(0, 1)
-        ax.legend(fontsize=8)
+        legend_outside(ax, fontsize=8)
         ax.set_title("Abluxxes and endings", fontsize=10)
         save(fig, "abluxx.png")
 
     jok = [s for s in ab if s["variant"] != "duel"]
     if jok:
         fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
-        for s in jok:
+        styles = ["-", "--", ":", "-."]          # by player count, colours all distinct
+        for s, colour in zip(jok, distinct_colours(len(jok))):
             pts = [(j["jokers"], j["rate"] * s["players"]) for j in s["jokers"] if j["n"] >= 200]
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, label=s["label"])
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, color=colour,
+                    ls=styles[s["players"] % len(styles)], label=s["label"])
+        integer_ticks(ax.xaxis)
         ax.axhline(1, color="grey", ls="--", lw=1)
         ax.set_xlabel("jokers in the starting hand")
         ax.set_ylabel("win share × players (1 = fair)")
         ax.set_title("The value of a joker", fontsize=10)
-        ax.legend(fontsize=6, ncol=2)
+        legend_outside(ax, fontsize=7)
         save(fig, "jokers.png")

@@ -33,13 +33,44 @@ def _pct(x: float) -> str:
 
 
 def _ci(s: dict | None) -> str:
-    if not s:
+    if not s or s.get("n", 1) == 0:
         return "–"
     return f"{_pct(s['rate'])} ({_pct(s['low'])}–{_pct(s['high'])})"
 
 
 def _num(x: float, d: int = 1) -> str:
     return f"{x:.{d}f}"
+
+
+def _mean(s: dict, d: int = 2) -> str:
+    """A mean with its 95% interval; from fewer than two samples no interval, just n."""
+    if s.get("n", 2) < 2:
+        return "–" if not s.get("n") else f"{_num(s['mean'], d)} (n=1)"
+    return f"{_num(s['mean'], d)} ({_num(s['low'], d)}–{_num(s['high'], d)})"
+
+
+def legend_outside(ax, **kw) -> None:
+    """The legend right of the axes, so it never covers data (the figure grows to hold it:
+    save() lays figures out with the constrained layout)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, **kw)
+
+
+def integer_ticks(axis) -> None:
+    """Only whole numbers on an axis of counts (jokers, circuits)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def distinct_colours(n: int) -> list:
+    """n colours no two alike (tab20 holds 20; beyond that a continuous map)."""
+    import matplotlib
+
+    if n <= 20:
+        cmap = matplotlib.colormaps["tab20"]
+        order = list(range(0, 20, 2)) + list(range(1, 20, 2))   # strong hues first
+        return [cmap(order[i]) for i in range(n)]
+    return [matplotlib.colormaps["turbo"](i / (n - 1)) for i in range(n)]
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -95,7 +126,7 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
     names = []
 
     def save(fig, name):
-        fig.tight_layout()
+        fig.set_layout_engine("constrained")    # labels and outside legends inside the figure
         fig.savefig(out / name, format="png")
         plt.close(fig)
         names.append(name)
@@ -113,7 +144,7 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
     for k in range(max(s["players"] for s in summaries)):
         ax.plot([], [], "o", ms=4, color=plt.cm.viridis(k / 5),
                 label="seat 0 (starts)" if k == 0 else f"seat {k}")
-    ax.legend(fontsize=7, ncol=6, loc="upper left")
+    legend_outside(ax, fontsize=7)
     ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("win share × players (1 = fair)")
     ax.set_title("Win share per seat; seats left to right from the start seat (95%)",
@@ -127,8 +158,8 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
         ax.plot(i, d["median"], "o", color="black", ms=4)
     ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
     ax.set_yscale("log")
-    ax.set_ylabel("decisions per game (10th–90th percentile, median)")
-    ax.set_title("Game length", fontsize=10)
+    ax.set_ylabel("decisions per game")
+    ax.set_title("Game length: 10th–90th percentile (bar) and median (dot)", fontsize=10)
     save(fig, "lengths.png")
 
     for module, mine in _by_game(summaries):

@@ -11,7 +11,8 @@ from typing import Any
 from cardtable.bots.base import act
 from cardtable.sim.analytics import (Config, _bots, _dist, _mean_ci, _seats, _share, _slope,
                                      derive_seed)
-from cardtable.sim.analytics_report import _ci, _lengths, _num, _pct, _table
+from cardtable.sim.analytics_report import (_ci, _lengths, _mean, _num, _pct, _table,
+                                            integer_ticks)
 
 #: how the start seat moves, said in the report's opening paragraph
 START = "Kombio: the first round; the start then moves clockwise, KO-4"
@@ -135,7 +136,7 @@ def report(ko: list[dict]) -> list[str]:
             sc = c["caller_score"]
             rows.append([s["label"], f"{c['circuit']}{'+' if c['last'] else ''}",
                          _pct(c["share_of_calls"]),
-                         f"{_num(sc['mean'], 2)} ({_num(sc['low'], 2)}–{_num(sc['high'], 2)})",
+                         _mean(sc),
                          _ci(c["success"])])
     lines += _table(["configuration", "circuit", "share of calls", "caller's round score",
                      "success"], rows)
@@ -158,6 +159,7 @@ def charts(ko: list[dict], plt, save) -> None:
                     ms=3, label=s["label"])
         ax.set_xlabel("circuit of the round in which Kombio was called (6 = 6 or later)")
         ax.set_ylabel("caller's round score (lower is better)")
+        integer_ticks(ax.xaxis)
         ax.set_title("Kombio: when to call", fontsize=10)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="best")
         save(fig, "kombio-calls.png")

@@ -1,6 +1,7 @@
 // The rules of Abluxxen the browser reads to offer and explain a decision (the same reading as
 // the engine, src/cardtable/abluxxen): a set's value, which top layers a set abluxxes (AB-8,
-// AB-9, AB-20), which shadow stacks it may take (DU-4). No drawing here (abluxxen.js draws).
+// AB-9, AB-20), which shadow stacks it may take (DU-4). No drawing here (abluxxen.js draws), and
+// no notation: the decisions come from the server as JSON (docs/notation.md).
 export function setValue(cards) {
   const nums = cards.filter((c) => c !== "X");
   return nums.length ? nums[0] : 14;
@@ -8,12 +9,6 @@ export function setValue(cards) {
 
 export function sortCards(cards) {
   return cards.slice().sort((a, b) => (a === "X" ? 99 : a) - (b === "X" ? 99 : b));
-}
-
-export function norm(decision) {
-  const parts = decision.trim().split(/\s+/);
-  if (parts[0] !== "play") return decision.trim();
-  return "play " + sortCards(parts.slice(1).map((x) => (x === "X" ? "X" : Number(x)))).join(" ");
 }
 
 export function onesBeatTop(view, opts) {

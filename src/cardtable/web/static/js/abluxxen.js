@@ -1,14 +1,17 @@
 // The Abluxxen table: renderAbluxxen(el, view, opts) draws a seat's view (NOTATION.md) and, unless
-// opts.readonly, lets the player decide by clicking: only decisions in opts.legal are offered.
+// opts.readonly, lets the player decide by clicking: only decisions in opts.decisions are offered.
 //
-// opts: {readonly, seat (the viewer's seat or null), legal: [decision texts], names: [seat names],
-//        decide(text), rerender(), ui: {} (kept between renders: the selected hand cards)}
+// opts: {readonly, seat (the viewer's seat or null), decisions: [the server's decisions as JSON:
+//        {text, kind, args}, docs/notation.md], names: [seat names], why: whose turn and why
+//        (the server's line: the state message's or the replay step's), decide(text),
+//        rerender(), ui: {} (kept between renders: the selected hand cards)}. A decision is read
+//        from its kind and args and sent as its text; no text is taken apart or put together here.
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
 import { cardEl, cardsText } from "./cards.js";
 import { nameOf, plainName, num, seatStatus, ruleRef, withRefs } from "./seats.js";
-import { setValue, sortCards, norm, onesBeatTop, beats, wouldAbluxx, shadowPartial, shadowOptions, playedSize } from "./abluxxen-rules.js";
-export { setValue, norm, beats, wouldAbluxx, shadowOptions } from "./abluxxen-rules.js";   // the rules the client reads (AB-5, AB-8, AB-9, AB-20, DU-4)
+import { setValue, sortCards, onesBeatTop, beats, wouldAbluxx, shadowPartial, shadowOptions, playedSize } from "./abluxxen-rules.js";
+export { setValue, beats, wouldAbluxx, shadowOptions } from "./abluxxen-rules.js";   // the rules the client reads (AB-5, AB-8, AB-9, AB-20, DU-4)
 
 const G = "abluxxen";
 export { renderAbluxxen as render };          // the table and the replay draw through games.js
@@ -16,6 +19,16 @@ export { renderAbluxxen as render };          // the table and the replay draw t
 /** What a shadowluxx of `n` cards from stack `st` takes: "2× 5 (of 3)". */
 function shadowTakeText(st, n) {
   return n < st.length ? t("ab.shadow_part", { n, v: st[0], m: st.length }) : `${st.length}× ${st[0]}`;
+}
+
+/** Two card lists alike, in the same order. */
+function sameCards(a, b) {
+  return a.length === b.length && a.every((c, i) => c === b[i]);
+}
+
+/** The decisions of a kind (and, for a draw, from "deck" or "pool"). */
+function ofKind(decisions, kind, from) {
+  return decisions.filter((d) => d.kind === kind && (from === undefined || d.args.from === from));
 }
 
 function handCount(view, s) {
@@ -29,65 +42,32 @@ function displayCount(view, s) {
   return view.displays[s].reduce((a, l) => a + l.length, 0);
 }
 
-// -- who decides and why -------------------------------------------------------------------------
-export function whyText(view, opts) {
-  if (view.over) return t("ab.why.over");
-  const me = opts.seat;
-  const who = view.to_move;
-  const you = who === me && me !== null && me !== undefined;
-  const nm = plainName(opts, who);
-  const p = view.pending;
-  switch (view.awaiting) {
-    case "play": return you ? t("web.ab.why.play.you") : t("ab.why.play", { name: nm });
-    case "shadow": return you ? t("web.ab.why.shadow.you") : t("web.ab.why.shadow", { name: nm });
-    case "take": {
-      const vset = cardsText(G, p.cards);
-      const victim = plainName(opts, p.victim);
-      if (you) return t("web.ab.why.take.you", { victim, vset, n: p.cards.length });
-      if (p.victim === me) return t("web.ab.why.take.victim", { name: nm, vset });
-      return t("web.ab.why.take", { name: nm, victim, vset });
-    }
-    case "keep": {
-      const vset = cardsText(G, p.cards);
-      if (you) return t("web.ab.why.keep.you", { vset, n: p.cards.length });
-      return t("web.ab.why.keep", { victim: plainName(opts, p.victim), vset, n: p.cards.length });
-    }
-    case "draw": {
-      const n = view.owed || 1;
-      let s = you ? t("ab.why.draw.you", { n })
-        : t("ab.why.draw", { name: nm, n });
-      if (view.deck === 0) s += t("ab.why.deck_empty");
-      return s;
-    }
-    case "optional_draw": return you ? t("ab.why.optional.you") : t("web.ab.why.optional", { name: nm });
-    default: return "";
-  }
-}
-
+// -- who decides and why: the server's words (narration `web_why`), in opts.why ------------------
 function prompt(view, opts, me) {
   const whoYou = me !== null && view.to_move === me && !view.over;
   return h("p", { class: "why" + (whoYou ? " why-you" : ""), id: "why" },
-    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, withRefs(whyText(view, opts)));
+    whoYou ? h("span", { class: "why-mark", "aria-hidden": "true" }, "▶ ") : null, withRefs(opts.why || ""));
 }
 
 // -- rendering -----------------------------------------------------------------------------------------
 export function renderAbluxxen(el, view, opts = {}) {
-  opts = Object.assign({ legal: [], ui: {}, readonly: false }, opts);
+  opts = Object.assign({ legal: [], decisions: [], ui: {}, readonly: false }, opts);
   if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i }));
   if (!opts.plainNames) opts.plainNames = opts.names;
   const ui = opts.ui;
   if (!ui.sel) ui.sel = [];
   const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
-  const legal = opts.readonly ? [] : (opts.legal || []);
-  const legalSet = new Set(legal.map(norm));
+  const decisions = opts.readonly ? [] : (opts.decisions || []);
+  const plays = ofKind(decisions, "play");
   const myHand = me !== null && Array.isArray(view.hands[me]) ? view.hands[me] : null;
-  const canPlay = legal.some((d) => d.startsWith("play "));
+  const canPlay = plays.length > 0;
   // keep the selection valid
   if (!canPlay || !myHand) ui.sel = [];
   ui.sel = ui.sel.filter((i) => myHand && i < myHand.length);
   const selCards = sortCards(ui.sel.map((i) => myHand[i]));
-  const selText = selCards.length ? "play " + selCards.join(" ") : "";
-  const selLegal = selText && legalSet.has(selText);
+  const selDecision = selCards.length ? plays.find((d) => sameCards(sortCards(d.args.cards), selCards)) : null;
+  const selText = selDecision ? selDecision.text : "";
+  const selLegal = !!selDecision;
   const ones = onesBeatTop(view, opts);
   const victims = selLegal ? wouldAbluxx(view, me, selCards, ones) : [];
   const endsGame = selLegal && myHand && selCards.length === myHand.length;
@@ -109,10 +89,10 @@ export function renderAbluxxen(el, view, opts = {}) {
   el.appendChild(opp);
 
   // the middle: pool, deck, discard, shadow display
-  el.appendChild(centre(view, opts, legal));
+  el.appendChild(centre(view, opts, decisions));
 
   // my area: the prompt, my display, my hand and the decision's controls, together at the bottom
-  if (me !== null) el.appendChild(myArea(view, me, opts, { legal, legalSet, myHand, selCards, selText, selLegal, victims, endsGame }));
+  if (me !== null) el.appendChild(myArea(view, me, opts, { decisions, myHand, selCards, selText, selLegal, victims, endsGame }));
 }
 
 function seatPanel(view, s, opts, wouldHit) {
@@ -170,24 +150,24 @@ function displayEl(view, s, opts, size) {
   return box;
 }
 
-function centre(view, opts, legal) {
-  const drawable = new Set(legal.filter((d) => d.startsWith("draw pool ")).map((d) => d.slice(10)));
+function centre(view, opts, decisions) {
+  const fromPool = ofKind(decisions, "draw", "pool");
   const mid = h("div", { class: "centre ab-centre" });
   const pool = h("section", { class: "pool", "aria-labelledby": "pool-h" },
     h("h3", { id: "pool-h", class: "zone-h" }, t("ab.pool")));
   const items = h("div", { class: "pool-items" });
   view.pool.forEach((item, i) => {
-    const key = item.join("+");
-    const can = drawable.has(key);
+    const d = fromPool.find((x) => sameCards(x.args.cards, item));
+    const can = !!d;
     const label = `${t("ab.pool")}: ${cardsText(G, item)}`;
     if (item.length === 1) {
       items.appendChild(cardEl(G, item[0], { size: "md", button: can, cls: can ? "can-pick" : null, label,
-        data: { region: `pool-${i}`, key: `pool-${i}`, decision: can ? `draw pool ${key}` : "" },
-        onClick: can ? () => opts.decide(`draw pool ${key}`) : null }));
+        data: { region: `pool-${i}`, key: `pool-${i}`, decision: can ? d.text : "" },
+        onClick: can ? () => opts.decide(d.text) : null }));
     } else {
       const grp = h(can ? "button" : "div", { type: can ? "button" : null, class: "pool-group" + (can ? " can-pick" : ""), "aria-label": label,
-        data: { region: `pool-${i}`, key: `pool-${i}`, decision: can ? `draw pool ${key}` : "" },
-        onclick: can ? () => opts.decide(`draw pool ${key}`) : null },
+        data: { region: `pool-${i}`, key: `pool-${i}`, decision: can ? d.text : "" },
+        onclick: can ? () => opts.decide(d.text) : null },
       item.map((c) => cardEl(G, c, { size: "sm" })));
       items.appendChild(grp);
     }
@@ -196,13 +176,14 @@ function centre(view, opts, legal) {
   pool.appendChild(items);
   mid.appendChild(pool);
 
-  const canDeck = legal.includes("draw deck");
+  const deckD = ofKind(decisions, "draw", "deck")[0];
+  const canDeck = !!deckD;
   const deck = h("section", { class: "piles" },
     h("div", { class: "pile" },
       h("h3", { class: "zone-h" }, t("ab.deck")),
       view.deck > 0 ? cardEl(G, "?", { back: true, size: "md", count: view.deck, button: canDeck, cls: canDeck ? "can-pick" : null,
-        label: `${t("ab.deck")}: ${t("ab.cards_n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDeck ? "draw deck" : "" },
-        onClick: canDeck ? () => opts.decide("draw deck") : null }) : h("div", { class: "card card-md card-empty", data: { region: "deck" }, "aria-label": `${t("ab.deck")}: 0` }),
+        label: `${t("ab.deck")}: ${t("ab.cards_n", { n: view.deck })}`, data: { region: "deck", key: "deck", decision: canDeck ? deckD.text : "" },
+        onClick: canDeck ? () => opts.decide(deckD.text) : null }) : h("div", { class: "card card-md card-empty", data: { region: "deck" }, "aria-label": `${t("ab.deck")}: 0` }),
       h("span", { class: "pile-n pile-deck-n" }, t("ab.cards_n", { n: view.deck })),
       h("span", { class: "pile-n pile-discard-n" }, t("ab.discarded", { n: view.discard }))),
     h("div", { class: "pile pile-discard" },
@@ -213,13 +194,14 @@ function centre(view, opts, legal) {
   mid.appendChild(deck);
 
   if (view.shadow) {
-    const shadowLegal = new Set(legal.filter((d) => d.startsWith("shadow ")));
+    const shadowBy = new Map(ofKind(decisions, "shadow").map((d) => [d.args.value, d]));
     const sh = h("section", { class: "shadow", "aria-labelledby": "shadow-h", data: { region: "shadow" } },
       h("h3", { id: "shadow-h", class: "zone-h" }, t("ab.shadow")));
     const stacks = h("div", { class: "shadow-stacks" });
     for (const st of view.shadow) {
-      const d = `shadow ${st[0]}`;
-      const can = shadowLegal.has(d);
+      const sd = shadowBy.get(st[0]);
+      const can = !!sd;
+      const d = can ? sd.text : "";
       const label = `${t("ab.shadow")}: ${can ? shadowTakeText(st, Math.min(playedSize(view), st.length)) : `${st.length}× ${st[0]}`}`;
       stacks.appendChild(h(can ? "button" : "div", { type: can ? "button" : null, class: "shadow-stack" + (can ? " can-pick" : ""),
         "aria-label": label, data: { key: `sh-${st[0]}`, decision: can ? d : "" }, onclick: can ? () => opts.decide(d) : null },
@@ -236,7 +218,8 @@ function centre(view, opts, legal) {
 }
 
 function myArea(view, me, opts, c) {
-  const { legal, myHand, selCards, selText, selLegal, victims, endsGame } = c;
+  const { decisions, myHand, selCards, selText, selLegal, victims, endsGame } = c;
+  const has = (kind) => decisions.some((d) => d.kind === kind);
   const ui = opts.ui;
   const active = view.to_move === me && !view.over;
   const area = h("section", { class: "my-area" + (active ? " is-active" : ""), "aria-label": t("ab.your_area"), id: "my-area", tabindex: "-1" });
@@ -253,7 +236,7 @@ function myArea(view, me, opts, c) {
   const row = h("div", { class: "my-row" });
 
   // the hand, grouped by number, jokers last; the cards of a group fanned
-  const canPlay = legal.some((d) => d.startsWith("play "));
+  const canPlay = has("play");
   const hand = h("div", { class: "hand", data: { region: `hand-${me}` }, role: "group", "aria-label": `${t("ab.your_hand")}: ${t("ab.hand_count", { n: hc })}` });
   const groups = [];
   (myHand || []).forEach((v, i) => {
@@ -309,19 +292,19 @@ function myArea(view, me, opts, c) {
       h("button", { type: "button", class: "btn", id: "clear-btn", disabled: !selCards.length, data: { key: "clear" },
         onclick: () => { ui.sel = []; opts.rerender(); } }, t("ab.clear"), h("kbd", {}, "C"))));
   }
-  const drawing = legal.some((d) => d.startsWith("draw "));
-  if (drawing) {
+  const deckD = ofKind(decisions, "draw", "deck")[0];
+  if (has("draw")) {
     bar.append(h("p", { class: "sel-info draw-hint" }, t("ab.draw_hint")), h("div", { class: "btns" },
-      legal.includes("draw deck") ? h("button", { type: "button", class: "btn btn-primary", id: "draw-deck-btn", data: { key: "draw-deck", decision: "draw deck" },
-        onclick: () => opts.decide("draw deck") }, t("ab.draw_deck"), h("kbd", {}, "D")) : null,
-      legal.includes("pass") ? h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },
+      deckD ? h("button", { type: "button", class: "btn btn-primary", id: "draw-deck-btn", data: { key: "draw-deck", decision: deckD.text },
+        onclick: () => opts.decide(deckD.text) }, t("ab.draw_deck"), h("kbd", {}, "D")) : null,
+      has("pass") ? h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },
         onclick: () => opts.decide("pass") }, t("ab.pass"), h("kbd", {}, "N")) : null));
-  } else if (legal.includes("pass")) {
+  } else if (has("pass")) {
     bar.append(h("div", { class: "btns" }, h("button", { type: "button", class: "btn", id: "pass-btn", data: { key: "pass", decision: "pass" },
       onclick: () => opts.decide("pass") }, t("ab.pass"), h("kbd", {}, "N"))));
   }
-  if (legal.includes("take") || legal.includes("keep") || legal.some((d) => d.startsWith("shadow "))) {
-    bar.appendChild(dialog(view, opts, legal));
+  if (has("take") || has("keep") || has("shadow")) {
+    bar.appendChild(dialog(view, opts, decisions));
   }
   if (!opts.readonly && bar.childNodes.length) {
     area.appendChild(bar);
@@ -330,16 +313,16 @@ function myArea(view, me, opts, c) {
   return area;
 }
 
-function dialog(view, opts, legal) {
+function dialog(view, opts, decisions) {
   const p = view.pending;
   const box = h("div", { class: "dialog", role: "dialog", "aria-modal": "false", "aria-labelledby": "dlg-text", id: "decision-dialog" });
-  if (legal.includes("take")) {
+  if (ofKind(decisions, "take").length) {
     box.append(h("p", { id: "dlg-text" }, t("ab.dlg.take", { victim: plainName(opts, p.victim), cards: cardsText(G, p.cards), n: p.cards.length })),
       h("div", { class: "dlg-cards" }, p.cards.map((c) => cardEl(G, c, { size: "md" }))),
       h("div", { class: "btns" },
         h("button", { type: "button", class: "btn btn-primary", id: "take-btn", data: { key: "take", decision: "take" }, onclick: () => opts.decide("take") }, t("ab.take"), h("kbd", {}, "T")),
         h("button", { type: "button", class: "btn", id: "leave-btn", data: { key: "leave", decision: "leave" }, onclick: () => opts.decide("leave") }, t("ab.leave"), h("kbd", {}, "L"))));
-  } else if (legal.includes("keep")) {
+  } else if (ofKind(decisions, "keep").length) {
     box.append(h("p", { id: "dlg-text" }, t("ab.dlg.keep", { cards: cardsText(G, p.cards), n: p.cards.length })),
       h("div", { class: "dlg-cards" }, p.cards.map((c) => cardEl(G, c, { size: "md" }))),
       h("div", { class: "btns" },
@@ -348,10 +331,9 @@ function dialog(view, opts, legal) {
   } else {
     // DU-4: as many cards of the chosen number as the set just played has (maybe part of a stack)
     const n = playedSize(view);
-    const opts2 = legal.filter((d) => d.startsWith("shadow "));
     box.append(h("p", { id: "dlg-text" }, t("ab.dlg.shadow", { n })),
-      h("div", { class: "btns" }, opts2.map((d) => {
-        const v = Number(d.split(" ")[1]);
+      h("div", { class: "btns" }, ofKind(decisions, "shadow").map(({ text: d, args }) => {
+        const v = args.value;
         const st = (view.shadow || []).find((x) => x[0] === v) || [v];
         const take = Math.min(n, st.length);
         const what = shadowTakeText(st, take);
@@ -406,22 +388,22 @@ function result(view, opts) {
 
 // -- animations: where the cards of an event come from and go to (regions of the page) ----------
 export function animHints(view, ev, me) {
-  const d = ev.decision;
+  const m = ev.move;
+  if (!m) return [];
   const s = ev.seat;
   // `cards`: what flies, when it is known (a played set is public; another seat's draw is not)
-  if (d.startsWith("play ")) return [{ from: `hand-${s}`, to: `display-${s}`, cards: d.split(/\s+/).slice(1).map((x) => (x === "X" ? "X" : Number(x))) }];
-  if (d === "draw deck") return [{ from: "deck", to: `hand-${s}`, back: true }];
-  if (d.startsWith("draw pool ")) {
-    const key = d.slice(10);
-    const i = view.pool.findIndex((it) => it.join("+") === key);
-    return [{ from: i >= 0 ? `pool-${i}` : "deck", to: `hand-${s}`, cards: key.split("+").map((x) => (x === "X" ? "X" : Number(x))) }];
+  if (m.kind === "play") return [{ from: `hand-${s}`, to: `display-${s}`, cards: m.args.cards }];
+  if (m.kind === "draw" && m.args.from === "deck") return [{ from: "deck", to: `hand-${s}`, back: true }];
+  if (m.kind === "draw") {
+    const i = view.pool.findIndex((it) => sameCards(it, m.args.cards));
+    return [{ from: i >= 0 ? `pool-${i}` : "deck", to: `hand-${s}`, cards: m.args.cards }];
   }
-  if (d.startsWith("shadow ")) return [{ from: "shadow", to: `hand-${s}` }];
+  if (m.kind === "shadow") return [{ from: "shadow", to: `hand-${s}` }];
   const p = view.pending;
   if (p) {
-    if (d === "take") return [{ from: `display-${p.victim}`, to: `hand-${s}`, cards: p.cards }];
-    if (d === "keep") return [{ from: `display-${p.victim}`, to: `hand-${p.victim}`, cards: p.cards }];
-    if (d === "discard") return [{ from: `display-${p.victim}`, to: "discard", cards: p.cards }];
+    if (m.kind === "take") return [{ from: `display-${p.victim}`, to: `hand-${s}`, cards: p.cards }];
+    if (m.kind === "keep") return [{ from: `display-${p.victim}`, to: `hand-${p.victim}`, cards: p.cards }];
+    if (m.kind === "discard") return [{ from: `display-${p.victim}`, to: "discard", cards: p.cards }];
   }
   return [];
 }
@@ -429,16 +411,22 @@ export function animHints(view, ev, me) {
 // -- keyboard shortcuts ---------------------------------------------------------------------------------
 export function onKey(ev, ctx) {
   const st = ctx.state;
-  const legal = st.legal || [];
+  const decisions = st.decisions || [];
+  // a key's decision: the one of its kind (a draw from the deck), sent as its text
+  const send = (kind, from) => {
+    const d = ofKind(decisions, kind, from)[0];
+    if (d) ctx.decide(d.text);
+    return !!d;
+  };
   const k = ev.key.toLowerCase();
   const click = (id) => { const b = document.getElementById(id); if (b && !b.disabled) { b.click(); return true; } return false; };
   if (k === "escape" || k === "c") { if (ctx.ui.sel && ctx.ui.sel.length) { ctx.ui.sel = []; ctx.rerender(); return true; } return false; }
   if (k === "p") return click("play-btn");
-  if (k === "d" && legal.includes("draw deck")) { ctx.decide("draw deck"); return true; }
-  if (k === "n" && legal.includes("pass")) { ctx.decide("pass"); return true; }
-  if (k === "t" && legal.includes("take")) { ctx.decide("take"); return true; }
-  if (k === "l" && legal.includes("leave")) { ctx.decide("leave"); return true; }
-  if (k === "k" && legal.includes("keep")) { ctx.decide("keep"); return true; }
-  if (k === "x" && legal.includes("discard")) { ctx.decide("discard"); return true; }
+  if (k === "d") return send("draw", "deck");
+  if (k === "n") return send("pass");
+  if (k === "t") return send("take");
+  if (k === "l") return send("leave");
+  if (k === "k") return send("keep");
+  if (k === "x") return send("discard");
   return false;
 }

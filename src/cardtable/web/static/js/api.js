@@ -51,7 +51,7 @@ export function apiMessage(err) {
   if (err.code) {
     const params = Object.assign({ detail: err.message }, err.params);
     const keys = [];
-    if (err.code === "bad_name" && params.why) keys.push(`err.api.bad_name.${params.why}`);
+    if ((err.code === "bad_name" || err.code === "bad_password") && params.why) keys.push(`err.api.${err.code}.${params.why}`);
     keys.push(`err.api.${err.code}`);
     for (const key of keys) {
       const text = t(key, params);

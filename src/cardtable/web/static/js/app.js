@@ -8,6 +8,7 @@ import { GAMES, GAME_IDS } from "./games.js";
 import { TABLE_PATH, REPLAY_PATH, navigate, onRoute } from "./router.js";
 import { renderLobby } from "./lobby.js";
 import { renderTablePage } from "./table.js";
+import { renderAccount, checkSession } from "./account.js";
 
 const RULES_PATH = new RegExp(`^/rules/(${GAME_IDS.join("|")})$`);
 const mainEl = () => document.getElementById("main");
@@ -32,6 +33,7 @@ function renderHeader() {
       onclick: () => { if (getLang() !== code) setLang(code); },
     }, code.toUpperCase()));
   }
+  renderAccount(document.getElementById("account-menu"));
   document.getElementById("skip-link").textContent = t("nav.skip");
   document.documentElement.lang = getLang();
 }
@@ -94,3 +96,4 @@ onLang(() => {
 // -- start -----------------------------------------------------------------------------------------
 renderHeader();
 route();
+checkSession();

@@ -1,7 +1,10 @@
 // The Kombio table: renderKombio(el, view, opts) draws a seat's view (NOTATION.md) and, unless
 // opts.readonly, lets the player decide: buttons for plain decisions, and target picking (click
-// the cards) for replace / take / peek / swap / snap / give. Only decisions in opts.legal are
-// offered. opts as in abluxxen.js, plus opts.state (the server's state message: the snap window).
+// the cards) for replace / take / peek / swap / snap / give. Only decisions in opts.decisions
+// (the server's, as JSON: text, kind, args.cards = the table cards each names as {seat, slot})
+// are offered; none is read from its text. opts as in abluxxen.js (opts.why: the server's "why"
+// line), plus opts.state (the
+// server's state message: the snap window).
 import { t } from "./i18n.js";
 import { h, listText } from "./dom.js";
 import { cardEl } from "./cards.js";
@@ -18,70 +21,30 @@ export function memoryOn(opts) {
   return !!(opts && opts.table && opts.table.memory);
 }
 
-function actWhat(v) {
-  if (v === 7 || v === 8) return t("ko.act.7");
-  if (v === 9 || v === 10) return t("ko.act.9");
-  if (v === 11 || v === 12) return t("ko.act.11");
-  if (v === 13) return t("ko.act.13");
-  if (v === 14) return t("ko.act.14");
-  return "";
-}
-
 function cardsN(n) { return t("ko.cards", { n }); }
 
 
-/** legal decisions parsed: {text, verb, args: ["P.S", ...]} (own-slot verbs mapped to P.S). */
-export function parseLegal(legal, me) {
-  return legal.map((text) => {
-    const [verb, ...rest] = text.split(/\s+/);
-    const args = rest.map((a) => (a.includes(".") ? a : `${me}.${a}`));
-    return { text, verb, args };
-  });
+/** A table card of a decision ({seat, slot}) as the key the grid's cards carry: "P.S". */
+const posKey = (c) => `${c.seat}.${c.slot}`;
+
+/** The decisions as the picking reads them: {text, verb, args: ["P.S", ...]} (an own-slot
+ * decision's card is the deciding seat's, as the server gives it). */
+function pickable(decisions) {
+  return decisions.map((d) => ({ text: d.text, verb: d.kind, args: (d.args.cards || []).map(posKey) }));
 }
 
 function sameSet(a, b) {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-export function whyText(view, opts) {
-  if (view.over) return t("ko.why.over");
-  const me = opts.seat;
-  const who = view.to_move;
-  const you = me !== null && me !== undefined && who === me;
-  const nm = plainName(opts, who);
-  const st = opts.state;
-  switch (view.awaiting) {
-    case "turn": return you ? t("web.ko.why.turn.you") : t("ko.why.turn", { name: nm });
-    case "drawn": {
-      if (!you) return t("ko.why.drawn", { name: nm });
-      let s = t("web.ko.why.drawn.you", { card: view.drawn });
-      if (view.drawn >= 7) s += t("web.ko.why.drawn.action", { what: actWhat(view.drawn) });
-      return s;
-    }
-    case "action": return you ? t("web.ko.why.action.you", { card: view.action, what: actWhat(view.action) })
-      : t("web.ko.why.action", { name: nm, card: view.action, what: actWhat(view.action) });
-    case "action_swap":
-      if (!you) return t("web.ko.why.swap", { name: nm });
-      return t(view.action === 14 ? "web.ko.why.swap14.you" : "web.ko.why.swap13.you");
-    case "snap": {
-      if (st && st.window && st.window.eligible && !st.window.answered && (opts.legal || []).length) return t("web.ko.why.snap.you", { top: view.top });
-      if (st && st.window && st.window.answered) return t("ko.why.snap.done", { top: view.top });
-      return t("web.ko.why.snap", { top: view.top });
-    }
-    case "give": return you ? t("web.ko.why.give.you") : t("web.ko.why.give", { name: nm });
-    case "hand_over": return you ? t("web.ko.why.hand_over.you", { pos: view.snap ? view.snap.card.split(".")[1] : "" }) : t("web.ko.why.hand_over", { name: nm });
-    default: return "";
-  }
-}
-
 export function renderKombio(el, view, opts = {}) {
-  opts = Object.assign({ legal: [], ui: {}, readonly: false }, opts);
+  opts = Object.assign({ legal: [], decisions: [], ui: {}, readonly: false }, opts);
   if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i + 1 }));
   if (!opts.plainNames) opts.plainNames = opts.names;
   const ui = opts.ui;
   const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
-  const legal = opts.readonly ? [] : (opts.legal || []);
-  const parsed = parseLegal(legal, me);
+  const decisions = opts.readonly ? [] : (opts.decisions || []);
+  const parsed = pickable(decisions);
   const verbs = new Set(parsed.map((d) => d.verb));
   const targetVerbs = [...new Set(parsed.filter((d) => d.args.length && TARGET_VERBS.includes(d.verb)).map((d) => d.verb))];
   // the picking mode: chosen by a button, or the only target verb (take needs its button);
@@ -211,10 +174,10 @@ export function renderKombio(el, view, opts = {}) {
     "aria-label": t("ko.your_area"), data: { seat: me }, id: "my-area", tabindex: "-1" },
   head(me));
   const side = h("div", { class: "ko-me-side" });
-  if (!view.over) side.appendChild(prompt(view, opts, legal.length > 0));
-  if (!opts.readonly && !view.over && legal.length) side.appendChild(actionBar(view, opts, { parsed, verbs, targetVerbs, modeDecisions, canTake }));
+  if (!view.over) side.appendChild(prompt(view, opts, decisions.length > 0));
+  if (!opts.readonly && !view.over && decisions.length) side.appendChild(actionBar(view, opts, { parsed, verbs, targetVerbs, modeDecisions, canTake }));
   if (memory) side.appendChild(h("p", { class: "keys-help muted", id: "memory-note" }, t("ko.memory_on", { s: MEMORY_SECS })));
-  if (!opts.readonly && legal.length) side.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
+  if (!opts.readonly && decisions.length) side.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
   area.appendChild(h("div", { class: "ko-me" }, gridEl(me, true), side));
   el.appendChild(area);
   ui.nextHide = nextHide;
@@ -222,7 +185,7 @@ export function renderKombio(el, view, opts = {}) {
 
 function prompt(view, opts, you) {
   return h("p", { class: "why" + (you ? " why-you" : ""), id: "why" },
-    you ? h("span", { "aria-hidden": "true" }, "▶ ") : null, withRefs(whyText(view, opts)));
+    you ? h("span", { "aria-hidden": "true" }, "▶ ") : null, withRefs(opts.why || ""));
 }
 
 /** The snap window's time on the discard pile: a bar that empties, and the seconds left. */
@@ -355,29 +318,29 @@ export function scores(view, opts, final = false) {
  * value into the log (it shows in the grid for a moment only; as the terminal's --memory). */
 export function logText(ev, state, table) {
   if (!memoryOn({ table }) || !state || state.seat === null || state.seat === undefined || ev.seat !== state.seat) return null;
-  const d = (ev.decision || "").split(/\s+/);
-  if (d[0] !== "peek" || d.length < 2) return null;
-  const cards = d.slice(1).map((a) => (a.includes(".") ? a : `${state.seat}.${a}`));
+  const m = ev.move;
+  if (!m || m.kind !== "peek" || !m.args.cards.length) return null;
+  const cards = m.args.cards.map(posKey);
   return t(cards.length > 1 ? "ko.log.peek2_memory" : "ko.log.peek_memory", { c1: cards[0], c2: cards[1] });
 }
 
 export function animHints(view, ev) {
-  const d = ev.decision.split(/\s+/);
-  const s = ev.seat;
-  const slot = (ps) => { const [p, q] = ps.split("."); return `slot-${p}-${q}`; };
-  switch (d[0]) {
+  const m = ev.move;
+  if (!m) return [];
+  const c = m.args.cards || [];
+  const slot = (x) => `slot-${x.seat}-${x.slot}`;
+  switch (m.kind) {
     case "draw": return [{ from: "deck", to: "drawn" }];
-    case "replace": return [{ from: "drawn", to: `slot-${s}-${d[1]}` }, { from: `slot-${s}-${d[1]}`, to: "discard" }];
+    case "replace": return [{ from: "drawn", to: slot(c[0]) }, { from: slot(c[0]), to: "discard" }];
     case "discard": return [{ from: "drawn", to: "discard" }];
-    case "take": return [{ from: "discard", to: `slot-${s}-${d[1]}` }, { from: `slot-${s}-${d[1]}`, to: "discard" }];
-    case "swap": return d.length === 3 ? [{ from: slot(d[1]), to: slot(d[2]) }, { from: slot(d[2]), to: slot(d[1]) }] : [];
-    case "snap": return [{ from: slot(d[1]), to: "discard" }];
+    case "take": return [{ from: "discard", to: slot(c[0]) }, { from: slot(c[0]), to: "discard" }];
+    case "swap": return c.length === 2 ? [{ from: slot(c[0]), to: slot(c[1]) }, { from: slot(c[1]), to: slot(c[0]) }] : [];
+    case "snap": return [{ from: slot(c[0]), to: "discard" }];
     default: return [];
   }
 }
 
 export function onKey(ev, ctx) {
-  const legal = ctx.state.legal || [];
   const k = ev.key.toLowerCase();
   const click = (id) => { const b = document.getElementById(id); if (b && !b.disabled) { b.click(); return true; } return false; };
   if (k === "escape") return click("ko-cancel");
@@ -391,4 +354,18 @@ export function onKey(ev, ctx) {
 
 export function onTick(ctx) {
   if (ctx.ui.nextHide && Date.now() >= ctx.ui.nextHide) { ctx.ui.nextHide = null; ctx.rerender(); }
+}
+
+/** The status bar's chips of this game (table.js): memory mode is on at this table. */
+export function statusChips(table) {
+  return memoryOn({ table }) ? [h("span", { class: "chip", id: "memory-chip", title: t("ko.memory_on", { s: MEMORY_SECS }) }, t("table.memory"))] : [];
+}
+
+/** Every clock tick (table.js): `left` seconds of the deadline (null: none), `breakLeft` of the
+ * round break (null: none) on this game's own timers, the snap window's and the summary's. */
+export function onClock({ left, breakLeft }) {
+  const r = document.getElementById("rs-left");
+  if (r && breakLeft !== null) r.textContent = t("ko.rs.left", { s: breakLeft });
+  const w = document.getElementById("window-time");
+  if (left !== null && w && w.lastChild && w.lastChild.nodeType === 3) w.lastChild.textContent = t("ko.window_left", { s: left });
 }

@@ -8,6 +8,7 @@ import { api, apiMessage } from "./api.js";
 import { saveSeat, dropSeat, mySeats, storedName, storeName } from "./store.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
+import { myGamesPanel } from "./account.js";
 
 export function renderLobby(el) {
   let games = null;
@@ -283,7 +284,7 @@ export function renderLobby(el) {
         } }, t("lobby.watch_btn"))),
     );
 
-    el.append(hero,
+    el.append(hero, myGamesPanel(),
       h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, listsBox)),
     );
     drawLists();
@@ -325,6 +326,7 @@ export function renderLobby(el) {
         h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small", href: myStatus[s.code] === "over" ? `/replay/${s.code}` : `/t/${s.code}`, "data-link": "",
           "aria-label": `${myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume")}: ${s.code}` }, myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume"))))))) : null;
 
+    myGamesPanel();                         // "My games" (logged in): refreshed with the lists
     clear(listsBox).append(...[mineEl, list, runningEl].filter(Boolean));
     if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
   }

@@ -370,7 +370,9 @@ export function render(el, { code } = {}) {
     const summary = view.last_round && prev && prev.view && prev.view.round < view.round
       ? { final: true } : null;
     const names = Array.from({ length: st.data.players }, (_, s) => nameOf(s));
-    st.render(inner, view, { readonly: true, seat: st.seat, names, summary });
+    const step = st.data.steps[st.step];                     // the server's "why" line of the step
+    const why = (step && step.why && step.why[getLang()]) || "";
+    st.render(inner, view, { readonly: true, seat: st.seat, names, summary, why });
   }
 
   function go(i, { fromSlider = false } = {}) {

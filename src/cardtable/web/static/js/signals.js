@@ -3,6 +3,7 @@
 // that sets them. `S` is the table page's state (table.js).
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
+import { pushItem } from "./push.js";
 
 const SIGNALS_KEY = "cardtable.signals";
 
@@ -84,7 +85,8 @@ export function signalsMenu(S, drawStatus) {
         S.signalsOpen = true;
         drawStatus();
       } }), " ", t("signals.notify")),
-      canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null));
+      canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null,
+      pushItem(S, drawStatus)));
 }
 
 export function closeSignals(S, { focus = false } = {}) {

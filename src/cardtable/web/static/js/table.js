@@ -214,7 +214,7 @@ export function renderTablePage(el, code) {
       h("div", { class: "sb-left" }, h("h1", { class: "sb-title" }, title),
         h("span", { class: "sb-code" }, t("table.code", { code })),
         st && st.seat === null ? h("span", { class: "chip chip-spectator" }, "◉ ", t("table.spectator")) : null,
-        S.table.memory ? h("span", { class: "chip", id: "memory-chip", title: t("ko.memory_on", { s: 5 }) }, t("table.memory")) : null),
+        ...(S.mod && S.mod.statusChips ? S.mod.statusChips(S.table) : [])),
       h("div", { class: "sb-right" }, conn, turn, clock,
         playing ? signalsMenu(S, drawStatus) : null,
         playing ? h("button", { type: "button", class: "btn btn-small icon-btn log-toggle", id: "log-toggle", "aria-controls": "side",
@@ -243,19 +243,16 @@ export function renderTablePage(el, code) {
     if (!c || !S.state) return;
     const st = S.state;
     const until = st.round_break ? null : st.deadline;          // a break: the summary tells
-    const r = document.getElementById("rs-left");
-    if (r && st.round_break) {
-      const skew = (st._recv || Date.now() / 1000) - st.server_time;
-      r.textContent = t("ko.rs.left", { s: Math.max(0, Math.ceil(st.round_break.until + skew - Date.now() / 1000)) });
-    }
+    const skew = (st._recv || Date.now() / 1000) - st.server_time;
+    const breakLeft = st.round_break ? Math.max(0, Math.ceil(st.round_break.until + skew - Date.now() / 1000)) : null;
+    let left = null;
     if (until && st.status === "playing") {
-      const skew = (st._recv || Date.now() / 1000) - st.server_time;
-      const left = Math.max(0, Math.ceil(until + skew - Date.now() / 1000));
+      left = Math.max(0, Math.ceil(until + skew - Date.now() / 1000));
       c.textContent = "◷ " + t("table.seconds_left", { s: left });
       c.classList.toggle("clock-low", left <= 5);
-      const w = document.getElementById("window-time");
-      if (w && w.lastChild && w.lastChild.nodeType === 3) w.lastChild.textContent = t("ko.window_left", { s: left });
     } else c.textContent = "";
+    // the game's own timers on the board (a window's seconds, a round break's)
+    if (S.mod && S.mod.onClock) S.mod.onClock({ state: st, left, breakLeft });
   }
 
   function breakSummary(st) {
@@ -319,7 +316,9 @@ export function renderTablePage(el, code) {
       boardEl.appendChild(gameEl);
       const opts = {
         readonly: st.seat === null, seat: st.seat, legal: st.round_break ? [] : st.legal, names: names(), state: st,
+        decisions: st.round_break ? [] : (st.decisions || []),
         plainNames: seatNames(st.seats), seats: st.seats,
+        why: st.why || "",
         ui: S.ui, decide, rerender: draw, table: S.table, summary: breakSummary(st),
       };
       S.mod.render(gameEl, st.view, opts);

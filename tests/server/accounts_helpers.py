@@ -1,0 +1,75 @@
+"""Helpers of the account tests: an app in this process (FastAPI's TestClient) on a fresh
+database, and requests that carry exactly the session cookie a test gives (no cookie jar,
+so one client can act as several browsers)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from fastapi.testclient import TestClient
+
+from cardtable.server import Settings, create_app
+from cardtable.server.security import Limits
+
+ORIGIN = "http://testserver"
+PASSWORD = "correct horse battery"
+
+
+@contextmanager
+def app_client(database: str, limits: Limits | None = None, client_kw: dict | None = None,
+               **settings):
+    app = create_app(Settings(database=database, announce=False,
+                              limits=limits or Limits.off(), bot_workers=0, bot_delay=0,
+                              **settings))
+    with TestClient(app, **(client_kw or {})) as client:
+        yield Browser(client)
+
+
+class Browser:
+    """Requests as a browser of this site makes them (Origin of the site), each with the
+    session cookie `sess` or none."""
+
+    def __init__(self, client: TestClient):
+        self.client = client
+        self.app = client.app
+
+    def call(self, method: str, path: str, sess: str | None = None, json=None,
+             origin: str | None = ORIGIN, headers: dict | None = None):
+        h = dict(headers or {})
+        if origin is not None:
+            h["Origin"] = origin
+        if sess is not None:
+            h["Cookie"] = f"cardtable_session={sess}"
+        self.client.cookies.clear()
+        r = self.client.request(method, path, json=json, headers=h)
+        self.client.cookies.clear()
+        return r
+
+    def sign_up(self, name: str, password: str = PASSWORD, claim=(), **kw):
+        r = self.call("POST", "/api/accounts", json={"name": name, "password": password,
+                                                     "claim": list(claim)}, **kw)
+        return r, session_of(r)
+
+    def log_in(self, name: str, password: str = PASSWORD, claim=(), **kw):
+        r = self.call("POST", "/api/session", json={"name": name, "password": password,
+                                                    "claim": list(claim)}, **kw)
+        return r, session_of(r)
+
+    def guest_table(self, name: str = "Guest", **body) -> tuple[str, str]:
+        """A private table of a guest and a bot: (code, the guest's seat token)."""
+        body = {"game": "kombio", "public": False, "name": name, "players": 2,
+                "seats": [{"kind": "human"}, {"kind": "bot"}], **body}
+        r = self.call("POST", "/api/tables", json=body, origin=None)
+        assert r.status_code == 201, r.text
+        j = r.json()
+        return j["table"]["code"], j["join"]["token"]
+
+
+def session_of(r) -> str | None:
+    """The session cookie's value a response sets (None: it sets none)."""
+    for raw in r.headers.get_list("set-cookie"):
+        name, _, rest = raw.partition("=")
+        if name in ("cardtable_session", "__Host-cardtable_session"):
+            value = rest.split(";")[0].strip('"')
+            return value or None
+    return None

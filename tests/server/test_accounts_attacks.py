@@ -1,0 +1,158 @@
+"""Attacks on accounts (issue 32), on SQLite and PostgreSQL: cross-site request forgery,
+cross-site WebSocket hijacking, password guessing and name enumeration through the limits,
+and the Secure cookie behind a TLS proxy."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of
+from helpers import ServerProc
+
+from cardtable.server.login_limits import LoginLimits
+from cardtable.server.security import Limits
+
+EVIL = "https://evil.example"
+
+
+@pytest.fixture(scope="module")
+def web(database):
+    with app_client(database, allowed_origins="https://cards.example.org") as b:
+        yield b
+
+
+def test_state_changes_with_the_cookie_need_this_sites_origin(web):
+    _, sess = web.sign_up("Olga")
+    body = {"old": PASSWORD, "new": "another password"}
+    for origin, error in ((None, "origin_missing"), (EVIL, "cross_origin"),
+                          ("null", "origin_missing"), ("http://testserver.evil", "cross_origin"),
+                          ("http://testserver:8080", "cross_origin")):
+        r = web.call("POST", "/api/me/password", sess, json=body, origin=origin)
+        assert r.status_code == 403, (origin, r.text)
+        assert r.json() == {"detail": r.json()["detail"], "error": error, "params": {}}
+        assert r.headers["x-frame-options"] == "DENY"          # the guard's headers too
+    for method, path in (("DELETE", "/api/me/sessions"), ("DELETE", "/api/session"),
+                         ("DELETE", "/api/me"), ("POST", "/api/tables")):
+        r = web.call(method, path, sess, json={"password": PASSWORD} if path == "/api/me"
+                     else {"game": "kombio"}, origin=EVIL)
+        assert r.status_code == 403 and r.json()["error"] == "cross_origin", path
+    # nothing changed: the session lives, the password is the old one, no table was made
+    assert web.call("GET", "/api/me", sess).status_code == 200
+    assert web.log_in("Olga")[0].status_code == 200
+    # a Referer of this site stands in for a missing Origin; a configured origin is allowed
+    r = web.call("POST", "/api/me/seats", sess, json={"claim": []}, origin=None,
+                 headers={"Referer": "http://testserver/t/ABC"})
+    assert r.status_code == 200, r.text
+    r = web.call("POST", "/api/me/seats", sess, json={"claim": []},
+                 origin="https://cards.example.org")
+    assert r.status_code == 200, r.text
+    # reading needs no Origin (GET changes nothing); a client without cookie is unconcerned
+    assert web.call("GET", "/api/me", sess, origin=None).status_code == 200
+    assert web.call("POST", "/api/tables", json={"game": "kombio", "public": False},
+                    origin=None).status_code == 201
+
+
+def test_another_site_cannot_log_its_visitor_in_or_sign_them_up(web):
+    web.sign_up("Paula")
+    r, sess = web.log_in("Paula", origin=EVIL)
+    assert r.status_code == 403 and r.json()["error"] == "cross_origin" and sess is None
+    r, sess = web.sign_up("Quentin", origin=EVIL)
+    assert r.status_code == 403 and sess is None
+    assert web.sign_up("Quentin")[0].status_code == 201      # the name was not taken
+
+
+def test_a_websocket_with_the_cookie_from_another_site_is_refused(web):
+    code, token = web.guest_table("Rita")
+    _, sess = web.sign_up("Rita", claim=[token])
+    c = web.client
+    cookie = {"Cookie": f"cardtable_session={sess}"}
+    with pytest.raises(WebSocketDisconnect) as e:
+        with c.websocket_connect(f"/ws/{code}?token={token}",
+                                 headers={**cookie, "Origin": EVIL}):
+            pass
+    assert e.value.code == 1008
+    with pytest.raises(WebSocketDisconnect):
+        with c.websocket_connect(f"/ws/{code}", headers=cookie):       # no Origin at all
+            pass
+    # from this site's page it is served; without a cookie any page may watch (as before)
+    for headers in ({**cookie, "Origin": ORIGIN}, {"Origin": EVIL}):
+        with c.websocket_connect(f"/ws/{code}?token={token}", headers=headers) as ws:
+            msg = ws.receive_json()
+            assert msg["type"] in ("welcome", "state"), msg
+
+
+def test_password_guessing_is_limited_per_name_alike_for_unknown_names(database):
+    limits = Limits.off()
+    limits.account_failures_per_hour, limits.account_failure_burst = 1.0, 3
+    with app_client(database, limits) as web:
+        web.sign_up("Sara")
+        answers = {}
+        for name in ("Sara", "Nobody"):
+            got = []
+            for _ in range(4):
+                r = web.call("POST", "/api/session", json={"name": name, "password": "guess" * 3})
+                got.append((r.status_code, r.json()["error"]))
+            answers[name] = got
+        assert answers["Sara"] == answers["Nobody"] == [(401, "bad_login")] * 3 + [
+            (429, "login_limited")]
+        # once limited, even the right password waits (lookalike spellings count as one)
+        r, sess = web.log_in("SARA")
+        assert r.status_code == 429 and sess is None and int(r.headers["retry-after"]) >= 1
+        assert web.log_in("Nobody")[0].status_code == 429
+        assert web.log_in("Other")[0].status_code == 401        # other names are not locked
+
+
+def test_attempts_are_limited_per_address(database):
+    limits = Limits.off()
+    limits.logins_per_minute, limits.login_burst = 1.0, 4
+    with app_client(database, limits, client_kw={"client": ("2001:db8:1:2::7", 5000)}) as web:
+        got = [web.log_in(f"Name{i}")[0].status_code for i in range(5)]
+        assert got == [401] * 4 + [429]
+        r, _ = web.sign_up("Tina")                 # sign-up costs a hash too: same budget
+        assert r.status_code == 429 and r.json()["error"] == "signup_limited"
+
+
+def test_the_address_limits_count_a_whole_ipv6_64_and_signups_a_56():
+    limits = Limits.off()
+    limits.logins_per_minute, limits.login_burst = 1.0, 2
+    limits.signups_per_hour, limits.signup_burst = 1.0, 1
+    ll = LoginLimits(limits)
+    assert ll.attempt("2001:db8:1:2::1") == 0 and ll.attempt("2001:db8:1:2:ffff::9") == 0
+    assert ll.attempt("2001:db8:1:2::abcd") > 0                   # the same /64
+    assert ll.attempt("2001:db8:1:3::1") == 0                     # another /64
+    ll.signed_up("2001:db8:1:2::1")
+    assert ll.signup_open("2001:db8:1:ff::1") > 0                 # the same /56
+    assert ll.signup_open("2001:db8:2::1") == 0
+
+
+def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
+    """A real server behind a trusted proxy that says the client came over TLS
+    (X-Forwarded-Proto: https): the cookie is Secure and __Host- prefixed."""
+    srv = ServerProc(str(tmp_path / "p.db"), args=("--trusted-proxies", "127.0.0.1")).start()
+    try:
+        r = httpx.post(srv.base + "/api/accounts", trust_env=False, timeout=60,
+                       json={"name": "Ulla", "password": PASSWORD},
+                       headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.5",
+                                "Host": "cards.example", "Origin": "https://cards.example"})
+        assert r.status_code == 201, r.text
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith("__Host-cardtable_session=") and "Secure" in cookie
+        # the same request straight from a client that is no trusted proxy: plain HTTP
+        srv2 = ServerProc(str(tmp_path / "q.db")).start()
+        try:
+            r = httpx.post(srv2.base + "/api/accounts", trust_env=False, timeout=60,
+                           json={"name": "Ulla", "password": PASSWORD},
+                           headers={"X-Forwarded-Proto": "https"})
+            assert r.status_code == 201 and "Secure" not in r.headers["set-cookie"]
+            assert session_of(r)
+        finally:
+            srv2.stop()
+    finally:
+        srv.stop()
