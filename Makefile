@@ -15,7 +15,7 @@ TPY    := $(TVENV)/bin/python
 TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test bench bench-bots bench-server train setup clean
+.PHONY: run play test bench bench-bots bench-server bench-review bench-review-accuracy train setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -53,6 +53,15 @@ bench-bots: $(DSTAMP)
 # Server load: concurrent bot tables through real WebSocket clients (SQLite and PostgreSQL).
 bench-server: $(DSTAMP)
 	$(PY) bench/bench_server.py $(ARGS)
+
+# The review's CPU time per game on one core, with the per-decision budget (docs/review.md).
+bench-review: $(STAMP)
+	$(PY) bench/bench_review.py $(ARGS)
+
+# The review's strength check: expert vs medium games, mean accuracy per level with 95%
+# intervals (ARGS="--games 20 --rollouts 120"; docs/review.md).
+bench-review-accuracy: $(STAMP)
+	$(PY) bench/bench_review.py --accuracy $(ARGS)
 
 $(BSTAMP): pyproject.toml
 	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from cardtable import new_game
 from random_games import finished, walk as advanced
 from cardtable.bots import act, make_bot
-from cardtable.bots.hint import hint
+from cardtable.bots.hint import MIN_VISITS, hint
 from cardtable.cli.hint_cmd import HintError, register
 from cardtable.core import CardtableError, save_record
 from cardtable.core.rng import Rng
@@ -34,17 +34,37 @@ def test_hint_options(game, opts):
         assert g.view(None) == before                    # the state is not touched
         assert sorted(o["decision"] for o in options) == g.legal()
         for o in options:
-            assert set(o) == {"decision", "visits", "win_chance"}
+            assert set(o) == {"decision", "visits", "win_chance", "level_choice"}
             assert 0.0 <= o["win_chance"] <= 1.0 and o["visits"] >= 1
-        # the level's decision first (in Kombio its anchor may keep the heuristic's choice
-        # on fewer rollouts than an option that did not prove better), then by rollouts
-        visits = [o["visits"] for o in options[1:]]
-        assert visits == sorted(visits, reverse=True)
-        # the best option is what the expert level itself decides with the same seed and
-        # budget
-        if len(options) > 1:
-            assert options[0]["decision"] == act(make_bot("expert", seed, iterations=60),
-                                                 g).text
+        # ranked by the estimate, not by rollouts: the well-sampled options first, each
+        # group by win chance
+        few = [o["visits"] < MIN_VISITS for o in options]
+        assert few == sorted(few)
+        for group in (False, True):
+            wins = [o["win_chance"] for o in options if (o["visits"] < MIN_VISITS) == group]
+            assert wins == sorted(wins, reverse=True)
+        # exactly one option is flagged: what the expert level itself decides with the same
+        # seed and budget
+        mine = [o["decision"] for o in options if o["level_choice"]]
+        assert mine == [act(make_bot("expert", seed, iterations=60), g).text]
+
+
+def test_hint_ranks_by_estimate_not_by_rollouts():
+    """Where the search gave an option more rollouts than a better-estimated one, or the
+    level keeps its own decision on a lower estimate (Kombio's anchor), the ranking follows
+    the estimate (before, the level's decision came first and the rest by rollouts)."""
+    above_with_fewer = level_not_first = 0
+    for seed in range(8):
+        g = advanced("kombio", {"players": 3}, seed, 5 + 9 * seed)
+        if g.over:
+            continue
+        options = hint(g, iterations=60, seed=seed)
+        sampled = [o for o in options if o["visits"] >= MIN_VISITS]
+        for hi, lo in zip(sampled, sampled[1:]):
+            assert hi["win_chance"] >= lo["win_chance"]
+            above_with_fewer += hi["visits"] < lo["visits"]
+        level_not_first += not options[0]["level_choice"]
+    assert above_with_fewer and level_not_first
 
 
 def test_hint_tries_every_option_even_on_a_small_budget():
@@ -209,3 +229,22 @@ def test_cli_default_budget_is_the_levels(record):
     out = json.loads(result.stdout)
     assert out["level"] == "hard"
     assert out["budget"] == {"iterations": make_bot("hard").iterations}
+
+
+def test_cli_speaks_german(record):
+    path, g = record
+    result = CliRunner().invoke(make_app(), ["hint", str(path), "--upto", "3",
+                                             "--iterations", "20", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    state = new_game("abluxxen", players=4, seed=5).apply_all(g.history[:3])
+    assert f"Platz {state.to_move} entscheidet" in result.stdout
+    assert "Gewinnchance" in result.stdout and "Stufe Experte" in result.stdout
+    assert "win chance" not in result.stdout and "to decide" not in result.stdout
+    # the level's own decision is starred
+    mine = next(o["decision"] for o in hint(state, iterations=20) if o["level_choice"])
+    assert any(line.split("│")[0].strip().startswith("*") and mine in line
+               for line in result.stdout.splitlines())
+    e = invoke(["hint", str(path), "--lang", "de"])        # the game is over there
+    assert isinstance(e, HintError) and "vorbei" in str(e)
+    e = invoke(["hint", str(path), "--lang", "de", "--iterations", "0"])
+    assert isinstance(e, typer.BadParameter) and "nicht 0" in str(e)

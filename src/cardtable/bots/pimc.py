@@ -132,6 +132,7 @@ class PIMCBot(Bot):
                       "belief": belief, "events": events, "trust": trust, "learned": learned,
                       "anchor": anchor}
         self.last_stats: dict[str, dict] = {}
+        self.last_samples: dict[str, dict[int, tuple[float, float]]] = {}
         self.last_iterations = 0
         self.last_seconds = 0.0
 
@@ -172,10 +173,13 @@ class PIMCBot(Bot):
 
     # -- the search ---------------------------------------------------------------------------
     def search(self, state: GameState, cands: list[Decision], min_iterations: int = 0,
-               rounds: int | None = None) -> dict[str, dict]:
+               rounds: int | None = None, paired: bool = False) -> dict[str, dict]:
         """Compare `cands` (decisions of `state.to_move`, best first by the prior) and return
         (and keep in `last_stats`) the statistics of every legal decision; the winner is
-        `self.best`. At least `min_iterations` rollouts are run whatever the budget."""
+        `self.best`. At least `min_iterations` rollouts are run whatever the budget. With
+        `paired`, `last_samples` keeps each candidate's rollouts as {sample: (win, reward)}
+        (the review's paired comparisons: candidates scored on the same sample saw the same
+        cards and the same luck)."""
         seat = state.to_move
         if seat is None or state.over:
             raise ValueError("the game is over: nobody is to move")
@@ -199,6 +203,7 @@ class PIMCBot(Bot):
         z = cfg["anchor"]
         # sample -> score per candidate, kept only for the anchor's paired comparison
         samples: list[dict[int, float]] | None = [{} for _ in range(k)] if z > 0 else None
+        kept: list[dict[int, tuple[float, float]]] = [{} for _ in range(k)]
         alive = list(range(k))
         if rounds is None:
             rounds = max(1, math.ceil(math.log2(k)))
@@ -249,6 +254,8 @@ class PIMCBot(Bot):
                     win[i] += w
                     if samples is not None:
                         samples[i][sample] = v
+                    if paired:
+                        kept[i][sample] = (w, v)
                     visits[i] += 1
                     spent += 1
                 if deadline is not None and spent >= min_iterations and \
@@ -275,4 +282,5 @@ class PIMCBot(Bot):
                 stats[m.text] = {"visits": visits[i], "win_chance": win[i] / visits[i],
                                  "reward": reward[i] / visits[i]}
         self.last_stats = stats
+        self.last_samples = {c.text: kept[i] for i, c in enumerate(cands)} if paired else {}
         return stats

@@ -6,12 +6,15 @@ of a recorded game, for the seat to move and with only that seat's knowledge
     cardtable hint game.json --upto 12            # after the first 12 actions
     cardtable hint game.json --seconds 2 --json   # wall-clock budget, JSON on stdout
 
-The table lists every legal decision, best first, with its search rollouts and estimated win
-chance. The budget is the level's own (expert: about a second) unless `--iterations` or
+The table lists every legal decision ranked by its estimated win chance (ties: the search's
+mean score), with its search play-outs beside it; `*` marks the level's own decision (not
+always the first: bots/hint.py). `--lang de|en` chooses the language of the table and the
+errors. The budget is the level's own (expert: about a second) unless `--iterations` or
 `--seconds` is given. `--json` prints one object:
     {"game": ..., "seat": seat to move, "awaiting": ..., "actions": actions applied,
      "level": "expert", "budget": {"iterations": n} or {"seconds": s}, "seed": n,
-     "options": [{"decision": text, "visits": n, "win_chance": float}, ...]}
+     "options": [{"decision": text, "visits": n, "win_chance": float,
+                  "level_choice": bool}, ...]}
 
 Errors (unreadable or malformed record, an illegal action in it, a finished game, bad options)
 are CardtableError subclasses or typer.BadParameter: the `cardtable` entry point prints them as
@@ -31,15 +34,14 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.bots.base import LEVELS, make_bot
-from cardtable.bots.hint import HINT_LEVEL, hint
+from cardtable.bots.hint import HINT_LEVEL, MIN_VISITS, hint
+from cardtable.cli.i18n import check_lang, t
+from cardtable.i18n import level as level_word
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 
 
-#: the table shows a win chance only for options searched at least this often (one or two
-#: play-outs say nothing); --json gives every estimate with its visits
-MIN_VISITS = 10
 
 
 class HintError(CardtableError):
@@ -57,26 +59,28 @@ def _load(file: str, upto: int | None) -> GameState:
 
 def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
              seconds: float | None = None, seed: int = 0, as_json: bool = False,
-             console: Console | None = None, level: str = HINT_LEVEL) -> int:
+             console: Console | None = None, level: str = HINT_LEVEL,
+             lang: str | None = None) -> int:
+    lang = check_lang(lang)
     if iterations is not None and seconds is not None:
-        raise typer.BadParameter("give --iterations or --seconds, not both")
+        raise typer.BadParameter(t(lang, "hint.err_both"))
     if upto is not None and upto < 0:
-        raise typer.BadParameter(f"--upto must be 0 or more, not {upto}")
+        raise typer.BadParameter(t(lang, "hint.err_min", option="--upto", min=0, value=upto))
     if iterations is not None and iterations < 1:
-        raise typer.BadParameter(f"--iterations must be 1 or more, not {iterations}")
+        raise typer.BadParameter(t(lang, "hint.err_min", option="--iterations", min=1,
+                                   value=iterations))
     if seconds is not None and not seconds > 0:
-        raise typer.BadParameter(f"--seconds must be more than 0, not {seconds}")
+        raise typer.BadParameter(t(lang, "hint.err_seconds", value=seconds))
     searching = [name for name in LEVELS if make_bot(name).searches]
     if level not in searching:
-        raise typer.BadParameter(f"--level must be a level that searches "
-                                 f"({', '.join(searching)}), not {level!r}")
+        raise typer.BadParameter(t(lang, "hint.err_level", levels=", ".join(searching),
+                                   value=repr(level)))
     if iterations is None and seconds is None:
         iterations = make_bot(level).iterations         # the level's own budget
     state = _load(file, upto)
     done = len(state.history)
     if state.over:
-        raise HintError(f"the game in {file!r} is over after {done} actions: nothing to hint "
-                        "(use --upto N for an earlier point)")
+        raise HintError(t(lang, "hint.err_over", file=repr(file), n=done))
     seat = state.to_move
     options = hint(state, iterations=iterations, seconds=seconds, seed=seed, level=level)
     budget = {"iterations": iterations} if iterations is not None else {"seconds": seconds}
@@ -86,24 +90,26 @@ def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
         sys.stdout.write(json.dumps(out) + "\n")
         return 0
     console = console or Console(highlight=False)
-    how = (f"{iterations} rollouts" if iterations is not None else f"{seconds:g} s")
-    console.print(Text(f"{state.game}: seat {seat} to decide ({state.awaiting}) after {done} "
-                       f"actions; {level} level, {how}, seed {seed}", style="bold"),
-                  soft_wrap=True)
+    how = (t(lang, "hint.rollouts", n=iterations) if iterations is not None
+           else t(lang, "hint.seconds", s=f"{seconds:g}"))
+    console.print(Text(t(lang, "hint.head", game=state.game, seat=seat, awaiting=state.awaiting,
+                         n=done, level=level_word(lang, level), budget=how, seed=seed),
+                       style="bold"), soft_wrap=True)
     table = Table(show_edge=False)
     table.add_column("#", justify="right")
-    table.add_column("decision")
-    table.add_column("rollouts", justify="right")
-    table.add_column("win chance", justify="right")
+    table.add_column(t(lang, "hint.col_decision"))
+    table.add_column(t(lang, "hint.col_rollouts"), justify="right")
+    table.add_column(t(lang, "hint.col_win"), justify="right")
     for i, o in enumerate(options, 1):
         chance = f"{100 * o['win_chance']:.1f}%" if o["visits"] >= MIN_VISITS else "—"
-        table.add_row(str(i), o["decision"], str(o["visits"]), chance,
+        mark = "*" if o["level_choice"] else ""
+        table.add_row(f"{mark}{i}", o["decision"], str(o["visits"]), chance,
                       style="bold" if i == 1 else "")
     console.print(table)
+    console.print(Text(t(lang, "hint.mine", level=level_word(lang, level)), style="dim"),
+                  soft_wrap=True)
     if any(o["visits"] < MIN_VISITS for o in options):
-        console.print(Text(f"—: fewer than {MIN_VISITS} visits, too few for an estimate "
-                           "(more --iterations or --seconds give one)", style="dim"),
-                      soft_wrap=True)
+        console.print(Text(t(lang, "hint.few", n=MIN_VISITS), style="dim"), soft_wrap=True)
     return 0
 
 
@@ -125,5 +131,8 @@ def register(app: typer.Typer) -> None:
                                   "expert (the strongest) or hard."),
         seed: int = typer.Option(0, "--seed", help="Seed of the search."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+        lang: Optional[str] = typer.Option(None, "--lang", help="Language: de or en "
+                                           "(default: from LANG / LC_ALL)."),
     ) -> None:
-        raise typer.Exit(run_hint(file, upto, iterations, seconds, seed, as_json, level=level))
+        raise typer.Exit(run_hint(file, upto, iterations, seconds, seed, as_json, level=level,
+                                  lang=lang))
