@@ -152,3 +152,15 @@ def test_every_python_file_is_one_concern_sized():
            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
            and p.name != "state.py"}
     assert big == {}
+
+
+def test_the_tests_mirror_the_source_tree():
+    """Issue 30: every package of src/cardtable has its tests in the folder of the same name
+    under tests/ (the top of tests/ keeps only the tests of the project as a whole)."""
+    tests = SRC.parents[1] / "tests"
+    packages = sorted(p.name for p in SRC.iterdir() if (p / "__init__.py").exists())
+    assert {"core", "server", "web"} <= set(packages)
+    missing = [p for p in packages if not any((tests / p).glob("test_*.py"))]
+    assert missing == []
+    top = sorted(p.name for p in tests.glob("test_*.py"))
+    assert top == ["test_house_plan.py", "test_make.py", "test_readme.py"]
