@@ -237,8 +237,14 @@ def test_deleting_an_account_keeps_the_game_for_the_others_under_a_neutral_name(
     r = web.call("POST", "/api/tables", origin=None, json={
         "game": "kombio", "public": False, "name": "Hanna", "players": 2})
     code, token = r.json()["table"]["code"], r.json()["join"]["token"]
-    web.call("POST", f"/api/tables/{code}/join", origin=None, json={"name": "Ivo"})
+    ivo = web.call("POST", f"/api/tables/{code}/join", origin=None,
+                   json={"name": "Ivo"}).json()["token"]
     _, hanna = web.sign_up("Hanna", claim=[token])
+    with web.client.websocket_connect(f"/ws/{code}?token={token}") as ws:     # a word first
+        ws.send_json({"type": "chat", "channel": "table", "text": "hello"})
+        while (m := ws.receive_json())["type"] != "chat":
+            pass
+        assert (m["seat"], m["name"], m["text"]) == (0, "Hanna", "hello")
     r = web.call("DELETE", "/api/me", hanna, json={"password": "not it at all"})
     assert r.status_code == 403 and r.json()["error"] == "wrong_password"
     r = web.call("DELETE", "/api/me", hanna, json={"password": PASSWORD})
@@ -248,6 +254,12 @@ def test_deleting_an_account_keeps_the_game_for_the_others_under_a_neutral_name(
     table = web.call("GET", f"/api/tables/{code}").json()
     assert [(s["name"], s["joined"]) for s in table["seats"]] == [(None, True), ("Ivo", True)]
     assert table["status"] == "playing"
+    # her line of table talk stays, without her name (the browser shows "Seat 1")
+    with web.client.websocket_connect(f"/ws/{code}?token={ivo}") as ws:
+        while (m := ws.receive_json())["type"] != "chat_log":
+            pass
+    assert [(r["seat"], r["name"], r["text"]) for r in m["messages"] if r["kind"] == "text"] == \
+        [(0, None, "hello")]
     # the name is free again
     assert web.sign_up("Hanna")[0].status_code == 201
 

@@ -136,11 +136,15 @@ async def rehash(store: Store, account_id: int, pw_hash: str) -> None:
 
 async def delete(store: Store, account_id: int) -> None:
     """Delete the account and its sessions. Its seats keep their games without a name and an
-    account; a table still being played is marked changed (its version), so every server
+    account (its lines of table talk without the name); a table still being played is marked changed (its version), so every server
     process reads the seat's new name before its next change."""
     def op() -> Op:
         rows = yield ("SELECT DISTINCT table_id FROM seats WHERE account_id = :id",
                       {"id": account_id})
+        # the player's lines of table talk lose the name too (they show "Seat N")
+        yield ("UPDATE chat SET name = NULL WHERE seat IS NOT NULL AND EXISTS (SELECT 1 FROM "
+               "seats s WHERE s.table_id = chat.table_id AND s.seat = chat.seat "
+               "AND s.account_id = :id)", {"id": account_id})
         yield ("UPDATE seats SET name = NULL, account_id = NULL WHERE account_id = :id",
                {"id": account_id})
         if rows:
