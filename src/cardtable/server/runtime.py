@@ -220,7 +220,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
                 raise refuse(text, "not_your_turn", seat=state.to_move, other=seat)
             state.apply(text)
             after = self._views(state, viewers)
-            steps.append(Step(start + i, seat, state.history[-1], by, before, after))
+            text = state.history[-1]
+            steps.append(Step(start + i, seat, text, by, before, after,
+                              state.decision_json(text, seat)))
             before = after
         return steps
 

@@ -49,6 +49,7 @@ class Step:
     by: str
     before: dict
     after: dict
+    move: dict            # the decision as JSON (`GameState.decision_json`), once for every viewer
 
 
 @dataclass

@@ -125,7 +125,7 @@ class TableViews:
         text = V.describe(self.game, step.before[viewer], step.text, step.after[viewer],
                           step.seat, viewer, names or self.names[lang], lang)
         return {"type": "event", "index": step.index, "seat": step.seat, "decision": step.text,
-                "move": self.state.decision_json(step.text, step.seat),
+                "move": step.move,
                 "by": step.by, "text": text}
 
 
@@ -166,7 +166,8 @@ class TableViews:
             after = self._views(st, viewers)
             if (i + 1) % CHECKPOINT == 0 and (i + 1) not in self._checkpoints:
                 self._checkpoints[i + 1] = st.copy()
-            msg = self.event_msg(Step(i, seat, history[i], by, before, after), viewer, lang,
+            msg = self.event_msg(Step(i, seat, history[i], by, before, after,
+                                      st.decision_json(history[i], seat)), viewer, lang,
                                  names)
             if msg:
                 out.append(msg)
