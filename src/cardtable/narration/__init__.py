@@ -37,11 +37,10 @@ def web_why(game: str, view: dict, seat: int | None, names: list[str], lang: str
     without one (no narration module, or none of this name) gets "". `window`: the state
     message's snap-window part for this viewer (eligible, answered), `legal_any`: the viewer
     may decide now."""
-    name = f"{__name__}.{game}"
     try:
-        module = importlib.import_module(name)
+        module = narrator(game)
     except ModuleNotFoundError as e:
-        if e.name != name:                    # a module it imports is missing: a real fault
+        if e.name != f"{__name__}.{game}":    # a module it imports is missing: a real fault
             raise
         return ""
     words = getattr(module, "web_why", None)
