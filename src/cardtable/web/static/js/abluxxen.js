@@ -51,7 +51,7 @@ function prompt(view, opts, me) {
 
 // -- rendering -----------------------------------------------------------------------------------------
 export function renderAbluxxen(el, view, opts = {}) {
-  opts = Object.assign({ legal: [], decisions: [], ui: {}, readonly: false }, opts);
+  opts = Object.assign({ decisions: [], ui: {}, readonly: false }, opts);
   if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i }));
   if (!opts.plainNames) opts.plainNames = opts.names;
   const ui = opts.ui;

@@ -38,7 +38,7 @@ function sameSet(a, b) {
 }
 
 export function renderKombio(el, view, opts = {}) {
-  opts = Object.assign({ legal: [], decisions: [], ui: {}, readonly: false }, opts);
+  opts = Object.assign({ decisions: [], ui: {}, readonly: false }, opts);
   if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i + 1 }));
   if (!opts.plainNames) opts.plainNames = opts.names;
   const ui = opts.ui;

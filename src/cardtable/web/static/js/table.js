@@ -321,7 +321,7 @@ export function renderTablePage(el, code) {
       const gameEl = h("div", { class: "game" });
       boardEl.appendChild(gameEl);
       const opts = {
-        readonly: st.seat === null, seat: st.seat, legal: st.round_break ? [] : st.legal, names: names(), state: st,
+        readonly: st.seat === null, seat: st.seat, names: names(), state: st,
         decisions: st.round_break ? [] : (st.decisions || []),
         plainNames: seatNames(st.seats), seats: st.seats,
         why: st.why || "",
