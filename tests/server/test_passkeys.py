@@ -16,67 +16,10 @@ import sqlalchemy as sa
 sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import ORIGIN, app_client
-from webauthn_soft import UP, SoftKey
+from webauthn_soft import RP, UP, Agent, SoftKey
 
 from cardtable.server.config import DatabaseURL
 from cardtable.server.security import Limits
-
-RP = "testserver"
-COOKIES = ("cardtable_session", "cardtable_webauthn")
-
-
-class Agent:
-    """One browser: its own cookies (session and ceremony), requests from this site's pages."""
-
-    def __init__(self, web, origin: str = ORIGIN):
-        self.web, self.origin, self.jar = web, origin, {}
-
-    def call(self, method: str, path: str, json=None, origin: str | None = "page",
-             host: str | None = None):
-        h = {}
-        if origin is not None:
-            h["Origin"] = self.origin if origin == "page" else origin
-        if host:
-            h["Host"] = host
-        if self.jar:
-            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.jar.items())
-        c = self.web.client
-        c.cookies.clear()
-        r = c.request(method, path, json=json, headers=h)
-        c.cookies.clear()
-        for raw in r.headers.get_list("set-cookie"):
-            name, _, rest = raw.partition("=")
-            value = rest.split(";")[0].strip('"')
-            if name in COOKIES:
-                if value and "Max-Age=0" not in raw:
-                    self.jar[name] = value
-                else:
-                    self.jar.pop(name, None)
-        return r
-
-    def sign_up(self, name: str, key: SoftKey, claim=(), origin: str | None = None):
-        r = self.call("POST", "/api/passkeys/signup/options", {"name": name})
-        assert r.status_code == 200, r.text
-        opts = r.json()
-        assert opts["authenticatorSelection"]["residentKey"] == "required"
-        assert opts["rp"]["id"] == RP
-        return self.call("POST", "/api/passkeys/signup", {
-            "credential": key.create(opts, origin or self.origin), "claim": list(claim)})
-
-    def log_in(self, key: SoftKey, **kw):
-        r = self.call("POST", "/api/passkeys/login/options")
-        assert r.status_code == 200, r.text
-        opts = r.json()
-        assert opts["allowCredentials"] == [] and opts["userVerification"] == "required"
-        answer = key.get(opts, kw.pop("origin", None) or self.origin, **kw)
-        return self.call("POST", "/api/passkeys/login", {"credential": answer}), answer
-
-    def add(self, key: SoftKey, label: str = ""):
-        r = self.call("POST", "/api/me/passkeys/options")
-        assert r.status_code == 200, r.text
-        return self.call("POST", "/api/me/passkeys",
-                         {"credential": key.create(r.json(), self.origin), "label": label})
-
 
 @pytest.fixture(scope="module")
 def web(database):
@@ -287,3 +230,21 @@ def test_the_log_in_limits_hold_for_passkeys(tmp_path):
             _error(Agent(w).log_in(key)[0], 401, "bad_passkey")
         key.counter = 100
         _error(Agent(w).log_in(key)[0], 429, "login_limited")     # even the right answer
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_passkey_error_has_words_in_both_languages(lang):
+    import re
+
+    from cardtable.i18n import t
+
+    src = Path(__file__).parents[2] / "src" / "cardtable" / "server"
+    codes = set()
+    for name in ("passkey_routes.py", "passkeys.py"):
+        text = (src / name).read_text()
+        codes |= set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', text, re.S))
+    assert {"passkey_expired", "passkey_refused", "bad_passkey", "passkey_known",
+            "passkey_limit", "last_login_way", "no_passkey", "passkey_no_domain"} <= codes
+    for code in codes:
+        text = t(lang, f"err.api.{code}", most=20, name="Ann")
+        assert text != f"err.api.{code}" and "{" not in text, code

@@ -1,6 +1,7 @@
 """A software authenticator for the passkey tests: makes the answers a browser gives to
 navigator.credentials.create (attestation "none") and .get (an ECDSA P-256 assertion),
-as JSON the way PublicKeyCredential.toJSON() writes them. It signs with `cryptography`;
+as JSON the way PublicKeyCredential.toJSON() writes them; and `Agent`, one browser with its
+own cookies that runs the ceremonies through the HTTP API. It signs with `cryptography`;
 the server checks with py_webauthn, which knows nothing of this helper."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import cbor2
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from webauthn.helpers import bytes_to_base64url
+
+from accounts_helpers import ORIGIN
 
 UP, UV, AT = 0x01, 0x04, 0x40
 
@@ -77,3 +80,60 @@ class SoftKey:
                 "response": {"clientDataJSON": b64(cdj), "authenticatorData": b64(auth),
                              "signature": b64(sig),
                              "userHandle": user_handle or self.user_handle}}
+
+
+RP = "testserver"
+COOKIES = ("cardtable_session", "cardtable_webauthn")
+
+
+class Agent:
+    """One browser: its own cookies (session and ceremony), requests from this site's pages."""
+
+    def __init__(self, web, origin: str = ORIGIN):
+        self.web, self.origin, self.jar = web, origin, {}
+
+    def call(self, method: str, path: str, json=None, origin: str | None = "page",
+             host: str | None = None):
+        h = {}
+        if origin is not None:
+            h["Origin"] = self.origin if origin == "page" else origin
+        if host:
+            h["Host"] = host
+        if self.jar:
+            h["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.jar.items())
+        c = self.web.client
+        c.cookies.clear()
+        r = c.request(method, path, json=json, headers=h)
+        c.cookies.clear()
+        for raw in r.headers.get_list("set-cookie"):
+            name, _, rest = raw.partition("=")
+            value = rest.split(";")[0].strip('"')
+            if name in COOKIES:
+                if value and "Max-Age=0" not in raw:
+                    self.jar[name] = value
+                else:
+                    self.jar.pop(name, None)
+        return r
+
+    def sign_up(self, name: str, key: SoftKey, claim=(), origin: str | None = None):
+        r = self.call("POST", "/api/passkeys/signup/options", {"name": name})
+        assert r.status_code == 200, r.text
+        opts = r.json()
+        assert opts["authenticatorSelection"]["residentKey"] == "required"
+        assert opts["rp"]["id"] == RP
+        return self.call("POST", "/api/passkeys/signup", {
+            "credential": key.create(opts, origin or self.origin), "claim": list(claim)})
+
+    def log_in(self, key: SoftKey, **kw):
+        r = self.call("POST", "/api/passkeys/login/options")
+        assert r.status_code == 200, r.text
+        opts = r.json()
+        assert opts["allowCredentials"] == [] and opts["userVerification"] == "required"
+        answer = key.get(opts, kw.pop("origin", None) or self.origin, **kw)
+        return self.call("POST", "/api/passkeys/login", {"credential": answer}), answer
+
+    def add(self, key: SoftKey, label: str = ""):
+        r = self.call("POST", "/api/me/passkeys/options")
+        assert r.status_code == 200, r.text
+        return self.call("POST", "/api/me/passkeys",
+                         {"credential": key.create(r.json(), self.origin), "label": label})
