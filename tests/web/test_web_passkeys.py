@@ -160,6 +160,13 @@ def test_the_passkey_buttons_in_the_other_language_and_size(local_page, artifact
 
 
 def test_no_passkey_button_without_passkeys(local_page, new_page):
+    # the same dialog where passkeys are possible has the button (so the absences below are
+    # the checks', not a missing feature's)
+    o = local_page("en")
+    o.goto("/")
+    o.wait_for_selector("#create-btn")
+    o.click("#account-btn")
+    expect(o.locator("#pk-login")).to_be_visible()
     # a browser without WebAuthn
     p = local_page("en")
     p.add_init_script("delete window.PublicKeyCredential;")
