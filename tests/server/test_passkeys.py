@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from accounts_helpers import ORIGIN, app_client
+from accounts_helpers import ORIGIN, PASSWORD, app_client
 from webauthn_soft import RP, UP, Agent, SoftKey
 
 from cardtable.server.config import DatabaseURL
@@ -151,7 +151,7 @@ def test_add_list_remove_and_never_the_last_way_to_log_in(web):
     assert a.sign_up("Dora", k1).status_code == 201
     only = a.call("GET", "/api/me/passkeys").json()[0]["id"]
     _error(a.call("DELETE", f"/api/me/passkeys/{only}"), 409, "last_login_way")
-    r = a.add(k2, "Laptop")
+    r = a.add(k2, " Lap\u200btop\x07 ")
     assert r.status_code == 201, r.text
     assert r.json()["label"] == "Laptop"
     keys = a.call("GET", "/api/me/passkeys").json()
@@ -200,6 +200,21 @@ def test_deleting_a_passwordless_account_with_its_passkey(web, database):
     r, _ = Agent(web).log_in(key)
     _error(r, 401, "bad_passkey")
     assert web.sign_up("Fritz")[0].status_code == 201               # the name is free
+
+
+def test_deleting_an_account_with_its_password_removes_its_passkeys(web, database):
+    r, sess = web.sign_up("Ilse")
+    a = Agent(web)
+    a.jar["cardtable_session"] = sess
+    key = SoftKey(RP)
+    assert a.add(key).status_code == 201
+    assert a.call("DELETE", "/api/me", {"password": PASSWORD}).status_code == 204
+    engine = sa.create_engine(DatabaseURL(database).sync_url)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM passkeys WHERE credential_id = :c"),
+                            {"c": key.id}).scalar() == 0
+    engine.dispose()
+    _error(Agent(web).log_in(key)[0], 401, "bad_passkey")
 
 
 def test_an_ip_address_offers_no_passkeys(web):

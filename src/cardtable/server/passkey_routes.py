@@ -16,6 +16,7 @@ passkey and a wrong signature get the same answer, `bad_passkey`.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
@@ -140,6 +141,10 @@ def _limited(s: Accounts, wait: float, error: str = "login_limited") -> None:
 
 
 def _label(label: str, request: Request) -> str:
+    """The player's words for a passkey (control and format characters dropped), or where
+    it was made ("Passkey (Android)")."""
+    label = " ".join("".join(ch for ch in label if unicodedata.category(ch)[0] != "C")
+                     .split())[:64]
     if label:
         return label
     agent = request.headers.get("user-agent", "")
@@ -280,8 +285,11 @@ async def add_passkey(req: AddKey, request: Request, response: Response) -> Pass
         raise ApiError(400, "this passkey request expired or was answered already: try again",
                        "passkey_expired")
     new = P.check_registration(req.credential, ch["challenge"], rp_id, origins)
-    got = await A.write(s.store, lambda: P.add_key(account["id"], new, ch["user_handle"],
-                                                   _label(req.label, request)))
+    try:
+        got = await A.write(s.store, lambda: P.add_key(account["id"], new, ch["user_handle"],
+                                                       _label(req.label, request)))
+    except A.IntegrityError:                # PostgreSQL: another process stored it meanwhile
+        got = "known"
     if got == "known":
         raise ApiError(409, "this passkey belongs to an account already", "passkey_known")
     if got == "limit":
