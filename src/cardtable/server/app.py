@@ -35,6 +35,7 @@ from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
+from cardtable.server.passkey_routes import router as passkey_router
 from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
@@ -464,6 +465,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router)                   # POST /api/replay
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
+    app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

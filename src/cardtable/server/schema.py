@@ -21,6 +21,8 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    BigInteger,
+    LargeBinary,
 )
 
 
@@ -148,6 +150,36 @@ chat = Table(
     Column("n", Integer, nullable=False),                   # actions of the game before it
     Column("at", Float, nullable=False),
     Index("ix_chat_table", "table_id", "id"),
+)
+
+
+#: passkeys of accounts and the challenges of their ceremonies (passkeys.py; migration 0009)
+passkeys = Table(
+    "passkeys", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_passkeys_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("credential_id", String(1400), nullable=False, unique=True),    # base64url
+    Column("public_key", LargeBinary, nullable=False),                   # COSE key
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(200), nullable=False),                   # JSON list
+    Column("user_handle", String(100), nullable=False),                  # base64url
+    Column("label", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+    Index("ix_passkeys_account", "account_id"),
+)
+
+passkey_challenges = Table(
+    "passkey_challenges", metadata,
+    Column("id_hash", String(64), primary_key=True),        # SHA-256 of the cookie's value
+    Column("challenge", String(128), nullable=False),       # base64url
+    Column("purpose", String(12), nullable=False),          # signup | login | add | confirm
+    Column("account_id", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("user_handle", String(100), nullable=True),
+    Column("expires", Float, nullable=False),
+    Index("ix_passkey_challenges_expires", "expires"),
 )
 
 
