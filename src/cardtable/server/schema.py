@@ -47,7 +47,7 @@ game_tables = Table(
     Column("updated_at", Float, nullable=False),
     Column("creator", String(64), nullable=True),
     # a rated table (ratings.py): every human seat an account's; its end updates the ratings
-    Column("rated", Boolean, nullable=False, default=False, server_default=false()),
+    Column("rated", Boolean, nullable=False, server_default=false()),
     # a finished game's result, {"scores", "winners"} (ratings.py; NULL: not over, or
     # finished before revision 0007)
     Column("result", JSON, nullable=True),

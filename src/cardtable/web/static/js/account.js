@@ -248,6 +248,8 @@ export function renderAccount(el) {
   item("acct-change-pw", t("acct.change_password"), openChangePassword),
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
+  h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",
+    onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("rt.profile"))),
   item("acct-logout", t("acct.logout"), () => logOut()),
   item("acct-logout-all", t("acct.logout_all"), openLogoutAll),
   item("acct-delete", t("acct.delete"), openDelete, { class: "acct-item acct-danger" }));
