@@ -266,9 +266,10 @@ export function renderLobby(el) {
           placeholder: t("lobby.name_ph"), value: form.name, oninput: (e) => { form.name = e.target.value; syncName("j-name", form.name); } }), "f-name"),
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-public", checked: form.public,
           onchange: (e) => { form.public = e.target.checked; } }), " ", t("lobby.public")),
-        account() ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-rated", checked: form.rated,
-          onchange: (e) => { form.rated = e.target.checked; } }), " ", t("lobby.rated")) : null,
       ),
+      account() ? h("div", { class: "rated-box" }, h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-rated", checked: form.rated,
+        "aria-describedby": "f-rated-hint", onchange: (e) => { form.rated = e.target.checked; } }), " ", t("lobby.rated")),
+      h("p", { class: "muted small", id: "f-rated-hint" }, t("lobby.rated_hint"))) : null,
       error ? h("p", { class: "error", role: "alert" }, error) : null,
       h("div", { class: "actions" }, h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("lobby.create_btn"))),
     );

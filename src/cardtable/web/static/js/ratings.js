@@ -9,7 +9,8 @@ import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { navigate } from "./router.js";
 
-const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// a rating with one decimal in the page's language, a negative one with a real minus sign
+const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
 const day = (at) => new Date(at * 1000).toLocaleDateString(getLang(), { year: "numeric", month: "short", day: "numeric" });
 const title = (g) => (GAMES[g] ? GAMES[g].title : g);
 const variantName = (v) => (v ? t("variant." + v) : "");
@@ -106,13 +107,14 @@ function drawProfile(el, state, route) {
         chart(p.name, r.game, r.history, `rt-chart-${i}`),
         historyTable(r.history, r.game)))),
     h("p", { class: "muted small" }, t("rt.explain"), " ", h("a", { href: "/leaderboard/" + GAME_IDS[0], "data-link": "" }, t("rt.leaderboards"))));
+  const withVariant = p.games.some((g) => g.variant);
   const counts = h("section", { class: "panel", "aria-labelledby": "rt-games-h" }, h("h2", { id: "rt-games-h" }, t("rt.games")),
     p.games.length === 0 ? h("p", { class: "muted" }, t("rt.no_games")) :
-      h("table", { class: "rt-table" }, h("thead", {}, h("tr", {},
-        h("th", { scope: "col" }, t("lobby.game")), h("th", { scope: "col" }, t("lobby.variant")),
+      h("div", { class: "rt-scroll" }, h("table", { class: "rt-table", id: "rt-counts" }, h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("lobby.game")), withVariant ? h("th", { scope: "col" }, t("lobby.variant")) : null,
         h("th", { scope: "col", class: "num" }, t("rt.played")), h("th", { scope: "col", class: "num" }, t("rt.won")))),
-      h("tbody", {}, p.games.map((g) => h("tr", {}, h("td", {}, title(g.game)), h("td", {}, variantName(g.variant)),
-        h("td", { class: "num" }, String(g.played)), h("td", { class: "num" }, String(g.won)))))));
+      h("tbody", {}, p.games.map((g) => h("tr", {}, h("td", {}, title(g.game)), withVariant ? h("td", {}, variantName(g.variant)) : null,
+        h("td", { class: "num" }, String(g.played)), h("td", { class: "num" }, String(g.won))))))));
   const recent = h("section", { class: "panel", "aria-labelledby": "rt-recent-h" }, h("h2", { id: "rt-recent-h" }, t("rt.recent")),
     p.recent.length === 0 ? h("p", { class: "muted" }, t("rt.no_games")) :
       h("ul", { class: "table-list rt-recent" }, p.recent.map((g) => h("li", { class: "table-item", data: { code: g.code || "" } },
@@ -147,28 +149,34 @@ function drawBoard(el, state, route, reload) {
   const minSel = h("select", { id: "rt-min", onchange: (e) => { state.minGames = Number(e.target.value); state.offset = 0; reload(); } },
     [1, 3, 10, 30].map((n) => h("option", { value: n, selected: n === state.minGames }, String(n))));
   const page = (delta) => { state.offset = Math.max(0, state.offset + delta); reload(); };
+  const row = (r) => h("tr", { data: { kind: r.kind, name: r.name } },
+    h("td", { class: "num" }, String(r.rank)),
+    h("td", {}, r.kind === "bot" ? [h("span", { class: "chip" }, t("lobby.bot")), " ", t("level." + r.name)]
+      : h("a", { href: profileHref(r.name), "data-link": "" }, r.name)),
+    h("td", { class: "num" }, fmt(r.rating)), h("td", { class: "num" }, String(r.games)),
+    h("td", { class: "num" }, String(r.wins)));
+  let body;
+  if (!b) body = state.error ? null : h("p", { class: "muted" }, t("rt.loading"));
+  else if (b.rows.length === 0) body = h("p", { class: "muted", id: "rt-empty" }, t("rt.board_empty"));
+  else {
+    body = h("div", { class: "rt-scroll" }, h("table", { class: "rt-table rt-board", id: "rt-board" },
+      h("caption", { class: "sr-only" }, `${t("rt.leaderboard")} · ${title(route.game)}`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, t("rt.player")),
+        h("th", { scope: "col", class: "num" }, t("rt.col_rating")), h("th", { scope: "col", class: "num" }, t("rt.played")),
+        h("th", { scope: "col", class: "num" }, t("rt.won")))),
+      h("tbody", {}, b.rows.map(row))));
+  }
+  const pages = b && b.total > b.limit ? h("div", { class: "actions rt-pages" },
+    h("button", { type: "button", class: "btn btn-small", id: "rt-prev", disabled: b.offset === 0, onclick: () => page(-b.limit) }, t("rt.prev")),
+    h("span", { class: "muted" }, t("rt.page", { from: b.offset + 1, to: Math.min(b.total, b.offset + b.limit), total: b.total })),
+    h("button", { type: "button", class: "btn btn-small", id: "rt-next", disabled: b.offset + b.limit >= b.total, onclick: () => page(b.limit) }, t("rt.next"))) : null;
   el.append(h("section", { class: "panel" },
     h("h1", {}, t("rt.leaderboard"), " · ", title(route.game)),
     boardLinks(route.game),
     h("p", { class: "muted small" }, t("rt.explain")),
     h("div", { class: "field rt-min" }, h("label", { for: "rt-min" }, t("rt.min_games")), minSel),
     state.error ? h("p", { class: "error", role: "alert" }, apiMessage(state.error)) : null,
-    !b ? (state.error ? null : h("p", { class: "muted" }, t("rt.loading"))) : b.rows.length === 0 ? h("p", { class: "muted", id: "rt-empty" }, t("rt.board_empty")) :
-      h("div", { class: "rt-scroll" }, h("table", { class: "rt-table rt-board", id: "rt-board" },
-        h("caption", { class: "sr-only" }, `${t("rt.leaderboard")} · ${title(route.game)}`),
-        h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, t("rt.player")),
-          h("th", { scope: "col", class: "num" }, t("rt.col_rating")), h("th", { scope: "col", class: "num" }, t("rt.played")),
-          h("th", { scope: "col", class: "num" }, t("rt.won")))),
-        h("tbody", {}, b.rows.map((r) => h("tr", { data: { kind: r.kind, name: r.name } },
-          h("td", { class: "num" }, String(r.rank)),
-          h("td", {}, r.kind === "bot" ? [h("span", { class: "chip" }, t("lobby.bot")), " ", t("level." + r.name)]
-            : h("a", { href: profileHref(r.name), "data-link": "" }, r.name)),
-          h("td", { class: "num" }, fmt(r.rating)), h("td", { class: "num" }, String(r.games)), h("td", { class: "num" }, String(r.wins)))))))),
-    b && b.total > b.limit ? h("div", { class: "actions rt-pages" },
-      h("button", { type: "button", class: "btn btn-small", id: "rt-prev", disabled: b.offset === 0, onclick: () => page(-b.limit) }, t("rt.prev")),
-      h("span", { class: "muted" }, t("rt.page", { from: b.offset + 1, to: Math.min(b.total, b.offset + b.limit), total: b.total })),
-      h("button", { type: "button", class: "btn btn-small", id: "rt-next", disabled: b.offset + b.limit >= b.total, onclick: () => page(b.limit) }, t("rt.next"))) : null,
-  ));
+    body, pages));
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
 }
 
