@@ -242,3 +242,21 @@ def test_routes_are_in_the_openapi_schema(web):
     assert "get" in paths["/api/leaderboard/{game}"]
     props = web.call("GET", "/openapi.json").json()["components"]["schemas"]["CreateTable"]
     assert "rated" in props["properties"]
+
+
+def test_a_deleted_accounts_rating_leaves_the_board_and_the_others_history_stays(web):
+    _, a = web.sign_up("Delia")
+    _, b = web.sign_up("Dieter")
+    code = rated_table(web, a).json()["table"]["code"]
+    assert web.call("POST", f"/api/tables/{code}/join", b, json={"name": "D"},
+                    headers={"X-Cardtable-Client": "d" * 32}).status_code == 200
+    play_out(web, code)
+    names = lambda: {x["name"] for x in web.call(                       # noqa: E731
+        "GET", "/api/leaderboard/kombio?min_games=1&limit=200").json()["rows"]}
+    assert {"Delia", "Dieter"} <= names()
+    assert web.call("DELETE", "/api/me", a, json={"password": "correct horse battery"}) \
+        .status_code == 204
+    assert "Delia" not in names() and "Dieter" in names()
+    p = web.call("GET", "/api/players/Dieter").json()
+    assert len(p["ratings"][0]["history"]) == 1
+    assert p["recent"][0]["names"][0] == "Seat 1"          # the deleted player, neutrally
