@@ -7,7 +7,6 @@ import { t, getLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
-import { navigate } from "./router.js";
 
 // a rating with one decimal in the page's language, a negative one with a real minus sign
 const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
@@ -180,4 +179,3 @@ function drawBoard(el, state, route, reload) {
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
 }
 
-export { navigate };
