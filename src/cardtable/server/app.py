@@ -53,6 +53,8 @@ from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
 from cardtable.server.push import Pusher
 from cardtable.server.push_routes import router as push_router
+from cardtable.server.rating_routes import rated_checks
+from cardtable.server.rating_routes import router as rating_router
 from cardtable.server.runtime import TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
@@ -92,7 +94,7 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
         options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
-        memory=bool(s.get("memory")), host=s.get("host"))
+        memory=bool(s.get("memory")), host=s.get("host"), rated=bool(row.get("rated")))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -254,6 +256,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         address may have a few unfinished tables at a time (fewer with searching bots), and
         the server a few thousand (quotas.py)."""
         cfg, base, rows = table_config(req, settings)
+        if req.rated:
+            await rated_host(req, cfg, request)
         addr = client_addr(request.scope)
         who = seat_client(addr, identity(request))
         creator = client_key(addr)
@@ -277,7 +281,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         table_id = await store.create_table({
                             "code": code, "game": req.game, "settings": cfg, "base": base,
                             "public": req.public, "status": status, "deadline": None,
-                            "snap": None, "rematch_code": None, "creator": creator}, rows)
+                            "snap": None, "rematch_code": None, "creator": creator,
+                            "rated": req.rated}, rows)
                         break
                     except IntegrityError:
                         continue
@@ -315,6 +320,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
         async with table(code, refresh=False, request=request) as rt:
+            if rt.row.get("rated"):                  # logged in, as the account's name
+                req = P.JoinTable(name=await rated_join(rt, request), seat=req.seat)
             public_limits = settings.public_seats_per_person or \
                 settings.public_seats_per_address
             seat, token = await join_seat(hub(), rt, req.name, req.seat,
@@ -337,6 +344,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not m:
             raise _bad("not a table code or link", 404, "not_a_code")
         return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat), request)
+
+    rated_host, rated_join = rated_checks(accounts, settings, hub)
 
     def identity(request: Request) -> str | None:
         """The client identity of a request (docs/protocol.md); 400 if it is malformed."""
@@ -413,7 +422,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await tx.insert_table({
                     "code": code, "game": rt.game, "settings": cfg, "base": base,
                     "public": rt.public, "status": status, "deadline": None, "snap": None,
-                    "rematch_code": None, "creator": rt.row.get("creator")}, rows)
+                    "rematch_code": None, "creator": rt.row.get("creator"),
+                    "rated": bool(rt.row.get("rated"))}, rows)
                 tx.set(rematch_code=code)
             new_id = tx.new_table_id
             rt._set_meta(tx.row, None)
@@ -466,6 +476,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
+    app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

@@ -12,11 +12,8 @@
 A password-less account (signed up with a passkey) stores '' as its password hash: no
 password matches it (passwords.py), so nothing of table `accounts` changes.
 
-Written on branch `passkeys` next to other branches' revisions after 0006: when merged,
-`down_revision` here becomes the revision before it (so the chain stays linear).
-
 Revision ID: 0009
-Revises: 0006 (table talk)
+Revises: 0007 (ratings)
 Create Date: 2026-11-27
 """
 
@@ -24,7 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

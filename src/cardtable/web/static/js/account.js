@@ -252,6 +252,8 @@ export function renderAccount(el) {
   passkeysHere() ? item("acct-passkeys", t("pk.menu"), openPasskeys) : null,
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
+  h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",
+    onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("rt.profile"))),
   item("acct-logout", t("acct.logout"), () => logOut()),
   item("acct-logout-all", t("acct.logout_all"), openLogoutAll),
   item("acct-delete", t("acct.delete"), me.password === false ? openDeleteWithPasskey : openDelete,
