@@ -36,6 +36,7 @@ from cardtable.server import protocol as P
 from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
 from cardtable.server.config import Settings
+from cardtable.server.coach_routes import router as coach_router
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.joining import join_seat
@@ -131,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
+        app.state.hub, app.state.drivers = hub, drivers                 # coach_routes.py
         if listener:
             listener.start()
             try:
@@ -464,6 +466,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router)                   # POST /api/replay
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
+    app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount
