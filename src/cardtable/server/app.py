@@ -132,7 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
-        app.state.hub, app.state.drivers = hub, drivers                 # coach_routes.py
+        app.state.hub, app.state.drivers, app.state.settings = hub, drivers, settings  # coach
         if listener:
             listener.start()
             try:

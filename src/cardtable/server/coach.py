@@ -82,11 +82,12 @@ def coach_budget() -> int:
 
 
 class Coaching:
-    """The process's coach answers and reviews (one per app). `pool`: the bot pool (None:
-    threads)."""
+    """The process's coach answers and reviews (one per app). `pool_of()`: the bot pool (None:
+    threads); the budgets when a request names none (Settings.coach_budget, review_budget)."""
 
-    def __init__(self, pool_of):
+    def __init__(self, pool_of, coach_budget: int = 0, review_budget: int = 0):
         self._pool_of = pool_of               # () -> BotPool | None (made in the lifespan)
+        self.coach_budget, self.review_budget = coach_budget, review_budget   # 0: the most
         self._threads = asyncio.Semaphore(THREADS)
         self._coach: OrderedDict = OrderedDict()          # (table, n, seat, budget) -> answer
         self._asking: dict = {}                           # table id -> (key, Future)
@@ -114,7 +115,7 @@ class Coaching:
                                     "person", why)
         most = coach_budget()
         if budget is None:
-            budget = most
+            budget = min(self.coach_budget, most) if self.coach_budget else most
         if not 2 <= budget <= most:
             raise CoachRefused(422, f"the coach's budget is 2 to {most} rollouts", "coach_budget",
                                most=most)
@@ -168,7 +169,7 @@ class Coaching:
         "done", "total"}) while it runs (started by the first ask). Raises CoachRefused."""
         most = budget_for(record["game"])
         if budget is None:
-            budget = most
+            budget = min(self.review_budget, most) if self.review_budget else most
         if not 2 <= budget <= most:
             raise CoachRefused(422, f"the review's budget is 2 to {most} rollouts a decision",
                                "review_budget", most=most)

@@ -34,7 +34,8 @@ def _coaching(request: Request) -> Coaching:
     """The app's Coaching, made at its first use (its pool: the drivers' bot pool)."""
     st = request.app.state
     if getattr(st, "coaching", None) is None:
-        st.coaching = Coaching(lambda: st.drivers.pool)
+        st.coaching = Coaching(lambda: st.drivers.pool, st.settings.coach_budget,
+                               st.settings.review_budget)
     return st.coaching
 
 
