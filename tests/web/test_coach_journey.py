@@ -29,7 +29,7 @@ PHONE = {"width": 375, "height": 740, "phone": True}
 LAPTOP = {"width": 1366, "height": 657}
 REVIEW_BUDGET = 8
 WORDS = {"en": {"win": "Win chance", "next": "Next mistake"},
-         "de": {"win": "Gewinnchance", "next": "Nächster Fehler"}}
+         "de": {"win": "Gewinn\u00adchance", "next": "Nächster Fehler"}}   # a soft hyphen
 
 
 @pytest.fixture(scope="module")

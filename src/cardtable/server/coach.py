@@ -190,9 +190,9 @@ class Coaching:
         if sum(j.addr == addr for j in running) >= REVIEWS_PER_ADDRESS:
             raise CoachRefused(429, "a review asked from your address is still running: wait "
                                     "for it", "review_limited", most=REVIEWS_PER_ADDRESS)
-        job = Review(plan(record, [seat], budget), addr)
+        job = Review(addr)
         self._reviews[key] = job
-        job.task = asyncio.ensure_future(self._review(key, job))
+        job.task = asyncio.ensure_future(self._review(key, job, record, seat, budget))
         while len(self._reviews) > REVIEW_CACHE:
             old = next(iter(self._reviews))
             if old == key:
@@ -200,10 +200,13 @@ class Coaching:
             self._reviews.pop(old)
         return job.answer()
 
-    async def _review(self, key, job: "Review") -> None:
+    async def _review(self, key, job: "Review", record: dict, seat: int, budget: int) -> None:
         def rank():
             return None if time.monotonic() - job.asked > REVIEW_ABANDON else RANK_REVIEW
         try:
+            # the game replayed and its decisions counted in a thread (a long game: a while)
+            job.plan = await asyncio.to_thread(plan, record, [seat], budget)
+            job.total = job.plan.total
             found = {}
             for i, args in job.plan.jobs():
                 found[i] = await self._run(("review",) + key, judge, args, rank)
@@ -228,9 +231,9 @@ class Coaching:
 class Review:
     """One review being made (or made): its plan, progress and result."""
 
-    def __init__(self, p, addr: str):
-        self.plan, self.addr = p, addr
-        self.done, self.total = 0, p.total
+    def __init__(self, addr: str):
+        self.plan, self.addr = None, addr
+        self.done, self.total = 0, 0            # total: known once the plan is made
         self.result: dict | None = None
         self.error: BaseException | None = None
         self.asked = time.monotonic()

@@ -114,9 +114,10 @@ export function replayReview({ code, players, seats, nameOf, go, step }) {
       const p = S.progress || { done: 0, total: 0 };
       const bar = node("progress", "review-progress");
       bar.id = "review-progress";
-      bar.max = Math.max(1, p.total);
-      bar.value = p.done;
-      const txt = node("p", "review-running", t("review.web_running", { name: nameOf(S.running), done: p.done, total: p.total }));
+      if (p.total) { bar.max = p.total; bar.value = p.done; }    // else: still counting (indeterminate)
+      const txt = node("p", "review-running", p.total
+        ? t("review.web_running", { name: nameOf(S.running), done: p.done, total: p.total })
+        : t("review.web_starting", { name: nameOf(S.running) }));
       txt.setAttribute("role", "status");
       el.append(txt, bar);
     }
