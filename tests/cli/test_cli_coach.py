@@ -18,7 +18,7 @@ from cardtable.core.record import new_game
 
 
 def _rows(out: str, legal: set[str]) -> list[str]:
-    """The decisions of the coach's table, in its order (rows `[*]N │ decision │ visits │ chance`)."""
+    """The decisions of the coach's table, in its order (rows `[*]N │ decision │ n │ %`)."""
     rows = []
     for line in out.splitlines():
         m = re.match(r"\s*\*?(\d+)\s*│\s*(.+?)\s*│\s*(\d+)\s*│\s*(\d+\.\d%|—)\s*$", line)

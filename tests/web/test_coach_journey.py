@@ -146,7 +146,8 @@ def test_the_replay_shows_the_review(pages, coach_server, reviewed_game, artifac
     page.wait_for_selector("#replay-board")
     page.click("#review-seat-0")
     expect(page.locator("#replay-review .review-acc")).to_be_visible()
-    marked = page.eval_on_selector_all(".replay-log-btn.is-marked", "bs => bs.map(b => +b.dataset.step)")
+    marked = page.eval_on_selector_all(".replay-log-btn.is-marked",
+                                       "bs => bs.map(b => +b.dataset.step)")
     assert marked == steps                     # the marks are the review's, on the right steps
     expect(page.locator("#review-next")).to_have_text(WORDS[lang]["next"])
     page.click("#review-next")
