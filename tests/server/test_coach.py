@@ -89,6 +89,9 @@ def test_the_coach_answers_at_a_bot_table(app_db):
     assert (r.status_code, r.json()["error"]) == (422, "coach_budget")
     r = client.post("/api/tables/NOSUCH22/coach", json={"token": token})
     assert (r.status_code, r.json()["error"]) == (404, "no_table")
+    for body in ({}, {"token": token, "budget": "40"}, {"token": token, "seat": 1}):
+        r = client.post(f"/api/tables/{code}/coach", json=body)      # strict: refused alike
+        assert (r.status_code, r.json()["error"]) == (422, "invalid"), body
 
 
 def _state_of(client, code, n):
@@ -180,3 +183,19 @@ def test_the_review_route(app_db):
     assert client.get(f"/api/tables/{code}/review",
                       params={"seat": 0, "budget": 4}).json() == out
     assert client.app.state.coaching.stats["reviews_cached"] == cached + 1
+
+
+def test_unknown_codes_count_as_guesses():
+    """The coach's and the review's routes count an unknown code against the address's
+    look-ups of unknown codes, as the lobby's do: then 429 guessing (not 404)."""
+    limits = Limits.off()
+    limits.misses_per_minute, limits.miss_burst = 1, 3
+    with tempfile.TemporaryDirectory() as d, TestClient(create_app(Settings(
+            database=f"{d}/g.db", announce=False, limits=limits, bot_workers=0))) as client:
+        answers = [client.post(f"/api/tables/NOSUCH{i:02d}/coach", json={"token": "x"})
+                   .status_code for i in range(2)]
+        answers += [client.get(f"/api/tables/NOSUCH{i:02d}/review", params={"seat": 0})
+                    .status_code for i in range(2, 5)]
+        assert answers == [404, 404, 404, 429, 429]
+        assert client.get("/api/tables/NOSUCH99/review",
+                          params={"seat": 0}).json()["error"] == "guessing"

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardtable.server.coach import CoachRefused, Coaching
-from cardtable.server.errors import bad
+from cardtable.server.errors import ApiError, bad
 from cardtable.server.netaddr import addr_group
 from cardtable.server.security import client_addr
 
@@ -45,9 +45,16 @@ def _refused(e: CoachRefused) -> JSONResponse:
 
 
 async def _runtime(request: Request, code: str):
+    """(hub, the table `code`'s runtime, pinned: the caller releases it); 404 no_table, and
+    429 guessing for an address that looked up too many unknown codes (as app.py's lookups)."""
     hub = request.app.state.hub
     rt = await hub.runtime_by_code(code.upper())
     if rt is None:
+        clients, addr = request.app.state.clients, client_addr(request.scope)
+        if clients.guessing(addr):
+            raise ApiError(429, "too many unknown table codes from your address: wait a "
+                                "minute", "guessing", headers={"Retry-After": "60"})
+        clients.missed(addr)
         raise bad("no such table", 404, "no_table")
     return hub, rt
 
