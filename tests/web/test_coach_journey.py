@@ -144,8 +144,24 @@ def test_the_replay_shows_the_review(pages, coach_server, reviewed_game, artifac
     page = pages(lang=lang, **size)
     page.goto(f"/replay/{code}")
     page.wait_for_selector("#replay-board")
+    # while the server says the review runs, the viewer shows its progress (held here until
+    # the test has seen it; then the server's own answers go through)
+    hold = {"on": True}
+
+    def running(route):
+        if hold["on"]:
+            route.fulfill(status=202, content_type="application/json",
+                          body=json.dumps({"status": "running", "done": 3, "total": 10}))
+        else:
+            route.continue_()
+    page.route("**/api/tables/*/review?*", running)
     page.click("#review-seat-0")
+    expect(page.locator("#review-progress")).to_have_attribute("value", "3")
+    expect(page.locator("#replay-review .review-running")).to_contain_text("3")
+    expect(page.locator("#replay-review .review-running")).to_contain_text("10")
+    hold["on"] = False
     expect(page.locator("#replay-review .review-acc")).to_be_visible()
+    expect(page.locator("#review-progress")).to_have_count(0)
     marked = page.eval_on_selector_all(".replay-log-btn.is-marked",
                                        "bs => bs.map(b => +b.dataset.step)")
     assert marked == steps                     # the marks are the review's, on the right steps
