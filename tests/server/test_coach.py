@@ -199,3 +199,23 @@ def test_unknown_codes_count_as_guesses():
         assert answers == [404, 404, 404, 429, 429]
         assert client.get("/api/tables/NOSUCH99/review",
                           params={"seat": 0}).json()["error"] == "guessing"
+
+
+def test_the_coach_spends_the_expert_levels_share_in_kombio(app_db):
+    """Without a budget the coach spends what the expert level spends in the game: Kombio's
+    rollouts run to the round's end, so it searches a fifth of the 1,200 (docs/bots.md)."""
+    client, _ = app_db
+    r = client.post("/api/tables", json={"game": "kombio", "players": 2, "public": False,
+                                         "name": "Ann", "seats": [{"kind": "human"},
+                                                                  {"kind": "bot", "bot": "easy"}]})
+    assert r.status_code == 201, r.text
+    code, token = r.json()["table"]["code"], r.json()["join"]["token"]
+
+    def ask():
+        r = client.post(f"/api/tables/{code}/coach", json={"token": token})
+        return None if r.status_code == 409 else r
+    out = _until(ask, "the seat's turn").json()
+    assert out["budget"] == {"rollouts": 1200}
+    searched = sum(o["rollouts"] for o in out["options"])
+    # 240 rollouts for the searched options, a tenth of them (at least one each) for the rest
+    assert 240 <= searched <= 240 + max(24, len(out["options"])) + len(out["options"])
