@@ -117,6 +117,8 @@ def test_coach_allowed_reads_the_table_generically():
     assert coach_allowed(SimpleNamespace(seats=bots, settings={}), 0) is None
     assert coach_allowed(SimpleNamespace(seats=bots, settings={}, rated=True), 0) == "coach_rated"
     assert coach_allowed(SimpleNamespace(seats=bots, settings={"rated": True}), 0) == "coach_rated"
+    rated_row = SimpleNamespace(seats=bots, settings={}, row={"rated": True})   # ratings' tables
+    assert coach_allowed(rated_row, 0) == "coach_rated"
     two = [{"seat": 0, "kind": "human"}, {"seat": 1, "kind": "human"}]
     assert coach_allowed(SimpleNamespace(seats=two, settings={}), 0) == "coach_humans"
 

@@ -65,10 +65,10 @@ def coach_allowed(table, seat: int) -> str | None:
     """None if the coach may advise `seat` at `table` (a TableRuntime, or anything with
     `seats` and `settings`), else why not, as an error code:
     `coach_humans`: another seat is a person's (the coach would help one person against
-    another); `coach_rated`: a rated table (a `rated` attribute of the table, or a `rated`
-    table setting, when such tables exist)."""
-    if getattr(table, "rated", False) or bool((getattr(table, "settings", None) or {})
-                                             .get("rated")):
+    another); `coach_rated`: a rated table (docs/ratings.md: the table row's `rated`; also a
+    `rated` attribute or table setting, whichever a table has)."""
+    if getattr(table, "rated", False) or any(
+            bool((getattr(table, part, None) or {}).get("rated")) for part in ("row", "settings")):
         return "coach_rated"
     for s in table.seats:
         if s["seat"] != seat and s["kind"] != "bot":
