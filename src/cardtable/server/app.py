@@ -37,6 +37,7 @@ from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
 from cardtable.server.passkey_routes import router as passkey_router
 from cardtable.server.config import Settings
+from cardtable.server.coach_routes import router as coach_router
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.joining import join_seat
@@ -134,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
+        app.state.hub, app.state.drivers, app.state.settings = hub, drivers, settings  # coach
         if listener:
             listener.start()
             try:
@@ -477,6 +479,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
     app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...
+    app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount
