@@ -35,6 +35,7 @@ from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
+from cardtable.server.friend_routes import install as install_friends
 from cardtable.server.config import Settings
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
@@ -464,6 +465,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(replay_router)                   # POST /api/replay
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
+    install_friends(app)                                # /api/friends/..., presence (WebSockets)
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount
