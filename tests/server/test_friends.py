@@ -326,6 +326,7 @@ def test_friends_see_who_is_online_and_strangers_see_nothing(database):
             assert view(web, yan)["friends"] == []          # a stranger sees nobody
         poll(lambda: online(wil, "Xia") is False, "Xia still online after she left")
         assert not presence.open
+        poll(lambda: presence._task.done(), "the beat goes on with no connection open")
 
 
 def test_an_invitation_arrives_as_a_web_push_notification(web, database):

@@ -349,6 +349,7 @@ class Presence:
 
     async def _beat(self) -> None:
         while self.open:
+            self._wake.clear()                # set again when the last connection closes
             try:
                 await asyncio.wait_for(self._wake.wait(), self.beat)
             except TimeoutError:

@@ -67,7 +67,7 @@ function presence(online) {
 
 // -- the lobby's panel ---------------------------------------------------------------------------
 const panel = h("section", { class: "panel friends", id: "friends", "aria-labelledby": "friends-h", hidden: true });
-const note = h("p", { class: "fr-note", id: "fr-note", role: "status" });
+const note = h("p", { class: "fr-note", id: "fr-note", role: "status", tabindex: "-1" });
 const lists = h("div", { class: "fr-lists" });
 let noteText = "";
 let noteError = false;
@@ -89,6 +89,8 @@ async function act(fn, done) {
     say(apiMessage(e), true);
   }
   await load();
+  // the button pressed went with its line (an answered request): the keyboard goes to the note
+  if (panel.isConnected && (!document.activeElement || document.activeElement === document.body)) note.focus();
 }
 
 function addForm() {
