@@ -149,3 +149,17 @@ def test_two_accounts_become_friends_and_one_invites_the_other_to_play(new_page,
     c.fill("#tj-name", ann)
     c.click("#take-seat")
     playing(c)
+
+
+def test_a_guest_at_a_table_is_offered_to_log_in_to_invite_friends(new_page, artifacts):
+    page = new_page("en", phone=True, **PHONE)
+    open_table(page, "Gast")
+    box = page.locator("#fr-table")
+    expect(box).to_contain_text("Log in to invite your friends with one click.")
+    expect(page.locator("#friends")).to_have_count(0)
+    box.scroll_into_view_if_needed()
+    _fits(page, "#fr-table")
+    page.screenshot(path=str(artifacts / "friends-phone-en-guest-table.png"))
+    page.click("#fr-table-login")
+    expect(page.locator("#signin-dialog")).to_be_visible()
+    expect(page.locator("#acct-name")).to_be_focused()
