@@ -36,6 +36,7 @@ from cardtable.server import protocol as P
 from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
 from cardtable.server.passkey_routes import router as passkey_router
+from cardtable.server.friend_routes import install as install_friends
 from cardtable.server.config import Settings
 from cardtable.server.coach_routes import router as coach_router
 from cardtable.server.db import Store, token_hash
@@ -480,6 +481,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
     app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...
     app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
+    install_friends(app)                                # /api/friends/..., presence (WebSockets)
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

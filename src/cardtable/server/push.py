@@ -295,11 +295,11 @@ class Pusher:
                            "url": f"/t/{code}", "table": code,
                            "tag": f"cardtable-{code}"}, ensure_ascii=False).encode("utf-8")
 
-    def _prepare(self, sub: dict, code: str) -> tuple[bytes, dict]:
+    def _prepare(self, sub: dict, payload: bytes) -> tuple[bytes, dict]:
         """The encrypted body and the headers (a worker thread: EC arithmetic)."""
         info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"],
                                                       "auth": sub["auth"]}}
-        body = WebPusher(info).encode(self.message(sub["lang"], code), "aes128gcm")["body"]
+        body = WebPusher(info).encode(payload, "aes128gcm")["body"]
         u = urlsplit(sub["endpoint"])
         headers = self.vapid.sign({"aud": f"{u.scheme}://{u.netloc}",
                                    "exp": int(time.time()) + 12 * 3600,
@@ -309,12 +309,20 @@ class Pusher:
         return body, headers
 
     async def _deliver(self, sub: dict, code: str) -> None:
+        status = await self.send(sub, self.message(sub["lang"], code))
+        if status is None or status in (404, 410):
+            await self._drop(sub["id"])
+
+    async def send(self, sub: dict, payload: bytes) -> int | None:
+        """Encrypt `payload` for the subscription `sub` (endpoint, p256dh, auth) and POST it
+        to its push service (also for friends.py's invitations): the answer's status, 0 if
+        the service could not be reached, None if the endpoint is no longer acceptable
+        (the caller forgets the subscription then, as after a 404 or 410)."""
         try:
             check_endpoint(sub["endpoint"], self.allow_local)
         except BadSubscription:
-            await self._drop(sub["id"])
-            return
-        body, headers = await asyncio.to_thread(self._prepare, sub, code)
+            return None
+        body, headers = await asyncio.to_thread(self._prepare, sub, payload)
         try:
             async with self._session.post(sub["endpoint"], data=body, headers=headers,
                                           allow_redirects=False,
@@ -325,15 +333,15 @@ class Pusher:
             self.stats["failed"] += 1
             log.info("push: %s unreachable (%s)", urlsplit(sub["endpoint"]).hostname,
                      type(e).__name__)
-            return
+            return 0
         if status in (404, 410):                     # the browser unsubscribed: forget it
             self.stats["gone"] += 1
-            await self._drop(sub["id"])
         elif 200 <= status < 300:
             self.stats["sent"] += 1
         else:
             self.stats["failed"] += 1
             log.info("push: %s answered %s", urlsplit(sub["endpoint"]).hostname, status)
+        return status
 
     async def _drop(self, sub_id: int) -> None:
         await self._exec(("DELETE FROM push_subscriptions WHERE id = :i", {"i": sub_id}))

@@ -1,6 +1,7 @@
 """The database schema (SQLAlchemy Core; the Alembic migrations in `migrations/` create it):
 the tables `game_tables`, `seats` and `actions` (db.py describes them), `accounts` and
-`sessions` (accounts.py describes them), `chat` (chat.py), the NOTIFY channel,
+`sessions` (accounts.py describes them), `chat` (chat.py), the friends' tables (friends.py),
+the NOTIFY channel,
 and the small helpers every part of the store shares."""
 
 from __future__ import annotations
@@ -224,6 +225,70 @@ passkey_challenges = Table(
     Column("user_handle", String(100), nullable=True),
     Column("expires", Float, nullable=False),
     Index("ix_passkey_challenges_expires", "expires"),
+)
+
+
+#: friends (friends.py; migration 0008): requests by name (the lookalike keys of the name
+#: asked for, whether or not an account has it: the answer never tells), friendships (one
+#: row each way), when an account was last seen online, invitations to tables, and the
+#: accounts' Web Push subscriptions for invitations
+friend_requests = Table(
+    "friend_requests", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("from_id", Integer, ForeignKey("accounts.id", name="fk_freq_from",
+                                          ondelete="CASCADE"), nullable=False),
+    Column("to_name", String(64), nullable=False),
+    Column("to_key", String(256), nullable=False),
+    Column("to_key2", String(256), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("declined_at", Float, nullable=True),
+    Column("withdrawn_at", Float, nullable=True),
+    UniqueConstraint("from_id", "to_key", name="uq_friend_request"),
+    Index("ix_friend_requests_key", "to_key"),
+    Index("ix_friend_requests_key2", "to_key2"),
+)
+
+friends = Table(
+    "friends", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_friends_account",
+                                             ondelete="CASCADE"), primary_key=True),
+    Column("friend_id", Integer, ForeignKey("accounts.id", name="fk_friends_friend",
+                                            ondelete="CASCADE"), primary_key=True),
+    Column("since", Float, nullable=False),
+)
+
+presence = Table(
+    "presence", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_presence_account",
+                                             ondelete="CASCADE"), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+)
+
+invites = Table(
+    "invites", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", name="fk_invites_table",
+                                           ondelete="CASCADE"), nullable=False),
+    Column("from_id", Integer, ForeignKey("accounts.id", name="fk_invites_from",
+                                          ondelete="CASCADE"), nullable=False),
+    Column("to_id", Integer, ForeignKey("accounts.id", name="fk_invites_to",
+                                        ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("table_id", "to_id", name="uq_invite"),
+    Index("ix_invites_to", "to_id"),
+)
+
+account_push = Table(
+    "account_push", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_account_push_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("endpoint", String(1024), nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("account_id", "endpoint", name="uq_account_push"),
 )
 
 

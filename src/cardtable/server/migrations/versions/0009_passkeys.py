@@ -13,7 +13,7 @@ A password-less account (signed up with a passkey) stores '' as its password has
 password matches it (passwords.py), so nothing of table `accounts` changes.
 
 Revision ID: 0009
-Revises: 0007 (ratings)
+Revises: 0008 (friends)
 Create Date: 2026-11-27
 """
 
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -9,6 +9,7 @@ import { saveSeat, dropSeat, mySeats, storedName, storeName } from "./store.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
 import { myGamesPanel, account, onAccount } from "./account.js";
+import { friendsPanel } from "./friends.js";
 
 export function renderLobby(el) {
   let games = null;
@@ -290,7 +291,7 @@ export function renderLobby(el) {
         } }, t("lobby.watch_btn"))),
     );
 
-    el.append(hero, myGamesPanel(),
+    el.append(hero, myGamesPanel(), friendsPanel(),
       h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, listsBox)),
     );
     drawLists();

@@ -22,7 +22,7 @@ export function registerWorker() {
   return registration;
 }
 
-function keyBytes(b64) {
+export function keyBytes(b64) {
   const s = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((b64.length + 3) % 4));
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
 }

@@ -8,6 +8,7 @@ import { seatNames, seatStatus } from "./seats.js";
 import { api, apiMessage } from "./api.js";
 import { saveSeat, storedName, storeName } from "./store.js";
 import { navigate } from "./router.js";
+import { inviteBox } from "./friends.js";
 
 export function drawLinkConfirm(ctx, mine) {
   const { S, code, root, connect } = ctx;
@@ -89,6 +90,7 @@ export function drawWaiting(ctx) {
     h("button", { type: "button", class: "btn", onclick: async (e) => {
       try { await navigator.clipboard.writeText(link); e.target.textContent = t("table.copied"); } catch (err) { document.getElementById("share-link").select(); }
     } }, t("table.copy"))),
+    free && st.seat !== null ? inviteBox(code) : null,
     host ? h("div", { class: "actions" }, h("button", { type: "button", class: "btn", id: "cancel-table", onclick: () => {
       if (window.confirm(t("wait.cancel_confirm"))) S.conn.send({ type: "cancel" });
     } }, t("wait.cancel"))) : null,
