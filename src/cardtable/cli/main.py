@@ -119,6 +119,7 @@ class Game:
         self._present = getattr(session, "present", None)
         self.observe = getattr(session, "observe", None)
         self.describe = getattr(session, "describe", None) or ui.describe
+        self.vet = getattr(session, "vet", None)     # a lesson (learn_cmd.py): refusals
         self.session = session
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
 
@@ -194,14 +195,15 @@ class Game:
                 if not numbered:                      # no numbered menu on the screen
                     self.say(t(lang, "cli.no_numbers", n=len(legal)), "red")
                     continue
-                if 1 <= i <= len(legal):
-                    return legal[i - 1]
-                self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
-                continue
+                if not 1 <= i <= len(legal):
+                    self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
+                    continue
+                line = legal[i - 1]
             reason = _reason(state, line, lang)
-            if reason is None:
+            refused = reason is None and self.vet and self.vet(state, line)  # a lesson's step
+            if reason is None and not refused:
                 return state.parse(line).text
-            self.say(t(lang, "cli.illegal", reason=reason), "red")
+            self.say(refused or t(lang, "cli.illegal", reason=reason), "yellow" if refused else "red")
 
     def undo(self, state: GameState) -> GameState:
         """The game as it was just before the human's last decision (bots' decisions after it
@@ -565,7 +567,7 @@ def _error(msg: str) -> None:
 
 
 # Commands of the other parts: each module has `register(app)`.
-COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd")
+COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd")
 for _name in COMMAND_MODULES:
     importlib.import_module(f"cardtable.cli.{_name}").register(app)
 
