@@ -67,6 +67,7 @@ from cardtable.server.security import (
     seat_client,
     secret_seed,
 )
+from cardtable.server.learn_routes import router as learn_router
 from cardtable.server.ws import handle_ws
 
 log = logging.getLogger("cardtable.server")
@@ -91,7 +92,7 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
         options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
-        memory=bool(s.get("memory")), host=s.get("host"))
+        memory=bool(s.get("memory")), host=s.get("host"), lesson=s.get("lesson"))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -252,7 +253,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Create a table. With `name`, the creator takes the first human seat at once. An
         address may have a few unfinished tables at a time (fewer with searching bots), and
         the server a few thousand (quotas.py)."""
-        cfg, base, rows = table_config(req, settings)
+        return await make_table(req, request, *table_config(req, settings))
+
+    async def make_table(req, request: Request, cfg: dict, base: dict, rows: list
+                         ) -> P.CreateOut:
+        """A table of `cfg`, `base` and seat `rows` (table_config's, or a lesson's)."""
         addr = client_addr(request.scope)
         who = seat_client(addr, identity(request))
         creator = client_key(addr)
@@ -462,6 +467,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await handle_ws(ws, code, hub(), settings, clients)
 
     app.include_router(replay_router)                   # POST /api/replay
+    app.state.make_table = make_table
+    app.include_router(learn_router)                    # /api/lessons (learn_routes.py)
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
 
