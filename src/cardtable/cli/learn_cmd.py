@@ -13,7 +13,6 @@ not known) exit 2 with one line (main.main).
 
 from __future__ import annotations
 
-import inspect
 from typing import Optional
 
 import typer
@@ -116,9 +115,9 @@ def run_learn(game: str, variant: str | None = None, lang: str | None = None,
     lang = check_lang(lang)
     lesson = find_lesson(game, variant, lang)
     ui = ui_module(lesson.game)
-    accepted = inspect.signature(ui.resume_session).parameters
-    inner = ui.resume_session(lesson.new_state(), lang=lang,
-                              **{k: v for k, v in lesson.table.items() if k in accepted})
+    # the game's own session on the lesson's deal (while the lesson guides, `timed` gives
+    # no time limit; the free game has the game's usual one)
+    inner = ui.resume_session(lesson.new_state(), lang=lang)
     session = LessonSession(inner, lesson, ui, lang)
     console = console or Console(highlight=False)
     prompter = prompter or Prompter()

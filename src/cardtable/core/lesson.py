@@ -50,7 +50,7 @@ class Lesson:
     setup: dict[str, Any]
     #: the guided part: every decision in order; the learner's are Steps
     script: tuple[str | Step, ...]
-    #: settings of a table on the game server that the engine does not see (snap_seconds)
+    #: the server's table while the lesson guides: snap_seconds, the length of its windows
     table: dict[str, Any] = field(default_factory=dict)
     #: the level of the bots in the free game (bots.base.LEVELS)
     bots: str = "easy"

@@ -34,7 +34,8 @@ BASIC = Lesson(
         "draw", "discard",                                   # Ben's last turn
         PASS, Step(PASS, "ko.pass_last", "KO-15"),
     ),
-    # a newcomer reads the step before snapping: a long snap window at the lesson's table
+    # a newcomer reads the step before snapping: a long snap window while the lesson guides
+    # on the server (the terminal waits without a limit then); the free game has the usual
     table={"snap_seconds": 60.0},
 )
 

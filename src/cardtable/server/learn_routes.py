@@ -56,6 +56,15 @@ def lesson_bot(lesson_id: str | None, bot: Bot) -> Bot:
     return LessonBot(lesson(lesson_id), seed=0, fallback=bot)
 
 
+def guided_seconds(settings: dict, state: GameState) -> float | None:
+    """A lesson table's window length while the game follows the lesson's script (a newcomer
+    reads the step before snapping); None after it (the game's own) and at other tables."""
+    lesson_id, seconds = settings.get("lesson"), settings.get("guided_seconds")
+    if not (lesson_id and seconds) or not lesson(lesson_id).on_script(state.history):
+        return None
+    return float(seconds)
+
+
 def check_step(lesson_id: str | None, state: GameState, seat: int, text: str) -> None:
     """ProtocolError `lesson_step` when a player's decision is one the rules allow but the
     lesson's step does not ask for (runtime.py, before anything changes). In a window the
@@ -132,9 +141,9 @@ async def start_lesson(lesson_id: LessonPath, req: StartLesson, request: Request
              for s in range(les.players)]
     create = P.CreateTable(game=les.game, variant=les.setup.get("variant"),
                            players=les.players, seats=seats, target=les.setup.get("target"),
-                           public=False, name=req.name,
-                           **{k: v for k, v in les.table.items() if k in P.CreateTable.model_fields})
+                           public=False, name=req.name)
     cfg, _, rows = table_config(create)
+    cfg["guided_seconds"] = les.table.get("snap_seconds")   # the windows while it guides
     base = les.new_state().record()
     base.pop("actions", None)
     cfg["lesson"] = les.id

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 from cardtable.core.errors import CardtableError, IllegalDecision, refuse
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
-from cardtable.server.learn_routes import check_step
+from cardtable.server.learn_routes import check_step, guided_seconds
 from cardtable.server import views as V
 from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
 
@@ -118,8 +118,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
 
     def window_seconds(self) -> float:
         """How long a window of simultaneous decisions is open (the table setting
-        `snap_seconds`, a name of the wire protocol)."""
-        return float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
+        `snap_seconds`, a name of the wire protocol); a lesson's own while it guides."""
+        guided = guided_seconds(self.settings, self.state)
+        return guided or float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
 
     def seat_info(self) -> list[dict]:
         """The seats as clients see them, with `online`: a human seat's player has a

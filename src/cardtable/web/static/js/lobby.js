@@ -9,6 +9,7 @@ import { saveSeat, dropSeat, mySeats, storedName, storeName } from "./store.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
 import { myGamesPanel } from "./account.js";
+import { learnPanel } from "./learn.js";
 
 export function renderLobby(el) {
   let games = null;
@@ -28,6 +29,7 @@ export function renderLobby(el) {
     for (const f of GAMES[g].fields) form[f.key] = f.number ? "" : f.choices[0];
     for (const c of GAMES[g].checks) form[c.key] = false;
   }
+  const learn = learnPanel(() => form.name);     // "Learn to play" (learn.js)
   let joinCode = "";
   let error = "";
   let busy = false;
@@ -284,7 +286,8 @@ export function renderLobby(el) {
         } }, t("lobby.watch_btn"))),
     );
 
-    el.append(hero, myGamesPanel(),
+    learn.redraw();
+    el.append(hero, learn.el, myGamesPanel(),
       h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, listsBox)),
     );
     drawLists();
