@@ -105,7 +105,7 @@ def lesson_info(lesson_id: str | None, state: GameState, viewer: int | None,
             step = {"n": k, "key": s.key, "clause": s.clause,
                     "decision": asked.decision_json(s.decision)}
     done = None
-    if on:
+    if on and n <= len(script) + les.players:       # said until the others have played on
         past = [(k, s) for k, (i, s) in enumerate(les.steps) if i < n]
         if past:
             done = {"n": past[-1][0], "key": past[-1][1].key, "clause": past[-1][1].clause}

@@ -69,7 +69,7 @@ export function lessonPanel(st, game, note) {
   const ls = st && st.lesson;
   if (!ls) return null;
   const parts = [];
-  const done = ls.done && (!ls.step || ls.step.n > ls.done.n) ? ls.done : null;
+  const done = ls.done && st.status !== "over" && (!ls.step || ls.step.n > ls.done.n) ? ls.done : null;
   if (done) parts.push(h("p", { class: "learn-done", id: "learn-done" }, "✓ ", t(`learn.${done.key}.done`)));
   let head = t("learn.panel");
   if (ls.step) {
