@@ -61,6 +61,7 @@ def test_a_lesson_through_its_steps_and_the_free_game_to_the_end(run, lid, lang)
     (["learn", "kombio", "--variant", "duel"], "kombio duel"),
     (["learn", "abluxxen", "--lang", "fr"], "fr"),
     (["learn"], "game"),
+    (["learn", "kombio", "--bot-pause", "-1"], "-1"),
 ])
 def test_bad_arguments_exit_2_with_one_line(cli, usage_error, args, words):
     proc = cli(*args)

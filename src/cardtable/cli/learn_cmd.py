@@ -113,6 +113,8 @@ def run_learn(game: str, variant: str | None = None, lang: str | None = None,
     from cardtable.cli.main import BOT_NAMES, BOT_PAUSE, Game, Prompter, _play_session, _say
 
     lang = check_lang(lang)
+    if bot_pause is not None and not 0 <= bot_pause <= 60:
+        raise ConfigError(t(lang, "cli.err_bot_pause", n=f"{bot_pause:g}"))
     lesson = find_lesson(game, variant, lang)
     ui = ui_module(lesson.game)
     # the game's own session on the lesson's deal (while the lesson guides, `timed` gives
