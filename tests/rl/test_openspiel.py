@@ -166,3 +166,94 @@ def test_random_simulation_every_configuration(config):
     game = pyspiel.load_game(f"python_cardtable_{config['game']}", params)
     assert pyspiel.load_game(str(game)).get_parameters() == game.get_parameters()
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def _tensors_by_information_state(name, params, deals=2, games=25, seed=5):
+    """Random games from a few deals (so that histories meet): for every seat at every state,
+    its information state string -> the set of its tensors (information state, observation)."""
+    game = pyspiel.load_game(name, params)
+    rng = np.random.RandomState(seed)
+    info: dict = {}
+    for g in range(games):
+        state = game.new_initial_state()
+        state.apply_action(g % deals)
+        while not state.is_terminal():
+            for p in range(game.num_players()):
+                key = (p, state.information_state_string(p))
+                info.setdefault(key, set()).add(
+                    (bytes(np.asarray(state.information_state_tensor(p), np.float32)),
+                     bytes(np.asarray(state.observation_tensor(p), np.float32))))
+            state.apply_action(rng.choice(state.legal_actions()))
+    return game, info
+
+
+@pytest.mark.parametrize("name,params,obs_meet", [
+    ("python_cardtable_abluxxen", {"variant": "basic", "players": 3}, True),
+    ("python_cardtable_abluxxen", {"variant": "duel", "players": 2}, False),
+    ("python_cardtable_kombio", {"players": 3, "target": 30}, True),
+])
+def test_information_state_tensor_has_perfect_recall(name, params, obs_meet):
+    """Issue 35: two different information states never share an information-state tensor on
+    sampled games, and one information state always has the same tensor, although many of
+    them share their observation tensor (so the observation alone would not do)."""
+    game, info = _tensors_by_information_state(name, params)
+    assert game.information_state_tensor_size() > game.observation_tensor_size()
+    owner: dict = {}
+    for key, tensors in info.items():
+        assert len({t for t, _ in tensors}) == 1, f"one information state, two tensors: {key}"
+        tensor = next(iter(tensors))[0]
+        assert owner.setdefault(tensor, key) == key, "two information states share a tensor"
+    shared_obs = len(info) - len({o for ts in info.values() for _, o in ts})
+    if obs_meet:                 # the sample has states that only the recall separates
+        assert shared_obs > 0
+
+
+def test_information_state_tensor_holds_the_recent_history():
+    """The tensor's history part is the last player actions, newest first: the actor counted
+    from the observing seat (one-hot) and the action id in binary."""
+    from cardtable.rl.openspiel import HISTORY
+    game = pyspiel.load_game("python_cardtable_kombio", {"players": 3, "target": 100})
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    rng = np.random.RandomState(1)
+    deal = 0
+    while True:                       # a deal whose random game lasts past the window
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        for _ in range(HISTORY + 9):
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            break
+        deal += 1
+    moves = [(pa.player, pa.action) for pa in state.full_history()[1:]][::-1][:HISTORY]
+    viewer = 2
+    observer.set_from(state, viewer)
+    hist = observer.dict["history"]
+    assert hist.shape[0] == HISTORY and len(moves) == HISTORY
+    n = game.num_players()
+    for row, (actor, action) in zip(hist, moves):
+        assert list(row[:n]).index(1.0) == (actor - viewer) % n
+        assert sum(int(b) << i for i, b in enumerate(row[n:])) == action
+    assert np.array_equal(observer.dict["observation"], state.observation_tensor(viewer))
+    assert np.array_equal(observer.tensor, state.information_state_tensor(viewer))
+
+
+def test_max_length_cuts_a_game_as_a_draw():
+    """Issue 35: max_game_length is the documented bound `max_length`; a game that reaches it
+    is terminal and a draw."""
+    from cardtable.rl.openspiel import MAX_LENGTH
+    assert pyspiel.load_game("python_cardtable_abluxxen").max_game_length() == MAX_LENGTH
+    for reward, share in (("win", 1 / 3), ("score", 0.0)):
+        game = pyspiel.load_game("python_cardtable_kombio",
+                                 {"players": 3, "max_length": 9, "reward": reward})
+        assert game.max_game_length() == 9
+        state = game.new_initial_state()
+        state.apply_action(1)
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+        assert len(state.history()) == 1 + 9
+        assert state.returns() == [share] * 3
+        assert state.legal_actions() == [] and state.current_player() == pyspiel.PlayerId.TERMINAL
+    with pytest.raises(Exception, match="max_length"):
+        pyspiel.load_game("python_cardtable_kombio", {"max_length": 0})

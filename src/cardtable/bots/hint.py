@@ -72,10 +72,11 @@ def hint(state: GameState, seat: int | None = None, iterations: int | None = Non
     order = {best.text: -1}
     rest = [d for d in legal if not stats[d.text]["visits"]]
     if rest:
+        spent = bot.budget(state.game)              # the level's share in this game
         if len(rest) == len(legal):                 # nothing searched (a forced decision)
-            more = bot.iterations or len(rest)
+            more = spent or len(rest)
         else:
-            more = max(len(rest), (bot.iterations or 10 * len(rest)) // 10)
+            more = max(len(rest), (spent or 10 * len(rest)) // 10)
         extra = PIMCBot(bot.seed, iterations=more, **{
             k: v for k, v in bot.given.items() if v is not None})
         found = extra.search(obs, rest)

@@ -178,14 +178,68 @@ def judge(state: GameState, chosen: str, rollouts: int = DEFAULT_ROLLOUTS, seed:
             "options": options}
 
 
-def review(source, seats: Iterable[int] | None = None, rollouts: int | None = None,
-           seed: int = 0, progress: Callable[[int, int], None] | None = None) -> dict:
-    """The review of the finished game in `source` (a record: dict, JSON text or path) for
-    `seats` (default: the human seats, `human_seats`). `progress(done, total)` is called after
-    every decision looked at. Returns the JSON-ready dict docs/review.md describes.
+class Plan:
+    """A review cut into its decisions (`plan`): `jobs()` yields, for every decision to look
+    at, its action index and the arguments of `judge` (a copy of the state before it), and
+    `result(found)` makes the review out of {index: judge's answer}. `review` runs the jobs one
+    after the other; the server (server/coach.py) runs each in its bot pool."""
 
-    Raises RecordError/ReplayError for a bad record, ReviewError for an unfinished game or a
-    seat that is not in it, ValueError for a budget under 2."""
+    def __init__(self, rec: dict, final: GameState, wanted: list[int], rollouts: int,
+                 seed: int):
+        self.rec, self.final, self.wanted = rec, final, wanted
+        self.rollouts, self.seed = rollouts, seed
+        self.history = list(final.history)
+        self.total = 0
+        probe = load_record(rec, upto=0)
+        for action in self.history:         # count the decisions to look at (the progress)
+            if probe.to_move in wanted and len(probe.legal_decisions()) > 1:
+                self.total += 1
+            probe.apply(action)
+
+    def jobs(self):
+        """(index, (state, chosen, rollouts, seed)) for every decision to judge, in order."""
+        state = load_record(self.rec, upto=0)
+        for i, action in enumerate(self.history):
+            if state.to_move in self.wanted and len(state.legal_decisions()) > 1:
+                yield i, (state.copy(), action, self.rollouts, _sub_seed(self.seed, i))
+            state.apply(action)
+
+    def result(self, found: dict[int, dict | None]) -> dict:
+        """The review (docs/review.md) from each job's answer (None: nothing to judge)."""
+        final, n = self.final, self.final.players
+        names = record_seats(self.rec, n)
+        per = {s: [] for s in self.wanted}
+        for i in sorted(found):
+            r = found[i]
+            if r is not None:
+                r = dict(r, index=i)
+                per[r["seat"]].append(r)
+        game = info(final.game)
+        out_seats = []
+        for s in self.wanted:
+            rows = per[s]
+            acc = (round(sum(accuracy_of(r["loss"]) for r in rows) / len(rows), 1)
+                   if rows else None)
+            out_seats.append({
+                "seat": s, "name": names[s]["name"] if names else None,
+                "bot": names[s].get("bot") if names else None,
+                "accuracy": acc, "reviewed": len(rows),
+                "marked": [r["index"] for r in rows if r["marked"]],
+                "mean_loss": round(sum(max(0.0, r["loss"]) for r in rows) / len(rows), 4)
+                if rows else None,
+                "decisions": rows})
+        view = final.view(None)
+        return {"game": final.game, "variant": view.get("variant"), "players": n,
+                "actions": len(self.history), "lower_is_better": game.lower_is_better,
+                "scores": final.scores(), "winners": final.winners(),
+                "budget": {"rollouts": self.rollouts, "width": WIDTH}, "seed": self.seed,
+                "mark": MARK, "seats": out_seats}
+
+
+def plan(source, seats: Iterable[int] | None = None, rollouts: int | None = None,
+         seed: int = 0) -> Plan:
+    """The review of `source` cut into its decisions (`Plan`), every argument checked as
+    `review` checks it (the same errors)."""
     rec = read_record(source)
     final = load_record(rec)
     n = final.players
@@ -203,44 +257,21 @@ def review(source, seats: Iterable[int] | None = None, rollouts: int | None = No
         rollouts = budget_for(final.game)
     if not (isinstance(rollouts, int) and rollouts >= 2):
         raise ValueError(f"the budget is 2 or more rollouts a decision, not {rollouts!r}")
-    state = load_record(rec, upto=0)
-    history = list(final.history)
-    total = 0
-    probe = state.copy()
-    for action in history:               # count the decisions to look at (for the progress)
-        if probe.to_move in wanted and len(probe.legal_decisions()) > 1:
-            total += 1
-        probe.apply(action)
-    names = record_seats(rec, n)
-    per = {s: [] for s in wanted}
-    done = 0
-    for i, action in enumerate(history):
-        seat = state.to_move
-        if seat in per and len(state.legal_decisions()) > 1:
-            found = judge(state, action, rollouts, _sub_seed(seed, i))
-            if found is not None:
-                found["index"] = i
-                per[seat].append(found)
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        state.apply(action)
-    game = info(final.game)
-    out_seats = []
-    for s in wanted:
-        rows = per[s]
-        acc = round(sum(accuracy_of(r["loss"]) for r in rows) / len(rows), 1) if rows else None
-        out_seats.append({
-            "seat": s, "name": names[s]["name"] if names else None,
-            "bot": names[s].get("bot") if names else None,
-            "accuracy": acc, "reviewed": len(rows),
-            "marked": [r["index"] for r in rows if r["marked"]],
-            "mean_loss": round(sum(max(0.0, r["loss"]) for r in rows) / len(rows), 4)
-            if rows else None,
-            "decisions": rows})
-    view = final.view(None)
-    return {"game": final.game, "variant": view.get("variant"), "players": n,
-            "actions": len(history), "lower_is_better": game.lower_is_better,
-            "scores": final.scores(), "winners": final.winners(),
-            "budget": {"rollouts": rollouts, "width": WIDTH}, "seed": seed,
-            "mark": MARK, "seats": out_seats}
+    return Plan(rec, final, wanted, rollouts, seed)
+
+
+def review(source, seats: Iterable[int] | None = None, rollouts: int | None = None,
+           seed: int = 0, progress: Callable[[int, int], None] | None = None) -> dict:
+    """The review of the finished game in `source` (a record: dict, JSON text or path) for
+    `seats` (default: the human seats, `human_seats`). `progress(done, total)` is called after
+    every decision looked at. Returns the JSON-ready dict docs/review.md describes.
+
+    Raises RecordError/ReplayError for a bad record, ReviewError for an unfinished game or a
+    seat that is not in it, ValueError for a budget under 2."""
+    p = plan(source, seats, rollouts, seed)
+    found: dict[int, dict | None] = {}
+    for i, args in p.jobs():
+        found[i] = judge(*args)
+        if progress is not None:
+            progress(len(found), p.total)
+    return p.result(found)

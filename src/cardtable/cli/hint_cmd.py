@@ -95,6 +95,13 @@ def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
     console.print(Text(t(lang, "hint.head", game=state.game, seat=seat, awaiting=state.awaiting,
                          n=done, level=level_word(lang, level), budget=how, seed=seed),
                        style="bold"), soft_wrap=True)
+    print_options(console, options, lang, level)
+    return 0
+
+
+def print_options(console: Console, options: list[dict], lang: str,
+                  level: str = HINT_LEVEL, few: str = "hint.few") -> None:
+    """`hint`'s table of ranked options (also the terminal game's `hint`, cli/coach.py)."""
     table = Table(show_edge=False)
     table.add_column("#", justify="right")
     table.add_column(t(lang, "hint.col_decision"))
@@ -109,8 +116,7 @@ def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
     console.print(Text(t(lang, "hint.mine", level=level_word(lang, level)), style="dim"),
                   soft_wrap=True)
     if any(o["visits"] < MIN_VISITS for o in options):
-        console.print(Text(t(lang, "hint.few", n=MIN_VISITS), style="dim"), soft_wrap=True)
-    return 0
+        console.print(Text(t(lang, few, n=MIN_VISITS), style="dim"), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

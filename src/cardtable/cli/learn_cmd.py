@@ -3,7 +3,7 @@ docs/learn.md) in the terminal.
 
 The lesson's prepared deal is played with the terminal's own loop (main.Game): before each
 step the "why" line carries the step's words and clause; a decision the rules allow but the
-step does not ask for is refused with a friendly line (the session's `vet`, main.Game.ask); the
+step does not ask for is refused with a friendly line (`LessonPrompter`, the session's `vet`); the
 log line of a step's decision says what happened. The others' seats follow the script
 (bots.lesson.LessonBot) and then play as easy bots: after the last step the game goes on
 freely to its end. Nothing here names a game: the lessons come from the games' declarations.
@@ -107,6 +107,33 @@ class LessonSession:
         return line
 
 
+class LessonPrompter:
+    """The terminal's prompter, with the lesson's `vet`: a line (or the number of a menu entry)
+    that the step does not ask for is refused in friendly words and asked again; every other
+    line goes on to the game's loop as typed (main.Game.ask checks the rules)."""
+
+    def __init__(self, inner, session: LessonSession, say):
+        self._inner, self._session, self._say = inner, session, say
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def ask(self, prompt: str, words: list[str] | None = None) -> str:
+        from cardtable.cli.main import MENU_MAX
+
+        while True:
+            line = self._inner.ask(prompt, words)
+            text = " ".join(line.split())
+            legal = (words or [])[:-2]               # the menu: legal + ["help", "quit"]
+            numbered = len(legal) <= MENU_MAX or not self._inner.tty
+            if text.isdigit() and numbered and 1 <= int(text) <= len(legal):
+                text = legal[int(text) - 1]
+            refused = self._session.vet(self._session.state, text) if legal else None
+            if not refused:
+                return line
+            self._say(refused)
+
+
 def run_learn(game: str, variant: str | None = None, lang: str | None = None,
               console: Console | None = None, prompter=None, bot_pause: float | None = None,
               seat_names: list[str] | None = None) -> int:
@@ -135,6 +162,8 @@ def run_learn(game: str, variant: str | None = None, lang: str | None = None,
     console.rule(f"{t(lang, 'learn.title')}: {t(lang, f'learn.lesson.{lesson.id}')}")
     _say(console, t(lang, "learn.intro", n=len(lesson.steps)), "bold")
     _say(console, t(lang, "cli.players", players=", ".join(labels)))
+    prompter = LessonPrompter(prompter, session,
+                              lambda text: _say(console, text, "yellow"))
     g = Game(LessonUI(ui, session), seat, bots, names, lang, console, prompter, True, session,
              bot_pause)
     rc = _play_session(session, g, ui, seat, names, lang, console, prompter, lambda: None)

@@ -15,6 +15,7 @@ import os
 import secrets
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Optional
 
@@ -25,6 +26,7 @@ from rich.text import Text
 
 from cardtable import __version__
 from cardtable.bots import act, bot_names, make_bot
+from cardtable.cli.coach import coach_in_game, is_hint
 from cardtable.cli.games import ui_module
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
 from cardtable.cli.i18n import check_lang, default_lang, t
@@ -54,10 +56,7 @@ HELP_WORDS = {"help", "?", "h", "hilfe"}
 _L = default_lang()   # language of the --help texts
 
 app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_enable=False)
-
-
-def _console() -> Console:
-    return Console(highlight=False)
+_console = partial(Console, highlight=False)
 
 
 def _say(console: Console, text: str, style: str = "") -> None:
@@ -119,7 +118,6 @@ class Game:
         self._present = getattr(session, "present", None)
         self.observe = getattr(session, "observe", None)
         self.describe = getattr(session, "describe", None) or ui.describe
-        self.vet = getattr(session, "vet", None)     # a lesson (learn_cmd.py): refusals
         self.session = session
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
 
@@ -187,23 +185,26 @@ class Game:
             if low in UNDO_WORDS and not timed:
                 return UNDO
             if low in HELP_WORDS:
-                self.say(t(lang, "cli.help", game_help=ui.help_text(lang)))
+                self.say(t(lang, "cli.help", game_help=ui.help_text(lang) + "\n"
+                           + t(lang, "coach.cli_help")))
                 self.menu(legal)
+                continue
+            if is_hint(low) and not timed:          # the coach (cli/coach.py)
+                coach_in_game(self, state, line)
                 continue
             if line.isdigit():
                 i = int(line)
                 if not numbered:                      # no numbered menu on the screen
                     self.say(t(lang, "cli.no_numbers", n=len(legal)), "red")
                     continue
-                if not 1 <= i <= len(legal):
-                    self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
-                    continue
-                line = legal[i - 1]
+                if 1 <= i <= len(legal):
+                    return legal[i - 1]
+                self.say(t(lang, "cli.bad_number", n=i, max=len(legal)), "red")
+                continue
             reason = _reason(state, line, lang)
-            refused = reason is None and self.vet and self.vet(state, line)  # a lesson's step
-            if reason is None and not refused:
+            if reason is None:
                 return state.parse(line).text
-            self.say(refused or t(lang, "cli.illegal", reason=reason), "yellow" if refused else "red")
+            self.say(t(lang, "cli.illegal", reason=reason), "red")
 
     def undo(self, state: GameState) -> GameState:
         """The game as it was just before the human's last decision (bots' decisions after it

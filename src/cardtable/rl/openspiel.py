@@ -32,16 +32,41 @@ under re-dealing what the seat cannot see (tests/rl/test_no_leak.py).
 - observation string: the seat's JSON view (NOTATION.md); observation tensor: the codec's
   tensor (rl/codec.py documents the layout).
 - information state string: perfect recall. It is `seat P | recall DIGEST | <observation>`,
-  where DIGEST is a running BLAKE2 hash of every observation string the seat has had since the
-  deal (one per action), so two histories share it exactly when the seat saw the same sequence.
+  where DIGEST is a running BLAKE2 hash of every player action (actor and action id: every
+  decision is public, NOTATION.md names no hidden card; chance's deal is not hashed) and every
+  observation string the seat has had since the deal (one per action), so two histories share
+  it exactly when the seat saw the same sequence of actions and observations. (Until issue 35
+  only the observations were hashed: a public action that left no trace in the view, such as
+  which card a Kombio player peeked at, was forgotten.)
   Hashes are kept once a state (or its ancestor) has been asked for one; the first request
   replays the history.
-- information state tensor: the observation tensor. The seat's view already carries what the
-  seat knows (Abluxxen: its hand; Kombio: every card it has seen, KO-11); the tensor does not
-  separate histories that led to the same knowledge. Use the string where that matters.
+- information state tensor: perfect recall, in three parts (`dict` of the perfect-recall
+  observer holds them by name):
+  `observation` (the observation tensor, obs_size entries), `history` (the last
+  HISTORY = 64 player actions, newest first; each is the actor's seat counted from the
+  observing seat, one-hot over the players, then the action id in binary, ceil(log2(number of
+  actions)) bits; all zero before the game has that many actions; every decision is public
+  (NOTATION.md names no hidden card), so the actions of others are no leak) and `recall` (the 80
+  bits of a BLAKE2 hash of the recall digest above). The first two give learners the position and its recent
+  history as features; the digest separates what a window cannot: two histories that differ
+  only far back, or only in what the seat saw privately (a card drawn from the deck, a Kombio
+  peek). So two different information states get different tensors (a shared tensor needs a
+  BLAKE2 collision of 80 bits); tests/rl/test_openspiel.py checks it on sampled games.
 - `resample_from_infostate(player, sampler)` (ISMCTS): the engine's `determinize(player)` with
   a seed drawn from the sampler, so every hidden card is re-dealt consistently with the seat's
   view. The sampled state keeps the original's `history()`: use it for search only.
+
+## Game length
+
+The rules bound no game's length (Abluxxen sets can be taken back and forth, a Kombio round
+lasts until someone calls Kombio), and OpenSpiel wants a bound. The parameter `max_length`
+(default MAX_LENGTH = 5000 player actions) is one: a game that reaches it without ending is
+terminal and scored as a draw (reward "win": 1/n each; "score": 0 each), like a time limit in
+Gymnasium. It is a research setting, not a rule: the engines, the server and the bots never cut
+a game. In 5,000 random-play games of every configuration the longest took 717 actions (Kombio, 6
+players, target 100) (see
+docs/research.md), so the default never cuts a game played by the rules' own pace; raise it for
+long Kombio targets. `max_game_length()` is `max_length`; the one chance node comes before.
 
 Decision points, action ids and the card cap: rl/codec.py. `action_to_string` gives the
 notation text (NOTATION.md) of a legal action, else the id's description.
@@ -67,6 +92,9 @@ from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, rewards
 
 DEALS = 1 << 16
+MAX_LENGTH = 5000        # player actions before a game is cut as a draw (module docstring)
+HISTORY = 64            # player actions in the information-state tensor's history window
+RECALL_BITS = 80        # the recall digest's bits in the information-state tensor
 
 
 def deal_seed(seed: int, outcome: int) -> int:
@@ -108,7 +136,7 @@ def _params(game: str) -> dict:
         out[o.name] = o.default
     codec = decl.load("codec")
     out.update(getattr(codec, "SETTINGS", {}))
-    return {**out, "reward": "win", "deals": DEALS, "seed": 0}
+    return {**out, "reward": "win", "deals": DEALS, "seed": 0, "max_length": MAX_LENGTH}
 
 
 def _game_type(game: str) -> pyspiel.GameType:
@@ -156,7 +184,7 @@ class CardtableGame(pyspiel.Game):
         game_info = pyspiel.GameInfo(
             num_distinct_actions=setup.codec.num_actions, max_chance_outcomes=setup.deals,
             num_players=config.players, min_utility=lo, max_utility=hi, utility_sum=total,
-            max_game_length=100_000)
+            max_game_length=setup.max_length)
         game_type = _TYPES[self.GAME]
         if total is None:
             game_type = pyspiel.GameType(**{**_type_kwargs(game_type),
@@ -197,6 +225,9 @@ class _Setup:
         if self.deals < 1:
             raise ConfigError(f"deals must be at least 1, not {self.deals}")
         self.seed = int(p["seed"])
+        self.max_length = int(p["max_length"])
+        if self.max_length < 1:
+            raise ConfigError(f"max_length must be at least 1, not {self.max_length}")
         self.codec = make_codec(game, self.config.players, max_cards=self.config.max_cards,
                                 target=self.config.target)
         self.players = self.config.players
@@ -218,15 +249,17 @@ class _Engine:
     """The Python side of a state: the engine game, the legal ids of the seat to move and the
     recall digests. Its own `__deepcopy__` makes `State.clone()` an engine `copy()`."""
 
-    __slots__ = ("engine", "legal", "chains")
+    __slots__ = ("engine", "legal", "chains", "steps")
 
-    def __init__(self, engine=None, chains=None):
+    def __init__(self, engine=None, chains=None, steps=0):
         self.engine = engine
         self.legal = None
         self.chains = chains
+        self.steps = steps              # player actions so far (max_length cuts the game)
 
     def __deepcopy__(self, memo):
-        return _Engine(None if self.engine is None else self.engine.copy(), self.chains)
+        return _Engine(None if self.engine is None else self.engine.copy(), self.chains,
+                       self.steps)
 
 
 class CardtableState(pyspiel.State):
@@ -240,13 +273,17 @@ class CardtableState(pyspiel.State):
         eng = self._e.engine
         if eng is None:
             return pyspiel.PlayerId.CHANCE
-        if eng.over:
+        if eng.over or self._cut():
             return pyspiel.PlayerId.TERMINAL
         return eng.to_move
 
+    def _cut(self) -> bool:
+        """Reached max_length without ending: terminal, a draw (module docstring)."""
+        return self._e.steps >= self._game.max_length
+
     def is_terminal(self):
         eng = self._e.engine
-        return eng is not None and eng.over
+        return eng is not None and (eng.over or self._cut())
 
     def chance_outcomes(self):
         p = 1.0 / self._game.deals
@@ -272,19 +309,22 @@ class CardtableState(pyspiel.State):
             if not 0 <= action < g.deals:
                 raise ValueError(f"no chance outcome {action} (0..{g.deals - 1})")
             e.engine = g.config.new_state(deal_seed(g.seed, action))
+            move = ""                       # no seat sees chance's outcome
         else:
             decision = self._legal_map().get(action)
             if decision is None:
                 raise ValueError(f"action {action} is not legal here")
+            move = f"{e.engine.to_move}:{action}"     # decisions are public (NOTATION.md)
             e.engine.apply(decision)
+            e.steps += 1
         e.legal = None
         if e.chains is not None:
-            e.chains = _step_chains(e.chains, e.engine)
+            e.chains = _step_chains(e.chains, e.engine, move)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action}"
-        if self._e.engine is not None and not self._e.engine.over \
+        if self._e.engine is not None and not self.is_terminal() \
                 and player == self._e.engine.to_move:
             d = self._legal_map().get(action)
             if d is not None:
@@ -293,8 +333,11 @@ class CardtableState(pyspiel.State):
 
     def returns(self):
         eng = self._e.engine
-        if eng is None or not eng.over:
-            return [0.0] * self._game.players
+        n = self._game.players
+        if eng is None or not self.is_terminal():
+            return [0.0] * n
+        if not eng.over:                              # cut at max_length: a draw
+            return [1.0 / n if self._game.config.reward == "win" else 0.0] * n
         return rewards(self._game.config, eng)
 
     def __str__(self):
@@ -309,15 +352,10 @@ class CardtableState(pyspiel.State):
         e = self._e
         if e.chains is None:
             replay = self.get_game().new_initial_state()
-            chains = None
-            for i, a in enumerate(self.history()):
+            replay._e.chains = tuple([""] * self._game.players)
+            for a in self.history():
                 replay._apply_action(a)
-                if i == 0:
-                    chains = _step_chains(tuple([""] * self._game.players),
-                                          replay._e.engine)
-                elif i > 0:
-                    chains = _step_chains(chains, replay._e.engine)
-            e.chains = chains if chains is not None else tuple([""] * self._game.players)
+            e.chains = replay._e.chains
         return e.chains[player]
 
     def resample_from_infostate(self, player_id, probability_sampler):
@@ -336,11 +374,14 @@ def _obs_string(engine, player: int) -> str:
     return json.dumps(engine.view(player), separators=(",", ":"))
 
 
-def _step_chains(chains: tuple, engine) -> tuple:
+def _step_chains(chains: tuple, engine, move: str) -> tuple:
+    """Every seat's recall digest after one action: the action taken (a player's decision is
+    public; chance's outcome is not: `move` is "") and what the seat now sees."""
     out = []
     for p, c in enumerate(chains):
         h = hashlib.blake2b(digest_size=10)
         h.update(c.encode())
+        h.update(move.encode())
         h.update(_obs_string(engine, p).encode())
         out.append(h.hexdigest())
     return tuple(out)
@@ -352,15 +393,38 @@ class CardtableObserver:
     def __init__(self, game: _Setup, perfect_recall: bool):
         self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.codec.obs_size, np.float32)
-        self.dict = {"observation": self.tensor}
+        obs = game.codec.obs_size
+        self.bits = max(1, (game.codec.num_actions - 1).bit_length())
+        self.step = game.players + self.bits
+        hist = HISTORY * self.step if perfect_recall else 0
+        rec = RECALL_BITS if perfect_recall else 0
+        self.tensor = np.zeros(obs + hist + rec, np.float32)
+        self.dict = {"observation": self.tensor[:obs]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[obs:obs + hist].reshape(HISTORY, self.step)
+            self.dict["recall"] = self.tensor[obs + hist:]
 
     def set_from(self, state: CardtableState, player: int):
         eng = state._e.engine
+        self.tensor.fill(0)
         if eng is None:
-            self.tensor.fill(0)
             return
-        self.tensor[:] = self.game.codec.encode(eng.view(player))
+        self.dict["observation"][:] = self.game.codec.encode(eng.view(player))
+        if not self.perfect_recall:
+            return
+        n = self.game.players
+        hist = self.dict["history"]
+        moves = [pa for pa in state.full_history()[1:]][-HISTORY:]
+        for row, pa in zip(hist, reversed(moves)):
+            row[(pa.player - player) % n] = 1.0
+            a = pa.action
+            for b in range(self.bits):
+                row[n + b] = (a >> b) & 1
+        digest = int.from_bytes(hashlib.blake2b(state.recall(player).encode(),
+                                                digest_size=RECALL_BITS // 8).digest(), "big")
+        rec = self.dict["recall"]
+        for b in range(RECALL_BITS):
+            rec[b] = (digest >> b) & 1
 
     def string_from(self, state: CardtableState, player: int):
         eng = state._e.engine

@@ -98,6 +98,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="the operator's contact in Web Push's VAPID token, mailto: or https: "
                         "(default %(default)s)")
     p.add_argument("--push-allow-local", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--coach-budget", type=int, default=d.coach_budget,
+                   help="the coach's play-outs when a request names none (0: the expert "
+                        "level's own, the most; default %(default)s)")
+    p.add_argument("--review-budget", type=int, default=d.review_budget,
+                   help="a review's play-outs per decision when a request names none (0: "
+                        "the most, docs/review.md; default %(default)s)")
     a = p.parse_args(argv)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
@@ -117,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         parse_allowed(a.allowed_origins)
     except ValueError as e:
         p.error(f"--allowed-origins: {e}")
+    if a.coach_budget < 0 or a.review_budget < 0 or 1 in (a.coach_budget, a.review_budget):
+        p.error("--coach-budget and --review-budget are 0 (the most) or 2 or more")
     if a.keep_alive <= 0:
         p.error("--keep-alive must be more than 0")
     from dataclasses import fields
@@ -153,5 +161,6 @@ def main(argv: list[str] | None = None) -> int:
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,
+                 coach_budget=a.coach_budget, review_budget=a.review_budget,
                  **extra))
     return 0

@@ -29,6 +29,8 @@ from cardtable.server import accounts as A
 from cardtable.server import sessions as S
 from cardtable.server.errors import ApiError
 from cardtable.server.login_limits import LoginLimits
+from cardtable.server.passkeys import keys_of
+from cardtable.server.passkeys import public as passkey_public
 from cardtable.server.passwords import BadPassword, Passwords, clean_password
 from cardtable.server.protocol import Name
 from cardtable.server.security import client_addr, name_keys
@@ -85,6 +87,8 @@ class AuthOut(BaseModel):
 class MeOut(AccountOut):
     password_at: float
     session_expires: float
+    has_password: bool = Field(True, description="false: an account signed up with a "
+                                                 "passkey, which logs in only with passkeys")
 
 
 class Ended(BaseModel):
@@ -264,7 +268,8 @@ async def get_me(request: Request) -> MeOut:
     """The logged-in account (401 `not_logged_in` without a session)."""
     account, sess = await svc(request).me(request)
     return MeOut(name=account["name"], created_at=account["created_at"],
-                 password_at=account["password_at"], session_expires=sess["expires"])
+                 password_at=account["password_at"], session_expires=sess["expires"],
+                 has_password=bool(account["password_hash"]))
 
 
 @router.post("/api/me/password", response_model=Ended)
@@ -410,7 +415,9 @@ async def my_data(request: Request) -> JSONResponse:
     data = {"format": "cardtable account data", "version": 1, "exported_at": time.time(),
             "profile": {"name": account["name"], "created_at": account["created_at"],
                         "password_changed_at": account["password_at"]},
-            "sessions": sessions, "games": out_games}
+            "sessions": sessions, "games": out_games,
+            # passkeys (passkeys.py): their public ids, labels and dates, no key material
+            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(account["id"]))]}
     return JSONResponse(data, headers={
         "Content-Disposition": 'attachment; filename="cardtable-account.json"',
         "Cache-Control": "no-store"})

@@ -4,7 +4,8 @@ Tables (schema.py; migration 0004)
   accounts  id, `name` as shown (security.clean_name: as strict as a seat's name), its two
             lookalike keys `name_key`, `name_key2` (security.name_keys; each unique, so no
             account is named like another, other scripts' lookalikes, case and spaces
-            included), `password_hash` (Argon2id, passwords.py), `created_at`, `password_at`.
+            included), `password_hash` (Argon2id, passwords.py; '' for an account signed up
+            with a passkey: no password matches it), `created_at`, `password_at`.
   sessions  `id_hash` (SHA-256 of the cookie's random value, sessions.py), `account_id`,
             `created_at`, `last_seen`, `expires`. Deleted with their account.
   seats     `account_id`: the account whose player holds the seat (taken while logged in,
@@ -135,7 +136,7 @@ async def rehash(store: Store, account_id: int, pw_hash: str) -> None:
 
 
 async def delete(store: Store, account_id: int) -> None:
-    """Delete the account and its sessions. Its seats keep their games without a name and an
+    """Delete the account, its sessions and passkeys. Its seats keep their games without a name and an
     account (its lines of table talk without the name); a table still being played is marked changed (its version), so every server
     process reads the seat's new name before its next change."""
     def op() -> Op:
@@ -152,6 +153,8 @@ async def delete(store: Store, account_id: int) -> None:
             yield (f"UPDATE game_tables SET version = version + 1 WHERE id IN ({marks}) "
                    "AND status <> 'over'", params)
         yield "DELETE FROM sessions WHERE account_id = :id", {"id": account_id}
+        yield "DELETE FROM passkeys WHERE account_id = :id", {"id": account_id}       # 0009
+        yield "DELETE FROM passkey_challenges WHERE account_id = :id", {"id": account_id}
         yield "DELETE FROM accounts WHERE id = :id", {"id": account_id}
     await write(store, op)
 

@@ -35,7 +35,9 @@ from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
+from cardtable.server.passkey_routes import router as passkey_router
 from cardtable.server.config import Settings
+from cardtable.server.coach_routes import router as coach_router
 from cardtable.server.db import Store, token_hash
 from cardtable.server.driver import Drivers, Listener
 from cardtable.server.joining import join_seat
@@ -52,6 +54,8 @@ from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
 from cardtable.server.push import Pusher
 from cardtable.server.push_routes import router as push_router
+from cardtable.server.rating_routes import rated_checks
+from cardtable.server.rating_routes import router as rating_router
 from cardtable.server.runtime import TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
@@ -92,7 +96,8 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
         options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
-        memory=bool(s.get("memory")), host=s.get("host"), lesson=s.get("lesson"))
+        memory=bool(s.get("memory")), host=s.get("host"), rated=bool(row.get("rated")),
+        lesson=s.get("lesson"))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -132,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
+        app.state.hub, app.state.drivers, app.state.settings = hub, drivers, settings  # coach
         if listener:
             listener.start()
             try:
@@ -253,7 +259,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Create a table. With `name`, the creator takes the first human seat at once. An
         address may have a few unfinished tables at a time (fewer with searching bots), and
         the server a few thousand (quotas.py)."""
-        return await make_table(req, request, *table_config(req, settings))
+        cfg, base, rows = table_config(req, settings)
+        if req.rated:
+            await rated_host(req, cfg, request)
+        return await make_table(req, request, cfg, base, rows)
 
     async def make_table(req, request: Request, cfg: dict, base: dict, rows: list
                          ) -> P.CreateOut:
@@ -281,7 +290,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         table_id = await store.create_table({
                             "code": code, "game": req.game, "settings": cfg, "base": base,
                             "public": req.public, "status": status, "deadline": None,
-                            "snap": None, "rematch_code": None, "creator": creator}, rows)
+                            "snap": None, "rematch_code": None, "creator": creator,
+                            "rated": req.rated}, rows)
                         break
                     except IntegrityError:
                         continue
@@ -319,6 +329,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
         async with table(code, refresh=False, request=request) as rt:
+            if rt.row.get("rated"):                  # logged in, as the account's name
+                req = P.JoinTable(name=await rated_join(rt, request), seat=req.seat)
             public_limits = settings.public_seats_per_person or \
                 settings.public_seats_per_address
             seat, token = await join_seat(hub(), rt, req.name, req.seat,
@@ -341,6 +353,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not m:
             raise _bad("not a table code or link", 404, "not_a_code")
         return await _join(m.group(1), P.JoinTable(name=req.name, seat=req.seat), request)
+
+    rated_host, rated_join = rated_checks(accounts, settings, hub)
 
     def identity(request: Request) -> str | None:
         """The client identity of a request (docs/protocol.md); 400 if it is malformed."""
@@ -417,7 +431,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await tx.insert_table({
                     "code": code, "game": rt.game, "settings": cfg, "base": base,
                     "public": rt.public, "status": status, "deadline": None, "snap": None,
-                    "rematch_code": None, "creator": rt.row.get("creator")}, rows)
+                    "rematch_code": None, "creator": rt.row.get("creator"),
+                    "rated": bool(rt.row.get("rated"))}, rows)
                 tx.set(rematch_code=code)
             new_id = tx.new_table_id
             rt._set_meta(tx.row, None)
@@ -471,6 +486,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(learn_router)                    # /api/lessons (learn_routes.py)
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
+    app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
+    app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...
+    app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

@@ -83,6 +83,18 @@ def think(name: str, seed: int, state: GameState) -> str:
     return act(make_bot(name, seed=seed), state).text
 
 
+class Job:
+    """Another piece of work for the pool than a bot's decision (the coach's estimates, a
+    review's decision: server/coach.py): `fn(*args)` in a worker, queued and ranked as a
+    table's decision is (`BotPool.run`)."""
+
+    __slots__ = ("fn", "args")
+
+    def __init__(self, fn: Callable, args: tuple):
+        self.fn = fn
+        self.args = args
+
+
 class BotPool:
     """`workers` processes; `fn(name, seed, state)` is what a worker runs (`think`; a test may
     give another module-level function, or override `_submit`)."""
@@ -111,8 +123,24 @@ class BotPool:
         return self._executor
 
     def _submit(self, args: tuple) -> Future:
-        """Start `fn(*args)` in a worker (a test's pool may run it elsewhere)."""
+        """Start `fn(*args)` in a worker (a test's pool may run it elsewhere); a `Job`'s own
+        function with its own arguments."""
+        if args and isinstance(args[0], Job):
+            return self._pool().submit(args[0].fn, *args[0].args)
         return self._pool().submit(self.fn, *args)
+
+    async def run(self, key, fn: Callable, args: tuple,
+                  rank: Callable[[], int | None] | int = 0):
+        """`fn(*args)` (a module-level function: it travels to a worker by name) made in a
+        worker when it is `key`'s turn, exactly as a table's decision (`decide`): one waiting
+        request per key (a newer one withdraws the older), ranked by `rank`."""
+        fut = asyncio.get_running_loop().create_future()
+        old = self._waiting.pop(key, None)
+        if old is not None:
+            self._withdraw(old[1], "a newer request replaced it")
+        self._waiting[key] = ((Job(fn, args),), fut, rank)
+        self._dispatch()
+        return await fut
 
     async def decide(self, table, name: str, seed: int, state: GameState,
                      rank: Callable[[], int | None] | int = 0) -> str:

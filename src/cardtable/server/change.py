@@ -21,6 +21,7 @@ from typing import Any
 
 from cardtable.core.game import GameState
 from cardtable.server.db import Conflict
+from cardtable.server.ratings import on_game_end as game_end
 from cardtable.server.table_base import ProtocolError, Step
 
 log = logging.getLogger("cardtable.server")
@@ -70,6 +71,7 @@ class TableChanges:
                 await self._sync_tx(tx)
                 ch = Change(self, tx)
                 yield ch
+                await game_end(self, ch)        # the result, and the ratings if rated
             if not tx.notify:                   # nothing written: nothing to take over
                 return
             self._take_over(ch)

@@ -165,6 +165,10 @@ class Settings:
     #: rewrites the Host header: "https://cards.example.org")
     session_days: float = 30.0
     allowed_origins: str = ""
+    #: the coach's rollouts and a review's rollouts per decision when a request names none
+    #: (coach.py; 0: the most, the expert level's own and review.budget_for's)
+    coach_budget: int = 0
+    review_budget: int = 0
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database)

@@ -31,6 +31,8 @@ from cardtable.server.sessions import has_session_cookie
 SAFE = ("GET", "HEAD", "OPTIONS")
 #: routes checked whenever they name an origin, with or without a cookie (login CSRF)
 ALWAYS = ("/api/accounts", "/api/session")
+#: ... and every route under these (sign-up and log-in with a passkey, passkey_routes.py)
+ALWAYS_UNDER = ("/api/passkeys/",)
 _DEFAULT_PORT = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
@@ -105,7 +107,7 @@ class OriginCheck:
         if kind == "http" and scope.get("method", "GET") not in SAFE and \
                 scope.get("path", "").startswith("/api/"):
             cookie = has_session_cookie(scope.get("headers", []))
-            if cookie or scope["path"] in ALWAYS:
+            if cookie or scope["path"] in ALWAYS or scope["path"].startswith(ALWAYS_UNDER):
                 error = self.verdict(scope, cookie)
                 if error is not None:
                     return await _refuse(send, error)

@@ -387,6 +387,10 @@ class CreateTable(_Body):
                                             "table setting (GET /api/games: `table_settings`)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
+    rated: bool = Field(False, description="a rated table (docs/ratings.md): the host is "
+                                           "logged in and joins at once (`name`); every "
+                                           "player must be logged in; its end moves the "
+                                           "ratings; it always has a turn timer")
 
     @field_validator("players")
     @classmethod
@@ -453,6 +457,8 @@ class TableOut(BaseModel):
     memory: bool = False
     #: the seat of the table's host (its creator), who may change free seats and cancel it
     host: int | None = None
+    #: a rated table (docs/ratings.md): only logged-in players sit there
+    rated: bool = False
     #: a lesson's table (POST /api/lessons/{id}): the lesson's id (GET /api/lessons/{id})
     lesson: str | None = None
 

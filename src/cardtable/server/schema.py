@@ -21,6 +21,9 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    BigInteger,
+    LargeBinary,
+    false,
 )
 
 
@@ -45,6 +48,11 @@ game_tables = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("creator", String(64), nullable=True),
+    # a rated table (ratings.py): every human seat an account's; its end updates the ratings
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    # a finished game's result, {"scores", "winners"} (ratings.py; NULL: not over, or
+    # finished before revision 0007)
+    Column("result", JSON, nullable=True),
     Index("ix_game_tables_lobby", "status", "public"),
     Index("ix_game_tables_sweep", "status", "updated_at"),
     Index("ix_game_tables_creator", "creator", "status"),
@@ -148,6 +156,74 @@ chat = Table(
     Column("n", Integer, nullable=False),                   # actions of the game before it
     Column("at", Float, nullable=False),
     Index("ix_chat_table", "table_id", "id"),
+)
+
+#: a player's rating in a game (ratings.py): `player` "a:<account id>" or "b:<bot name>"
+ratings = Table(
+    "ratings", metadata,
+    Column("game", String(16), primary_key=True),
+    Column("player", String(48), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_ratings_account",
+                                             ondelete="CASCADE"), nullable=True),
+    Column("bot", String(32), nullable=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_account", "account_id"),
+)
+
+#: one row per rated seat and finished rated game: the rating before and after (ratings.py)
+rating_history = Table(
+    "rating_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", name="fk_rating_history_table",
+                                           ondelete="CASCADE"), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("player", String(48), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_rating_history_account",
+                                             ondelete="CASCADE"), nullable=True),
+    Column("seat", Integer, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("left_game", Boolean, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_rating_history_player", "player", "game", "id"),
+    Index("ix_rating_history_table", "table_id"),
+)
+
+
+#: passkeys of accounts and the challenges of their ceremonies (passkeys.py; migration 0009)
+passkeys = Table(
+    "passkeys", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_passkeys_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("credential_id", String(1400), nullable=False, unique=True),    # base64url
+    Column("public_key", LargeBinary, nullable=False),                   # COSE key
+    Column("sign_count", BigInteger, nullable=False),
+    Column("transports", String(200), nullable=False),                   # JSON list
+    Column("user_handle", String(100), nullable=False),                  # base64url
+    Column("label", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("last_used", Float, nullable=True),
+    Index("ix_passkeys_account", "account_id"),
+)
+
+passkey_challenges = Table(
+    "passkey_challenges", metadata,
+    Column("id_hash", String(64), primary_key=True),        # SHA-256 of the cookie's value
+    Column("challenge", String(128), nullable=False),       # base64url
+    Column("purpose", String(12), nullable=False),          # signup | login | add | confirm
+    Column("account_id", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("user_handle", String(100), nullable=True),
+    Column("expires", Float, nullable=False),
+    Index("ix_passkey_challenges_expires", "expires"),
 )
 
 

@@ -75,6 +75,13 @@ class Tx:
         """Create another table in this transaction (a rematch); its id: `new_table_id`."""
         self.new_table_id = await _insert_table(self.conn, values, seat_rows)
 
+    async def also(self, make_op) -> None:
+        """Run the operation `make_op()` (a generator of (sql, params) statements in plain SQL
+        with :named parameters, sent each statement's rows: accounts.py's idiom) in this
+        transaction: it commits, or fails, with the table's change (ratings.py)."""
+        await self.conn.run_sync(lambda c: _drive_sync(c, make_op()))
+        self.touch()
+
     def set(self, **values) -> None:
         """Change columns of the table row (written, with a new version, at commit)."""
         self._changes.update(values)
@@ -137,6 +144,10 @@ class BatchTx(Tx):
         self._ops.append(("insert_table", values, seat_rows))
         self.touch()
 
+    async def also(self, make_op) -> None:
+        self._ops.append(("also", make_op))
+        self.touch()
+
     def _write(self, conn, version: int, values: dict) -> None:
         res = conn.execute(update(game_tables).where(game_tables.c.id == self.table_id,
                                                      game_tables.c.version == self._version0)
@@ -151,6 +162,8 @@ class BatchTx(Tx):
                                                  seats.c.seat == op[1]).values(**op[2]))
             elif op[0] == "insert_table":
                 self.new_table_id = _insert_table_sync(conn, op[1], op[2])
+            elif op[0] == "also":
+                _drive_sync(conn, op[1]())
 
     def _write_sqlite(self, cur: sqlite3.Cursor, values: dict) -> None:
         """`_write` in plain SQL on the SQLite writer's connection (see `GroupWriter`): the
@@ -171,6 +184,8 @@ class BatchTx(Tx):
                             params + [self.table_id, op[1]])
             elif op[0] == "insert_table":
                 self.new_table_id = _insert_table_sqlite(cur, op[1], op[2])
+            elif op[0] == "also":
+                _drive_sqlite(cur, op[1]())
 
     async def _finish(self) -> None:
         if not self.notify:
@@ -221,6 +236,29 @@ class BatchTx(Tx):
             raise Conflict(f"table {self.table_id} changed meanwhile")
 
 
+
+
+def _drive_sync(conn, op) -> Any:
+    """Run a generator of (sql, params) on a synchronous SQLAlchemy connection."""
+    rows = None
+    try:
+        while True:
+            sql, params = op.send(rows)
+            res = conn.execute(text(sql), params)
+            rows = [tuple(r) for r in res] if res.returns_rows else []
+    except StopIteration as stop:
+        return stop.value
+
+
+def _drive_sqlite(cur: sqlite3.Cursor, op) -> Any:
+    """... on the SQLite writer's cursor (sqlite3 takes :named parameters too)."""
+    rows = None
+    try:
+        while True:
+            sql, params = op.send(rows)
+            rows = cur.execute(sql, params).fetchall()
+    except StopIteration as stop:
+        return stop.value
 
 
 async def _insert_table(conn: AsyncConnection, values: dict, seat_rows: list[dict]) -> int:

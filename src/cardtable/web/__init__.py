@@ -3,6 +3,7 @@
 
     /                 the lobby               /t/{code}         a table (player or spectator)
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
+    /players/{name}   a player's profile       /leaderboard/{game} a game's leaderboard
     /static/...       modules, styles, images
     /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
 
@@ -28,7 +29,8 @@ from cardtable.i18n import LANGS
 
 STATIC = Path(__file__).parent / "static"
 CATALOGS = Path(i18n.__file__).parent          # en.json, de.json
-PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}")
+PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}", "/players/{name}",
+         "/leaderboard/{game}")
 
 
 class _Static(StaticFiles):

@@ -13,16 +13,18 @@ import { api, apiMessage } from "./api.js";
 import { mySeats, loadSeat, saveSeat } from "./store.js";
 import { seatNames } from "./seats.js";
 import { navigate } from "./router.js";
+import { passkeysHere, passkeySignIn, openPasskeys, openDeleteWithPasskey } from "./passkey.js";
 
 const HINT = "cardtable.account";
-let me = null;                 // { name } while logged in
+let me = null;                 // { name, password } while logged in (password: false for an
+                               // account signed up with a passkey: it has none)
 const listeners = new Set();
 
 function hint() {
   try { return localStorage.getItem(HINT); } catch (e) { return null; }
 }
 
-function setMe(value) {
+export function setMe(value) {
   me = value;
   try {
     if (value) localStorage.setItem(HINT, value.name); else localStorage.removeItem(HINT);
@@ -42,13 +44,13 @@ export async function checkSession() {
   if (!hint()) { if (me) setMe(null); return; }
   try {
     const m = await api("GET", "/api/me");
-    setMe({ name: m.name });
+    setMe({ name: m.name, password: m.has_password !== false });
   } catch (e) {
     if (e.status === 401) setMe(null);
   }
 }
 
-function claimTokens() {
+export function claimTokens() {
   return mySeats().map((s) => s.token).filter((x) => typeof x === "string" && x).slice(0, 200);
 }
 
@@ -59,7 +61,7 @@ let dialogSeq = 0;
  * is inert for screen readers). `fill(form, setError)` draws its body into the form;
  * `submit(form)` runs on submit: a thrown API error is shown in the dialog, anything else
  * closes it. Focus returns to `opener` afterwards. */
-function openDialog({ id, title, fill, submit, submitLabel, danger, opener }) {
+export function openDialog({ id, title, fill, submit, submitLabel, danger, opener }) {
   const n = ++dialogSeq;
   const titleId = `acct-title-${n}`;
   const err = h("p", { class: "error acct-error", role: "alert", id: `acct-err-${n}` });
@@ -106,7 +108,7 @@ function openDialog({ id, title, fill, submit, submitLabel, danger, opener }) {
   return { dlg, form, draw, titleId };
 }
 
-function input(id, label, attrs, describedBy) {
+export function input(id, label, attrs, describedBy) {
   return h("div", { class: "field" },
     h("label", { for: id }, label),
     h("input", Object.assign({ id, name: id, "aria-describedby": describedBy || null }, attrs)));
@@ -119,7 +121,7 @@ function showPassword(form) {
 }
 
 /** Append the nodes that are there (Element.append would write a null as "null"). */
-const add = (parent, ...nodes) => parent.append(...nodes.filter(Boolean));
+export const add = (parent, ...nodes) => parent.append(...nodes.filter(Boolean));
 
 const val = (form, id) => form.querySelector(`#${id}`).value;
 
@@ -145,6 +147,7 @@ export function openSignIn(opener, mode = "login") {
         signup ? h("p", { class: "muted small", id: "acct-pw-hint" }, t("acct.password_hint")) : null,
         showPassword(form),
         keep ? h("p", { class: "acct-keeps" }, t("acct.keeps")) : null,
+        passkeySignIn(form, signup),
         h("p", { class: "acct-switch" }, h("button", { type: "button", class: "linklike", id: "acct-mode",
           onclick: () => {
             form.dataset.name = val(form, "acct-name");
@@ -159,7 +162,7 @@ export function openSignIn(opener, mode = "login") {
       const body = { name: val(form, "acct-name").trim(), password: val(form, "acct-password"),
         claim: claimTokens() };
       const r = await api("POST", signup ? "/api/accounts" : "/api/session", body);
-      setMe({ name: r.account.name });
+      setMe({ name: r.account.name, password: true });
       announce(t("acct.logged_in", { name: r.account.name }));
       if (r.claimed) announce(t("acct.claimed", { n: r.claimed }));
     },
@@ -245,12 +248,16 @@ export function renderAccount(el) {
     else if (e.key === "ArrowUp") { e.preventDefault(); items[(i - 1 + items.length) % items.length].focus(); }
   } },
   item("acct-my-games", t("acct.my_games"), () => showMyGames()),
-  item("acct-change-pw", t("acct.change_password"), openChangePassword),
+  me.password === false ? null : item("acct-change-pw", t("acct.change_password"), openChangePassword),
+  passkeysHere() ? item("acct-passkeys", t("pk.menu"), openPasskeys) : null,
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
+  h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",
+    onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("rt.profile"))),
   item("acct-logout", t("acct.logout"), () => logOut()),
   item("acct-logout-all", t("acct.logout_all"), openLogoutAll),
-  item("acct-delete", t("acct.delete"), openDelete, { class: "acct-item acct-danger" }));
+  item("acct-delete", t("acct.delete"), me.password === false ? openDeleteWithPasskey : openDelete,
+    { class: "acct-item acct-danger" }));
   el.append(list);
 }
 

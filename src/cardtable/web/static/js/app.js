@@ -2,15 +2,17 @@
 // address (router.js):
 //   /                 lobby.js         /t/CODE[#token=...]   table.js (player or spectator)
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
+//   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
 import { t, getLang, setLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { GAMES, GAME_IDS } from "./games.js";
-import { TABLE_PATH, REPLAY_PATH, navigate, onRoute } from "./router.js";
+import { TABLE_PATH, REPLAY_PATH, PLAYER_PATH, navigate, onRoute } from "./router.js";
 import { renderLobby } from "./lobby.js";
 import { renderTablePage } from "./table.js";
 import { renderAccount, checkSession } from "./account.js";
 
 const RULES_PATH = new RegExp(`^/rules/(${GAME_IDS.join("|")})$`);
+const BOARD_PATH = new RegExp(`^/leaderboard/(${GAME_IDS.join("|")})$`);
 const mainEl = () => document.getElementById("main");
 let cleanup = null;          // the current page's teardown
 
@@ -71,6 +73,10 @@ function route() {
     document.title = `${t("nav.rules")} · ${t("game." + m[1])} · cardtable`;
     el.className = "page-rules";
     lazyPage(import("./rules.js"), (mod) => mod.render(el, { game: m[1] }), el);
+  } else if ((m = path.match(PLAYER_PATH)) || (m = path.match(BOARD_PATH))) {
+    let route = null;
+    try { route = path.startsWith("/players/") ? { player: decodeURIComponent(m[1]) } : { game: m[1] }; } catch (e) { /* bad escape */ }
+    if (route) lazyPage(import("./ratings.js"), (mod) => mod.render(el, route), el);
   } else {
     document.title = `${t("page.not_found")} · cardtable`;
     el.appendChild(h("div", { class: "panel not-found" }, h("h1", {}, t("page.not_found")), h("p", {}, t("page.not_found_text")),

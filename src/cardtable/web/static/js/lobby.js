@@ -8,7 +8,7 @@ import { api, apiMessage } from "./api.js";
 import { saveSeat, dropSeat, mySeats, storedName, storeName } from "./store.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
-import { myGamesPanel } from "./account.js";
+import { myGamesPanel, account, onAccount } from "./account.js";
 import { learnPanel } from "./learn.js";
 
 export function renderLobby(el) {
@@ -19,7 +19,7 @@ export function renderLobby(el) {
   let alive = true;
   const form = {
     game: GAME_IDS[0], variant: "basic", players: 4,
-    seats: [], timer: "", public: true, name: storedName(),
+    seats: [], timer: "", public: true, name: storedName(), rated: false,
     options: {},             // rule options set differently from the variant's defaults
   };
   // a game's own settings (games.js `fields`, `checks`): at their declared defaults once
@@ -139,6 +139,7 @@ export function renderLobby(el) {
     }
     for (const c of spec.checks) if (form[c.key]) body[c.body] = true;
     if (form.timer) body.turn_seconds = Number(form.timer);
+    if (form.rated && account()) body.rated = true;
     busy = true;
     try {
       const r = await api("POST", "/api/tables", body);
@@ -202,7 +203,9 @@ export function renderLobby(el) {
       h("h1", {}, "cardtable"),
       h("p", { class: "tagline" }, t("app.tagline")),
       h("p", { class: "muted" }, t("lobby.intro"),
-        ...GAME_IDS.flatMap((g, i) => [i ? " · " : " ", h("a", { href: `/rules/${g}`, "data-link": "" }, t(GAMES[g].rulesNav))])));
+        ...GAME_IDS.flatMap((g, i) => [i ? " · " : " ", h("a", { href: `/rules/${g}`, "data-link": "" }, t(GAMES[g].rulesNav))])),
+      h("p", { class: "muted lobby-boards" }, t("rt.leaderboards"), ":",
+        ...GAME_IDS.flatMap((g, i) => [i ? " · " : " ", h("a", { href: `/leaderboard/${g}`, "data-link": "", id: `board-link-${g}` }, GAMES[g].title)])));
     if (!gamesTried) { el.append(hero); return; }
     fitSeats();
     const [lo, hi] = playerRange();
@@ -266,6 +269,9 @@ export function renderLobby(el) {
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-public", checked: form.public,
           onchange: (e) => { form.public = e.target.checked; } }), " ", t("lobby.public")),
       ),
+      account() ? h("div", { class: "rated-box" }, h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-rated", checked: form.rated,
+        "aria-describedby": "f-rated-hint", onchange: (e) => { form.rated = e.target.checked; } }), " ", t("lobby.rated")),
+      h("p", { class: "muted small", id: "f-rated-hint" }, t("lobby.rated_hint"))) : null,
       error ? h("p", { class: "error", role: "alert" }, error) : null,
       h("div", { class: "actions" }, h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("lobby.create_btn"))),
     );
@@ -304,6 +310,7 @@ export function renderLobby(el) {
         h("strong", {}, t("game." + tb.game)),
         tb.variant ? h("span", { class: "muted" }, " · " + t("variant." + tb.variant)) : null,
         h("span", { class: "muted" }, ` · ${t("lobby.n_players", { n: tb.players })}` + (joinable ? ` · ${t("lobby.free", { n: tb.free_seats.length })}` : "")),
+        tb.rated ? [" ", h("span", { class: "chip chip-rated" }, t("lobby.rated_chip"))] : null,
         h("div", { class: "ti-seats" }, seatNames(tb.seats).map((n, i) => h("span", { class: "chip" + (tb.free_seats.includes(i) ? " chip-free" : "") },
           tb.free_seats.includes(i) ? t("seat.open") : n)))),
       h("div", { class: "ti-actions" },
@@ -339,5 +346,6 @@ export function renderLobby(el) {
   load();
   timer = setInterval(load, 5000);
   const off = onLang(draw);
-  return () => { alive = false; clearInterval(timer); off(); };
+  const offAccount = onAccount(() => { if (alive && gamesTried) draw(); });   // the rated box
+  return () => { alive = false; clearInterval(timer); off(); offAccount(); };
 }

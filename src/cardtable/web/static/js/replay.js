@@ -21,6 +21,7 @@ import { seatNames } from "./seats.js";
 import { node } from "./dom.js";
 import { resultTable } from "./replay-result.js";
 import { replayChat } from "./chat.js";
+import { replayReview } from "./replay-review.js";
 
 const AUTOPLAY_MS = 900;
 const PAGE = 500;
@@ -120,6 +121,10 @@ export function render(el, { code } = {}) {
       }
       if (!st.alive) return;
       st.step = Math.min(stepFromHash(), st.data.actions);
+      if (!st.review) {                   // the review of a person's seat (replay-review.js)
+        st.review = replayReview({ code: st.code, players: st.data.players, seats: table.seats, nameOf,
+          go: (i) => go(i), step: () => st.step });
+      }
       await ensure(st.step);
       if (!st.alive) return;
       build();
@@ -252,13 +257,15 @@ export function render(el, { code } = {}) {
     root.setAttribute("aria-describedby", "replay-keys");
 
     const side = node("aside", "replay-side");
-    side.append(logBox, ui.result, replayChat(st.code));       // the game's table talk
+    side.append(logBox, st.review.el, ui.result, replayChat(st.code));   // review, table talk
+    st.review.redraw();
     const mainCol = node("div", "replay-main");
     mainCol.append(seatBox, bar, sliderBox, ui.info, ui.board, keys);
     const layout = node("div", "replay-layout");
     layout.append(mainCol, side);
     root.replaceChildren(header, layout);
     fillLog();
+    st.review.decorate(ui.logItems);
     show();
   }
 
@@ -340,6 +347,10 @@ export function render(el, { code } = {}) {
         name: nameOf(v.to_move), what: what.startsWith("replay.") ? v.awaiting : what,
       })));
     }
+
+    const marked = st.review.mark(st.step);         // a costly decision (the review's mark)
+    if (marked) ui.info.appendChild(marked);
+    ui.board.classList.toggle("is-marked", !!marked);
 
     // the table
     ui.board.setAttribute("aria-label", st.seat === null ? t("replay.full_view")
@@ -460,6 +471,7 @@ export function render(el, { code } = {}) {
 
   function destroy() {
     st.alive = false;
+    if (st.review) st.review.destroy();
     stopPlay();
     offLang();
     document.removeEventListener("keydown", onKey);

@@ -2,6 +2,7 @@
 // navigate(), which changes the address and draws its page (app.js registers the drawing).
 //   /                 lobby.js         /t/CODE[#token=...]   table.js (player or spectator)
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
+//   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
 
 // A table code as the server issues it (server/security.py: public tables 8 letters, private
 // tables 26, MAX_CODE_LEN 32): every route and the lobby's code box accept up to 32.
@@ -9,6 +10,8 @@ export const MAX_CODE_LEN = 32;
 const CODE = `[A-Za-z0-9]{1,${MAX_CODE_LEN}}`;
 export const TABLE_PATH = new RegExp(`^/t/(${CODE})$`);
 export const REPLAY_PATH = new RegExp(`^/replay/(${CODE})$`);
+// a player's profile: the account's name, URL-encoded (ratings.js)
+export const PLAYER_PATH = /^\/players\/([^/]{1,1024})$/;
 // the code at the end of what a person pastes: a code, or a link to a table or its replay
 export const CODE_IN_TEXT = new RegExp(`([A-Za-z0-9]{4,${MAX_CODE_LEN}})/?([?#].*)?$`);
 

@@ -44,6 +44,7 @@ export function drawJoin(ctx) {
     } catch (err) { S.joinError = t("lobby.error", { msg: apiMessage(err) }); drawJoin(ctx); }
   } },
   h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
+  S.table.rated ? h("p", { class: "rated-hint" }, h("span", { class: "chip chip-rated" }, t("lobby.rated_chip")), " ", t("rt.join_hint")) : null,
   h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
     S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : n))),
   h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),

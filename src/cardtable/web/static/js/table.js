@@ -13,6 +13,7 @@ import { GAMES, CLAUSE_ALT, loadGame } from "./games.js";
 import { captureRects, runFx } from "./table-fx.js";
 import { drawLinkConfirm, drawJoin, drawWaiting, endActions } from "./table-seats.js";
 import { tableChat } from "./chat.js";
+import { tableCoach } from "./coach.js";
 import { lessonPanel, lessonRefusal, sayRefusal } from "./learn.js";
 
 // a clause id in an event's words, left out when the words are read aloud
@@ -166,6 +167,8 @@ export function renderTablePage(el, code) {
     sideScores, h("div", { class: "side-head" }, h("h2", { id: "log-h", class: "side-h" }), sideClose), logList);
   // table talk: its button in the status bar, its drawer (chat.js)
   const talk = tableChat({ code, send: (m) => S.conn && S.conn.send(m), state: () => S.state, table: () => S.table });
+  // the coach at a bot table: its button in the status bar, its panel (coach.js)
+  const coach = tableCoach({ code, state: () => S.state, table: () => S.table, token: () => (myInfo() || {}).token });
   // what the panels around the game use (table-seats.js)
   const ctx = { S, code, root, boardEl, connect, names, myInfo, drawStatus };
 
@@ -227,6 +230,7 @@ export function renderTablePage(el, code) {
         playing ? signalsMenu(S, drawStatus) : null,
         playing ? h("button", { type: "button", class: "btn btn-small icon-btn log-toggle", id: "log-toggle", "aria-controls": "side",
           "aria-expanded": S.sideOpen ? "true" : "false", onclick: () => toggleSide(!S.sideOpen) }, t("table.show_log")) : null,
+        st ? coach.button() : null,
         st ? talk.button() : null,
         h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "", id: "rules-link" }, t("table.rules"))),
     );
@@ -286,8 +290,9 @@ export function renderTablePage(el, code) {
     if (!S.table) return;
     if (!root.contains(statusEl)) {
       clear(root);
-      root.append(statusEl, h("div", { class: "table-layout" }, boardEl, sideEl), talk.panel);
+      root.append(statusEl, h("div", { class: "table-layout" }, boardEl, sideEl), talk.panel, coach.panel);
     }
+    coach.redraw();
     sideEl.querySelector("#log-h").textContent = t("table.log");
     sideClose.setAttribute("aria-label", t("table.close_log"));
     drawStatus();
@@ -374,6 +379,7 @@ export function renderTablePage(el, code) {
 
   function keydown(ev) {
     if (ev.key === "Escape" && !talk.panel.hidden) { talk.toggle(false); ev.preventDefault(); return; }
+    if (ev.key === "Escape" && !coach.panel.hidden) { coach.toggle(false); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.signalsOpen) { closeSignals(S, { focus: true }); ev.preventDefault(); return; }
     if (ev.key === "Escape" && S.sideOpen && getComputedStyle(sideEl).position === "fixed") { toggleSide(false); ev.preventDefault(); return; }
     if (!S.mod || !S.state || ev.target.closest("input, select, textarea, summary")) return;
@@ -401,6 +407,7 @@ export function renderTablePage(el, code) {
     alive = false;
     offLang();
     talk.destroy();
+    coach.destroy();
     clearInterval(tick);
     document.removeEventListener("keydown", keydown);
     document.removeEventListener("focusin", onFocusIn);

@@ -1,0 +1,181 @@
+// Human ratings in the browser (issue 32; docs/ratings.md): a player's profile
+// (/players/NAME: games played and won, the ratings with a small history chart and its table,
+// the recent games with their replays, the bots beaten) and the leaderboard of a game
+// (/leaderboard/GAME). Loaded on demand by app.js. The chart is inline SVG drawn here: a
+// <title> and <desc> name it for screen readers, and the same points are in a table below it.
+import { t, getLang, onLang } from "./i18n.js";
+import { h, clear } from "./dom.js";
+import { api, apiMessage } from "./api.js";
+import { GAMES, GAME_IDS } from "./games.js";
+
+// a rating with one decimal in the page's language, a negative one with a real minus sign
+const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
+const day = (at) => new Date(at * 1000).toLocaleDateString(getLang(), { year: "numeric", month: "short", day: "numeric" });
+const title = (g) => (GAMES[g] ? GAMES[g].title : g);
+const variantName = (v) => (v ? t("variant." + v) : "");
+
+export function profileHref(name) { return `/players/${encodeURIComponent(name)}`; }
+
+/** The page of `route` ({ player } or { game }) in `el`; returns { destroy }. */
+export function render(el, route) {
+  let alive = true;
+  let state = { data: null, error: null, minGames: 3, offset: 0 };
+  const draw = () => { if (alive) (route.player !== undefined ? drawProfile : drawBoard)(el, state, route, reload); };
+  async function reload() {
+    try {
+      state.data = route.player !== undefined
+        ? await api("GET", `/api/players/${encodeURIComponent(route.player)}`)
+        : await api("GET", `/api/leaderboard/${route.game}?min_games=${state.minGames}&offset=${state.offset}&limit=25`);
+      state.error = null;
+    } catch (e) {
+      state.data = null;
+      state.error = e;
+    }
+    draw();
+  }
+  draw();
+  reload();
+  const off = onLang(draw);
+  return { destroy: () => { alive = false; off(); } };
+}
+
+// -- the chart --------------------------------------------------------------------------------
+const W = 320, H = 120, PAD = 28;
+
+/** An SVG line of the conservative rating after each game (0: before the first). */
+export function chart(name, game, history, id) {
+  const pts = [0, ...history.map((p) => p.rating)];
+  const lo = Math.min(0, ...pts), hi = Math.max(1, ...pts);
+  const x = (i) => PAD + (i * (W - PAD - 8)) / Math.max(1, pts.length - 1);
+  const y = (v) => 8 + ((hi - v) * (H - 8 - 20)) / (hi - lo || 1);
+  const ns = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const last = pts[pts.length - 1];
+  const label = t("rt.chart_label", { name, game: title(game), n: history.length, from: fmt(0), to: fmt(last) });
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rt-chart", role: "img", "aria-labelledby": `${id}-t ${id}-d`, id });
+  svg.append(el("title", { id: `${id}-t` }, t("rt.chart_title", { game: title(game) })), el("desc", { id: `${id}-d` }, label));
+  for (const v of [lo, hi]) {
+    svg.append(el("line", { x1: PAD, x2: W - 8, y1: y(v), y2: y(v), class: "rt-grid" }),
+      el("text", { x: PAD - 4, y: y(v) + 4, class: "rt-axis", "text-anchor": "end" }, fmt(v)));
+  }
+  if (lo < 0 && hi > 0) svg.append(el("line", { x1: PAD, x2: W - 8, y1: y(0), y2: y(0), class: "rt-zero" }));
+  svg.append(el("polyline", { class: "rt-line", points: pts.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+  pts.forEach((v, i) => { if (i) svg.append(el("circle", { cx: x(i), cy: y(v), r: 3, class: "rt-dot" })); });
+  svg.append(el("text", { x: PAD, y: H - 4, class: "rt-axis" }, t("rt.chart_games", { n: history.length })));
+  return svg;
+}
+
+function historyTable(history, game) {
+  return h("details", { class: "rt-details" }, h("summary", {}, t("rt.history_table")),
+    h("div", { class: "rt-scroll" }, h("table", { class: "rt-table" },
+      h("caption", { class: "sr-only" }, t("rt.chart_title", { game: title(game) })),
+      h("thead", {}, h("tr", {}, ...["rt.col_n", "rt.col_date", "rt.col_place", "rt.col_rating"].map((k) => h("th", { scope: "col" }, t(k))))),
+      h("tbody", {}, history.map((p, i) => h("tr", {},
+        h("td", {}, String(i + 1)), h("td", {}, day(p.at)),
+        h("td", {}, p.left ? t("rt.left") : String(p.rank),
+          p.code ? [" ", h("a", { href: `/replay/${p.code}`, "data-link": "" }, t("table.replay"))] : null),
+        h("td", { class: "num" }, fmt(p.rating))))))));
+}
+
+// -- the profile --------------------------------------------------------------------------------
+function drawProfile(el, state, route) {
+  clear(el);
+  el.className = "page-ratings page-profile";
+  const p = state.data;
+  document.title = `${p ? p.name : route.player} · cardtable`;
+  if (!p) {
+    el.append(h("div", { class: "panel" }, h("h1", {}, route.player),
+      state.error ? h("p", { class: state.error.status === 404 ? "muted" : "error", role: "alert" },
+        state.error.status === 404 ? t("rt.no_player") : apiMessage(state.error)) : h("p", { class: "muted" }, t("rt.loading")),
+      boardLinks()));
+    return;
+  }
+  const head = h("section", { class: "panel rt-head" },
+    h("h1", {}, p.name), h("p", { class: "muted" }, t("rt.since", { date: day(p.created_at) })));
+  const ratings = h("section", { class: "panel", "aria-labelledby": "rt-ratings-h" }, h("h2", { id: "rt-ratings-h" }, t("rt.ratings")),
+    p.ratings.length === 0 ? h("p", { class: "muted" }, t("rt.no_ratings")) :
+      h("div", { class: "rt-cards" }, p.ratings.map((r, i) => h("div", { class: "rt-card", data: { game: r.game } },
+        h("h3", {}, title(r.game), " ", h("a", { class: "small", href: `/leaderboard/${r.game}`, "data-link": "" }, t("rt.leaderboard"))),
+        h("p", { class: "rt-value" }, h("strong", { class: "rt-rating" }, fmt(r.rating)), " ",
+          h("span", { class: "muted" }, t("rt.games_wins", { n: r.games, w: r.wins }))),
+        chart(p.name, r.game, r.history, `rt-chart-${i}`),
+        historyTable(r.history, r.game)))),
+    h("p", { class: "muted small" }, t("rt.explain"), " ", h("a", { href: "/leaderboard/" + GAME_IDS[0], "data-link": "" }, t("rt.leaderboards"))));
+  const withVariant = p.games.some((g) => g.variant);
+  const counts = h("section", { class: "panel", "aria-labelledby": "rt-games-h" }, h("h2", { id: "rt-games-h" }, t("rt.games")),
+    p.games.length === 0 ? h("p", { class: "muted" }, t("rt.no_games")) :
+      h("div", { class: "rt-scroll" }, h("table", { class: "rt-table", id: "rt-counts" }, h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("lobby.game")), withVariant ? h("th", { scope: "col" }, t("lobby.variant")) : null,
+        h("th", { scope: "col", class: "num" }, t("rt.played")), h("th", { scope: "col", class: "num" }, t("rt.won")))),
+      h("tbody", {}, p.games.map((g) => h("tr", {}, h("td", {}, title(g.game)), withVariant ? h("td", {}, variantName(g.variant)) : null,
+        h("td", { class: "num" }, String(g.played)), h("td", { class: "num" }, String(g.won))))))));
+  const recent = h("section", { class: "panel", "aria-labelledby": "rt-recent-h" }, h("h2", { id: "rt-recent-h" }, t("rt.recent")),
+    p.recent.length === 0 ? h("p", { class: "muted" }, t("rt.no_games")) :
+      h("ul", { class: "table-list rt-recent" }, p.recent.map((g) => h("li", { class: "table-item", data: { code: g.code || "" } },
+        h("div", { class: "ti-main" }, h("strong", {}, title(g.game)), g.variant ? h("span", { class: "muted" }, " · " + variantName(g.variant)) : null,
+          h("span", { class: "muted" }, " · " + day(g.at)), " ",
+          g.won === null ? null : h("span", { class: "chip " + (g.won ? "chip-won" : "chip-lost") }, g.won ? t("rt.result_won") : t("rt.result_lost")),
+          g.rated ? h("span", { class: "chip chip-rated" }, t("rt.rated")) : null,
+          h("div", { class: "ti-seats" }, g.names.map((n, i) => h("span", { class: "chip" + (i === g.seat ? " chip-me" : "") }, n)))),
+        h("div", { class: "ti-actions" }, g.replay
+          ? h("a", { class: "btn btn-small", href: g.replay, "data-link": "", "aria-label": `${t("table.replay")}: ${title(g.game)} ${day(g.at)}` }, t("table.replay"))
+          : h("span", { class: "muted small" }, t("rt.private")))))));
+  const bots = h("section", { class: "panel", "aria-labelledby": "rt-bots-h" }, h("h2", { id: "rt-bots-h" }, t("rt.bots_beaten")),
+    p.bots_beaten.length === 0 ? h("p", { class: "muted" }, t("rt.no_bots")) :
+      h("ul", { class: "rt-bots" }, p.bots_beaten.map((b) => h("li", {},
+        t("rt.bot_beaten", { game: title(b.game), bot: t("level." + b.bot), n: b.times })))));
+  el.append(head, h("div", { class: "rt-grid-2" }, ratings, h("div", { class: "rt-side" }, counts, bots)), recent);
+}
+
+function boardLinks(current) {
+  return h("nav", { class: "rt-tabs", "aria-label": t("rt.leaderboards") }, GAME_IDS.map((g) => h("a", {
+    href: `/leaderboard/${g}`, "data-link": "", class: "btn btn-small" + (g === current ? " btn-primary" : ""),
+    "aria-current": g === current ? "page" : null }, title(g))));
+}
+
+// -- the leaderboard ------------------------------------------------------------------------------
+function drawBoard(el, state, route, reload) {
+  const focusId = document.activeElement && el.contains(document.activeElement) && document.activeElement.id;
+  clear(el);
+  el.className = "page-ratings page-leaderboard";
+  document.title = `${t("rt.leaderboard")} · ${title(route.game)} · cardtable`;
+  const b = state.data;
+  const minSel = h("select", { id: "rt-min", onchange: (e) => { state.minGames = Number(e.target.value); state.offset = 0; reload(); } },
+    [1, 3, 10, 30].map((n) => h("option", { value: n, selected: n === state.minGames }, String(n))));
+  const page = (delta) => { state.offset = Math.max(0, state.offset + delta); reload(); };
+  const row = (r) => h("tr", { data: { kind: r.kind, name: r.name } },
+    h("td", { class: "num" }, String(r.rank)),
+    h("td", {}, r.kind === "bot" ? [h("span", { class: "chip" }, t("lobby.bot")), " ", t("level." + r.name)]
+      : h("a", { href: profileHref(r.name), "data-link": "" }, r.name)),
+    h("td", { class: "num" }, fmt(r.rating)), h("td", { class: "num" }, String(r.games)),
+    h("td", { class: "num" }, String(r.wins)));
+  let body;
+  if (!b) body = state.error ? null : h("p", { class: "muted" }, t("rt.loading"));
+  else if (b.rows.length === 0) body = h("p", { class: "muted", id: "rt-empty" }, t("rt.board_empty"));
+  else {
+    body = h("div", { class: "rt-scroll" }, h("table", { class: "rt-table rt-board", id: "rt-board" },
+      h("caption", { class: "sr-only" }, `${t("rt.leaderboard")} · ${title(route.game)}`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, t("rt.player")),
+        h("th", { scope: "col", class: "num" }, t("rt.col_rating")), h("th", { scope: "col", class: "num" }, t("rt.played")),
+        h("th", { scope: "col", class: "num" }, t("rt.won")))),
+      h("tbody", {}, b.rows.map(row))));
+  }
+  const pages = b && b.total > b.limit ? h("div", { class: "actions rt-pages" },
+    h("button", { type: "button", class: "btn btn-small", id: "rt-prev", disabled: b.offset === 0, onclick: () => page(-b.limit) }, t("rt.prev")),
+    h("span", { class: "muted" }, t("rt.page", { from: b.offset + 1, to: Math.min(b.total, b.offset + b.limit), total: b.total })),
+    h("button", { type: "button", class: "btn btn-small", id: "rt-next", disabled: b.offset + b.limit >= b.total, onclick: () => page(b.limit) }, t("rt.next"))) : null;
+  el.append(h("section", { class: "panel" },
+    h("h1", {}, t("rt.leaderboard"), " · ", title(route.game)),
+    boardLinks(route.game),
+    h("p", { class: "muted small" }, t("rt.explain")),
+    h("div", { class: "field rt-min" }, h("label", { for: "rt-min" }, t("rt.min_games")), minSel),
+    state.error ? h("p", { class: "error", role: "alert" }, apiMessage(state.error)) : null,
+    body, pages));
+  if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
+}
+

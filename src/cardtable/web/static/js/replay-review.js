@@ -1,0 +1,150 @@
+// The review in the replay viewer (issue 34; the server: GET /api/tables/CODE/review?seat=N,
+// docs/protocol.md "Coach and review"; the engine: bots/review.py, docs/review.md). A button per
+// person's seat asks the server for that seat's review (computed in its bot pool, from the
+// seat's own view; the progress shows while it runs); then the seat's accuracy, the costly
+// decisions marked on the list of decisions and on the board (the option chosen, the better one,
+// the loss with its interval) and a "Next mistake" button that goes to the next marked step.
+//
+//   replayReview({code, players, seats, nameOf, go, step}) ->
+//     {el, decorate(logItems), mark(stepIndex) -> element | null, redraw()}
+// `seats`: the table's seats ({seat, kind}); `go(i)` shows step i; `step()` the step shown.
+// Decision i of a review (the state after i actions) is step i + 1 (the step that shows it).
+import { t } from "./i18n.js";
+import { node } from "./dom.js";
+import { api, apiMessage } from "./api.js";
+
+const POLL_MS = 700;
+
+export function replayReview({ code, players, seats, nameOf, go, step }) {
+  const S = { reviews: new Map(), running: null, active: null, error: "", alive: true, items: null };
+  const humans = (seats || []).filter((s) => s.kind !== "bot").map((s) => s.seat).filter((s) => s < players);
+  const el = node("details", "replay-review review-box");
+  el.id = "replay-review";
+  el.open = true;
+
+  async function start(seat) {
+    if (S.running !== null) return;
+    S.running = seat; S.error = ""; S.progress = { done: 0, total: 0 };
+    redraw();
+    try {
+      for (;;) {
+        const out = await api("GET", `/api/tables/${encodeURIComponent(code)}/review?seat=${seat}`);
+        if (!S.alive) return;
+        if (out.status === "done") { S.reviews.set(seat, out.review); S.active = seat; break; }
+        S.progress = { done: out.done, total: out.total };
+        redraw();
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        if (!S.alive) return;
+      }
+    } catch (e) {
+      S.error = t("review.web_error", { msg: apiMessage(e) });
+    } finally {
+      S.running = null;
+    }
+    redraw();
+    if (S.items) decorate(S.items);
+  }
+
+  /** The marked decisions of the active seat: step index -> the review's decision. */
+  function marks() {
+    const rv = S.active === null ? null : S.reviews.get(S.active);
+    const out = new Map();
+    if (!rv) return out;
+    rv.seats[0].decisions.forEach((d) => { if (d.marked) out.set(d.index + 1, d); });
+    return out;
+  }
+
+  function decorate(items) {
+    S.items = items;
+    const m = marks();
+    items.forEach((b, i) => {
+      const on = m.has(i);
+      b.classList.toggle("is-marked", on);
+      if (on) b.setAttribute("aria-description", t("review.web_mark")); else b.removeAttribute("aria-description");
+    });
+  }
+
+  function pct(x) { return x === null || x === undefined ? "?" : (100 * x).toFixed(1); }
+
+  /** The box the step shows when it is a marked decision of the active seat, else null. */
+  function mark(i) {
+    const d = marks().get(i);
+    if (!d) return null;
+    const box = node("div", "review-mark");
+    box.id = "review-mark";
+    box.appendChild(node("p", "review-mark-head", t("review.web_here", { name: nameOf(S.active) })));
+    const chosen = node("p");
+    chosen.append(t("review.web_chosen", { chosen: "" }), node("code", null, d.chosen));
+    const best = node("p");
+    best.append(t("review.web_best", { best: "" }), node("code", null, d.best));
+    box.append(chosen, best, node("p", "review-loss", t("review.web_loss", {
+      loss: pct(d.loss), low: pct(d.interval[0]), high: pct(d.interval[1]) })));
+    return box;
+  }
+
+  function next() {
+    const here = step();
+    const after = [...marks().keys()].sort((a, b) => a - b).find((i) => i > here);
+    if (after === undefined) { S.note = t("review.web_no_more"); redraw(); return; }
+    S.note = "";
+    go(after);
+    redraw();
+    const info = document.getElementById("replay-info");
+    if (info && info.scrollIntoView) info.scrollIntoView({ block: "nearest" });
+  }
+
+  function redraw() {
+    el.replaceChildren();
+    el.appendChild(node("summary", null, t("review.web_title")));
+    el.appendChild(node("p", "review-intro", t("review.web_intro")));
+    const buttons = node("div", "review-seats");
+    humans.forEach((s) => {
+      const b = node("button", "replay-btn review-ask", t("review.web_ask", { name: nameOf(s) }));
+      b.type = "button";
+      b.id = `review-seat-${s}`;
+      b.disabled = S.running !== null;
+      if (S.active === s) b.setAttribute("aria-pressed", "true");
+      b.addEventListener("click", () => {
+        if (S.reviews.has(s)) { S.active = s; redraw(); if (S.items) decorate(S.items); } else start(s);
+      });
+      buttons.appendChild(b);
+    });
+    el.appendChild(buttons);
+    if (S.running !== null) {
+      const p = S.progress || { done: 0, total: 0 };
+      const bar = node("progress", "review-progress");
+      bar.id = "review-progress";
+      if (p.total) { bar.max = p.total; bar.value = p.done; }    // else: still counting (indeterminate)
+      const txt = node("p", "review-running", p.total
+        ? t("review.web_running", { name: nameOf(S.running), done: p.done, total: p.total })
+        : t("review.web_starting", { name: nameOf(S.running) }));
+      txt.setAttribute("role", "status");
+      el.append(txt, bar);
+    }
+    if (S.error) {
+      const e = node("p", "replay-error", S.error);
+      e.setAttribute("role", "alert");
+      el.appendChild(e);
+    }
+    for (const [s, rv] of S.reviews) {
+      const r = rv.seats[0];
+      el.appendChild(node("p", "review-acc" + (s === S.active ? " is-active" : ""), r.reviewed
+        ? t("review.web_accuracy", { name: nameOf(s), accuracy: r.accuracy, marked: r.marked.length, n: r.reviewed })
+        : t("review.web_none", { name: nameOf(s) })));
+    }
+    const rv = S.active === null ? null : S.reviews.get(S.active);
+    if (rv) {
+      const b = node("button", "replay-btn review-next", t("review.web_next"));
+      b.type = "button";
+      b.id = "review-next";
+      b.disabled = rv.seats[0].marked.length === 0;
+      b.addEventListener("click", next);
+      el.appendChild(b);
+      if (S.note) el.appendChild(node("p", "review-note", S.note));
+      el.appendChild(node("p", "review-legend", t("review.web_legend", { rollouts: rv.budget.rollouts })));
+    }
+  }
+
+  redraw();
+  return { el, decorate, mark, redraw, destroy: () => { S.alive = false; } };
+}
