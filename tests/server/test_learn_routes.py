@@ -102,6 +102,15 @@ def test_a_lesson_table_from_the_first_step_to_the_end(srv, lid):
         rec = srv.record(table["code"])
         assert rec["actions"][:len(les.script)] == list(les.decisions)
         assert me.last_state()["status"] == "over"
+        # the rematch of a lesson is a free game: no lesson, a shuffled deal
+        r = srv.post(f"/api/tables/{table['code']}/rematch", {"token": out["join"]["token"]})
+        assert r.status_code == 200, r.text
+        again = r.json()
+        assert again["lesson"] is None and again["code"] != table["code"]
         await me.close()
+        new = await Client(srv.ws_base, again["code"], out["join"]["token"], since=0).connect()
+        st = await new.wait_for(lambda m: m["type"] == "state")
+        assert st["lesson"] is None and st["seat"] == les.seat
+        await new.close()
 
     run_async(asyncio.wait_for(main(), 600))

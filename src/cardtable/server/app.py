@@ -71,7 +71,7 @@ from cardtable.server.security import (
     seat_client,
     secret_seed,
 )
-from cardtable.server.learn_routes import router as learn_router
+from cardtable.server.learn_routes import rematch_of, router as learn_router
 from cardtable.server.ws import handle_ws
 
 log = logging.getLogger("cardtable.server")
@@ -417,8 +417,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         return row["id"], False
                     # the rematch table expired unplayed (waiting_ttl): make a new one
                 seat_rows = await tx.seats()
-                cfg = rt.settings
-                base = dict(rt.base)
+                cfg, base = rematch_of(rt.settings, dict(rt.base))   # a lesson's: free
                 base["seed"] = secret_seed()
                 base["start"] = secrets.randbelow(rt.players)
                 new_game(**{k: v for k, v in base.items() if k != "actions"})   # still valid

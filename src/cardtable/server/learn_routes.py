@@ -56,6 +56,15 @@ def lesson_bot(lesson_id: str | None, bot: Bot) -> Bot:
     return LessonBot(lesson(lesson_id), seed=0, fallback=bot)
 
 
+def rematch_of(settings: dict, base: dict) -> tuple[dict, dict]:
+    """The settings and base record of a table's rematch: a lesson's is a free game, the same
+    players and bots on a shuffled deal (no lesson, no fixed deal); any other table's as is."""
+    if not settings.get("lesson"):
+        return settings, base
+    cfg = {k: v for k, v in settings.items() if k not in ("lesson", "guided_seconds")}
+    return cfg, {k: v for k, v in base.items() if k not in ("deal", "deals")}
+
+
 def guided_seconds(settings: dict, state: GameState) -> float | None:
     """A lesson table's window length while the game follows the lesson's script (a newcomer
     reads the step before snapping); None after it (the game's own) and at other tables."""
