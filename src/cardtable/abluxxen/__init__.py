@@ -101,4 +101,5 @@ GAME = GameInfo(
     bots=(("ppo", "cardtable.rl.policy:PolicyBot"),),   # the trained policy (make train)
     probes=("play", "draw", "draw pool", "play 0", "play 99", "play 1 2", "draw pool 14",
             "shadow 13", "play X X X X X X", "draw pool 1+1"),
+    lessons="cardtable.abluxxen.lessons:LESSONS",
 )

@@ -84,6 +84,8 @@ class GameInfo:
     bots: tuple[tuple[str, str], ...] = ()
     #: texts tried as refusals by the property tester besides its garbage (core/checks.py)
     probes: tuple[str, ...] = ()
+    #: "module:LESSONS", the game's guided first games (core/lesson.py)
+    lessons: str | None = None
 
     @property
     def default_variant(self) -> str:

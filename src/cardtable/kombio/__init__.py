@@ -94,4 +94,5 @@ GAME = GameInfo(
     # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
     search_share=(("expert", 0.2),),
     probes=("draw", "snap", "give", "swap 9.9", "replace 0", "take 99", "peek 7.1"),
+    lessons="cardtable.kombio.lessons:LESSONS",
 )

@@ -72,6 +72,7 @@ from cardtable.server.security import (
     seat_client,
     secret_seed,
 )
+from cardtable.server.learn_routes import rematch_of, router as learn_router
 from cardtable.server.ws import handle_ws
 
 log = logging.getLogger("cardtable.server")
@@ -96,7 +97,8 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         public=row["public"], status=row["status"], turn_seconds=s.get("turn_seconds"),
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
         options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
-        memory=bool(s.get("memory")), host=s.get("host"), rated=bool(row.get("rated")))
+        memory=bool(s.get("memory")), host=s.get("host"), rated=bool(row.get("rated")),
+        lesson=s.get("lesson"))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -261,6 +263,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cfg, base, rows = table_config(req, settings)
         if req.rated:
             await rated_host(req, cfg, request)
+        return await make_table(req, request, cfg, base, rows)
+
+    async def make_table(req, request: Request, cfg: dict, base: dict, rows: list
+                         ) -> P.CreateOut:
+        """A table of `cfg`, `base` and seat `rows` (table_config's, or a lesson's)."""
         addr = client_addr(request.scope)
         who = seat_client(addr, identity(request))
         creator = client_key(addr)
@@ -411,8 +418,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         return row["id"], False
                     # the rematch table expired unplayed (waiting_ttl): make a new one
                 seat_rows = await tx.seats()
-                cfg = rt.settings
-                base = dict(rt.base)
+                cfg, base = rematch_of(rt.settings, dict(rt.base))   # a lesson's: free
                 base["seed"] = secret_seed()
                 base["start"] = secrets.randbelow(rt.players)
                 new_game(**{k: v for k, v in base.items() if k != "actions"})   # still valid
@@ -476,6 +482,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await handle_ws(ws, code, hub(), settings, clients)
 
     app.include_router(replay_router)                   # POST /api/replay
+    app.state.make_table = make_table
+    app.include_router(learn_router)                    # /api/lessons (learn_routes.py)
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys

@@ -45,6 +45,7 @@ import random
 import time
 
 from cardtable.bots import act, make_bot
+from cardtable.server.learn_routes import lesson_bot
 from cardtable.server.botpool import BotPool, Withdrawn
 from cardtable.server.hub import Hub
 from cardtable.server.runtime import TableRuntime
@@ -209,7 +210,8 @@ class Drivers:
         key = (rt.id, seat, name)
         bot = self._bots.get(key)
         if bot is None:
-            bot = make_bot(name, seed=secret_seed())
+            bot = lesson_bot(rt.settings.get("lesson") if s["kind"] == "bot" else None,
+                             make_bot(name, seed=secret_seed()))     # a lesson's script first
             self._bots[key] = bot
         return name, bot
 

@@ -217,6 +217,8 @@ class ServerState(BaseModel):
     #: whose decision it is and why, in the connection's language, from this viewer's view
     #: (narration `web_why`; "" while the table waits for players)
     why: str
+    #: a lesson's table, to the learner's seat: the step due, the last done (learn_routes.py)
+    lesson: dict[str, Any] | None = None
 
 
 class ServerEvent(BaseModel):
@@ -457,6 +459,8 @@ class TableOut(BaseModel):
     host: int | None = None
     #: a rated table (docs/ratings.md): only logged-in players sit there
     rated: bool = False
+    #: a lesson's table (POST /api/lessons/{id}): the lesson's id (GET /api/lessons/{id})
+    lesson: str | None = None
 
 
 class JoinOut(BaseModel):

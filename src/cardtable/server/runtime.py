@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 from cardtable.core.errors import CardtableError, IllegalDecision, refuse
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
+from cardtable.server.learn_routes import check_step, guided_seconds
 from cardtable.server import views as V
 from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
 
@@ -117,8 +118,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
 
     def window_seconds(self) -> float:
         """How long a window of simultaneous decisions is open (the table setting
-        `snap_seconds`, a name of the wire protocol)."""
-        return float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
+        `snap_seconds`, a name of the wire protocol); a lesson's own while it guides."""
+        guided = guided_seconds(self.settings, self.state)
+        return guided or float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
 
     def seat_info(self) -> list[dict]:
         """The seats as clients see them, with `online`: a human seat's player has a
@@ -337,6 +339,8 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
                 raise ProtocolError("round_break", "the round's summary is being shown: "
                                                    "the next round starts after it (ready)")
             now = time.time()
+            if by == BY_PLAYER:                 # a lesson's step refuses other decisions
+                check_step(self.settings.get("lesson"), self.state, seat, text)
             if by == BY_PLAYER and self.seats[seat]["away"]:
                 await ch.update_seat(seat, away=False)
             if by == BY_TIMEOUT:

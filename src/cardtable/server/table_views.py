@@ -9,6 +9,7 @@ import time
 
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
+from cardtable.server.learn_routes import lesson_info
 from cardtable.narration import web_why
 from cardtable.server import views as V
 from cardtable.server.protocol import PROTOCOL_VERSION
@@ -94,6 +95,7 @@ class TableViews:
             "server_time": time.time(),
             "round_break": self.break_info(),
             "why": self.why_for(viewer, lang, window, legal),
+            "lesson": lesson_info(self.settings.get("lesson"), self.state, viewer, bool(legal)),
         }
 
     def why_for(self, viewer: int | None, lang: str, window: dict | None,

@@ -10,6 +10,7 @@ import { GAMES, GAME_IDS } from "./games.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
 import { myGamesPanel, account, onAccount } from "./account.js";
 import { friendsPanel } from "./friends.js";
+import { learnPanel } from "./learn.js";
 
 export function renderLobby(el) {
   let games = null;
@@ -29,6 +30,7 @@ export function renderLobby(el) {
     for (const f of GAMES[g].fields) form[f.key] = f.number ? "" : f.choices[0];
     for (const c of GAMES[g].checks) form[c.key] = false;
   }
+  const learn = learnPanel(() => form.name);     // "Learn to play" (learn.js)
   let joinCode = "";
   let error = "";
   let busy = false;
@@ -291,7 +293,8 @@ export function renderLobby(el) {
         } }, t("lobby.watch_btn"))),
     );
 
-    el.append(hero, myGamesPanel(), friendsPanel(),
+    learn.redraw();
+    el.append(hero, learn.el, myGamesPanel(), friendsPanel(),
       h("div", { class: "lobby-grid" }, createForm, h("div", { class: "lobby-side" }, joinForm, listsBox)),
     );
     drawLists();

@@ -14,6 +14,7 @@ import { captureRects, runFx } from "./table-fx.js";
 import { drawLinkConfirm, drawJoin, drawWaiting, endActions } from "./table-seats.js";
 import { tableChat } from "./chat.js";
 import { tableCoach } from "./coach.js";
+import { lessonPanel, lessonRefusal, sayRefusal } from "./learn.js";
 
 // a clause id in an event's words, left out when the words are read aloud
 const CLAUSE_REF = new RegExp(`\\s*\\((?:${CLAUSE_ALT})-[^)]*\\)`, "g");
@@ -98,7 +99,7 @@ export function renderTablePage(el, code) {
         S.state = msg;
         msg._recv = Date.now() / 1000;
         if (!prev || prev.seat !== msg.seat) talk.redraw();
-        if (!prev || prev.index !== msg.index) S.error = "";
+        if (!prev || prev.index !== msg.index) { S.error = ""; S.lessonNote = null; }
         if (prev && (prev.index !== msg.index || (prev.window && !msg.window))) S.ui = {};
         if (S.table) {
           S.table.status = msg.status;
@@ -144,6 +145,8 @@ export function renderTablePage(el, code) {
 
   function decide(text) {
     if (!S.conn || !S.state) return;
+    S.lessonNote = lessonRefusal(S.state, text);      // a lesson's step asks for another
+    if (S.lessonNote) { S.ui = {}; draw(); sayRefusal(S.lessonNote); return; }
     S.conn.send({ type: "decide", decision: text, index: S.state.index });
   }
 
@@ -323,6 +326,8 @@ export function renderTablePage(el, code) {
         boardEl.appendChild(h("div", { class: "banner", id: "away-banner" }, t("table.away"), " ",
           h("button", { type: "button", class: "btn btn-small", id: "im-back", onclick: () => S.conn.send({ type: "back" }) }, t("table.im_back"))));
       }
+      const lesson = lessonPanel(st, S.table.game, S.lessonNote);
+      if (lesson) boardEl.appendChild(lesson);
       const gameEl = h("div", { class: "game" });
       boardEl.appendChild(gameEl);
       const opts = {

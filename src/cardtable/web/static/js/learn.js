@@ -1,0 +1,94 @@
+// "Learn to play" (issue 34, docs/learn.md): the lobby's list of lessons (GET /api/lessons;
+// a button starts one: POST /api/lessons/{id} makes a private table of the lesson's prepared
+// deal with this player seated, and the table page opens), and at a lesson's table the step
+// panel above the board (the state's `lesson`: the step due, the last done, free or left; its
+// words are the catalog's learn.<key>.do / .done, its clause links the rules page) and the
+// friendly refusal of a decision the step does not ask for (the server refuses it too).
+// Nothing here names a game: the lessons are what the server lists.
+import { t } from "./i18n.js";
+import { h, clear, announce } from "./dom.js";
+import { api, apiMessage } from "./api.js";
+import { saveSeat, storedName } from "./store.js";
+import { navigate } from "./router.js";
+
+// -- the lobby's panel ------------------------------------------------------------------------------
+/** The lobby's "Learn to play" panel (drawn once, filled when the server has answered). */
+export function learnPanel(nameOf) {
+  const box = h("section", { class: "panel learn-panel", id: "learn-panel", "aria-labelledby": "learn-h" });
+  let lessons = null;
+  let error = "";
+  let busy = false;
+
+  async function start(ls) {
+    if (busy) return;
+    busy = true;
+    const name = ((nameOf && nameOf()) || storedName() || "").trim() || t("seat.player", { n: 1 });
+    try {
+      const r = await api("POST", `/api/lessons/${ls.id}`, { name });
+      const j = r.join;
+      saveSeat(r.table.code, { token: j.token, seat: j.seat, name: j.name, game: r.table.game, lesson: ls.id });
+      navigate(`/t/${r.table.code}`);
+    } catch (e) {
+      error = t("lobby.error", { msg: apiMessage(e) });
+      busy = false;
+      draw();
+    }
+  }
+
+  function draw() {
+    clear(box).append(h("h2", { id: "learn-h" }, t("learn.title")));
+    if (!lessons) return;
+    box.append(h("p", { class: "muted" }, t("learn.lobby_intro")),
+      h("ul", { class: "learn-list" }, lessons.map((ls) => h("li", {},
+        h("button", { type: "button", class: "btn learn-btn", id: `learn-${ls.id.replace(".", "-")}`, onclick: () => start(ls) },
+          t(`learn.lesson.${ls.id}`), h("span", { class: "muted small" }, ` · ${t("learn.step_count", { n: ls.steps })}`))))));
+    if (error) box.append(h("p", { class: "error", role: "alert" }, error));
+  }
+
+  api("GET", "/api/lessons").then((ls) => { lessons = ls; draw(); }).catch(() => { lessons = []; draw(); });
+  draw();
+  return { el: box, redraw: draw };
+}
+
+// -- at a lesson's table ----------------------------------------------------------------------------------
+/** The words of a refusal when `text` is not what the state's step asks for (null: send it). */
+export function lessonRefusal(st, text) {
+  const ls = st && st.lesson;
+  const step = ls && ls.step;
+  if (!step || text === step.decision.text) return null;
+  return t("learn.refuse", { step: t(`learn.${step.key}.do`) });
+}
+
+function clauseLink(game, clause) {
+  return h("a", { class: "clause-ref", href: `/rules/${game}#${clause}`, target: "_blank", rel: "noopener" },
+    t("learn.rule", { clause }));
+}
+
+/** The step panel of the learner's state (null at other tables and for spectators). */
+export function lessonPanel(st, game, note) {
+  const ls = st && st.lesson;
+  if (!ls) return null;
+  const parts = [];
+  const done = ls.done && st.status !== "over" && (!ls.step || ls.step.n > ls.done.n) ? ls.done : null;
+  if (done) parts.push(h("p", { class: "learn-done", id: "learn-done" }, "✓ ", t(`learn.${done.key}.done`)));
+  let head = t("learn.panel");
+  if (ls.step) {
+    head = t("learn.step", { i: ls.step.n + 1, n: ls.steps });
+    parts.push(h("p", { class: "learn-do", id: "learn-do" }, h("strong", {}, t(`learn.${ls.step.key}.do`)), " ", clauseLink(game, ls.step.clause)));
+  } else if (st.status === "over") {
+    parts.push(h("p", { class: "learn-do", id: "learn-over" }, h("strong", {}, t("learn.over"))));
+  } else if (ls.free) {
+    parts.push(h("p", { class: "learn-do", id: "learn-free" }, t(`learn.free.${ls.id}`)));
+  } else if (ls.left) {
+    parts.push(h("p", { class: "learn-do", id: "learn-left" }, t("learn.left")));
+  } else {
+    parts.push(h("p", { class: "learn-wait muted", id: "learn-wait" }, t("learn.wait")));
+  }
+  if (note) parts.push(h("p", { class: "learn-refused", id: "learn-refused", role: "alert" }, note));
+  return h("section", { class: "learn-step", id: "learn-step", "aria-label": t("learn.panel"),
+    data: { step: ls.step ? String(ls.step.n) : "", free: ls.free ? "1" : "" } },
+  h("h2", { class: "learn-head" }, head), ...parts);
+}
+
+/** Say a refusal aloud as well (screen readers). */
+export function sayRefusal(text) { announce(text); }
