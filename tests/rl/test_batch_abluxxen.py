@@ -114,3 +114,70 @@ def test_batch_matches_engine():
         played += len(seeds)
     assert played == GAMES and steps > 50 * GAMES
     print(f"{played} games, {steps} steps compared")
+
+
+def test_playouts_are_the_stepped_games():
+    """The compiled playouts are the games `step` plays with `sample_actions` from the same
+    seeds (and those are the engine's, above): the same scores, winners and lengths."""
+    seeds = list(range(40, 60))
+    sim = make_batch("abluxxen", len(seeds), variant="expert", players=5)
+    out = sim.playouts(seeds)
+    sim.reset(seed=seeds)
+    length = np.zeros(len(seeds), np.int64)
+    while not sim.over.all():
+        length += ~sim.over
+        sim.step(np.maximum(sim.sample_actions(), 0))
+    assert np.array_equal(out["scores"], sim.scores)
+    assert np.array_equal(out["winners"], sim.winners)
+    assert np.array_equal(out["decisions"], length) and (length > 20).all()
+
+
+def test_an_illegal_action_changes_nothing():
+    sim = make_batch("abluxxen", 3, variant="basic", players=3)
+    obs, mask = sim.reset(seed=5)
+    before = sim.state.copy()
+    actions = np.array([np.flatnonzero(m)[0] for m in mask])
+    actions[1] = int(np.flatnonzero(mask[1] == 0)[0])
+    with pytest.raises(ValueError, match=r"game 1: action \d+ \(.*\) is not legal for seat 0"):
+        sim.step(actions)
+    assert np.array_equal(sim.state, before)
+    for bad in ([0, 0], np.zeros(3), [700, 0, 0]):
+        with pytest.raises(ValueError):
+            sim.step(bad)
+    assert np.array_equal(sim.state, before)
+
+
+def test_reset_of_chosen_games_and_any_seats_view():
+    sim = make_batch("abluxxen", 4, variant="classic", players=2)
+    sim.reset(seed=10)
+    sim.step(np.maximum(sim.sample_actions(), 0))
+    kept = sim.state[[0, 2]].copy()
+    obs, mask = sim.reset(seed=[11, 13], games=[1, 3])
+    assert np.array_equal(sim.state[[0, 2]], kept)
+    twin = make_batch("abluxxen", 2, variant="classic", players=2)
+    twin_obs, twin_mask = twin.reset(seed=[11, 13])
+    assert np.array_equal(obs[[1, 3]], twin_obs) and np.array_equal(mask[[1, 3]], twin_mask)
+    assert np.array_equal(obs, sim.observe()) and np.array_equal(mask, sim.masks())
+    assert sim.observe(1).shape == (4, 319)
+    with pytest.raises(ValueError):
+        sim.observe(2)
+
+
+@pytest.mark.parametrize("kw", [dict(variant="duel", players=3), dict(variant="nope"),
+                                dict(players=6), dict(options={"shadow_partial": True}),
+                                dict(reward="money")])
+def test_bad_configurations_are_refused(kw):
+    with pytest.raises(ConfigError):
+        make_batch("abluxxen", 2, **kw)
+
+
+@pytest.mark.parametrize("num,seed", [(0, 1), (-3, 1), (True, 1), (2, -1), (2, [1]),
+                                      (2, [1, 2**64]), (2, "ab"), (2, 2**64 - 1)])
+def test_bad_counts_and_seeds_are_refused(num, seed):
+    with pytest.raises(ConfigError):
+        make_batch("abluxxen", num).reset(seed=seed)
+
+
+def test_a_game_without_a_simulator_says_so():
+    with pytest.raises(ConfigError, match="no batched simulator"):
+        make_batch("kombio", 2)

@@ -38,7 +38,7 @@ def seeds_of(seed, count: int) -> np.ndarray:
         return np.random.default_rng().integers(0, 2**62, size=count, dtype=np.uint64)
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         seed = int(seed)
-        if not 0 <= seed and seed + count <= 2**64:
+        if not (0 <= seed and seed + count <= 2**64):
             raise ConfigError(f"seed must be a whole number from 0 to 2**64 - {count}, not {seed}")
         return np.array([seed + i for i in range(count)], np.uint64)
     values = list(seed) if not isinstance(seed, (str, bytes, dict)) else None
@@ -83,7 +83,8 @@ class AbluxxenBatch:
         self.state = np.zeros((n, L.ROW), np.int16)
         self.state[:, L.OVER] = 1                       # no game until reset
         self.state[:, L.TO_MOVE] = -1
-        self.rng = np.zeros(n, np.uint64)               # the random players' generators
+        self.rng = np.zeros(n, np.uint64)               # the random opponents' generators
+        self.sample_rng = np.zeros(n, np.uint64)        # sample_actions' generators
         self.seat = np.zeros(n, np.int64)
         self.seeds = np.zeros(n, np.uint64)
 
@@ -95,7 +96,7 @@ class AbluxxenBatch:
         idx = np.arange(self.num_games) if games is None else self._games(games)
         seeds = seeds_of(seed, len(idx))
         self.seeds[idx] = seeds
-        self.rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
+        self.sample_rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
         obs = np.empty((self.num_games, self.obs_size), np.float32)
         mask = np.empty((self.num_games, self.num_actions), np.int8)
         K.k_reset(self.state, self.R, idx, seeds, obs, mask, self.seat)
@@ -168,10 +169,11 @@ class AbluxxenBatch:
         return mask
 
     def sample_actions(self) -> np.ndarray:
-        """A uniformly random legal action per game (-1 where over), from the games'
-        generators (seeded by `reset`)."""
+        """A uniformly random legal action per game (-1 where over), from generators of
+        their own (seeded by `reset` and `learner_reset`; the opponents' are apart, so
+        sampling changes no game)."""
         out = np.empty(self.num_games, np.int64)
-        K.k_sample(self.state, self.R, self.rng, out)
+        K.k_sample(self.state, self.R, self.sample_rng, out)
         return out
 
     @property
@@ -207,8 +209,9 @@ class AbluxxenBatch:
         the opponents move up to the learner's first decision. Returns (obs, mask, seats):
         the learner's observation and mask. Later games come from the same generators."""
         self._fixed = -1 if seat is None else int(seat)
-        self.rng[:] = seeds_of(seed, self.num_games) * np.uint64(0x2545F4914F6CDD1D) \
-            + np.uint64(0x632BE59BD9B4E019)
+        seeds = seeds_of(seed, self.num_games)
+        self.rng[:] = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
+        self.sample_rng[:] = seeds ^ np.uint64(0x5DEECE66D)
         self._autoreset = np.zeros(self.num_games, np.bool_)
         obs = np.empty((self.num_games, self.obs_size), np.float32)
         mask = np.empty((self.num_games, self.num_actions), np.int8)
