@@ -92,18 +92,15 @@ class AbluxxenBatch:
     def reset(self, seed=None, games=None) -> tuple[np.ndarray, np.ndarray]:
         """Deal every game (or the games listed in `games`) anew; game t of the list gets the
         t-th seed (`seeds_of`): the engine's game of that seed (`new_game(..., seed=s)`),
-        card for card. Also seeds `sample_actions`. Returns (obs, mask)."""
+        card for card. Also seeds `sample_actions`. Returns (obs, mask) of the dealt games
+        (row t: game t of the list; every game without `games`)."""
         idx = np.arange(self.num_games) if games is None else self._games(games)
         seeds = seeds_of(seed, len(idx))
         self.seeds[idx] = seeds
         self.sample_rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
-        obs = np.empty((self.num_games, self.obs_size), np.float32)
-        mask = np.empty((self.num_games, self.num_actions), np.int8)
+        obs = np.empty((len(idx), self.obs_size), np.float32)
+        mask = np.empty((len(idx), self.num_actions), np.int8)
         K.k_reset(self.state, self.R, idx, seeds, obs, mask, self.seat)
-        if games is not None:                           # the others' current picture
-            rest = np.setdiff1d(np.arange(self.num_games), idx)
-            obs[rest] = self.observe()[rest]
-            mask[rest] = self.masks()[rest]
         return obs, mask
 
     def _games(self, games) -> np.ndarray:

@@ -34,7 +34,7 @@ def write_out(g, R, i, seat, obs, mask, buf):
 
 @njit
 def k_reset(S, R, idx, seeds, obs, mask, seat):
-    """Deal games idx[t] from seeds[t] and write their first observation and mask."""
+    """Deal games idx[t] from seeds[t] and write their first observation and mask to row t."""
     mt = np.zeros(MT_WORDS, np.uint64)
     cards = np.zeros(109, np.int16)
     buf = np.zeros(ACTIONS, np.int64)
@@ -42,7 +42,7 @@ def k_reset(S, R, idx, seeds, obs, mask, seat):
         i = idx[t]
         deal(S[i], R, seeds[t], mt, cards)
         seat[i] = 0
-        write_out(S[i], R, i, 0, obs, mask, buf)
+        write_out(S[i], R, t, 0, obs, mask, buf)
 
 
 @njit

@@ -190,7 +190,7 @@ class BatchParallelEnv(_Agents):
             if self._next_seed is not None:
                 seeds = self._next_seed
                 self._next_seed += len(restart)
-            _, mask = self.sim.reset(seed=seeds, games=restart)
+            mask[restart] = self.sim.reset(seed=seeds, games=restart)[1]
             rewards[restart] = 0
             done = self.sim.over
         self._restart = done.copy()
