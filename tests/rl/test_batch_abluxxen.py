@@ -181,3 +181,19 @@ def test_bad_counts_and_seeds_are_refused(num, seed):
 def test_a_game_without_a_simulator_says_so():
     with pytest.raises(ConfigError, match="no batched simulator"):
         make_batch("kombio", 2)
+
+
+def test_the_compiled_code_cache_follows_every_source(tmp_path, monkeypatch):
+    """numba's own cache checks only the compiled function's file; ours is keyed by a digest
+    of all the simulator's sources, so a change to the rules a kernel calls is compiled anew."""
+    from cardtable.rl.batch import jit
+
+    assert jit.CACHE_DIR == str(jit.cache_dir())          # the sources as loaded
+    for path in jit._HERE.glob("*.py"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(jit, "_HERE", tmp_path)
+    before = jit.cache_dir()
+    rules = tmp_path / "abluxxen_rules.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    after = jit.cache_dir()
+    assert before != after and before.parent == after.parent
