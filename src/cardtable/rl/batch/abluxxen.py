@@ -241,7 +241,8 @@ class AbluxxenBatch:
         own games are untouched."""
         if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
             seeds = [int(seeds)]
-        seeds = seeds_of(list(seeds), len(list(seeds)))
+        values = list(seeds)
+        seeds = seeds_of(values, len(values))
         m = len(seeds)
         scores = np.zeros((m, self.players), np.int64)
         wins = np.zeros((m, self.players), np.int64)
