@@ -15,7 +15,7 @@ TPY    := $(TVENV)/bin/python
 TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test bench bench-bots bench-server bench-review bench-review-accuracy train setup clean
+.PHONY: run play test test-batch-full bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -42,9 +42,21 @@ $(DSTAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[$(TEST_EXTRAS)]'
 	touch $(DSTAMP)
 
-# Benchmark: cardtable vs RLCard UNO, in a separate environment so RLCard never enters the app's.
+# Benchmark: cardtable vs RLCard UNO, in a separate environment so RLCard never enters the app's;
+# then the batched simulator beside the AEC layer and OpenSpiel's C++ (bench-batch).
 bench: $(BSTAMP)
 	$(BPY) bench/bench_engine.py $(ARGS)
+	$(BPY) bench/bench_batch.py $(ARGS)
+
+# The batched simulator alone (bench/bench_batch.py): agent steps/s with observations and masks,
+# random playouts vs OpenSpiel's C++ crazy_eights, one core and 2 processes.
+bench-batch: $(BSTAMP)
+	$(BPY) bench/bench_batch.py $(ARGS)
+
+# The batched simulator's full differential test: 10,000 seeded games through the engine and
+# the simulator (the normal suite replays 500; tests/rl/test_batch_abluxxen.py).
+test-batch-full: $(DSTAMP)
+	CARDTABLE_BATCH_GAMES=$(or $(GAMES),10000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_abluxxen.py -k matches_engine
 
 # Bot strength: duplicate-deal tournaments; writes docs/strength.md (see bench/bench_bots.py).
 bench-bots: $(DSTAMP)

@@ -14,6 +14,9 @@ import pytest
     ("cardtable.rl.pettingzoo", "pettingzoo"),
     ("cardtable.rl.pettingzoo", "gymnasium"),
     ("cardtable.rl.openspiel", "pyspiel"),
+    ("cardtable.rl.batch", "numba"),
+    ("cardtable.rl.batch.vector", "gymnasium"),
+    ("cardtable.rl.batch.parallel", "pettingzoo"),
 ])
 def test_missing_extra_says_what_to_install(monkeypatch, front, dep):
     monkeypatch.setitem(sys.modules, dep, None)            # as if it were not installed

@@ -96,6 +96,7 @@ GAME = GameInfo(
     ui="cardtable.cli.abluxxen_ui",
     heuristics="cardtable.abluxxen.heuristics",
     codec="cardtable.rl.abluxxen_codec:AbluxxenCodec",
+    batch="cardtable.rl.batch.abluxxen:AbluxxenBatch",
     analytics="cardtable.sim.abluxxen_analytics",
     browser="abluxxen",
     bots=(("ppo", "cardtable.rl.policy:PolicyBot"),),   # the trained policy (make train)

@@ -76,6 +76,7 @@ class GameInfo:
     ui: str | None = None           # terminal front end (cli/games.py's UI protocol)
     heuristics: str | None = None   # greedy(state, rng) and heuristic(state, rng)
     codec: str | None = None        # "module:Class" of the rl codec (rl/codec.py)
+    batch: str | None = None        # "module:Class" of the batched simulator (rl/batch)
     analytics: str | None = None    # per-game statistics of sim/analytics.py
     browser: str | None = None      # the browser's game module (web/static/js/<name>.js)
     #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level)

@@ -23,7 +23,7 @@ def missing_extra(error: ModuleNotFoundError) -> ModuleNotFoundError:
     what to install (instead of a bare ModuleNotFoundError)."""
     return ModuleNotFoundError(
         f"the research API (cardtable.rl) needs {error.name!r}, which is not installed: "
-        f"{INSTALL} (the rl extra: numpy, gymnasium, pettingzoo, open_spiel)", name=error.name)
+        f"{INSTALL} (the rl extra: numpy, numba, gymnasium, pettingzoo, open_spiel)", name=error.name)
 
 if importlib.util.find_spec("gymnasium") is not None:   # without the rl extra: no registration
     from cardtable.rl.gymnasium import register as _register

@@ -160,10 +160,21 @@ def env_id(game: str) -> str:
 
 def register() -> None:
     """Register `cardtable/<Title>-v0` for every registered game with a codec, e.g.
-    `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0` (idempotent; call it again after
-    registering a game)."""
+    `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0`, and `cardtable/<Title>Batch-v0` for
+    every game with a batched simulator (`gymnasium.make_vec` only: rl/batch/vector.py)
+    (idempotent; call it again after registering a game)."""
     for g in games():
         name = env_id(g.name)
         if g.codec and name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point=partial(CardtableEnv, game=g.name),
                                disable_env_checker=False)
+        batch = f"cardtable/{g.title}Batch-v0"            # rl/batch/vector.py, make_vec only
+        if g.batch and batch not in gymnasium.registry:
+            gymnasium.register(id=batch, vector_entry_point=partial(_batch_vector, g.name))
+
+
+def _batch_vector(game: str, **kwargs):
+    """The batched vector environment (imported on use: it needs numba)."""
+    from cardtable.rl.batch.vector import BatchVectorEnv
+
+    return BatchVectorEnv(game, **kwargs)

@@ -1,0 +1,194 @@
+"""Batched simulator benchmark (make bench-batch; make bench runs it after bench_engine.py).
+
+One run on one core (pinned), side by side:
+  * agent steps/s with observations and masks, Abluxxen basic 4p: the batched simulator
+    (`step`: every decision is one agent step, each returning the next seat's observation and
+    mask; random legal actions from `sample_actions`; finished games dealt anew), its Gymnasium
+    vector environment (learner steps; three random opponents inside), and today's PettingZoo
+    AEC layer (bench_engine.py's loop) for the ratio (issue 35's target: >= 100,000/s);
+  * random playouts, decisions/s: the simulator's compiled playouts against OpenSpiel's C++
+    crazy_eights (bench_engine.py's loop; target: >= 2x) and the raw engine;
+  * the same batched figures with 2 processes, each pinned to its own core (the sum).
+
+A decision/agent step is one `apply`; random agents pick uniformly among the legal actions.
+Timing is wall-clock after a warm-up call (numba's compilation, cached on disk, is not timed),
+and beside it per CPU second of the measuring process (the same on an idle machine; on a busy
+one the wall clock also counts the time other programs had the core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import multiprocessing as mp
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+from bench_engine import pin_one_core, run_cardtable, run_openspiel, run_pettingzoo
+
+GAME = dict(variant="basic", players=4)
+BATCH = 1024
+
+
+def run_batch_steps(seconds: float, games: int = BATCH) -> tuple[int, int, float]:
+    """(agent steps, finished games, seconds) through AbluxxenBatch.step."""
+    from cardtable.rl.batch import make_batch
+    sim = make_batch("abluxxen", games, **GAME)
+    sim.reset(seed=0)
+    sim.step(np.maximum(sim.sample_actions(), 0))            # warm-up
+    sim.reset(seed=0)
+    nxt = games
+    steps = done_games = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            a = sim.sample_actions()
+            obs, mask, rewards, done = sim.step(np.maximum(a, 0))
+            steps += int((a >= 0).sum())
+            if done.any():
+                idx = np.flatnonzero(done)
+                sim.reset(seed=nxt, games=idx)
+                nxt += len(idx)
+                done_games += len(idx)
+    return steps, done_games, time.perf_counter() - t0
+
+
+def run_vector_env(seconds: float, envs: int = BATCH) -> tuple[int, int, float]:
+    """(learner steps, episodes, seconds) through BatchVectorEnv (3 random opponents)."""
+    from cardtable.rl.batch.vector import BatchVectorEnv
+    env = BatchVectorEnv("abluxxen", envs, **GAME)
+    env.reset(seed=0)
+    env.step(env.sample_actions())                            # warm-up
+    steps = episodes = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            obs, rewards, terminated, truncated, infos = env.step(env.sample_actions())
+            steps += envs
+            episodes += int(terminated.sum())
+    return steps, episodes, time.perf_counter() - t0
+
+
+def run_playouts(seconds: float, chunk: int = 2000, seed0: int = 0) -> tuple[int, int, float]:
+    """(decisions, games, seconds) of the compiled random playouts."""
+    from cardtable.rl.batch import make_batch
+    sim = make_batch("abluxxen", 1, **GAME)
+    sim.playouts(range(10))                                   # warm-up
+    decisions = games = 0
+    seed = seed0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    while time.perf_counter() < deadline:
+        out = sim.playouts(range(seed, seed + chunk))
+        seed += chunk
+        decisions += int(out["decisions"].sum())
+        games += chunk
+    return decisions, games, time.perf_counter() - t0
+
+
+def timed(fn, *args, **kwargs) -> tuple[int, int, float, float]:
+    """fn's (count, games, wall seconds) and the CPU seconds this process spent in it."""
+    c0 = time.process_time()
+    count, games, wall = fn(*args, **kwargs)
+    return count, games, wall, time.process_time() - c0
+
+
+def _worker(args):
+    kind, seconds, cpu = args
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except (AttributeError, OSError):
+        pass
+    if kind == "steps":
+        return timed(run_batch_steps, seconds)
+    return timed(run_playouts, seconds, seed0=cpu * 10**9)
+
+
+def _cpus() -> list[int]:
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:
+        return list(range(os.cpu_count() or 1))
+
+
+CPUS = _cpus()              # before the main process pins itself to one
+
+
+def two_processes(kind: str, seconds: float) -> tuple[int, int, float, float] | None:
+    """The sum over 2 processes, each pinned to its own core (None with fewer than 2 cores)."""
+    cpus = CPUS
+    if len(cpus) < 2:
+        return None
+    with mp.get_context("fork").Pool(2) as pool:
+        parts = pool.map(_worker, [(kind, seconds, cpus[0]), (kind, seconds, cpus[1])])
+    wall = max(p[2] for p in parts)
+    # CPU seconds such that count / cpu is the sum of the two processes' rates per CPU second
+    rate = sum(p[0] / p[3] for p in parts)
+    return sum(p[0] for p in parts), sum(p[1] for p in parts), wall, \
+        sum(p[0] for p in parts) / rate
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=10.0, help="time per line (default 10)")
+    args = ap.parse_args()
+    for need in ("numba", "pettingzoo", "pyspiel"):
+        if importlib.util.find_spec(need) is None:
+            print(f"{need} is not installed: run `make bench`, which installs it",
+                  file=sys.stderr)
+            return 2
+    # compile (or load numba's cache) and import everything before any timing (the CPU column
+    # counts a whole call), and before the processes fork, so that they inherit it all
+    import cardtable.rl.openspiel  # noqa: F401
+    import cardtable.rl.pettingzoo  # noqa: F401
+    run_batch_steps(0.2)
+    run_vector_env(0.2)
+    run_playouts(0.2)
+    print(f"python {platform.python_version()} on {platform.machine()}, {len(CPUS)} cores; the "
+          f"1-process lines {pin_one_core()}; load average {os.getloadavg()[0]:.1f}")
+    s = args.seconds
+    rows = [("agent steps with obs + masks, abluxxen basic 4p", None, None)]
+    aec = timed(run_pettingzoo, "abluxxen", s, **GAME)
+    rows.append(("  PettingZoo AEC (today's layer)", aec, None))
+    rows.append(("  batched simulator step", timed(run_batch_steps, s), aec))
+    rows.append(("  batched Gymnasium VectorEnv (learner)", timed(run_vector_env, s), aec))
+    pairs = two_processes("steps", s)
+    if pairs:
+        rows.append(("  batched simulator step, 2 processes", pairs, aec))
+    rows.append(("random playouts, decisions", None, None))
+    c8 = timed(run_openspiel, "crazy_eights", s)
+    rows.append(("  openspiel crazy_eights 5p (C++)", c8, None))
+    rows.append(("  cardtable engine, abluxxen basic 4p", timed(run_cardtable, "abluxxen", s, **GAME),
+                 c8))
+    rows.append(("  batched playouts, abluxxen basic 4p", timed(run_playouts, s), c8))
+    pairs = two_processes("playouts", s)
+    if pairs:
+        rows.append(("  batched playouts, 2 processes", pairs, c8))
+    print(f"{'':46} {'per second':>11} {'ratio':>13} {'per CPU s':>11} {'ratio':>7} "
+          f"{'games/s':>8}")
+    for name, r, ref in rows:
+        if r is None:
+            print(name)
+            continue
+        rate, cpu_rate = r[0] / r[2], r[0] / r[3]
+        ratio = cpu_ratio = ""
+        if ref is not None:
+            ratio = f"{rate / (ref[0] / ref[2]):7.2f}x {'AEC' if ref is aec else 'C++'}"
+            cpu_ratio = f"{cpu_rate / (ref[0] / ref[3]):6.2f}x"
+        print(f"{name:46} {rate:11,.0f} {ratio:>13} {cpu_rate:11,.0f} {cpu_ratio:>7} "
+              f"{r[1] / r[2]:8,.1f}")
+    print("\nagent steps: every decision of a game is one step (the learner's only for the "
+          "VectorEnv);\nratios: to the PettingZoo AEC layer and to OpenSpiel's C++ "
+          "crazy_eights in this run; per CPU s: the\nsame counts over the CPU time the "
+          "process spent (what a busy machine's wall clock hides).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+"""PettingZoo's parallel interface on the batched simulator: every seat an agent, all of them
+observed at every step.
+
+    from cardtable.rl.batch.parallel import BatchParallelEnv, parallel_env
+    env = parallel_env("abluxxen", variant="duel", players=2)     # one game: a ParallelEnv
+    obs, infos = env.reset(seed=3)
+    while env.agents:
+        actions = {a: env.action_space(a).sample(obs[a]["action_mask"]) for a in env.agents}
+        obs, rewards, terminations, truncations, infos = env.step(actions)
+
+A card game is turn-based, so a step applies the action of the one agent to move (the one with
+a non-zero `action_mask`; AB-21) and ignores the others' (pass anything, e.g. 0): PettingZoo's
+"parallel-ish" reading of an AEC game (its `turn_based_aec_to_parallel` does the same). Agents
+are "player_0" .. "player_{n-1}" (seats); observations {"observation", "action_mask"} are the
+codec's, each from that seat's own view; rewards are 0 until the game ends, then every seat's
+final reward, and every agent terminates. An action outside the mover's mask ends its game
+with `illegal_reward` (default -1) for the mover and 0 for the others, as PettingZoo's
+TerminateIllegalWrapper does for the AEC environments. `parallel_env` is a `pettingzoo.ParallelEnv` of one
+game (PettingZoo's `parallel_api_test` and `parallel_seed_test` pass on it).
+
+`BatchParallelEnv(game, num_games, ...)` is the same for many games at once, each value an
+array over the games (observations (games x obs_size), masks, rewards, terminations), with
+next-step autoreset: a game that ended at the previous step is dealt anew (its actions ignored);
+the agents stay.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from cardtable.rl import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import ParallelEnv
+except ModuleNotFoundError as e:               # without the rl extra: say what to install
+    raise missing_extra(e) from None
+
+from cardtable.rl.batch import make_batch
+from cardtable.rl.common import default_game
+
+
+class _Agents:
+    """Agents, spaces and the per-seat observations shared by both classes."""
+
+    def _setup(self, game: str | None, num_games: int, config: dict) -> None:
+        self.sim = make_batch(default_game() if game is None else game, num_games, **config)
+        n = self.sim.players
+        codec = self.sim.codec
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self.agents: list[str] = []
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(codec.obs_low, codec.obs_high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(codec.num_actions,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(codec.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def _observe_all(self, mask: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
+        """Every seat's observation; the mask for the seat to move, zeros for the others."""
+        to_move = self.sim.to_move
+        out = {}
+        for s, agent in enumerate(self.possible_agents):
+            mine = (to_move == s)[:, None]
+            out[agent] = {"observation": self.sim.observe(s),
+                          "action_mask": np.where(mine, mask, 0).astype(np.int8)}
+        return out
+
+    def _actions(self, actions: dict) -> np.ndarray:
+        """The action of the agent to move in each game (others ignored; -1 where that agent
+        gave none)."""
+        to_move = self.sim.to_move
+        out = np.full(self.sim.num_games, -1, np.int64)
+        for s, agent in enumerate(self.possible_agents):
+            if agent in actions:
+                a = np.broadcast_to(np.asarray(actions[agent]), (self.sim.num_games,))
+                out = np.where(to_move == s, a, out)
+        return out
+
+    def _apply(self, acts: np.ndarray):
+        """Step the games; an action outside the mover's mask (or none) ends its game with
+        `illegal_reward` for the mover and 0 for the others (PettingZoo's
+        TerminateIllegalWrapper convention). Returns (mask, rewards, done)."""
+        sim = self.sim
+        live = ~sim.over
+        legal = np.zeros(sim.num_games, np.bool_)
+        ok = live & (acts >= 0) & (acts < sim.num_actions)
+        legal[ok] = self._mask[np.flatnonzero(ok), acts[ok]] != 0
+        bad = np.flatnonzero(live & ~legal)
+        movers = sim.to_move[bad]
+        if len(bad):
+            sim.abandon(bad)
+        _, mask, rewards, done = sim.step(np.where(legal, acts, 0))
+        rewards[bad] = 0.0
+        rewards[bad, movers] = self.illegal_reward
+        return mask, rewards, done
+
+
+class parallel_env(_Agents, ParallelEnv):
+    """One game as a `pettingzoo.ParallelEnv` (see the module docstring)."""
+
+    metadata = {"render_modes": [], "name": "cardtable_batch_v0", "is_parallelizable": True}
+
+    def __init__(self, game: str | None = None, seed: int | None = None,
+                 illegal_reward: float = -1.0, **config: Any):
+        self._setup(game, 1, config)
+        self.illegal_reward = float(illegal_reward)
+        self.metadata = {**self.metadata, "name": f"cardtable_{self.sim.config.label}_batch_v0"}
+        self._rng = np.random.default_rng(seed)
+        self.render_mode = None
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        _, mask = self.sim.reset(seed=[int(self._rng.integers(0, 2**62))])
+        self._mask = mask
+        self.agents = self.possible_agents[:]
+        return self._unbatch(self._observe_all(mask)), {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        agents = self.agents
+        if not agents:
+            raise RuntimeError("the game is over: call reset")
+        mask, rewards, done = self._apply(self._actions(actions))
+        self._mask = mask
+        obs = self._unbatch(self._observe_all(mask))
+        over = bool(done[0])
+        rew = {a: float(rewards[0, s]) for s, a in enumerate(self.possible_agents)
+               if a in agents}
+        terms = {a: over for a in agents}
+        truncs = {a: False for a in agents}
+        infos = {a: {} for a in agents}
+        if over:
+            self.agents = []
+        return ({a: obs[a] for a in agents}, rew, terms, truncs, infos)
+
+    @staticmethod
+    def _unbatch(obs: dict) -> dict:
+        return {a: {k: v[0] for k, v in o.items()} for a, o in obs.items()}
+
+    def state(self):
+        raise NotImplementedError("a card game's global state is every hidden card: observe "
+                                  "the seats (the engine's full view is not an observation)")
+
+    def close(self) -> None:
+        pass
+
+
+class BatchParallelEnv(_Agents):
+    """`num_games` games with PettingZoo's parallel interface over arrays (see the module
+    docstring). Not a `ParallelEnv` subclass: its values are arrays over the games."""
+
+    metadata = {"render_modes": [], "name": "cardtable_batch_v0", "is_parallelizable": True,
+                "autoreset": "next-step"}
+
+    def __init__(self, game: str | None = None, num_games: int = 1,
+                 illegal_reward: float = -1.0, **config: Any):
+        self._setup(game, num_games, config)
+        self.illegal_reward = float(illegal_reward)
+        self.num_games = self.sim.num_games
+        self._restart = np.zeros(self.num_games, np.bool_)
+        self._next_seed = 0
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        """Deal every game: game i from `seed + i` (the engine's game of that seed); later
+        games continue from seed + num_games (None: random seeds)."""
+        _, mask = self.sim.reset(seed=seed)
+        self._mask = mask
+        self._next_seed = None if seed is None else int(seed) + self.num_games
+        self._restart[:] = False
+        self.agents = self.possible_agents[:]
+        return self._observe_all(mask), {a: {} for a in self.agents}
+
+    def step(self, actions: dict):
+        if not self.agents:
+            raise RuntimeError("call reset before step")
+        restart = np.flatnonzero(self._restart)
+        mask, rewards, done = self._apply(self._actions(actions))
+        if len(restart):
+            seeds = None
+            if self._next_seed is not None:
+                seeds = self._next_seed
+                self._next_seed += len(restart)
+            mask[restart] = self.sim.reset(seed=seeds, games=restart)[1]
+            rewards[restart] = 0
+            done = self.sim.over
+        self._restart = done.copy()
+        self._mask = mask
+        obs = self._observe_all(mask)
+        rew = {a: rewards[:, s] for s, a in enumerate(self.possible_agents)}
+        terms = {a: done.copy() for a in self.agents}
+        truncs = {a: np.zeros(self.num_games, np.bool_) for a in self.agents}
+        return obs, rew, terms, truncs, {a: {} for a in self.agents}
+
+    def sample_actions(self) -> dict[str, np.ndarray]:
+        """A random legal action per game for the agent to move (0 for the others)."""
+        a = np.maximum(self.sim.sample_actions(), 0)
+        to_move = self.sim.to_move
+        return {agent: np.where(to_move == s, a, 0)
+                for s, agent in enumerate(self.possible_agents)}
