@@ -183,9 +183,9 @@ def export(net, meta: dict, mean: np.ndarray, std: np.ndarray) -> MlpPolicy:
 
 
 def train_steps(net, opt, data: Data, steps: int, batch: int, rng: np.random.Generator,
-                out_of_time, mean, std) -> tuple[float, float]:
+                out_of_time, mean, std) -> tuple[float | None, float | None]:
     """`steps` minibatches drawn from all the labelled states; the mean loss and the accuracy
-    (argmax of the masked logits = the teacher's action) of the last 50."""
+    (argmax of the masked logits = the teacher's action) of the last 50 (None, None: out of time before the first)."""
     import torch
     import torch.nn.functional as F
 
@@ -204,8 +204,9 @@ def train_steps(net, opt, data: Data, steps: int, batch: int, rng: np.random.Gen
         losses.append(float(loss.detach()))
         accs.append(float((logits.argmax(1) == y).float().mean()))
     tail = slice(-50, None)
-    return (float(np.mean(losses[tail])) if losses else float("nan"),
-            float(np.mean(accs[tail])) if accs else float("nan"))
+    if not losses:                       # the budget ran out before the first minibatch
+        return None, None
+    return float(np.mean(losses[tail])), float(np.mean(accs[tail]))
 
 
 def _check_export(net, policy: MlpPolicy, data: Data, mean, std) -> float:
@@ -308,9 +309,11 @@ def main(argv: list[str] | None = None) -> int:
                "mean_score": res["score"] / max(1, res["games"]), "loss": loss,
                "accuracy": acc, "cpu_seconds": round(time.process_time() - t0, 1)}
         rounds.append(row)
+        fit = "not trained (out of time)" if loss is None else \
+            f"loss {loss:.3f}, accuracy {acc:.1%}"
         print(f"round {r}: {row['player']} won {row['win_share']:.1%} ({lo:.1%}-{hi:.1%}) of "
-              f"{row['games']} games, {len(data):,} states, loss {loss:.3f}, "
-              f"accuracy {acc:.1%}, {row['cpu_seconds']:.0f} s CPU", flush=True)
+              f"{row['games']} games, {len(data):,} states, {fit}, "
+              f"{row['cpu_seconds']:.0f} s CPU", flush=True)
         r += 1
     cpu = time.process_time() - t0
     meta.update(rounds=len(rounds), states=len(data), cpu_seconds=round(cpu))
@@ -346,7 +349,9 @@ def _curve(rounds: list[dict], args, meta: dict) -> None:
                    label=f"teacher ({args.teacher})")
     a1.set_ylabel("win share per round")
     a1.legend(fontsize=8, loc="lower right")
-    a2.plot(x, [r["accuracy"] for r in learner], color="#dd8452", marker="o", ms=3)
+    fitted = [r for r in learner if r["accuracy"] is not None]
+    a2.plot([r["cpu_seconds"] / 60 for r in fitted], [r["accuracy"] for r in fitted],
+            color="#dd8452", marker="o", ms=3)
     a2.set_ylabel("agreement with the teacher")
     a2.set_xlabel("CPU minutes")
     fig.suptitle(f"DAgger from {args.teacher}, Abluxxen {meta['variant']} {args.players}p "

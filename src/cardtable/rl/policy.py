@@ -12,6 +12,9 @@ highest logit (deterministic; `sample=True` samples from the masked softmax with
 
     cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
     make_bot("ppo", model="path/to/policy.npz")
+
+The bot `learned` is the same player with `rl/models/learned-abluxxen-basic-4p.npz`, trained by
+imitating the heuristic bot (`python -m cardtable.rl.imitate`, make train-learned).
 """
 
 from __future__ import annotations
