@@ -15,7 +15,7 @@ TPY    := $(TVENV)/bin/python
 TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test test-batch-full bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train setup clean
+.PHONY: run play test test-batch-full test-train bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train train-learned setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -85,6 +85,16 @@ $(BSTAMP): pyproject.toml
 # in its own environment with torch (CPU) and sb3-contrib.
 train: $(TSTAMP)
 	nice -n 10 $(TPY) -m cardtable.rl.train $(ARGS)
+
+# Train the bot `learned`: DAgger imitation of the heuristic bot (at most 10 minutes of CPU by
+# default; see docs/training.md), at the lowest priority beside other work.
+train-learned: $(TSTAMP)
+	nice -n 19 $(TPY) -m cardtable.rl.imitate $(ARGS)
+
+# The training runs end to end with a tiny budget (they need torch: the train environment).
+test-train: $(TSTAMP)
+	$(TPY) -m pip install --quiet pytest
+	PYTHONPATH=src $(TPY) -m pytest -p no:cacheprovider -q tests_train $(ARGS)
 
 $(TSTAMP): pyproject.toml
 	test -x $(TPY) || $(PYTHON) -m venv $(TVENV)

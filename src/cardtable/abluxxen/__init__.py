@@ -99,7 +99,8 @@ GAME = GameInfo(
     batch="cardtable.rl.batch.abluxxen:AbluxxenBatch",
     analytics="cardtable.sim.abluxxen_analytics",
     browser="abluxxen",
-    bots=(("ppo", "cardtable.rl.policy:PolicyBot"),),   # the trained policy (make train)
+    bots=(("ppo", "cardtable.rl.policy:PolicyBot"),       # the trained policy (make train)
+          ("learned", "cardtable.rl.policy:LearnedBot")),  # imitation (make train-learned)
     probes=("play", "draw", "draw pool", "play 0", "play 99", "play 1 2", "draw pool 14",
             "shadow 13", "play X X X X X X", "draw pool 1+1"),
     lessons="cardtable.abluxxen.lessons:LESSONS",

@@ -3,7 +3,8 @@
 needs neither torch nor the rl extra.
 
 The policy file (`.npz`, default `rl/models/ppo-abluxxen-basic-4p.npz`) holds the policy
-network's layers `pi.0.weight`, `pi.0.bias`, ... (tanh after each), the output layer
+network's layers `pi.0.weight`, `pi.0.bias`, ... (tanh after each, or ReLU where `meta["activation"]`
+is "relu"), the output layer
 `action.weight`, `action.bias` (one logit per action id of rl/codec.py) and `meta` (JSON: game,
 variant, players, training settings). The bot reads the seat's view only (`state` is the
 determinization `bots.act` hands it), encodes it with the codec, and plays the legal action of
@@ -11,6 +12,9 @@ highest logit (deterministic; `sample=True` samples from the masked softmax with
 
     cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
     make_bot("ppo", model="path/to/policy.npz")
+
+The bot `learned` is the same player with `rl/models/learned-abluxxen-basic-4p.npz`, trained by
+imitating the heuristic bot (`python -m cardtable.rl.imitate`, make train-learned).
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from cardtable.rl.codec import make_codec
 #: the shipped policy: the one policy file in rl/models (its `meta` names the game it plays)
 MODELS = Path(__file__).parent / "models"
 DEFAULT_MODEL = next(iter(sorted(MODELS.glob("ppo-*.npz"))), MODELS / "ppo.npz")
+#: the policy the bot `learned` plays: imitation (DAgger) of the heuristic bot, rl/imitate.py
+LEARNED_MODEL = MODELS / "learned-abluxxen-basic-4p.npz"
 
 
 class MlpPolicy:
@@ -41,8 +47,10 @@ class MlpPolicy:
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         x = obs.astype(np.float32)
+        relu = self.meta.get("activation", "tanh") == "relu"
         for w, b in self.layers:
-            x = np.tanh(x @ w.T + b)
+            x = x @ w.T + b
+            x = np.maximum(x, 0) if relu else np.tanh(x)
         w, b = self.action
         return x @ w.T + b
 
@@ -86,17 +94,18 @@ class PolicyBot(Bot):
     """The bot `ppo` (module docstring). Settings: `model` (a policy file), `sample`."""
 
     name = "ppo"
+    default_model = DEFAULT_MODEL
 
     def __init__(self, seed: int = 0, model: str | None = None, sample: bool = False):
         super().__init__(seed)
-        self.policy = load_policy(model)
+        self.policy = load_policy(model or self.default_model)
         self.sample = bool(sample)
         self._codecs: dict[tuple, object] = {}
 
     @classmethod
     def plays(cls, game: str, players: int | None = None) -> bool:
         try:
-            meta = load_policy(None).meta
+            meta = load_policy(cls.default_model).meta
         except ConfigError:                       # no policy file: it plays nothing
             return False
         return meta["game"] == game and players in (None, meta.get("players"))
@@ -122,3 +131,12 @@ class PolicyBot(Bot):
         else:
             i = int(np.argmax(logits))
         return legal[ids[i]]
+
+
+class LearnedBot(PolicyBot):
+    """The bot `learned`: the same player as `ppo` (PolicyBot) with the policy that
+    `python -m cardtable.rl.imitate` (make train-learned) trained by imitating the heuristic bot
+    (DAgger, docs/training.md). Settings: `model`, `sample`."""
+
+    name = "learned"
+    default_model = LEARNED_MODEL
