@@ -5,7 +5,6 @@ end to end on a tiny budget (where torch is installed: .venv-train)."""
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
