@@ -147,7 +147,7 @@ def test_migrations_match_the_models_and_are_idempotent(tmp_path):
         diff = compare_metadata(ctx, metadata)
         assert diff == [], diff
         assert conn.exec_driver_sql("SELECT version_num FROM cardtable_alembic_version") \
-            .scalar() == "0006"
+            .scalar() == "0010"
     engine.dispose()
 
 

@@ -70,6 +70,10 @@ class TableChanges:
                 await self._sync_tx(tx)
                 ch = Change(self, tx)
                 yield ch
+                if tx.notify:                   # whose move it is now ("my games", turns.py)
+                    waiting = self._waiting_after(ch)
+                    if waiting != tx.row.get("waiting_for"):
+                        tx.set(waiting_for=waiting)
             if not tx.notify:                   # nothing written: nothing to take over
                 return
             self._take_over(ch)

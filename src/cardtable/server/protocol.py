@@ -385,6 +385,17 @@ class CreateTable(_Body):
                                             "table setting (GET /api/games: `table_settings`)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
+    pace: Literal["live", "turn"] = Field(
+        "live", description="live: one sitting, with the turn timer `turn_seconds`; turn: "
+                            "turn-based, every player has `move_seconds` for each move "
+                            "(docs/api.md, \"Turn-based tables\")")
+    move_seconds: Literal[43200, 86400, 259200, 604800] | None = Field(
+        None, description="turn-based: the time for each move: 12 hours, 1, 3 or 7 days "
+                          "(default 1 day)")
+    on_timeout: Literal["bot_move", "drop"] | None = Field(
+        None, description="turn-based: when a move's time runs out, bot_move: a bot makes "
+                          "that move (default); drop: the player is dropped and a bot "
+                          "takes the seat for the rest of the game")
 
     @field_validator("players")
     @classmethod
@@ -451,6 +462,12 @@ class TableOut(BaseModel):
     memory: bool = False
     #: the seat of the table's host (its creator), who may change free seats and cancel it
     host: int | None = None
+    #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/pace.py)
+    pace: Literal["live", "turn"] = "live"
+    move_seconds: float | None = None
+    on_timeout: Literal["bot_move", "drop"] | None = None
+    #: the running move's deadline (epoch seconds; null: none)
+    deadline: float | None = None
 
 
 class JoinOut(BaseModel):
