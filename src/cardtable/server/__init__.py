@@ -15,10 +15,11 @@ from cardtable.server.config import DatabaseURL, Settings
 __all__ = ["DatabaseURL", "Settings", "create_app", "main", "run"]
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None, clock=None):
+    """The app; `clock`: the game's time (server/clock.py; default real time)."""
     from cardtable.server.app import create_app as _create
 
-    return _create(settings)
+    return _create(settings, clock)
 
 
 def run(settings: Settings) -> None:

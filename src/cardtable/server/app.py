@@ -191,6 +191,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.clients = clients                         # POST /api/replay's own budget
     app.state.store = lambda: state["store"]            # POST /api/my-moves (pace_routes.py)
     app.state.hub = lambda: state["hub"]
+    app.state.drivers = lambda: state["drivers"]
     app.state.clock = clock
     app.state.accounts = accounts = Accounts(settings, lambda: state["hub"],
                                              LoginLimits(settings.limits))

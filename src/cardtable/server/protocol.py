@@ -195,6 +195,20 @@ class DecisionInfo(BaseModel):
     args: dict[str, Any]
 
 
+class PaceInfo(BaseModel):
+    """A turn-based table's pace (server/pace.py; null in the state of a live table)."""
+    pace: Literal["turn"]
+    #: the time for each move (seconds)
+    move_seconds: float
+    #: what happens when a move's time runs out: a bot makes that move, or the player is
+    #: dropped (a bot takes the seat for the rest of the game)
+    on_timeout: Literal["bot_move", "drop"]
+    #: when the running move's reminder goes (went) out (epoch seconds; null: no move running)
+    remind_at: float | None
+    #: the running move's reminder has gone out
+    reminded: bool
+
+
 class ServerState(BaseModel):
     type: Literal["state"]
     table: str
@@ -214,6 +228,8 @@ class ServerState(BaseModel):
     rematch: str | None
     server_time: float
     round_break: RoundBreak | None = None
+    #: a turn-based table's pace (null: live)
+    pace: PaceInfo | None = None
     #: whose decision it is and why, in the connection's language, from this viewer's view
     #: (narration `web_why`; "" while the table waits for players)
     why: str
@@ -261,6 +277,16 @@ class ServerCancelled(BaseModel):
     table: str
 
 
+class ServerReminder(BaseModel):
+    """A turn-based table: the move's time runs out at `deadline` (sent to the connections
+    of the seats whose move it is, when the reminder is due; server/pace.py)."""
+    type: Literal["reminder"]
+    table: str
+    seat: int
+    index: int
+    deadline: float
+
+
 class ServerChat(BaseModel):
     """Table talk: one message, reaction or change of the chat's mode (kind off/on: by the
     host), as stored; `seq` grows with every row of the table (not by one)."""
@@ -288,7 +314,7 @@ class ServerChatLog(BaseModel):
     messages: list[ServerChat]
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog, Field(discriminator="type")]
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog | ServerReminder, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 
