@@ -370,9 +370,11 @@ async def my_games(request: Request,
             game=g["game"], variant=g["settings"].get("variant"), status=g["status"],
             seat=g["seat"], names=seat_names(g["seats"], "en"), turn=turn,
             seats=[{k: x[k] for k in ("seat", "kind", "bot", "name")} for x in g["seats"]],
+            # a turn-based table: its windows too (waiting_for); live: the seat to move
             your_turn=g["status"] == "playing" and (
-                g["seat"] in waiting_seats(g["waiting_for"]) if g["waiting_for"] is not None
-                else turn is not None and turn == g["seat"]),      # a row from before 0010
+                g["seat"] in waiting_seats(g["waiting_for"])
+                if g["settings"].get("pace") == "turn"
+                else turn is not None and turn == g["seat"]),
             actions=g["n_actions"], updated_at=g["updated_at"],
             pace="turn" if g["settings"].get("pace") == "turn" else "live",
             deadline=g["deadline"] if g["status"] == "playing" else None))
