@@ -52,8 +52,8 @@ async def _goes_on(database: str) -> None:
         assert t["pace"] == "live" and t["move_seconds"] is None
         c = await srv.client("OLDGAME1")                    # watched: its bots play on
         await c.wait_for(lambda m: m["type"] == "event" and m["index"] == 3)
-        out = await srv.create(game="abluxxen", variant="duel", players=2, public=False, pace="turn",
-                               move_seconds=259200, on_timeout="drop", name="Ann")
+        out = await srv.create(game="abluxxen", variant="duel", players=2, public=False,
+                               pace="turn", move_seconds=259200, on_timeout="drop", name="Ann")
         assert out["table"]["pace"] == "turn" and out["table"]["move_seconds"] == 259200
         assert out["table"]["on_timeout"] == "drop"
         bad = await srv.http.post("/api/tables", json={"game": "abluxxen", "pace": "turn",

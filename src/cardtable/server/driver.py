@@ -29,6 +29,13 @@ answer (an answer that is not the window's silence, e.g. a snap, after a reactio
 30-70 % of the window, so a quick human can be first) and the window is closed at its
 deadline; a round break (runtime.py) ends when the players are ready or its time is over.
 
+Turn-based tables (pace.py, turns.py): the same loop, on days instead of seconds. A human's
+move time running out makes the stand-in decide (`by: "timeout"`) and then the table's
+`on_timeout` (a bot's move only, or the seat dropped to the stand-in); before that the
+reminder is due (`TableRuntime.reminder_at`) and the driver sends it (`remind`). In a window
+that collects every answer (`collects`) bots answer at once. Every time the drivers and the
+sweeper read or wait on goes through the hub's clock (clock.py), so tests advance a FakeClock.
+
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
 seat. Searching bots think in worker processes (botpool.py: people's tables first), the
 cheap ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
