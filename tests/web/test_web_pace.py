@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import httpx
+from a11y import assert_accessible
 from playwright.sync_api import expect
 
 SIZES = ((375, 740, True), (1366, 657, False))
@@ -31,6 +32,7 @@ def test_pace_in_the_create_form_and_the_deadline_at_the_table(new_page, server,
             tag = f"{lang}-{width}x{height}"
             page.locator("#f-pace").scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts / f"pace-form-{tag}.png"))
+            assert_accessible(page, f"create form, turn-based {tag}")
             page.click("#create-btn")
             page.wait_for_url("**/t/*")
             code = page.url.rsplit("/", 1)[-1].split("#")[0]
@@ -42,7 +44,10 @@ def test_pace_in_the_create_form_and_the_deadline_at_the_table(new_page, server,
             text = page.locator("#clock").inner_text()
             assert re.search(UNTIL[lang] + r" \w+\.?,? \d\d:\d\d$", text), text   # "Tue 14:00"
             page.screenshot(path=str(artifacts / f"pace-table-{tag}.png"))
+            assert_accessible(page, f"turn-based table {tag}")
             page.goto("/")
             item = page.locator(f'.my-tables .table-item[data-code="{code}"]')
             expect(item.locator(".chip-your-move")).to_have_text(YOUR_MOVE[lang])
+            item.scroll_into_view_if_needed()
             page.screenshot(path=str(artifacts / f"pace-lobby-{tag}.png"))
+            assert_accessible(page, f"lobby with a turn-based move {tag}")
