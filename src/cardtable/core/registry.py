@@ -87,6 +87,11 @@ class GameInfo:
     probes: tuple[str, ...] = ()
     #: "module:LESSONS", the game's guided first games (core/lesson.py)
     lessons: str | None = None
+    #: its engine takes every answer of a window of simultaneous decisions and settles several
+    #: claims by its own rules (Kombio: KO-10, a seeded draw among the snaps): a turn-based
+    #: table then keeps every answer until all have answered or the move time is over
+    #: (server/windows.py); a game without it: the first claim closes the window, as live
+    windows_collect: bool = False
 
     @property
     def default_variant(self) -> str:

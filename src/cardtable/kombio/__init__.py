@@ -93,6 +93,9 @@ GAME = GameInfo(
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
     # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
     search_share=(("expert", 0.2),),
+    # KO-10's own reading: several snaps in one window, one drawn by the seeded generator (a
+    # turn-based table collects every answer: docs/rules.md, "turn-based tables")
+    windows_collect=True,
     probes=("draw", "snap", "give", "swap 9.9", "replace 0", "take 99", "peek 7.1"),
     lessons="cardtable.kombio.lessons:LESSONS",
 )

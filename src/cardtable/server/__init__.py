@@ -15,10 +15,11 @@ from cardtable.server.config import DatabaseURL, Settings
 __all__ = ["DatabaseURL", "Settings", "create_app", "main", "run"]
 
 
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None, clock=None):
+    """The app; `clock`: the game's time (server/clock.py; default real time)."""
     from cardtable.server.app import create_app as _create
 
-    return _create(settings)
+    return _create(settings, clock)
 
 
 def run(settings: Settings) -> None:
@@ -82,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                         "all_tables, all_new_tables_per_minute, ...)")
     for name, what in (("waiting_ttl", "seconds before a table nobody joined expires"),
                        ("idle_ttl", "seconds before a game nobody plays expires"),
+                       ("turn_ttl", "seconds before a turn-based game where no player moved "
+                                    "expires"),
                        ("sweep_interval", "seconds between two sweeps of expired tables"),
                        ("public_turn_seconds", "a public table's turn timer if none is set")):
         p.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name),
@@ -157,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                  public_seats_per_person=1 if a.client_limits == "on" else 0,
                  public_seats_per_address=(a.public_seats_per_address
                                            if a.client_limits == "on" else 0),
-                 waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl,
+                 waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl, turn_ttl=a.turn_ttl,
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,

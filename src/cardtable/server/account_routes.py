@@ -31,6 +31,7 @@ from cardtable.server.errors import ApiError
 from cardtable.server.login_limits import LoginLimits
 from cardtable.server.passkeys import keys_of
 from cardtable.server.passkeys import public as passkey_public
+from cardtable.server.pace import waiting_seats
 from cardtable.server.passwords import BadPassword, Passwords, clean_password
 from cardtable.server.protocol import Name
 from cardtable.server.security import client_addr, name_keys
@@ -111,9 +112,13 @@ class MyGame(BaseModel):
     seats: list[dict] = Field(..., description="the seats: seat, kind, bot, name (null: a "
                                                "free seat, or a deleted account's)")
     turn: int | None = Field(None, description="a running game: the seat to move")
-    your_turn: bool = False
+    your_turn: bool = Field(False, description="it is your move: your turn, or a window of "
+                                               "simultaneous decisions you have not answered")
     actions: int
     updated_at: float
+    pace: str = Field("live", description="live or turn (turn-based)")
+    deadline: float | None = Field(None, description="a running game: when the move's time "
+                                                     "runs out (epoch seconds; null: no timer)")
 
 
 class SeatToken(BaseModel):
@@ -354,8 +359,9 @@ async def _turns(s: Accounts, games: list[dict]) -> dict[str, int | None]:
 @router.get("/api/me/games", response_model=list[MyGame])
 async def my_games(request: Request,
                    limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[MyGame]:
-    """My games: the tables where the account holds a seat, the latest first: running ones
-    with the seat to move (`turn`, `your_turn`), finished ones with their replay."""
+    """My games: the tables where the account holds a seat, those where it is your move first
+    (`your_turn`), then the latest: running ones with the seat to move (`turn`) and the
+    move's `deadline`, finished ones with their replay."""
     s = svc(request)
     account, _ = await s.me(request)
     games = await A.read(s.store, A.games(account["id"], limit))
@@ -369,8 +375,14 @@ async def my_games(request: Request,
             game=g["game"], variant=g["settings"].get("variant"), status=g["status"],
             seat=g["seat"], names=seat_names(g["seats"], "en"), turn=turn,
             seats=[{k: x[k] for k in ("seat", "kind", "bot", "name")} for x in g["seats"]],
-            your_turn=turn is not None and turn == g["seat"], actions=g["n_actions"],
-            updated_at=g["updated_at"]))
+            # a turn-based table: its windows too (waiting_for); live: the seat to move
+            your_turn=g["status"] == "playing" and (
+                g["seat"] in waiting_seats(g["waiting_for"])
+                if g["settings"].get("pace") == "turn"
+                else turn is not None and turn == g["seat"]),
+            actions=g["n_actions"], updated_at=g["updated_at"],
+            pace="turn" if g["settings"].get("pace") == "turn" else "live",
+            deadline=g["deadline"] if g["status"] == "playing" else None))
     return out
 
 

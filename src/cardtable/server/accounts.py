@@ -257,16 +257,21 @@ async def new_seat_token(store: Store, account_id: int, code: str, token: str
 
 
 GAME_COLS = ("table_id", "code", "game", "settings", "status", "n_actions", "created_at",
-             "updated_at", "seat", "version")
+             "updated_at", "seat", "version", "waiting_for", "deadline")
+
+#: SQL: 0 where it is the seat `s.seat`'s move at table `t` (game_tables.waiting_for, pace.py)
+YOUR_MOVE_FIRST = ("CASE WHEN t.status = 'playing' AND COALESCE(t.waiting_for, '') LIKE "
+                   "'%,' || CAST(s.seat AS TEXT) || ',%' THEN 0 ELSE 1 END")
 
 
 def games(account_id: int, limit: int = MAX_GAMES) -> Op:
-    """The tables where the account holds a seat, the latest changed first, with all their
-    seats (kind, bot, name)."""
+    """The tables where the account holds a seat, those where it is the account's move first,
+    then the latest changed first, with all their seats (kind, bot, name)."""
     rows = yield ("SELECT t.id, t.code, t.game, t.settings, t.status, t.n_actions, "
-                  "t.created_at, t.updated_at, s.seat, t.version FROM seats s JOIN game_tables t ON "
+                  "t.created_at, t.updated_at, s.seat, t.version, t.waiting_for, t.deadline "
+                  "FROM seats s JOIN game_tables t ON "
                   "t.id = s.table_id WHERE s.account_id = :a "
-                  "ORDER BY t.updated_at DESC, t.id DESC LIMIT :n",
+                  f"ORDER BY {YOUR_MOVE_FIRST}, t.updated_at DESC, t.id DESC LIMIT :n",
                   {"a": account_id, "n": limit})
     out = [dict(zip(GAME_COLS, r)) for r in rows]
     if not out:

@@ -18,7 +18,6 @@ import re
 import secrets
 import socket
 import sys
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
@@ -37,6 +36,7 @@ from cardtable.server.account_routes import Accounts
 from cardtable.server.account_routes import router as account_router
 from cardtable.server.passkey_routes import router as passkey_router
 from cardtable.server.friend_routes import install as install_friends
+from cardtable.server.clock import Clock
 from cardtable.server.config import Settings
 from cardtable.server.coach_routes import router as coach_router
 from cardtable.server.db import Store, token_hash
@@ -54,6 +54,7 @@ from cardtable.server.chat import chat_replay
 from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
 from cardtable.server.push import Pusher
+from cardtable.server.pace_routes import router as pace_router
 from cardtable.server.push_routes import router as push_router
 from cardtable.server.rating_routes import rated_checks
 from cardtable.server.rating_routes import router as rating_router
@@ -87,6 +88,16 @@ def table_out(rt: TableRuntime) -> P.TableOut:
     return _table_out(rt.row, rt.seat_info(), rt.n)
 
 
+def _pace_out(row: dict) -> dict:
+    """The pace fields of a table for the lobby (server/pace.py)."""
+    s = row["settings"]
+    turn = s.get("pace") == "turn"
+    return {"pace": "turn" if turn else "live",
+            "move_seconds": s.get("move_seconds") if turn else None,
+            "on_timeout": s.get("on_timeout") if turn else None,
+            "deadline": row.get("deadline") if row["status"] == "playing" else None}
+
+
 def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
     """A table for the lobby, from its row and its seats (SeatInfo)."""
     code, s = row["code"], row["settings"]
@@ -98,7 +109,7 @@ def _table_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
         options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
         memory=bool(s.get("memory")), host=s.get("host"), rated=bool(row.get("rated")),
-        lesson=s.get("lesson"))
+        lesson=s.get("lesson"), **_pace_out(row))
 
 
 #: set by `run()`: the process is this server's (the garbage collector may be tuned)
@@ -119,8 +130,11 @@ def tune_gc(settings: Settings) -> None:
     gc.set_threshold(*settings.gc_threshold)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    """The app. `clock`: the game's time (server/clock.py; default real time; tests pass a
+    FakeClock to play days in a second)."""
     settings = settings or Settings()
+    clock = clock or Clock()
     url = settings.url()
     state: dict = {}
     clients = ClientLimits(settings.limits)
@@ -130,7 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(upgrade, url)
-        store = Store(url, settings.pool_size, settings.max_overflow)
+        store = Store(url, settings.pool_size, settings.max_overflow, clock=clock)
         hub = Hub(store, settings)
         hub.clients = clients
         drivers = Drivers(hub, settings)
@@ -183,6 +197,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(Guard, clients=clients, body_limit=body_limit,
                        own_json=("/api/replay",))       # parsed once, off the loop
     app.state.clients = clients                         # POST /api/replay's own budget
+    app.state.store = lambda: state["store"]            # POST /api/my-moves (pace_routes.py)
+    app.state.hub = lambda: state["hub"]
+    app.state.drivers = lambda: state["drivers"]
+    app.state.clock = clock
     app.state.accounts = accounts = Accounts(settings, lambda: state["hub"],
                                              LoginLimits(settings.limits))
 
@@ -279,7 +297,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise _bad("no human seat to join", 422, "no_human_seat")
             seat = humans[0]
             token = secrets.token_urlsafe(32)
-            rows[seat].update(name=req.name, token_hash=token_hash(token), joined_at=time.time(),
+            rows[seat].update(name=req.name, token_hash=token_hash(token), joined_at=clock.now(),
                               client=who)
         status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
         store = hub().store
@@ -292,7 +310,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             "code": code, "game": req.game, "settings": cfg, "base": base,
                             "public": req.public, "status": status, "deadline": None,
                             "snap": None, "rematch_code": None, "creator": creator,
-                            "rated": req.rated}, rows)
+                            "rated": req.rated, "pace": cfg.get("pace"),
+                            "created_at": clock.now()}, rows)
                         break
                     except IntegrityError:
                         continue
@@ -432,7 +451,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "code": code, "game": rt.game, "settings": cfg, "base": base,
                     "public": rt.public, "status": status, "deadline": None, "snap": None,
                     "rematch_code": None, "creator": rt.row.get("creator"),
-                    "rated": bool(rt.row.get("rated"))}, rows)
+                    "rated": bool(rt.row.get("rated")), "pace": cfg.get("pace"),
+                    "created_at": clock.now()}, rows)
                 tx.set(rematch_code=code)
             new_id = tx.new_table_id
             rt._set_meta(tx.row, None)
@@ -490,6 +510,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...
     app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
     install_friends(app)                                # /api/friends/..., presence (WebSockets)
+    app.include_router(pace_router)                     # POST /api/my-moves
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

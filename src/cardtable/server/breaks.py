@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import time
-
 from cardtable.core.game import GameState
 from cardtable.server.table_base import ProtocolError
 
@@ -72,7 +70,7 @@ class RoundBreaks:
                 return
             b = dict(b, ready=sorted(b["ready"] + [seat]))
             if self._players_here() <= set(b["ready"]):
-                ch.tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+                ch.tx.set(**self._next_meta(self.state, self.n, self.seats, self.hub.clock.now()))
             else:
                 ch.tx.set(snap=b)
 
@@ -83,7 +81,7 @@ class RoundBreaks:
     async def _end_break(self, expected: int) -> bool:
         async with self.change() as ch:
             end = self.break_end()
-            if self.n != expected or end is None or time.time() < end - 0.01:
+            if self.n != expected or end is None or self.hub.clock.now() < end - 0.01:
                 return False
-            ch.tx.set(**self._next_meta(self.state, self.n, self.seats, time.time()))
+            ch.tx.set(**self._next_meta(self.state, self.n, self.seats, self.hub.clock.now()))
         return True

@@ -72,6 +72,10 @@ class TableChanges:
                 ch = Change(self, tx)
                 yield ch
                 await game_end(self, ch)        # the result, and the ratings if rated
+                if tx.notify:                   # whose move it is now ("my games", turns.py)
+                    waiting = self._waiting_after(ch)
+                    if waiting != tx.row.get("waiting_for"):
+                        tx.set(waiting_for=waiting)
             if not tx.notify:                   # nothing written: nothing to take over
                 return
             self._take_over(ch)

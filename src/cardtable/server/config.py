@@ -134,6 +134,9 @@ class Settings:
     #: tables nobody joined or played for this long are deleted (finished games are kept)
     waiting_ttl: float = 6 * 3600.0
     idle_ttl: float = 7 * 24 * 3600.0
+    #: a turn-based table (pace.py) where no player made a move of their own for this long is
+    #: deleted (its timeouts' moves do not count: an abandoned table would go on for ever)
+    turn_ttl: float = 30 * 24 * 3600.0
     sweep_interval: float = 600.0
     #: worker processes for the bots' thinking (0: threads of the server process, tests only);
     #: by default one core is left to the server (default_bot_workers)

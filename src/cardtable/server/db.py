@@ -33,11 +33,13 @@ from typing import Any
 
 from sqlalchemy import (
     event,
+    func,
     select,
     text,
 )
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from cardtable.server.clock import Clock
 from cardtable.server.config import DatabaseURL
 from cardtable.server.pg_fast import DecisionPool
 from cardtable.server.schema import (NOTIFY_CHANNEL, Conflict, _row, actions, game_tables,  # noqa: F401
@@ -54,8 +56,10 @@ class Store:
     no write lock is ever held across awaits, the process's tables do not queue behind each
     other's round trips, and a burst of decisions costs one COMMIT."""
 
-    def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 20):
+    def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 20,
+                 clock: Clock | None = None):
         self.url = url
+        self.clock = clock or Clock()           # the times it writes (clock.py)
         if url.is_postgres:
             self.engine: AsyncEngine = create_async_engine(
                 url.async_url, pool_size=pool_size, max_overflow=max_overflow,
@@ -212,12 +216,21 @@ class Store:
             return [r.client for r in res]
 
     async def sweep(self, waiting_before: float, idle_before: float,
-                    keep: set[int] = frozenset()) -> list[int]:
+                    keep: set[int] = frozenset(), moved_before: float | None = None
+                    ) -> list[int]:
         """Delete the tables nobody joined since `waiting_before` and the games nobody played
         since `idle_before` (epoch seconds), except those in `keep`; finished games stay.
+        A turn-based game (pace.py) goes by `moved_before` instead: deleted when no player
+        made a move of their own since then (its timeouts' moves do not count).
         Their ids (PostgreSQL: each deletion is notified as "id:-1")."""
+        moved_before = idle_before if moved_before is None else moved_before
+        live = (game_tables.c.pace.is_(None)) | (game_tables.c.pace != "turn")
+        moved = func.coalesce(game_tables.c.moved_at, game_tables.c.created_at)
         cond = ((game_tables.c.status == "waiting") & (game_tables.c.updated_at < waiting_before)) \
-            | ((game_tables.c.status == "playing") & (game_tables.c.updated_at < idle_before))
+            | ((game_tables.c.status == "playing") & live
+               & (game_tables.c.updated_at < idle_before)) \
+            | ((game_tables.c.status == "playing") & (game_tables.c.pace == "turn")
+               & (moved < moved_before))
         async with self.engine.connect() as conn:
             ids = [r.id for r in await conn.execute(select(game_tables.c.id).where(cond))
                    if r.id not in keep]
@@ -237,8 +250,11 @@ class Store:
             marks = ", ".join("?" for _ in ids)
             cur.execute(f"DELETE FROM game_tables WHERE id IN ({marks}) AND ("
                         "(status = 'waiting' AND updated_at < ?) OR "
-                        "(status = 'playing' AND updated_at < ?)) RETURNING id",
-                        [*ids, waiting_before, idle_before])
+                        "(status = 'playing' AND coalesce(pace, 'live') <> 'turn' "
+                        "AND updated_at < ?) OR "
+                        "(status = 'playing' AND pace = 'turn' "
+                        "AND coalesce(moved_at, created_at) < ?)) RETURNING id",
+                        [*ids, waiting_before, idle_before, moved_before])
             return [r[0] for r in cur.fetchall()]
         return await self.write(delete)
 

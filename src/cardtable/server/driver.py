@@ -29,6 +29,13 @@ answer (an answer that is not the window's silence, e.g. a snap, after a reactio
 30-70 % of the window, so a quick human can be first) and the window is closed at its
 deadline; a round break (runtime.py) ends when the players are ready or its time is over.
 
+Turn-based tables (pace.py, turns.py): the same loop, on days instead of seconds. A human's
+move time running out makes the stand-in decide (`by: "timeout"`) and then the table's
+`on_timeout` (a bot's move only, or the seat dropped to the stand-in); before that the
+reminder is due (`TableRuntime.reminder_at`) and the driver sends it (`remind`). In a window
+that collects every answer (`collects`) bots answer at once. Every time the drivers and the
+sweeper read or wait on goes through the hub's clock (clock.py), so tests advance a FakeClock.
+
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
 seat. Searching bots think in worker processes (botpool.py: people's tables first), the
 cheap ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
@@ -244,7 +251,7 @@ class Drivers:
                 return
             self._parked.discard(table_id)
             await rt.refresh()
-            if rt.deadline is not None and rt.deadline < time.time():
+            if rt.deadline is not None and rt.deadline < self.hub.clock.now():
                 await rt.reset_deadline()           # expired while nobody drove: full time again
             planned: dict[int, tuple[int, str, float]] = {}
             while rt.status != "over":
@@ -259,7 +266,7 @@ class Drivers:
                     raise
                 except Exception:
                     log.exception("driver of table %s", rt.code)
-                    await asyncio.sleep(1.0)
+                    await self.hub.clock.sleep(1.0)
                     try:
                         await rt.refresh()
                     except Exception:
@@ -289,7 +296,8 @@ class Drivers:
         if rt.status != "playing" or state.over:
             await rt.wait_change(tick, None if rt.status == "waiting" else 1.0)
             return
-        now = time.time()
+        clock = self.hub.clock
+        now = clock.now()
         end = rt.break_end()
         if end is not None:                 # a round break: nobody decides during it
             if end <= now:
@@ -306,13 +314,14 @@ class Drivers:
                     text = await self.choose(rt, s, window=True)
                     if rt.n != n:
                         return
-                    delay = 0.0 if text == window.silence else \
+                    # (a table that collects every answer has no race to be first: at once)
+                    delay = 0.0 if text == window.silence or rt.collects() else \
                         self._rng.uniform(0.3, 0.7) * rt.window_seconds()
-                    planned[s] = (n, text, time.time() + delay)
+                    planned[s] = (n, text, clock.now() + delay)
             for s in list(planned):
                 if planned[s][0] != n or s not in todo:
                     del planned[s]
-            now = time.time()
+            now = clock.now()
             due = sorted((p[2], s) for s, p in planned.items() if p[2] <= now)
             if due:
                 s = due[0][1]
@@ -322,9 +331,15 @@ class Drivers:
             if rt.deadline is not None and rt.deadline <= now:
                 await rt.close_window(n)
                 return
+            remind = rt.reminder_at()
+            if remind is not None and remind <= now:
+                await rt.remind(n)
+                return
             wake = [p[2] for p in planned.values()]
             if rt.deadline is not None:
                 wake.append(rt.deadline)
+            if remind is not None:
+                wake.append(remind)
             await rt.wait_change(tick, (min(wake) - now) if wake else None)
             return
         seat = state.to_move
@@ -333,14 +348,18 @@ class Drivers:
             text = await self.choose(rt, seat)
             wait = self.settings.bot_delay - (time.monotonic() - t0)
             if wait > 0:
-                await asyncio.sleep(wait)
+                await clock.sleep(wait)
             await self._decide_for(rt, seat, text, n)
             return
         if rt.deadline is not None:
             if rt.deadline <= now:
                 await self._decide_for(rt, seat, await self.choose(rt, seat), n, BY_TIMEOUT)
                 return
-            await rt.wait_change(tick, rt.deadline - now)
+            remind = rt.reminder_at()
+            if remind is not None and remind <= now:
+                await rt.remind(n)
+                return
+            await rt.wait_change(tick, min(rt.deadline, remind or rt.deadline) - now)
             return
         await rt.wait_change(tick, None)
 
@@ -381,7 +400,7 @@ class Sweeper(_Background):
 
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self.settings.sweep_interval)
+            await self.hub.clock.sleep(self.settings.sweep_interval)
             try:
                 await self.sweep()
             except asyncio.CancelledError:
@@ -391,7 +410,7 @@ class Sweeper(_Background):
 
     async def sweep(self, now: float | None = None) -> list[int]:
         """One sweep; the ids of the deleted tables."""
-        now = time.time() if now is None else now
+        now = self.hub.clock.now() if now is None else now
         keep = {i for i, rt in self.hub.rts.items() if rt.conns}
         store = self.hub.store
         if store.url.is_postgres:
@@ -404,12 +423,14 @@ class Sweeper(_Background):
                     return []
                 try:
                     gone = await store.sweep(now - self.settings.waiting_ttl,
-                                             now - self.settings.idle_ttl, keep)
+                                             now - self.settings.idle_ttl, keep,
+                                             now - self.settings.turn_ttl)
                 finally:
                     await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": self.LOCK})
         else:
             gone = await store.sweep(now - self.settings.waiting_ttl,
-                                     now - self.settings.idle_ttl, keep)
+                                     now - self.settings.idle_ttl, keep,
+                                     now - self.settings.turn_ttl)
         for table_id in gone:
             self.hub.expired(table_id)
         if gone:

@@ -14,6 +14,7 @@ from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.config import Settings
 from cardtable.server.errors import bad as _bad
+from cardtable.server.pace import DEFAULT_MOVE
 from cardtable.server.security import secret_seed
 
 #: the top-level fields of POST /api/tables that carry a game's declared `settings`
@@ -78,7 +79,14 @@ def table_config(req: P.CreateTable, server: Settings | None = None
             rows.append({"seat": i, "kind": "human", "bot": None, "name": None,
                          "token_hash": None, "away": False, "joined_at": None, "client": None})
     turn = req.turn_seconds
-    if turn is None and req.public and server is not None and server.public_turn_seconds:
+    if req.pace == "turn":
+        if turn is not None:
+            raise _bad("a turn-based table has a time per move (move_seconds), no turn timer",
+                       422, "settings")
+    elif req.move_seconds is not None or req.on_timeout is not None:
+        raise _bad("move_seconds and on_timeout are for a turn-based table (pace: turn)", 422,
+                   "settings")
+    elif turn is None and req.public and server is not None and server.public_turn_seconds:
         turn = server.public_turn_seconds       # nobody can stall a public table for ever
     table = _table_settings(req, g)
     settings = {"game": game, "variant": variant, "players": players,
@@ -89,6 +97,9 @@ def table_config(req: P.CreateTable, server: Settings | None = None
                 "memory": bool(table["memory"]),
                 "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
+    if req.pace == "turn":                      # server/pace.py
+        settings.update(pace="turn", move_seconds=float(req.move_seconds or DEFAULT_MOVE),
+                        on_timeout=req.on_timeout or "bot_move")
     return settings, base, rows
 
 

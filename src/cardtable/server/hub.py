@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from cardtable.core.record import load_record
+from cardtable.server.clock import Clock
 from cardtable.server.runtime import TableRuntime
 from cardtable.server.table_base import Stats, _log_failure
 
@@ -18,6 +19,7 @@ class Hub:
     def __init__(self, store, settings):
         self.store = store
         self.settings = settings
+        self.clock = getattr(store, "clock", None) or Clock()   # the game's time (clock.py)
         self.rts: dict[int, TableRuntime] = {}
         self._loading: dict[int, asyncio.Future] = {}
         self.stats = Stats()

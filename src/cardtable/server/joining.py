@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 
 from cardtable.server.db import Conflict, token_hash
@@ -69,7 +68,7 @@ async def _join_once(rt: TableRuntime, name: str, want: int | None, client: str,
             seat = free[0]
         else:
             raise bad("the table is full", 409, "table_full")
-        now = time.time()
+        now = rt.hub.clock.now()
         await ch.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
                              client=client)
         if len(free) == 1 and rt.status == "waiting":

@@ -195,6 +195,20 @@ class DecisionInfo(BaseModel):
     args: dict[str, Any]
 
 
+class PaceInfo(BaseModel):
+    """A turn-based table's pace (server/pace.py; null in the state of a live table)."""
+    pace: Literal["turn"]
+    #: the time for each move (seconds)
+    move_seconds: float
+    #: what happens when a move's time runs out: a bot makes that move, or the player is
+    #: dropped (a bot takes the seat for the rest of the game)
+    on_timeout: Literal["bot_move", "drop"]
+    #: when the running move's reminder goes (went) out (epoch seconds; null: no move running)
+    remind_at: float | None
+    #: the running move's reminder has gone out
+    reminded: bool
+
+
 class ServerState(BaseModel):
     type: Literal["state"]
     table: str
@@ -214,6 +228,8 @@ class ServerState(BaseModel):
     rematch: str | None
     server_time: float
     round_break: RoundBreak | None = None
+    #: a turn-based table's pace (null: live)
+    pace: PaceInfo | None = None
     #: whose decision it is and why, in the connection's language, from this viewer's view
     #: (narration `web_why`; "" while the table waits for players)
     why: str
@@ -263,6 +279,16 @@ class ServerCancelled(BaseModel):
     table: str
 
 
+class ServerReminder(BaseModel):
+    """A turn-based table: the move's time runs out at `deadline` (sent to the connections
+    of the seats whose move it is, when the reminder is due; server/pace.py)."""
+    type: Literal["reminder"]
+    table: str
+    seat: int
+    index: int
+    deadline: float
+
+
 class ServerChat(BaseModel):
     """Table talk: one message, reaction or change of the chat's mode (kind off/on: by the
     host), as stored; `seq` grows with every row of the table (not by one)."""
@@ -290,7 +316,7 @@ class ServerChatLog(BaseModel):
     messages: list[ServerChat]
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog, Field(discriminator="type")]
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog | ServerReminder, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 
@@ -391,6 +417,17 @@ class CreateTable(_Body):
                                            "logged in and joins at once (`name`); every "
                                            "player must be logged in; its end moves the "
                                            "ratings; it always has a turn timer")
+    pace: Literal["live", "turn"] = Field(
+        "live", description="live: one sitting, with the turn timer `turn_seconds`; turn: "
+                            "turn-based, every player has `move_seconds` for each move "
+                            "(docs/api.md, \"Turn-based tables\")")
+    move_seconds: Literal[43200, 86400, 259200, 604800] | None = Field(
+        None, description="turn-based: the time for each move: 12 hours, 1, 3 or 7 days "
+                          "(default 1 day)")
+    on_timeout: Literal["bot_move", "drop"] | None = Field(
+        None, description="turn-based: when a move's time runs out, bot_move: a bot makes "
+                          "that move (default); drop: the player is dropped and a bot "
+                          "takes the seat for the rest of the game")
 
     @field_validator("players")
     @classmethod
@@ -461,6 +498,12 @@ class TableOut(BaseModel):
     rated: bool = False
     #: a lesson's table (POST /api/lessons/{id}): the lesson's id (GET /api/lessons/{id})
     lesson: str | None = None
+    #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/pace.py)
+    pace: Literal["live", "turn"] = "live"
+    move_seconds: float | None = None
+    on_timeout: Literal["bot_move", "drop"] | None = None
+    #: the running move's deadline (epoch seconds; null: none)
+    deadline: float | None = None
 
 
 class JoinOut(BaseModel):

@@ -39,6 +39,7 @@ from pywebpush import WebPusher
 from sqlalchemy import text
 
 from cardtable import i18n
+from cardtable.server.clock import Clock
 
 log = logging.getLogger("cardtable.server")
 
@@ -154,6 +155,7 @@ class Pusher:
     def __init__(self, store, settings):
         self.store = store
         self.settings = settings
+        self.clock = getattr(store, "clock", None) or Clock()   # a reminder's hours left
         self.allow_local = settings.push_allow_local
         self.vapid: Vapid | None = None
         self.public_key = ""
@@ -262,6 +264,18 @@ class Pusher:
                 self.stats["dropped"] += 1
                 log.warning("push queue full: a your-move alert was dropped")
 
+    def remind(self, rt, seats: list[int]) -> None:
+        """A turn-based table's reminder (turns.py) for `seats`: the move's time runs out at
+        `rt.deadline`. The table row's `reminded` claimed it (one reminder a move, in all
+        processes): sent to every subscription of the seat, whether a page is open or not."""
+        for s in seats:
+            try:
+                self.queue.put_nowait((rt.id, rt.code, s, rt.n, rt.deadline))
+                self.stats["jobs"] += 1
+            except asyncio.QueueFull:
+                self.stats["dropped"] += 1
+                log.warning("push queue full: a reminder was dropped")
+
     async def _work(self) -> None:
         while True:
             job = await self.queue.get()
@@ -274,8 +288,15 @@ class Pusher:
             finally:
                 self.stats["done"] += 1
 
-    async def _job(self, table_id: int, code: str, seat: int, n: int) -> None:
+    async def _job(self, table_id: int, code: str, seat: int, n: int,
+                   deadline: float | None = None) -> None:
         p = {"t": table_id, "s": seat, "n": n}
+        if deadline is not None:                  # a reminder (claimed by the table's row)
+            subs = await self._rows("SELECT id, endpoint, p256dh, auth, lang FROM "
+                                    "push_subscriptions WHERE table_id = :t AND seat = :s", p)
+            for sub in subs:
+                await self._deliver(sub, code, deadline)
+            return
         (claimed,) = await self._exec((
             "UPDATE push_subscriptions SET sent_n = :n WHERE table_id = :t AND seat = :s "
             "AND (sent_n IS NULL OR sent_n < :n)", p))
@@ -287,9 +308,17 @@ class Pusher:
         for sub in subs:
             await self._deliver(sub, code)
 
-    def message(self, lang: str, code: str) -> bytes:
-        """The alert's text: the table and a link, nothing of the game."""
+    def message(self, lang: str, code: str, deadline: float | None = None) -> bytes:
+        """The alert's text: the table and a link, nothing of the game (a reminder: the hours
+        left and the deadline, for the page to show in the reader's time zone)."""
         lang = lang if lang in i18n.LANGS else "en"
+        if deadline is not None:
+            hours = max(1, round((deadline - self.clock.now()) / 3600))
+            return json.dumps({"title": i18n.t(lang, "pace.remind_title"),
+                               "body": i18n.t(lang, "pace.remind_body", code=code, hours=hours),
+                               "url": f"/t/{code}", "table": code, "deadline": deadline,
+                               "tag": f"cardtable-{code}"},
+                              ensure_ascii=False).encode("utf-8")
         return json.dumps({"title": i18n.t(lang, "push.title"),
                            "body": i18n.t(lang, "push.body", code=code),
                            "url": f"/t/{code}", "table": code,
@@ -308,8 +337,8 @@ class Pusher:
                         "Content-Type": "application/octet-stream", "Urgency": "high"})
         return body, headers
 
-    async def _deliver(self, sub: dict, code: str) -> None:
-        status = await self.send(sub, self.message(sub["lang"], code))
+    async def _deliver(self, sub: dict, code: str, deadline: float | None = None) -> None:
+        status = await self.send(sub, self.message(sub["lang"], code, deadline))
         if status is None or status in (404, 410):
             await self._drop(sub["id"])
 

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +56,7 @@ from cardtable.core.game import GameState
 from cardtable.core.record import load_record
 from cardtable.server.learn_routes import check_step, guided_seconds
 from cardtable.server import views as V
+from cardtable.server.pace import RESTART_GRACE
 from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
 
 from cardtable.server.breaks import RoundBreaks
@@ -66,6 +66,7 @@ from cardtable.server.table_base import (  # noqa: F401  (re-exported: ws, drive
     dumps, norm, seat_info_of,
 )
 from cardtable.server.table_views import TableViews
+from cardtable.server.turns import TurnPace
 from cardtable.server.windows import Windows
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardtable.server")
 
-class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
+class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
     def __init__(self, hub: Hub, row: dict, seat_rows: list[dict], state: GameState,
                  log_rows: list[tuple[int, str]]):
         self.hub = hub
@@ -118,7 +119,10 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
 
     def window_seconds(self) -> float:
         """How long a window of simultaneous decisions is open (the table setting
-        `snap_seconds`, a name of the wire protocol); a lesson's own while it guides."""
+        `snap_seconds`, a name of the wire protocol; a turn-based table: the move time; a
+        lesson's own while it guides)."""
+        if self.turn_based():
+            return self.move_time()
         guided = guided_seconds(self.settings, self.state)
         return guided or float(self.settings.get("snap_seconds") or DEFAULT_SNAP_SECONDS)
 
@@ -148,10 +152,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
         """Wait until something changed after `tick` (see `self.tick`) or `timeout` passed."""
         if self.tick != tick or (timeout is not None and timeout <= 0):
             return
-        try:
-            await asyncio.wait_for(self._changed.wait(), timeout)
-        except TimeoutError:
-            pass
+        await self.hub.clock.wait(self._changed, timeout)
 
     # -- the waiting room ---------------------------------------------------------------------------
     def host(self) -> int | None:
@@ -179,7 +180,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
             ch.tx.set(settings=dict(self.settings, seats=[
                 {"kind": s["kind"], "bot": s["bot"]} for s in seats_after]))
             if all(s["kind"] == "bot" or s["joined_at"] is not None for s in seats_after):
-                meta = self._next_meta(self.state, self.n, seats_after, time.time())
+                meta = self._next_meta(self.state, self.n, seats_after, self.hub.clock.now())
                 ch.tx.set(status="playing", **meta)
 
     async def cancel(self) -> None:
@@ -250,7 +251,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
         if state.window() is not None:
             return {"snap": {"n": n, "answers": {}},
                     "deadline": now + self.window_seconds()}
-        turn = self.settings.get("turn_seconds")
+        turn = self.move_time() if self.turn_based() else self.settings.get("turn_seconds")
         seat = state.to_move
         if turn and seats[seat]["kind"] == "human":
             return {"snap": None, "deadline": now + float(turn)}
@@ -338,16 +339,18 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
             if self.round_break():
                 raise ProtocolError("round_break", "the round's summary is being shown: "
                                                    "the next round starts after it (ready)")
-            now = time.time()
+            now = self.hub.clock.now()
             if by == BY_PLAYER:                 # a lesson's step refuses other decisions
                 check_step(self.settings.get("lesson"), self.state, seat, text)
             if by == BY_PLAYER and self.seats[seat]["away"]:
                 await ch.update_seat(seat, away=False)
+            if by == BY_PLAYER:
+                ch.tx.set(moved_at=now)          # a player moved (turn-based expiry, pace.py)
             if by == BY_TIMEOUT:
                 if self.deadline is None or now < self.deadline - 0.01:
                     raise ProtocolError("stale", "the timer has not run out")
                 if self.seats[seat]["kind"] == "human":
-                    await ch.update_seat(seat, away=True)
+                    await self._time_out(ch, seat)
             if by in (BY_BOT, BY_STANDIN) and not self.is_auto(seat):
                 raise ProtocolError("stale", "the seat's player is back")
             pending: dict | None = None
@@ -397,7 +400,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
             turn = self.settings.get("turn_seconds")
             if (not away and turn and self.status == "playing" and not self.state.over
                     and self.window() is None and self.state.to_move == seat):
-                ch.tx.set(deadline=time.time() + float(turn))     # a full timer on return
+                ch.tx.set(deadline=self.hub.clock.now() + float(turn))  # a full timer on return
 
     async def reset_deadline(self) -> None:
         """After a restart (or a takeover): give the seat(s) to move their full time again."""
@@ -407,7 +410,13 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks):
         async with self.change() as ch:
             if self.status != "playing" or self.state.over:
                 return
-            now = time.time()
+            now = self.hub.clock.now()
+            if self.turn_based() and self.deadline is not None:
+                # a turn-based table keeps its stored deadline over a restart; one that passed
+                # while nobody drove the table is moved to a short grace after now (pace.py)
+                if self.deadline < now:
+                    ch.tx.set(deadline=now + RESTART_GRACE)
+                return
             b = self.round_break()
             if b is not None:                    # the break again in full, its readies kept
                 ch.tx.set(snap=dict(b, **{"break": now}),

@@ -54,7 +54,14 @@ game_tables = Table(
     # a finished game's result, {"scores", "winners"} (ratings.py; NULL: not over, or
     # finished before revision 0007)
     Column("result", JSON, nullable=True),
+    # the pace (pace.py; migration 0010): 'turn' or 'live' (NULL: live), a player's last own
+    # decision, the action index whose reminder went out, the seats whose move it is (",0,2,")
+    Column("pace", String(8), nullable=True),
+    Column("moved_at", Float, nullable=True),
+    Column("reminded", Integer, nullable=True),
+    Column("waiting_for", String(64), nullable=True),
     Index("ix_game_tables_lobby", "status", "public"),
+    Index("ix_game_tables_pace", "pace", "status"),
     Index("ix_game_tables_sweep", "status", "updated_at"),
     Index("ix_game_tables_creator", "creator", "status"),
 )

@@ -47,7 +47,8 @@ def _insert_sql(table: str, row: dict) -> tuple[str, list]:
 
 
 def _insert_table_sqlite(cur: sqlite3.Cursor, values: dict, seat_rows: list[dict]) -> int:
-    now = time.time()
+    values = dict(values)
+    now = values.pop("created_at", None) or time.time()
     sql, params = _insert_sql("game_tables", dict(values, n_actions=0, version=1,
                                                   created_at=now, updated_at=now))
     cur.execute(sql, params)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
@@ -81,7 +80,8 @@ class TableViews:
             order = self.window_order()
             mine = self.answers().get(viewer) if viewer is not None else None
             window = {"deadline": self.deadline, "eligible": viewer in order,
-                      "answered": w.silence if mine else None, "seats": order}
+                      "answered": (self.claims().get(viewer, w.silence) if mine else None),
+                      "seats": order}
         legal, decisions = self._legal(viewer)
         return {
             "type": "state", "table": self.code, "index": self.n, "status": self.status,
@@ -92,8 +92,9 @@ class TableViews:
             "window": window,
             "away": bool(viewer is not None and self.seats[viewer]["away"]),
             "seats": self.seat_info(), "rematch": self.rematch,
-            "server_time": time.time(),
+            "server_time": self.hub.clock.now(),
             "round_break": self.break_info(),
+            "pace": self.pace_info(),
             "why": self.why_for(viewer, lang, window, legal),
             "lesson": lesson_info(self.settings.get("lesson"), self.state, viewer, bool(legal)),
         }
@@ -118,7 +119,7 @@ class TableViews:
                 "game": self.game, "seat": viewer,
                 "role": "spectator" if viewer is None else "player",
                 "name": self.names[lang][viewer] if viewer is not None else None,
-                "lang": lang, "server_time": time.time()}
+                "lang": lang, "server_time": self.hub.clock.now()}
 
     def event_msg(self, step: Step, viewer: int | None, lang: str,
                   names: list[str] | None = None) -> dict | None:

@@ -55,7 +55,7 @@ class Tx:
         return [(r.idx, r.seat, r.text, r.by) for r in res]
 
     def _action_rows(self, start: int, items) -> list[dict]:
-        now = time.time()
+        now = self.store.clock.now()
         return [{"table_id": self.table_id, "idx": start + i, "seat": seat, "text": txt,
                  "by": by, "at": now} for i, (seat, txt, by) in enumerate(items)]
 
@@ -97,7 +97,7 @@ class Tx:
 
     def _row_update(self):
         version = self.row["version"] + 1
-        values = dict(self._changes, version=version, updated_at=time.time())
+        values = dict(self._changes, version=version, updated_at=self.store.clock.now())
         return version, values
 
     async def _finish(self) -> None:
@@ -266,8 +266,10 @@ async def _insert_table(conn: AsyncConnection, values: dict, seat_rows: list[dic
 
 
 def _insert_table_sync(conn, values: dict, seat_rows: list[dict]) -> int:
-    """Insert a table row and its seats (SQLAlchemy Core); the new table's id."""
-    now = time.time()
+    """Insert a table row and its seats (SQLAlchemy Core); the new table's id. `values` may
+    carry `created_at` (the app's clock); else now."""
+    values = dict(values)
+    now = values.pop("created_at", None) or time.time()
     res = conn.execute(insert(game_tables).values(
         **values, n_actions=0, version=1, created_at=now, updated_at=now)
         .returning(game_tables.c.id))

@@ -1,10 +1,15 @@
 """A table's windows of simultaneous decisions (`GameState.window()`, core/game.py): who may
 still answer, the answers kept, an answer taken or kept pending, a window closed at its
-deadline. A mixin of `TableRuntime`."""
+deadline. A mixin of `TableRuntime`.
+
+Live, the first answer that is not silence closes the window (the first to arrive). At a
+turn-based pace (pace.py), for a game whose engine settles several claims itself (its
+declaration's `windows_collect`, e.g. Kombio's KO-10 draw), every answer is kept pending,
+hidden from the others (`snap.claims`), until every seat of the window has answered or its
+time (the move time) is over; then all of them are applied in the window's order and the
+engine decides between the claims by its rules (docs/rules.md, "turn-based tables")."""
 
 from __future__ import annotations
-
-import time
 
 from cardtable.core.errors import IllegalDecision
 from cardtable.core.game import GameState, Window
@@ -26,10 +31,23 @@ class Windows:
         return self._wcache[2]
 
     def answers(self) -> dict[int, str]:
-        """Pending answers of the open window: seat -> who answered (all are silent)."""
+        """Pending answers of the open window: seat -> who answered (live: all are silent)."""
         if not self.snap or self.snap.get("n") != self.n:
             return {}
         return {int(k): v for k, v in self.snap.get("answers", {}).items()}
+
+    def claims(self) -> dict[int, str]:
+        """Pending answers that are not silence (a turn-based table that collects): seat ->
+        its decision. Nobody else sees them."""
+        if not self.snap or self.snap.get("n") != self.n:
+            return {}
+        return {int(k): v for k, v in self.snap.get("claims", {}).items()}
+
+    def _pending(self, answers: dict[int, str], claims: dict[int, str]) -> dict:
+        out = {"n": self.n, "answers": {str(k): v for k, v in answers.items()}}
+        if claims:
+            out["claims"] = {str(k): v for k, v in claims.items()}
+        return out
 
     def window_state(self, seat: int) -> GameState:
         """A copy of the state where `seat` answers the open window (`Window.ask`: earlier
@@ -57,6 +75,14 @@ class Windows:
         except IllegalDecision as e:
             raise ProtocolError.illegal(e) from None
         canonical = c.history[-1]
+        if self.collects():                     # turn-based: every answer kept until all in
+            answers[seat] = by
+            claims = self.claims()
+            if canonical != w.silence:
+                claims[seat] = canonical
+            if len(answers) < len(order):
+                return [], self._pending(answers, claims)
+            return [(s, claims.get(s, w.silence), answers[s]) for s in order], None
         if canonical == w.silence:
             answers[seat] = by
             if len(answers) < len(order):
@@ -74,14 +100,15 @@ class Windows:
         async with self.change() as ch:
             w = self.window()
             if (self.n != expected or self.status != "playing" or w is None
-                    or self.deadline is None or time.time() < self.deadline - 0.01):
+                    or self.deadline is None or self.hub.clock.now() < self.deadline - 0.01):
                 return False
-            answers = self.answers()
-            items = [(s, w.silence, answers.get(s, BY_TIMEOUT)) for s in self.window_order()]
+            answers, claims = self.answers(), self.claims()
+            items = [(s, claims.get(s, w.silence), answers.get(s, BY_TIMEOUT))
+                     for s in self.window_order()]
             trial = self.state.copy()
             steps = self._play(trial, self.n, items, self._viewers())
             await ch.append(trial, steps)
-            n, now = self.n + len(steps), time.time()
+            n, now = self.n + len(steps), self.hub.clock.now()
             ch.tx.set(**self._with_break(self.state, trial,
                                          self._next_meta(trial, n, self.seats, now), n, now))
         return True

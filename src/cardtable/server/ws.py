@@ -368,7 +368,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         return
     ident = m.id
     if isinstance(m, Ping):
-        conn.send({"type": "pong", "id": ident, "server_time": time.time()})
+        conn.send({"type": "pong", "id": ident, "server_time": hub.clock.now()})
     elif isinstance(m, Sync):
         if m.since is not None and m.since < rt.n and conn.histories:
             conn.error("rate_limited", "a history is still being sent on this connection: "

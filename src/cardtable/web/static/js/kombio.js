@@ -148,7 +148,7 @@ export function renderKombio(el, view, opts = {}) {
   // the centre: deck, discard pile (with a snap window's time), drawn card, the round
   const canDraw = verbs.has("draw");
   const canTake = targetVerbs.includes("take");
-  const win = st && st.window && view.awaiting === "snap" && !view.over ? st : null;
+  const win = st && st.window && view.awaiting === "snap" && !view.over ? st : null;   // (turn-based: the table clock tells the window's deadline, pace.js)
   const centre = h("div", { class: "centre ko-centre" },
     h("p", { class: "round-info", id: "round-info" }, h("strong", {}, t("ko.round", { round: view.round, target: view.target })),
       view.caller !== null && view.caller !== undefined && view.turns_left !== null
@@ -161,7 +161,7 @@ export function renderKombio(el, view, opts = {}) {
       cardEl(G, view.top === null ? null : view.top, { size: "lg", button: canTake, cls: [canTake ? "can-pick" : null, ui.mode === "take" ? "is-picked" : null],
         label: `${t("ko.discard")}: ${view.top === null ? t("card.empty") : num(view.top)}`, data: { region: "discard", key: "discard" },
         onClick: canTake ? () => { ui.mode = "take"; ui.picks = []; opts.rerender(); } : null }),
-      win ? windowTime(win) : h("span", { class: "pile-n" }, cardsN(view.discard))),
+      win && !win.pace ? windowTime(win) : h("span", { class: "pile-n" }, cardsN(view.discard))),
     view.drawn !== null && view.drawn !== undefined ? h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.drawn")),
       cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${num(view.drawn)}`, data: { region: "drawn" } })) : null,
     view.top_snapped ? h("p", { class: "pile-note" }, "⚠ ", withRefs(t("ko.snapped_top"))) : null);

@@ -11,16 +11,19 @@ import { CODE_IN_TEXT, navigate } from "./router.js";
 import { myGamesPanel, account, onAccount } from "./account.js";
 import { friendsPanel } from "./friends.js";
 import { learnPanel } from "./learn.js";
+import { paceFields, paceBody, guestGames, when } from "./pace.js";
 
 export function renderLobby(el) {
   let games = null;
   let tables = [];
   let running = [];
   const myStatus = {};
+  let myMoves = {};          // code -> POST /api/my-moves' row (pace.js)
   let alive = true;
   const form = {
     game: GAME_IDS[0], variant: "basic", players: 4,
     seats: [], timer: "", public: true, name: storedName(), rated: false,
+    pace: "live", move: "86400", onTimeout: "bot_move",      // pace.js
     options: {},             // rule options set differently from the variant's defaults
   };
   // a game's own settings (games.js `fields`, `checks`): at their declared defaults once
@@ -114,10 +117,15 @@ export function renderLobby(el) {
     try {
       [tables, running] = await Promise.all([api("GET", "/api/tables?limit=20"), api("GET", "/api/tables?status=playing&limit=20")]);
     } catch (e) { /* keep the old lists */ }
-    // the status of my own tables (a cancelled one is forgotten)
-    await Promise.all(mySeats().slice(0, 6).map(async (s) => {
-      try { myStatus[s.code] = (await api("GET", `/api/tables/${s.code}`)).status; } catch (e) { if (e.status === 404) dropSeat(s.code); }
-    }));
+    // the status of my own tables and whose move it is, in one request (pace.js; a table that
+    // is gone, or a seat its player was dropped from, is forgotten)
+    const seats = mySeats();
+    try {
+      myMoves = await guestGames(seats);
+      for (const s of seats) {
+        if (myMoves[s.code]) myStatus[s.code] = myMoves[s.code].status; else if (s.token) dropSeat(s.code);
+      }
+    } catch (e) { /* keep the old list */ }
     if (alive) drawLists();
   }
 
@@ -141,6 +149,7 @@ export function renderLobby(el) {
     for (const c of spec.checks) if (form[c.key]) body[c.body] = true;
     if (form.timer) body.turn_seconds = Number(form.timer);
     if (form.rated && account()) body.rated = true;
+    paceBody(form, body);
     busy = true;
     try {
       const r = await api("POST", "/api/tables", body);
@@ -244,7 +253,8 @@ export function renderLobby(el) {
           variants().map((v) => [v, t("variant." + v)]),
           (v) => { form.variant = v; form.options = {}; draw(); }), "f-variant") : null,
         field(t("lobby.players"), select("f-players", form.players, players, (v) => { form.players = Number(v); draw(); }), "f-players"),
-        field(t("lobby.timer"), select("f-timer", form.timer, [["", t("lobby.timer_none")], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"], ["300", "300 s"]],
+        ...paceFields(form, field, select, draw),
+        form.pace === "turn" ? null : field(t("lobby.timer"), select("f-timer", form.timer, [["", t("lobby.timer_none")], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"], ["300", "300 s"]],
           (v) => { form.timer = v; }), "f-timer"),
         ...GAMES[form.game].fields.map(gameField),
       ),
@@ -329,11 +339,20 @@ export function renderLobby(el) {
         h("ul", { class: "table-list" }, tables.map((tb) => tableItem(tb, true))),
     );
 
-    const mine = mySeats().slice(0, 6);
+    // your moves first (the earliest deadline first), then the latest (pace.js)
+    const rank = (s) => (myMoves[s.code] ? myMoves[s.code].rank : 1e9);
+    const mine = mySeats().sort((a, b) => rank(a) - rank(b)).slice(0, 6);
+    const moveChip = (s) => {
+      const m = myMoves[s.code];
+      if (!m || !m.your_move) return null;
+      return [h("span", { class: "chip chip-your-move" }, t("pace.my_moves")),
+        m.deadline ? h("span", { class: "ti-deadline muted" }, t("pace.until", { when: when(m.deadline) })) : null];
+    };
     const mineEl = mine.length ? h("div", { class: "panel my-tables" }, h("h2", {}, t("lobby.my_tables")),
       h("ul", { class: "table-list" }, mine.map((s) => h("li", { class: "table-item", data: { code: s.code, status: myStatus[s.code] || "" } },
         h("div", { class: "ti-main" }, h("strong", {}, s.game ? t("game." + s.game) : ""), ` · ${s.code} · ${s.name || ""}`,
-          myStatus[s.code] ? h("span", { class: "chip chip-status" }, t("lobby.status." + myStatus[s.code])) : null),
+          myStatus[s.code] ? h("span", { class: "chip chip-status" }, t("lobby.status." + myStatus[s.code])) : null,
+          moveChip(s)),
         h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small", href: myStatus[s.code] === "over" ? `/replay/${s.code}` : `/t/${s.code}`, "data-link": "",
           "aria-label": `${myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume")}: ${s.code}` }, myStatus[s.code] === "over" ? t("table.replay") : t("lobby.resume"))))))) : null;
 

@@ -15,6 +15,7 @@ import { drawLinkConfirm, drawJoin, drawWaiting, endActions } from "./table-seat
 import { tableChat } from "./chat.js";
 import { tableCoach } from "./coach.js";
 import { lessonPanel, lessonRefusal, sayRefusal } from "./learn.js";
+import { paceClock } from "./pace.js";
 
 // a clause id in an event's words, left out when the words are read aloud
 const CLAUSE_REF = new RegExp(`\\s*\\((?:${CLAUSE_ALT})-[^)]*\\)`, "g");
@@ -259,8 +260,14 @@ export function renderTablePage(el, code) {
     const skew = (st._recv || Date.now() / 1000) - st.server_time;
     const breakLeft = st.round_break ? Math.max(0, Math.ceil(st.round_break.until + skew - Date.now() / 1000)) : null;
     let left = null;
-    if (until && st.status === "playing") {
+    const pace = paceClock(st);                                  // turn-based: a day and time
+    if (pace) {
+      c.textContent = pace.text;
+      c.classList.add("clock-pace");
+      c.classList.toggle("clock-low", pace.low);
+    } else if (until && st.status === "playing") {
       left = Math.max(0, Math.ceil(until + skew - Date.now() / 1000));
+      c.classList.remove("clock-pace");
       c.textContent = "◷ " + t("table.seconds_left", { s: left });
       c.classList.toggle("clock-low", left <= 5);
     } else c.textContent = "";
