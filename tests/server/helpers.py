@@ -474,9 +474,10 @@ def long_kombio_record(seed: int, rng_seed: int, target: int) -> dict:
     return s.record()
 
 
-def plant_finished_game(db: str, code: str, rec: dict) -> None:
-    """Write `rec` into the SQLite database `db` as the finished game of the (waiting, 4-seat
-    Kombio) table `code`, as the server would have stored it, its seats made bots."""
+def plant_finished_game(db: str, code: str, rec: dict, bots: bool = True) -> None:
+    """Write `rec` into the SQLite database `db` as the finished game of the waiting table
+    `code`, as the server would have stored it: its seats made bots (`bots`), or left as they
+    are, the decisions then the players'."""
     import sqlite3
 
     base = dict(rec)
@@ -486,10 +487,13 @@ def plant_finished_game(db: str, code: str, rec: dict) -> None:
     for i, a in enumerate(actions):
         rows.append((i, st.to_move, a))
         st.apply(a)
+    by = "bot" if bots else "player"
     with sqlite3.connect(db) as conn:
         tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
         conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
-                         "VALUES (?, ?, ?, ?, 'bot', 0)", [(tid, *r) for r in rows])
+                         "VALUES (?, ?, ?, ?, ?, 0)", [(tid, *r, by) for r in rows])
         conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
                      "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
-        conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?", (tid,))
+        if bots:
+            conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?",
+                         (tid,))

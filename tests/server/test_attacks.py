@@ -139,8 +139,8 @@ def test_bot_seeds_are_secret():
 
     hub = SimpleNamespace(store=SimpleNamespace(url=SimpleNamespace(is_postgres=False)))
     d = Drivers(hub, Settings(bot_workers=0, sweep_interval=0))
-    rt = SimpleNamespace(id=1, seats=[{"kind": "bot", "bot": b} for b in
-                                      ("easy", "medium", "hard", "expert")])
+    rt = SimpleNamespace(id=1, settings={}, seats=[{"kind": "bot", "bot": b} for b in
+                                                   ("easy", "medium", "hard", "expert")])
     seeds = [d.bot_for(rt, s)[1].seed for s in range(4)]
     assert all(s.bit_length() > 96 for s in seeds) and len(set(seeds)) == 4
 

@@ -8,13 +8,13 @@ being played and a bot's seat, runs in the pool with its progress, gives exactly
 from __future__ import annotations
 
 import json
-import sqlite3
 import tempfile
 import time
 from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import plant_finished_game
 
 from cardtable.bots.review import review as review_of
 from cardtable.core.record import load_record, new_game
@@ -80,7 +80,7 @@ def test_the_coach_answers_at_a_bot_table(app_db):
                                                      reverse=True)
     again = client.post(f"/api/tables/{code}/coach", json={"token": token, "budget": 24})
     assert again.json() == out                      # the same decision: the cached answer
-    assert client.app.state.drivers.pool.stats()["decisions"] >= 1   # it ran in the pool
+    assert client.app.state.drivers().pool.stats()["decisions"] >= 1   # it ran in the pool
     # another table's token, a budget beyond the expert's, no such table
     other = _table(client, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
     r = client.post(f"/api/tables/{code}/coach", json={"token": other["join"]["token"]})
@@ -96,7 +96,7 @@ def test_the_coach_answers_at_a_bot_table(app_db):
 
 def _state_of(client, code, n):
     """The table's game after `n` actions, from the server's database (the test's own look)."""
-    hub = client.app.state.hub
+    hub = client.app.state.hub()
     rt = next(rt for rt in hub.rts.values() if rt.code == code)
     return load_record(rt.record(), upto=n)
 
@@ -134,20 +134,8 @@ def _finished_duel(seed: int) -> dict:
 
 
 def _plant(db: str, code: str, rec: dict) -> None:
-    """`rec` as the finished game of the table `code` (seat 0 a person, seat 1 a bot)."""
-    base = dict(rec)
-    actions = base.pop("actions")
-    st = load_record(dict(base, actions=[]))
-    rows = []
-    for i, a in enumerate(actions):
-        rows.append((i, st.to_move, a))
-        st.apply(a)
-    with sqlite3.connect(db) as conn:
-        tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
-        conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
-                         "VALUES (?, ?, ?, ?, 'player', 0)", [(tid, *r) for r in rows])
-        conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
-                     "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
+    """`rec` as the finished game of the waiting table `code` (its seats as they are)."""
+    plant_finished_game(db, code, rec, bots=False)
 
 
 def test_the_review_route(app_db):

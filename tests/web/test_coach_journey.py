@@ -10,19 +10,18 @@ Screenshots go to the artifacts directory."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import tempfile
 from pathlib import Path
 
 import pytest
 from a11y import assert_accessible
-from helpers import ServerProc
+from helpers import ServerProc, plant_finished_game
 from pages import page_factory
 from playwright.sync_api import expect
 from test_table_people import seat_page
 
 from cardtable.bots.review import review
-from cardtable.core.record import load_record, new_game
+from cardtable.core.record import new_game
 from cardtable.core.rng import Rng
 
 PHONE = {"width": 375, "height": 740, "phone": True}
@@ -111,20 +110,8 @@ def _marked_game() -> tuple[dict, list[int]]:
 
 
 def _plant(db: str, code: str, rec: dict) -> None:
-    """`rec` as the finished game of the waiting table `code` (seat 0 a person's)."""
-    base = dict(rec)
-    actions = base.pop("actions")
-    st = load_record(dict(base, actions=[]))
-    rows = []
-    for i, a in enumerate(actions):
-        rows.append((i, st.to_move, a))
-        st.apply(a)
-    with sqlite3.connect(db) as conn:
-        tid = conn.execute("SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0]
-        conn.executemany('INSERT INTO actions (table_id, idx, seat, text, "by", at) '
-                         "VALUES (?, ?, ?, ?, 'player', 0)", [(tid, *r) for r in rows])
-        conn.execute("UPDATE game_tables SET base = ?, n_actions = ?, status = 'over', "
-                     "version = version + 1 WHERE id = ?", (json.dumps(base), len(rows), tid))
+    """`rec` as the finished game of the waiting table `code` (its seats as they are)."""
+    plant_finished_game(db, code, rec, bots=False)
 
 
 @pytest.fixture(scope="module")

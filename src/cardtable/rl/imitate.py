@@ -228,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="CPU time of the whole run: playing, labelling, training (default 10)")
     ap.add_argument("--teacher", default="heuristic", help="the bot imitated (default heuristic)")
     ap.add_argument("--opponents", default="easy", help="bot or level of the other seats")
-    ap.add_argument("--variant", default="basic")
+    ap.add_argument("--game", default=None, help="a registered game (default: the first)")
+    ap.add_argument("--variant", default=None, help="its rule set (default: its first)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--hidden", default="256,256", help="hidden layer widths")
     ap.add_argument("--activation", choices=("relu", "tanh"), default="relu")
@@ -265,8 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     from cardtable.rl.codec import make_codec
     from cardtable.rl.common import make_config
 
+    from cardtable.core.registry import info
+
     try:
-        cfg = make_config("abluxxen", args.variant, args.players)
+        cfg = make_config(args.game, args.variant, args.players)
+        args.title = info(cfg.game).title
         make_bot(args.teacher, 0)
         make_bot(args.opponents, 0)
     except ConfigError as e:
@@ -354,7 +358,7 @@ def _curve(rounds: list[dict], args, meta: dict) -> None:
             color="#dd8452", marker="o", ms=3)
     a2.set_ylabel("agreement with the teacher")
     a2.set_xlabel("CPU minutes")
-    fig.suptitle(f"DAgger from {args.teacher}, Abluxxen {meta['variant']} {args.players}p "
+    fig.suptitle(f"DAgger from {args.teacher}, {args.title} {meta['variant']} {args.players}p "
                  f"vs 3× {args.opponents}: {meta['cpu_seconds']} s CPU", fontsize=10)
     fig.tight_layout()
     args.curve.parent.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,7 @@ from cardtable.rl.codec import make_codec
 MODELS = Path(__file__).parent / "models"
 DEFAULT_MODEL = next(iter(sorted(MODELS.glob("ppo-*.npz"))), MODELS / "ppo.npz")
 #: the policy the bot `learned` plays: imitation (DAgger) of the heuristic bot, rl/imitate.py
-LEARNED_MODEL = MODELS / "learned-abluxxen-basic-4p.npz"
+LEARNED_MODEL = next(iter(sorted(MODELS.glob("learned-*.npz"))), MODELS / "learned.npz")
 
 
 class MlpPolicy:

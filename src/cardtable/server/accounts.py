@@ -30,6 +30,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from cardtable.server.db import Store, token_hash
+from cardtable.server.tx import drive_sqlite
 
 Op = Generator[tuple[str, dict], list, Any]
 
@@ -50,16 +51,7 @@ async def write(store: Store, make_op) -> Any:
         async with store.engine.begin() as conn:
             return await _drive_async(conn, make_op())
 
-    def run(cur) -> Any:
-        op = make_op()
-        rows = None
-        try:
-            while True:
-                sql, params = op.send(rows)
-                rows = cur.execute(sql, params).fetchall()
-        except StopIteration as stop:
-            return stop.value
-    return await store.write(run)
+    return await store.write(lambda cur: drive_sqlite(cur, make_op()))
 
 
 async def _drive_async(conn, op: Op) -> Any:

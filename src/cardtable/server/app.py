@@ -152,7 +152,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await hub.push.start()
         listener = Listener(hub) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
-        app.state.hub, app.state.drivers, app.state.settings = hub, drivers, settings  # coach
         if listener:
             listener.start()
             try:
@@ -200,6 +199,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.store = lambda: state["store"]            # POST /api/my-moves (pace_routes.py)
     app.state.hub = lambda: state["hub"]
     app.state.drivers = lambda: state["drivers"]
+    app.state.settings = settings                      # coach_routes.py
     app.state.clock = clock
     app.state.accounts = accounts = Accounts(settings, lambda: state["hub"],
                                              LoginLimits(settings.limits))

@@ -34,7 +34,7 @@ def _coaching(request: Request) -> Coaching:
     """The app's Coaching, made at its first use (its pool: the drivers' bot pool)."""
     st = request.app.state
     if getattr(st, "coaching", None) is None:
-        st.coaching = Coaching(lambda: st.drivers.pool, st.settings.coach_budget,
+        st.coaching = Coaching(lambda: st.drivers().pool, st.settings.coach_budget,
                                st.settings.review_budget)
     return st.coaching
 
@@ -47,7 +47,7 @@ def _refused(e: CoachRefused) -> JSONResponse:
 async def _runtime(request: Request, code: str):
     """(hub, the table `code`'s runtime, pinned: the caller releases it); 404 no_table, and
     429 guessing for an address that looked up too many unknown codes (as app.py's lookups)."""
-    hub = request.app.state.hub
+    hub = request.app.state.hub()
     rt = await hub.runtime_by_code(code.upper())
     if rt is None:
         clients, addr = request.app.state.clients, client_addr(request.scope)

@@ -185,7 +185,7 @@ class BatchTx(Tx):
             elif op[0] == "insert_table":
                 self.new_table_id = _insert_table_sqlite(cur, op[1], op[2])
             elif op[0] == "also":
-                _drive_sqlite(cur, op[1]())
+                drive_sqlite(cur, op[1]())
 
     async def _finish(self) -> None:
         if not self.notify:
@@ -250,7 +250,7 @@ def _drive_sync(conn, op) -> Any:
         return stop.value
 
 
-def _drive_sqlite(cur: sqlite3.Cursor, op) -> Any:
+def drive_sqlite(cur: sqlite3.Cursor, op) -> Any:
     """... on the SQLite writer's cursor (sqlite3 takes :named parameters too)."""
     rows = None
     try:

@@ -11,7 +11,7 @@ import { api, apiMessage } from "./api.js";
 import { account, onAccount, openSignIn } from "./account.js";
 import { storedName, storeName } from "./store.js";
 import { navigate } from "./router.js";
-import { pushSupported, registerWorker, keyBytes } from "./push.js";
+import { pushSupported, subscribe } from "./push.js";
 
 const POLL_MS = 5000;
 const PUSH_KEY = "cardtable.push.invites";
@@ -132,12 +132,7 @@ function pushBox() {
 }
 
 async function pushOn() {
-  if ((await Notification.requestPermission()) !== "granted") throw Object.assign(new Error("denied"), { denied: true });
-  await registerWorker();
-  const reg = await navigator.serviceWorker.ready;
-  const { key } = await api("GET", "/api/push/key");
-  const sub = (await reg.pushManager.getSubscription())
-    || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+  const sub = await subscribe();
   await api("POST", "/api/friends/push", { lang: getLang(), subscription: sub.toJSON() });
   try { localStorage.setItem(PUSH_KEY, sub.endpoint); } catch (e) { /* ignore */ }
 }

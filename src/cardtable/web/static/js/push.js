@@ -31,13 +31,19 @@ function stored(code) {
   try { return localStorage.getItem(pushKey(code)); } catch (e) { return null; }
 }
 
-async function turnOn(code, token) {
+/** This browser's push subscription, made with the server's key after the person allowed
+ *  notifications (an error with `denied` if they did not): for a seat and for friends.js. */
+export async function subscribe() {
   if ((await Notification.requestPermission()) !== "granted") throw Object.assign(new Error("denied"), { denied: true });
   await registerWorker();
   const reg = await navigator.serviceWorker.ready;
   const { key } = await api("GET", "/api/push/key");
-  const sub = (await reg.pushManager.getSubscription())
+  return (await reg.pushManager.getSubscription())
     || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+}
+
+async function turnOn(code, token) {
+  const sub = await subscribe();
   await api("POST", "/api/push/subscriptions", { table: code, token, lang: getLang(), subscription: sub.toJSON() });
   try { localStorage.setItem(pushKey(code), sub.endpoint); } catch (e) { /* ignore */ }
 }
