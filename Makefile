@@ -78,7 +78,7 @@ bench-review-accuracy: $(STAMP)
 $(BSTAMP): pyproject.toml
 	test -x $(BPY) || $(PYTHON) -m venv $(BVENV)
 	$(BPY) -m pip install --quiet --upgrade pip
-	$(BPY) -m pip install --quiet -e '.[rl]' rlcard
+	$(BPY) -m pip install --quiet -e '.[rl,ray]' rlcard
 	touch $(BSTAMP)
 
 # Train a MaskablePPO agent for Abluxxen (at most 15 minutes of CPU; see docs/training.md),

@@ -134,9 +134,39 @@ def two_processes(kind: str, seconds: float) -> tuple[int, int, float, float] | 
         sum(p[0] for p in parts) / rate
 
 
+def on_ray(address: str, seconds: float) -> tuple[int, int, float, float]:
+    """(decisions, games, seconds, CPU seconds of the cluster's tasks ~ wall x its CPUs) of
+    batched playouts spread over the Ray cluster: rounds of one chunk per CPU until `seconds`
+    have passed (the cluster's start and each worker's first load are not counted)."""
+    from cardtable.rl.batch.distributed import playouts
+    from cardtable.sim.tournament import ray_connect
+    ray, owned = ray_connect(address)
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+        chunk = 4000
+        playouts("abluxxen", range(cpus * 100), address=address, chunk=100, **GAME)  # warm-up
+        decisions = games = 0
+        seed = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            out = playouts("abluxxen", range(seed, seed + cpus * chunk), address=address,
+                           chunk=chunk, **GAME)
+            seed += cpus * chunk
+            decisions += int(out["decisions"].sum())
+            games += cpus * chunk
+        wall = time.perf_counter() - t0
+    finally:
+        if owned:
+            ray.shutdown()
+    return decisions, games, wall, wall * cpus
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=10.0, help="time per line (default 10)")
+    ap.add_argument("--ray", metavar="ADDRESS", default=None,
+                    help="also a line of batched playouts on this Ray cluster (local, auto or "
+                         "host:port; rl/batch/distributed.py)")
     args = ap.parse_args()
     for need in ("numba", "pettingzoo", "pyspiel"):
         if importlib.util.find_spec(need) is None:
@@ -170,6 +200,8 @@ def main() -> int:
     pairs = two_processes("playouts", s)
     if pairs:
         rows.append(("  batched playouts, 2 processes", pairs, c8))
+    if args.ray:
+        rows.append((f"  batched playouts on Ray ({args.ray})", on_ray(args.ray, s), c8))
     print(f"{'':46} {'per second':>11} {'ratio':>13} {'per CPU s':>11} {'ratio':>7} "
           f"{'games/s':>8}")
     for name, r, ref in rows:

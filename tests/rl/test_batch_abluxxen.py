@@ -197,3 +197,14 @@ def test_the_compiled_code_cache_follows_every_source(tmp_path, monkeypatch):
     rules.write_text(rules.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     after = jit.cache_dir()
     assert before != after and before.parent == after.parent
+
+
+def test_ray_playouts_refuse_bad_input_before_connecting():
+    """`distributed.playouts` checks the configuration and the chunk here, before any cluster
+    is asked (the Ray run itself: tests/sim/test_tournament.py, on its one-node cluster)."""
+    from cardtable.core.errors import ConfigError
+    from cardtable.rl.batch.distributed import playouts
+    with pytest.raises(ConfigError, match="players"):
+        playouts("abluxxen", range(3), address="127.0.0.1:1", variant="duel", players=4)
+    with pytest.raises(ValueError, match="chunk"):
+        playouts("abluxxen", range(3), address="127.0.0.1:1", chunk=0)

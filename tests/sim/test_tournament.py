@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -344,6 +345,16 @@ def test_ray_gives_the_results_of_jobs_1(tmp_path, ray_cluster):
     serial, _ = an.run_config(cfg, 6, seed=4, chunk=2)
     remote, _ = an.run_config(cfg, 6, seed=4, ray=ray_cluster, chunk=2)
     assert serial == remote and not ray.is_initialized()
+    # the batched simulator's playouts (issue 35) on the same cluster: the same games as one
+    # local simulator, in seed order, whatever the chunks
+    from cardtable.rl.batch import make_batch
+    from cardtable.rl.batch.distributed import playouts
+    local = make_batch("abluxxen", 1, variant="duel", players=2).playouts(range(50, 95))
+    spread = playouts("abluxxen", range(50, 95), address=ray_cluster, chunk=10,
+                      variant="duel", players=2)
+    for k in ("scores", "winners", "decisions"):
+        assert np.array_equal(local[k], spread[k]), k
+    assert local["decisions"].min() > 0 and not ray.is_initialized()
 
 
 def test_ray_address_without_a_cluster_is_a_config_error(tmp_path):
