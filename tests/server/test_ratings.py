@@ -260,3 +260,43 @@ def test_a_deleted_accounts_rating_leaves_the_board_and_the_others_history_stays
     p = web.call("GET", "/api/players/Dieter").json()
     assert len(p["ratings"][0]["history"]) == 1
     assert p["recent"][0]["names"][0] == "Seat 1"          # the deleted player, neutrally
+
+
+def test_the_leave_message_hands_the_seat_to_a_bot_and_counts_as_a_loss(web):
+    """A player leaves a rated game by the `leave` message: the connection watches from then
+    on (its seat is a bot's: a decision is refused, the state has no seat and no hand), the
+    token no longer holds the seat, the bot plays it to the end, and the rating counts the
+    game as the account's loss (its history says it left); a spectator cannot leave."""
+    from starlette.websockets import WebSocketDisconnect
+
+    _, s = web.sign_up("Ludwig")
+    made = rated_table(web, s, seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}]).json()
+    code, token = made["table"]["code"], made["join"]["token"]
+    c = web.client
+    with c.websocket_connect(f"/ws/{code}") as spectator:
+        spectator.send_json({"type": "leave", "id": 1})
+        while (m := spectator.receive_json())["type"] != "error":
+            pass
+        assert (m["code"], m["id"]) == ("not_seated", 1)
+    with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+        while (m := ws.receive_json())["type"] != "state":
+            pass
+        assert m["seat"] == 0 and m["view"]["seat"] == 0
+        ws.send_json({"type": "leave", "id": 2})
+        while not ((m := ws.receive_json())["type"] == "state" and m["seat"] is None):
+            assert m["type"] != "error", m
+        assert m["view"].get("seat") is None                  # the public view: no hand
+        assert m["seats"][0]["kind"] == "bot"
+        ws.send_json({"type": "decide", "decision": "draw", "id": 3})
+        while (m := ws.receive_json())["type"] != "error":
+            pass
+        assert (m["code"], m["id"]) == ("not_seated", 3)
+    with pytest.raises(WebSocketDisconnect) as e:              # the token holds no seat now
+        with c.websocket_connect(f"/ws/{code}?token={token}") as ws:
+            assert ws.receive_json()["code"] == "bad_token"
+            ws.receive_json()
+    assert e.value.code == 4401
+    play_out(web, code)                                         # the bots finish the game
+    (r,) = web.call("GET", "/api/players/Ludwig").json()["ratings"]
+    assert r["games"] == 1 and r["wins"] == 0 and r["mu"] < R.MU
+    assert r["history"][0]["left"] is True

@@ -16,8 +16,9 @@ tells the drivers). Nothing is lost: the game waits where its record ends, its b
 about nobody's game in the meantime, and the sweeper deletes it after `idle_ttl` like any other
 game nobody plays. On PostgreSQL the process that parks a table releases its lock and
 remembers it (`_parked`): it claims it again only while one of its own clients watches it, so
-the table moves to the process of whoever watches it (within `claim_interval`). A table with a
-human seat is always driven (its timers run, and its player may be connected to another
+the table moves to the process of whoever watches it (within `claim_interval`). A rated
+table whose players all left is played out all the same (their ratings wait for its end). A
+table with a human seat is always driven (its timers run, and its player may be connected to another
 process). The bot pool serves the tables where a person plays before the watched tables of
 bots (`rank`, botpool.py).
 
@@ -69,8 +70,11 @@ RANK_PLAYED, RANK_WATCHED, RANK_ALONE = 0, 1, 2
 
 
 def unattended(rt: TableRuntime) -> bool:
-    """Bots only and no client of this process: nobody to play for (the driver parks it)."""
-    return not rt.conns and all(s["kind"] == "bot" for s in rt.seats)
+    """Bots only and no client of this process: nobody to play for (the driver parks it).
+    Not a rated table: its players left (a bot took each seat), and their ratings wait for
+    the game's end, so its bots play it out (one game's work, then it is over)."""
+    return (not rt.conns and all(s["kind"] == "bot" for s in rt.seats)
+            and not rt.row.get("rated"))
 
 
 def rank(rt: TableRuntime) -> int | None:

@@ -94,6 +94,14 @@ class Cancel(_Msg):
     id: Ident = None
 
 
+class Leave(_Msg):
+    """The player leaves the game being played: a bot plays the seat to the end, the seat's
+    token no longer holds it and the connection watches from now on; at a rated table the
+    game counts as the player's loss (docs/ratings.md)."""
+    type: Literal["leave"]
+    id: Ident = None
+
+
 class Ready(_Msg):
     """Kombio: the player has seen the round's summary; the next round may start."""
     type: Literal["ready"]
@@ -131,7 +139,7 @@ class ChatMode(_Msg):
 
 
 ClientMessage = Annotated[Decide | Auth | Back | Sync | Ping | Ready | SetSeat | Cancel | Chat
-                          | React | ChatMode, Field(discriminator="type")]
+                          | React | ChatMode | Leave, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 
 

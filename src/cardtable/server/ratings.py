@@ -10,8 +10,9 @@ The ranks: winners first (rank 1, shared), then the others by score in the game'
 sense (the registry's `lower_is_better`: no game is named here), equal scores sharing a rank
 (sim/ratings.py `ranks`, as `cardtable ratings` ranks bots). A player who left the game
 counts as a loss: a human seat that is away when the game ends (its turn timer ran out and it
-did not come back; a bot finished for it) is ranked last, below every other seat, leavers
-sharing that rank.
+did not come back; a bot finished for it), and an account's seat that a bot took over (the
+player sent `leave`, or a turn-based table dropped them: `left_seats`), is ranked last, below
+every other seat, leavers sharing that rank; its account is rated, not the bot.
 
 Rule sets share the game's rating: a rule set changes the deal or the scoring, not what is
 being learnt (reading the table, counting cards), and one rating per game keeps enough games
@@ -43,13 +44,22 @@ def conservative(mu: float, sigma: float) -> float:
 
 
 def player_key(seat: dict) -> str | None:
-    """The rated player of a seat row: "a:<account id>", "b:<bot>", or None (a human seat
-    without an account: a deleted one's)."""
-    if seat["kind"] == "bot":
-        return f"b:{seat['bot'] or 'medium'}"
+    """The rated player of a seat row: "a:<account id>" (also a seat a bot took over from
+    its account: the player left, `left_seats`), "b:<bot>", or None (a human seat without
+    an account: a deleted one's)."""
     if seat.get("account_id") is not None:
         return f"a:{seat['account_id']}"
+    if seat["kind"] == "bot":
+        return f"b:{seat['bot'] or 'medium'}"
     return None
+
+
+def left_seats(seat_rows: list[dict]) -> set[int]:
+    """The seats whose player left the game: a human seat away at the end, or an account's
+    seat a bot took over for the rest of the game (dropped at a turn-based table, or left)."""
+    return {i for i, s in enumerate(seat_rows)
+            if (s["kind"] == "human" and s.get("away"))
+            or (s["kind"] == "bot" and s.get("account_id") is not None)}
 
 
 def ranks(scores: list[int], winners: list[int], lower_is_better: bool,
@@ -91,7 +101,7 @@ def game_end(table_id: int, game: str, seat_rows: list[dict], scores: list[int],
     account_of = {r[0]: r[1] for r in rows}
     seat_rows = [dict(s, account_id=account_of.get(s["seat"])) for s in seat_rows]
     keys = [player_key(s) for s in seat_rows]
-    left = {i for i, s in enumerate(seat_rows) if s["kind"] == "human" and s.get("away")}
+    left = left_seats(seat_rows)
     seat_ranks = ranks(scores, winners, lower_is_better, left)
     stored = sorted({k for k in keys if k is not None})
     for k in stored:

@@ -115,6 +115,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
             self.seats = [{k: r[k] for k in ("seat", "kind", "bot", "name", "away", "joined_at")}
                           for r in seat_rows]
             self.names = {lang: V.seat_names(self.seats, lang) for lang in ("en", "de")}
+            for conn in getattr(self, "conns", ()):     # a seat a bot took: its people watch
+                if conn.seat is not None and self.seats[conn.seat]["kind"] != "human":
+                    conn.seat = None
         self._seat_info = seat_info_of(self.seats)
 
     def window_seconds(self) -> float:
@@ -340,6 +343,8 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                 raise ProtocolError("round_break", "the round's summary is being shown: "
                                                    "the next round starts after it (ready)")
             now = self.hub.clock.now()
+            if by == BY_PLAYER and self.seats[seat]["kind"] != "human":
+                raise ProtocolError("not_seated", "a bot plays this seat now")
             if by == BY_PLAYER:                 # a lesson's step refuses other decisions
                 check_step(self.settings.get("lesson"), self.state, seat, text)
             if by == BY_PLAYER and self.seats[seat]["away"]:

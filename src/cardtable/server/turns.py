@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cardtable.core import registry
 from cardtable.server import pace as PACE
-from cardtable.server.table_base import log
+from cardtable.server.table_base import ProtocolError, log
 
 
 class TurnPace:
@@ -88,8 +88,29 @@ class TurnPace:
         if not self.turn_based():
             await ch.update_seat(seat, away=True)
         elif (self.settings.get("on_timeout") or "bot_move") == "drop":
-            await ch.update_seat(seat, kind="bot", bot=self.hub.settings.standin,
-                                 token_hash=None, away=False)
+            await self._hand_to_bot(ch, seat)
+
+    async def _hand_to_bot(self, ch, seat: int) -> None:
+        """The seat's player is out for the rest of the game (dropped, or left): the stand-in
+        bot takes the seat, its token no longer holds it, and its connections watch from now
+        on (runtime `_set_meta`). The seat keeps its account: a rated game counts it as the
+        account's loss (ratings.left_seats)."""
+        await ch.update_seat(seat, kind="bot", bot=self.hub.settings.standin,
+                             token_hash=None, away=False)
+
+    async def leave(self, seat: int) -> None:
+        """The player leaves the game being played (the `leave` message): a bot plays the seat
+        to the end; at a rated table the game counts as the player's loss."""
+        await self._retrying(lambda: self._leave(seat))
+
+    async def _leave(self, seat: int) -> None:
+        async with self.change() as ch:
+            if self.status != "playing" or self.state.over:
+                raise ProtocolError("not_playing", "only a game being played can be left "
+                                                   "(before the start: close the page)")
+            if self.seats[seat]["kind"] != "human":
+                return
+            await self._hand_to_bot(ch, seat)
 
     def _waiting_after(self, ch) -> str | None:
         """`game_tables.waiting_for` after the change `ch`: the human seats whose move it is."""

@@ -37,6 +37,7 @@ from cardtable.server.protocol import (
     React,
     Decide,
     Ping,
+    Leave,
     Ready,
     SetSeat,
     Sync,
@@ -410,6 +411,11 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             return
         await _or_error(conn, rt.cancel() if isinstance(m, Cancel)
                         else rt.set_seat(m.seat, m.kind, m.bot), ident)
+    elif isinstance(m, Leave):
+        if conn.seat is None:
+            conn.error("not_seated", "spectators have no seat to leave", ident)
+            return
+        await _or_error(conn, rt.leave(conn.seat), ident)
     elif isinstance(m, Ready):
         if conn.seat is None:
             conn.error("not_seated", "spectators have no seat", ident)

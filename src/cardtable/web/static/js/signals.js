@@ -4,6 +4,7 @@
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { pushItem } from "./push.js";
+import { leaveItem } from "./leave.js";
 
 const SIGNALS_KEY = "cardtable.signals";
 
@@ -86,7 +87,8 @@ export function signalsMenu(S, drawStatus) {
         drawStatus();
       } }), " ", t("signals.notify")),
       canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null,
-      pushItem(S, drawStatus)));
+      pushItem(S, drawStatus),
+      leaveItem(S)));
 }
 
 export function closeSignals(S, { focus = false } = {}) {
