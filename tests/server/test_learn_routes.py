@@ -97,7 +97,12 @@ def test_a_lesson_table_from_the_first_step_to_the_end(srv, lid):
             assert ack["type"] == "ack", ack
             taken.append(text)
         assert taken == [s.decision for _, s in les.steps]
-        assert info["done"]["n"] == len(les.steps) - 1
+        # the last step done is said until the others have played on; a slow client may get
+        # only a later state (the server sends the newest one), which no longer says it
+        if info["done"] is not None:
+            assert info["done"]["n"] == len(les.steps) - 1
+        else:
+            assert st["index"] > len(les.script) + les.players, st
         await play(me, les.game, random.Random(3))                 # the free game
         rec = srv.record(table["code"])
         assert rec["actions"][:len(les.script)] == list(les.decisions)
