@@ -183,3 +183,57 @@ def test_an_illegal_action_changes_nothing():
 def test_bad_configurations_are_refused(kw):
     with pytest.raises(ConfigError):
         KombioBatch(2, **kw)
+
+
+def test_make_vec_plays_and_resets():
+    """Gymnasium's make_vec of the registered id: the learner decides, sees its own view, and
+    an ended episode's reward is minus its total (KO-16)."""
+    import gymnasium
+
+    import cardtable.rl  # noqa: F401  (registers the ids)
+    from cardtable.rl.batch.vector import BatchVectorEnv
+
+    envs = gymnasium.make_vec("cardtable/KombioBatch-v0", num_envs=5, players=4)
+    assert isinstance(envs, BatchVectorEnv)
+    sim = envs.sim
+    obs, infos = envs.reset(seed=3)
+    ended = np.zeros(5, bool)
+    for _ in range(5000):
+        assert envs.observation_space.contains(obs)
+        seats = infos["seat"]
+        live = ~sim.over
+        assert np.array_equal(sim.to_move[live], seats[live])
+        assert np.array_equal(obs, sim.observe(seats))
+        assert (infos["action_mask"][live].sum(axis=1) > 0).all()
+        was_ended = ended.copy()
+        obs, rewards, terminated, truncated, infos = envs.step(envs.sample_actions())
+        for i in np.flatnonzero(terminated):
+            assert rewards[i] == -sim.scores[i, infos["seat"][i]] != 0
+        assert (rewards[~terminated] == 0).all()
+        ended |= terminated
+        if was_ended.all():
+            break
+    assert was_ended.all()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_pettingzoo_parallel_checks(players):
+    import warnings
+
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    from cardtable.rl.batch.parallel import parallel_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parallel_api_test(parallel_env("kombio", seed=2, players=players), num_cycles=400)
+        parallel_seed_test(lambda: parallel_env("kombio", players=players), num_cycles=200)
+
+
+def test_abandoned_games_have_no_result():
+    sim = KombioBatch(2, players=3)
+    sim.reset(seed=1)
+    sim.abandon([1])
+    assert sim.over.tolist() == [False, True]
+    assert not sim.scores[1].any() and not sim.winners[1].any()
+    assert not sim.masks()[1].any()

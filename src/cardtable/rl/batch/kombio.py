@@ -107,6 +107,52 @@ class KombioBatch:
         KK.k_sample(self.state, self.R, self.sample_rng, out, self.num_actions)
         return out
 
+    def abandon(self, games) -> None:
+        """End the listed games without a result (PettingZoo's TerminateIllegalWrapper
+        convention, as AbluxxenBatch.abandon): over, no scores, no winners."""
+        idx = self._games(games)
+        self.state[idx, L.OVER] = 1
+        self.state[idx, L.ABANDONED] = 1
+        self.state[idx, L.PHASE] = -1
+        self.state[idx, L.TO_MOVE] = -1
+        self.state[idx, L.WIN:L.WIN + L.SEATS] = 0
+
+    # -- one learner against random players (the Gymnasium vector environment) -------------
+    def learner_reset(self, seed=None, seat: int | None = None):
+        """As AbluxxenBatch.learner_reset: new games with one learning seat each and random
+        legal opponents, who move up to the learner's first decision."""
+        self._fixed = -1 if seat is None else int(seat)
+        seeds = seeds_of(seed, self.num_games)
+        self.rng = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
+        self.sample_rng[:] = seeds ^ np.uint64(0x5DEECE66D)
+        self._autoreset = np.zeros(self.num_games, np.bool_)
+        obs = np.empty((self.num_games, self.obs_size), np.float32)
+        mask = np.empty((self.num_games, self.num_actions), np.int8)
+        KK.k_vec_reset(self.state, self.known, self.mt, self.R, self.seat, self._fixed,
+                       self.rng, obs, mask)
+        return obs, mask, self.seat.copy()
+
+    def learner_step(self, actions, illegal_reward: float = -1.0):
+        """As AbluxxenBatch.learner_step (next-step autoreset; an illegal action ends that
+        episode with `illegal_reward`)."""
+        if not hasattr(self, "_autoreset"):
+            raise RuntimeError("call learner_reset before learner_step")
+        a = np.asarray(actions)
+        if a.shape != (self.num_games,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_games} whole numbers (one per game), "
+                             f"not an array of shape {a.shape} and type {a.dtype}")
+        n = self.num_games
+        obs = np.empty((n, self.obs_size), np.float32)
+        mask = np.empty((n, self.num_actions), np.int8)
+        reward = np.empty(n, np.float32)
+        terminated = np.empty(n, np.bool_)
+        illegal = np.empty(n, np.bool_)
+        KK.k_vec_step(self.state, self.known, self.mt, self.R, a.astype(np.int64), self.seat,
+                      self._fixed, self.rng, int(self.config.reward == "win"),
+                      np.float32(illegal_reward), self._autoreset, obs, mask, reward,
+                      terminated, illegal)
+        return obs, mask, reward, terminated, illegal, self.seat.copy()
+
     @property
     def to_move(self):
         return self.state[:, L.TO_MOVE].astype(np.int64)
@@ -119,7 +165,7 @@ class KombioBatch:
     def scores(self):
         """Final totals (KO-16), games x players (0 where not over)."""
         t = self.state[:, L.TOTALS:L.TOTALS + self.players].astype(np.int64)
-        return t * self.over[:, None]
+        return t * (self.over & (self.state[:, L.ABANDONED] == 0))[:, None]
 
     @property
     def winners(self):

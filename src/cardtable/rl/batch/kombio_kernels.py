@@ -11,7 +11,7 @@ from cardtable.rl.batch.jit import njit
 from cardtable.rl.batch.kombio_play import apply, is_legal, legal_actions
 from cardtable.rl.batch.kombio_rules import (CARDS, LAST, OVER, R_K, R_N, R_TARGET, ROW,
                                              SEATS, TO_MOVE, TOTALS, WIN, deal_game, encode)
-from cardtable.rl.batch.rng import MT_WORDS, split_below
+from cardtable.rl.batch.rng import MT_WORDS, split_below, split_next
 
 
 @njit
@@ -112,3 +112,70 @@ def k_playouts(R, seeds, rng, num_actions, totals, wins, decisions):
         for s in range(n):
             totals[t, s] = g[TOTALS + s]
             wins[t, s] = g[WIN + s]
+
+
+# -- the vector environment: one learner seat per game, random opponents ----------------------
+@njit
+def final_reward(g, R, seat, win):
+    """Minus the seat's total (KO-16: the lowest wins), or its share of the win."""
+    if win == 0:
+        return np.float32(-g[TOTALS + seat])
+    if g[WIN + seat] == 0:
+        return np.float32(0.0)
+    k = 0
+    for s in range(R[R_N]):
+        k += g[WIN + s]
+    return np.float32(1.0 / k)
+
+
+@njit
+def _opponents(g, kn, R, mt, cards, i, learner, rng, buf):
+    while g[OVER] == 0 and g[TO_MOVE] != learner:
+        m = legal_actions(g, R, buf)
+        apply(g, kn, R, mt, cards, buf[split_below(rng, i, m)])
+
+
+@njit
+def _new_episode(S, KN, MT, R, i, learner, fixed, rng, cards, buf):
+    seed = split_next(rng, i) >> np.uint64(2)
+    deal_game(S[i], KN[i], R[R_N], 0, seed, MT[i], cards)
+    learner[i] = fixed if fixed >= 0 else split_below(rng, i, R[R_N])
+    _opponents(S[i], KN[i], R, MT[i], cards, i, learner[i], rng, buf)
+
+
+@njit
+def k_vec_reset(S, KN, MT, R, learner, fixed, rng, obs, mask):
+    cards = np.zeros(CARDS, np.int16)
+    buf = np.zeros(mask.shape[1], np.int64)
+    for i in range(S.shape[0]):
+        _new_episode(S, KN, MT, R, i, learner, fixed, rng, cards, buf)
+        write_out(S[i], KN[i], R, i, learner[i], obs, mask, buf)
+
+
+@njit
+def k_vec_step(S, KN, MT, R, actions, learner, fixed, rng, win, illegal_reward, autoreset,
+               obs, mask, reward, terminated, illegal):
+    """Next-step autoreset, as abluxxen_kernels.k_vec_step."""
+    cards = np.zeros(CARDS, np.int16)
+    buf = np.zeros(mask.shape[1], np.int64)
+    for i in range(S.shape[0]):
+        g = S[i]
+        reward[i] = 0.0
+        terminated[i] = False
+        illegal[i] = False
+        if autoreset[i]:
+            _new_episode(S, KN, MT, R, i, learner, fixed, rng, cards, buf)
+            autoreset[i] = False
+        elif not is_legal(g, R, actions[i], buf):
+            reward[i] = illegal_reward
+            terminated[i] = True
+            illegal[i] = True
+            autoreset[i] = True
+        else:
+            apply(g, KN[i], R, MT[i], cards, actions[i])
+            _opponents(g, KN[i], R, MT[i], cards, i, learner[i], rng, buf)
+            if g[OVER] != 0:
+                reward[i] = final_reward(g, R, learner[i], win)
+                terminated[i] = True
+                autoreset[i] = True
+        write_out(g, KN[i], R, i, learner[i], obs, mask, buf)

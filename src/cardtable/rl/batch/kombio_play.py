@@ -17,7 +17,7 @@ import numpy as np
 
 from cardtable.rl.batch.jit import njit
 from cardtable.rl.batch.kombio_rules import (
-    ACT, ACTIVE, ANSWERED, CALLER, CARDS, CLAIMS, CLAIMS_N, COUNTS, DECK, DECK_N, DISCARD,
+    ACT, ACTIVE, ANSWERED, CALLER, CLAIMS, CLAIMS_N, COUNTS, DECK, DECK_N, DISCARD,
     DISCARD_N, DRAWN, ERR, GRIDS, LAST, LAST_SCORES, LENS, OVER, PEEKED, PHASE, R_BASE_PAIR,
     R_BASE_POS, R_K, R_N, R_P, R_Q, R_TARGET, SEATS, SLOTS, SNAP, SNAPPER, TABOO, TO_MOVE,
     TOP_SNAPPED, TOTALS, TURNS_LEFT, VICTIM_P, VICTIM_S, WIN, forget, know, new_round,

@@ -55,7 +55,8 @@ LAST_SCORES = START + 1     # 6: the last round's scores (KO-16 tie-break)
 WIN = LAST_SCORES + SEATS   # 6 winner flags
 LAST = WIN + SEATS          # the seat that made the last decision
 ERR = LAST + 1              # 1: a grid outgrew SLOTS (the game stops; never seen in play)
-DECK = ERR + 1              # 70 card ids, top last
+ABANDONED = ERR + 1         # 1: ended without a result (`abandon`)
+DECK = ABANDONED + 1             # 70 card ids, top last
 DISCARD = DECK + CARDS      # 70 card ids, top last
 ROW = DISCARD + CARDS
 
