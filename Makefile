@@ -54,9 +54,11 @@ bench-batch: $(BSTAMP)
 	$(BPY) bench/bench_batch.py $(ARGS)
 
 # The batched simulator's full differential test: 10,000 seeded games through the engine and
-# the simulator (the normal suite replays 500; tests/rl/test_batch_abluxxen.py).
+# the simulator (the normal suite replays 500; tests/rl/test_batch_abluxxen.py); Kombio: 2,000
+# per player count 2-6 (the normal suite replays 100 each; tests/rl/test_batch_kombio.py).
 test-batch-full: $(DSTAMP)
 	CARDTABLE_BATCH_GAMES=$(or $(GAMES),10000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_abluxxen.py -k matches_engine
+	CARDTABLE_KOMBIO_BATCH_GAMES=$(or $(KGAMES),2000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_kombio.py -k matches_engine
 
 # Bot strength: duplicate-deal tournaments; writes docs/strength.md (see bench/bench_bots.py).
 bench-bots: $(DSTAMP)

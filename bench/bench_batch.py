@@ -8,7 +8,9 @@ One run on one core (pinned), side by side:
     AEC layer (bench_engine.py's loop) for the ratio (issue 35's target: >= 100,000/s);
   * random playouts, decisions/s: the simulator's compiled playouts against OpenSpiel's C++
     crazy_eights (bench_engine.py's loop; target: >= 2x) and the raw engine;
-  * the same batched figures with 2 processes, each pinned to its own core (the sum).
+  * the same batched figures with 2 processes, each pinned to its own core (the sum);
+  * Kombio 4p: the batched simulator's steps beside its AEC layer, and its playouts beside
+    the same crazy_eights figure and the raw engine.
 
 A decision/agent step is one `apply`; random agents pick uniformly among the legal actions.
 Timing is wall-clock after a warm-up call (numba's compilation, cached on disk, is not timed),
@@ -31,13 +33,16 @@ import numpy as np
 from bench_engine import pin_one_core, run_cardtable, run_openspiel, run_pettingzoo
 
 GAME = dict(variant="basic", players=4)
+KOMBIO = dict(players=4)
 BATCH = 1024
 
 
-def run_batch_steps(seconds: float, games: int = BATCH) -> tuple[int, int, float]:
-    """(agent steps, finished games, seconds) through AbluxxenBatch.step."""
+def run_batch_steps(seconds: float, games: int = BATCH,
+                    game: str = "abluxxen") -> tuple[int, int, float]:
+    """(agent steps, finished games, seconds) through the batch's step (AbluxxenBatch or
+    KombioBatch)."""
     from cardtable.rl.batch import make_batch
-    sim = make_batch("abluxxen", games, **GAME)
+    sim = make_batch(game, games, **(GAME if game == "abluxxen" else KOMBIO))
     sim.reset(seed=0)
     sim.step(np.maximum(sim.sample_actions(), 0))            # warm-up
     sim.reset(seed=0)
@@ -75,10 +80,11 @@ def run_vector_env(seconds: float, envs: int = BATCH) -> tuple[int, int, float]:
     return steps, episodes, time.perf_counter() - t0
 
 
-def run_playouts(seconds: float, chunk: int = 2000, seed0: int = 0) -> tuple[int, int, float]:
+def run_playouts(seconds: float, chunk: int = 2000, seed0: int = 0,
+                 game: str = "abluxxen") -> tuple[int, int, float]:
     """(decisions, games, seconds) of the compiled random playouts."""
     from cardtable.rl.batch import make_batch
-    sim = make_batch("abluxxen", 1, **GAME)
+    sim = make_batch(game, 1, **(GAME if game == "abluxxen" else KOMBIO))
     sim.playouts(range(10))                                   # warm-up
     decisions = games = 0
     seed = seed0
@@ -180,6 +186,8 @@ def main() -> int:
     run_batch_steps(0.2)
     run_vector_env(0.2)
     run_playouts(0.2)
+    run_batch_steps(0.2, game="kombio")
+    run_playouts(0.2, game="kombio")
     print(f"python {platform.python_version()} on {platform.machine()}, {len(CPUS)} cores; the "
           f"1-process lines {pin_one_core()}; load average {os.getloadavg()[0]:.1f}")
     s = args.seconds
@@ -202,6 +210,14 @@ def main() -> int:
         rows.append(("  batched playouts, 2 processes", pairs, c8))
     if args.ray:
         rows.append((f"  batched playouts on Ray ({args.ray})", on_ray(args.ray, s), c8))
+    rows.append(("kombio 4p: agent steps with obs + masks", None, None))
+    kaec = timed(run_pettingzoo, "kombio", s, **KOMBIO)
+    rows.append(("  PettingZoo AEC (today's layer)", kaec, None))
+    rows.append(("  batched simulator step", timed(run_batch_steps, s, game="kombio"), kaec))
+    rows.append(("kombio 4p: random playouts, decisions", None, None))
+    rows.append(("  cardtable engine, kombio 4p", timed(run_cardtable, "kombio", s, **KOMBIO),
+                 c8))
+    rows.append(("  batched playouts, kombio 4p", timed(run_playouts, s, game="kombio"), c8))
     print(f"{'':46} {'per second':>11} {'ratio':>13} {'per CPU s':>11} {'ratio':>7} "
           f"{'games/s':>8}")
     for name, r, ref in rows:
@@ -211,7 +227,7 @@ def main() -> int:
         rate, cpu_rate = r[0] / r[2], r[0] / r[3]
         ratio = cpu_ratio = ""
         if ref is not None:
-            ratio = f"{rate / (ref[0] / ref[2]):7.2f}x {'AEC' if ref is aec else 'C++'}"
+            ratio = f"{rate / (ref[0] / ref[2]):7.2f}x {'C++' if ref is c8 else 'AEC'}"
             cpu_ratio = f"{cpu_rate / (ref[0] / ref[3]):6.2f}x"
         print(f"{name:46} {rate:11,.0f} {ratio:>13} {cpu_rate:11,.0f} {cpu_ratio:>7} "
               f"{r[1] / r[2]:8,.1f}")

@@ -178,7 +178,14 @@ def test_bad_counts_and_seeds_are_refused(num, seed):
         make_batch("abluxxen", num).reset(seed=seed)
 
 
-def test_a_game_without_a_simulator_says_so():
+def test_a_game_without_a_simulator_says_so(monkeypatch):
+    """Both games have one now; a declaration without `batch` is refused with a reason."""
+    import dataclasses
+
+    import cardtable.rl.batch as B
+
+    real = B.info
+    monkeypatch.setattr(B, "info", lambda name: dataclasses.replace(real(name), batch=None))
     with pytest.raises(ConfigError, match="no batched simulator"):
         make_batch("kombio", 2)
 

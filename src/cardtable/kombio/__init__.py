@@ -88,6 +88,7 @@ GAME = GameInfo(
     ui="cardtable.cli.kombio_ui",
     heuristics="cardtable.kombio.heuristics",
     codec="cardtable.rl.kombio_codec:KombioCodec",
+    batch="cardtable.rl.batch.kombio:KombioBatch",
     analytics="cardtable.sim.kombio_analytics",
     browser="kombio",
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates

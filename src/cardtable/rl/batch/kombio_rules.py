@@ -1,19 +1,17 @@
-"""Kombio's rules for the batched simulator (UNFINISHED, not declared in the registry and not
-exported: only the first round's deal is here; rl/batch/abluxxen_rules.py is the model).
+"""Kombio's rules for the batched simulator, compiled with numba: the row layout, the deals
+(KO-2, KO-4), the knowledge bits and the codec's observation. The turns, the snap window and
+the rounds are in kombio_play.py; rl/batch/abluxxen_rules.py is the model.
 
-A game is one row of a 2-D int16 array (layout below), as for Abluxxen; each seat's private
-knowledge (KO-2, KO-11: a bit per card id 0..69) is two uint64 words in an array of its own
-(known: (SEATS + 1) x 2 per game; row SEATS is what everybody has seen).
+A game is one row of a 2-D int16 array (layout below); each seat's private knowledge (KO-2,
+KO-11: a bit per card id 0..69) is two uint64 words in an array of its own (known: (SEATS + 1)
+x 2 per game; row SEATS is what everybody has seen), and the game's own generator (the
+engine's `Rng`: KO-2 deals, KO-10 snap draws, KO-14 reshuffles) is a Mersenne Twister state of
+MT_WORDS uint64 (rng.py), so every random draw is the engine's.
 Cards are ids 0..69 ordered by value (kombio/cards.py: `VALUE[id]`), so a card's value is
-`value_of(id)`.
+`value_of(id)`. Slots are 0-based here (the engine's slot S is index S - 1).
 
-Done: the layout, KO-2's deal of round 1 from the engine's seed (kombio/setup.py `deal`:
-ids shuffled with Python's generator, 4 to each grid slot by slot, the rest the deck, top card
-last; each seat knows its slots 3 and 4), and the codec's observation (`encode`, every field of
-rl/kombio_codec.py); tests/rl/test_batch_kombio.py checks both against the engine and the codec
-at the start of round 1 (where most fields are still zero). Not done: turns (KO-5, KO-6 actions), the snap window (KO-8..KO-10
-with its random draw among claims), calls and the end of a round (KO-12, KO-13, KO-15), reshuffles
-(KO-14), later rounds (KO-4, KO-16), the codec's observation and action ids (rl/kombio_codec.py).
+Parameters `R` (int64): players n, K (the codec's max_cards), target, P = n*K, Q = P(P-1)/2,
+the codec's base_pos and base_pair.
 """
 
 from __future__ import annotations
@@ -25,14 +23,15 @@ from cardtable.rl.batch.rng import mt_seed, mt_shuffle
 
 SEATS = 6
 CARDS = 70
-SLOTS = 24                  # slots per grid: 4 dealt (KO-2), more from penalty cards (KO-8)
-GRIDS = 0                   # 6 x 24 card ids (-1 = empty slot, KO-3)
-COUNTS = GRIDS + SEATS * SLOTS          # 6 cards per grid
+SLOTS = 96                  # slots per grid: 4 dealt (KO-2), more from penalty cards (KO-8)
+GRIDS = 0                   # 6 x SLOTS card ids (-1 = empty slot, KO-3)
+LENS = GRIDS + SEATS * SLOTS             # slots in use per grid (the engine's len(grid))
+COUNTS = LENS + SEATS                    # cards per grid
 DECK_N = COUNTS + SEATS
 DISCARD_N = DECK_N + 1
 ROUND_START = DISCARD_N + 1
 ACTIVE = ROUND_START + 1
-TO_MOVE = ACTIVE + 1
+TO_MOVE = ACTIVE + 1        # -1 over
 DRAWN = TO_MOVE + 1         # the drawn card not yet placed (-1)
 PHASE = DRAWN + 1           # 0..6 as the codec's KO_PHASES, -1 over
 CALLER = PHASE + 1          # the Kombio caller (-1 none, KO-12)
@@ -44,57 +43,57 @@ SNAP = ANSWERED + 1         # the last closed window: 0 none, 1 a right snap, 2 
 OVER = SNAP + 1
 PEEKED = OVER + 1           # up to 2 (seat, slot index) of a pending 13/14, -1 none
 TOTALS = PEEKED + 4         # 6 game totals (KO-15)
-DECK = TOTALS + SEATS       # 70 card ids, top last
+TABOO = TOTALS + SEATS      # the caller's grid with 3+ players (KO-12), -1 none
+CLAIMS_N = TABOO + 1
+CLAIMS = CLAIMS_N + 1       # 6 x (seat, grid, slot index) in answer order
+VICTIM_P = CLAIMS + 18
+VICTIM_S = VICTIM_P + 1
+SNAPPER = VICTIM_S + 1
+ROUND_NO = SNAPPER + 1
+START = ROUND_NO + 1        # the first round's start seat
+LAST_SCORES = START + 1     # 6: the last round's scores (KO-16 tie-break)
+WIN = LAST_SCORES + SEATS   # 6 winner flags
+LAST = WIN + SEATS          # the seat that made the last decision
+ERR = LAST + 1              # 1: a grid outgrew SLOTS (the game stops; never seen in play)
+ABANDONED = ERR + 1         # 1: ended without a result (`abandon`)
+DECK = ABANDONED + 1             # 70 card ids, top last
 DISCARD = DECK + CARDS      # 70 card ids, top last
 ROW = DISCARD + CARDS
+
+R_N, R_K, R_TARGET, R_P, R_Q, R_BASE_POS, R_BASE_PAIR = range(7)
 
 #: KO-1: copies per value -1..14 (index v + 1); ids are in value order
 COPIES = np.array([3 if v <= 0 else 2 if v >= 13 else 5 for v in range(-1, 15)], np.int64)
 FIRST_ID = np.concatenate([[0], np.cumsum(COPIES)]).astype(np.int64)
+VALUES = np.array([v for v in range(-1, 15) for _ in range(COPIES[v + 1])], np.int64)
+
+
+def params(players: int, max_cards: int = 12, target: int = 100) -> np.ndarray:
+    """The parameter array R (as rl/kombio_codec.py's KombioCodec lays out its ids)."""
+    P = players * max_cards
+    Q = P * (P - 1) // 2
+    base_pos = 9 + 3 * max_cards
+    return np.array([players, max_cards, target, P, Q, base_pos, base_pos + 3 * P], np.int64)
 
 
 @njit
 def value_of(card):
     """The value (-1..14) of card id 0..69."""
-    v = 0
-    while FIRST_ID[v + 1] <= card:
-        v += 1
-    return v - 1
+    return VALUES[card]
+
+
+# -- knowledge --------------------------------------------------------------------------------
+@njit
+def know(known, s, card):
+    known[s, card >> 6] |= np.uint64(1) << np.uint64(card & 63)
 
 
 @njit
-def deal_round(g, known, players, start, seed, mt, cards):
-    """KO-2, KO-4 (round 1): the engine's deal of `random.Random(seed)`: ids 0..69 shuffled,
-    4 to each grid (seat by seat, slot by slot), the rest the deck (the next shuffled card on
-    top); each seat knows its slots 3 and 4. `known`: (seats x 2) uint64 of this game."""
-    g[:] = 0
-    g[GRIDS:GRIDS + SEATS * SLOTS] = -1
-    known[:, :] = 0
-    for c in range(CARDS):
-        cards[c] = c
-    mt_seed(mt, seed)
-    mt_shuffle(mt, cards, CARDS)
-    p = 0
-    for s in range(players):
-        for slot in range(4):
-            g[GRIDS + s * SLOTS + slot] = cards[p]
-            p += 1
-        g[COUNTS + s] = 4
-        for slot in (2, 3):                                             # KO-2: own slots 3, 4
-            c = g[GRIDS + s * SLOTS + slot]
-            known[s, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
-    rest = CARDS - p
-    for q in range(rest):
-        g[DECK + q] = cards[CARDS - 1 - q]
-    g[DECK_N] = rest
-    g[DISCARD_N] = 0
-    g[ROUND_START] = start
-    g[ACTIVE] = start
-    g[TO_MOVE] = start
-    g[DRAWN] = -1
-    g[PHASE] = 0
-    g[CALLER] = -1
-    g[PEEKED:PEEKED + 4] = -1
+def forget(known, card):
+    """KO-14: a reshuffled card is unknown to everybody again."""
+    keep = ~(np.uint64(1) << np.uint64(card & 63))
+    for s in range(SEATS + 1):
+        known[s, card >> 6] &= keep
 
 
 @njit
@@ -104,6 +103,79 @@ def _seen(known, me, card):
     return ((known[me, word] | known[SEATS, word]) & bit) != 0
 
 
+# -- KO-2, KO-4: deals ------------------------------------------------------------------------
+@njit
+def deal_cards(g, known, players, mt, cards):
+    """KO-2 from the game's generator (kombio/setup.py `deal` without a fixed deal): ids 0..69
+    shuffled, 4 to each grid (seat by seat, slot by slot), the rest the deck (the next
+    shuffled card on top); each seat knows its slots 3 and 4; the round's state is fresh."""
+    g[GRIDS:GRIDS + SEATS * SLOTS] = -1
+    known[:, :] = 0
+    for c in range(CARDS):
+        cards[c] = c
+    mt_shuffle(mt, cards, CARDS)
+    p = 0
+    for s in range(SEATS):
+        g[LENS + s] = 0
+        g[COUNTS + s] = 0
+    for s in range(players):
+        for slot in range(4):
+            g[GRIDS + s * SLOTS + slot] = cards[p]
+            p += 1
+        g[COUNTS + s] = 4
+        g[LENS + s] = 4
+        for slot in (2, 3):                                             # KO-2: own slots 3, 4
+            know(known, s, g[GRIDS + s * SLOTS + slot])
+    rest = CARDS - p
+    for q in range(rest):
+        g[DECK + q] = cards[CARDS - 1 - q]
+    g[DECK_N] = rest
+    g[DISCARD_N] = 0
+    g[DRAWN] = -1
+    g[TOP_SNAPPED] = 0
+    g[CALLER] = -1
+    g[TABOO] = -1
+    g[TURNS_LEFT] = 0
+    g[ACT] = 0
+    g[PEEKED:PEEKED + 4] = -1
+    g[ANSWERED] = 0
+    g[CLAIMS_N] = 0
+    g[SNAP] = 0
+    g[VICTIM_P] = -1
+    g[VICTIM_S] = -1
+    g[SNAPPER] = -1
+
+
+@njit
+def new_round(g, known, players, mt, cards):
+    """KO-4: the next round, its start seat one clockwise from the last one's."""
+    g[ROUND_NO] += 1
+    start = (g[START] + g[ROUND_NO] - 1) % players
+    deal_cards(g, known, players, mt, cards)
+    g[ROUND_START] = start
+    g[ACTIVE] = start
+    g[TO_MOVE] = start
+    g[PHASE] = 0
+
+
+@njit
+def deal_game(g, known, players, start, seed, mt, cards):
+    """A new game of `random.Random(seed)` (the engine's `new_game(seed=seed, start=start)`)."""
+    g[:] = 0
+    mt_seed(mt, seed)
+    g[START] = start
+    g[ROUND_NO] = 0
+    g[LAST] = -1
+    new_round(g, known, players, mt, cards)
+
+
+@njit
+def deal_round(g, known, players, start, seed, mt, cards):
+    """Round 1 of the engine's game of `seed` with first start seat `start`."""
+    deal_game(g, known, players, start, seed, mt, cards)
+
+
+# -- the codec's observation ------------------------------------------------------------------
 @njit
 def encode(g, known, n, K, target, me, o):
     """The codec's observation (rl/kombio_codec.py `encode`) of seat `me` into `o`."""
@@ -112,7 +184,7 @@ def encode(g, known, n, K, target, me, o):
     for p in range(n):
         r = (p - me) % n
         c = 0
-        for slot in range(SLOTS):
+        for slot in range(g[LENS + p]):
             card = g[GRIDS + p * SLOTS + slot]
             if card < 0:
                 continue
@@ -136,7 +208,7 @@ def encode(g, known, n, K, target, me, o):
         o[b + 4] = 1.0 if p == g[ROUND_START] else 0.0
         o[b + 5] = max(g[TOTALS + p], -target) / target
     rest = seat0 + n * 6
-    if g[DRAWN] >= 0 and me == g[ACTIVE]:
+    if g[DRAWN] >= 0 and me == g[ACTIVE] and not over:
         o[rest + value_of(g[DRAWN]) + 1] = 1.0
     if g[DISCARD_N] > 0:
         o[rest + 16 + value_of(g[DISCARD + g[DISCARD_N] - 1]) + 1] = 1.0

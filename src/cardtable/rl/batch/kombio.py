@@ -1,0 +1,193 @@
+"""The batched Kombio simulator: many games stepped in one call, observations, legal-action
+masks and rewards as NumPy arrays, with the codec's action ids and observation layout
+(rl/kombio_codec.py), at 2-6 players. The same interface as rl/batch/abluxxen.py's
+AbluxxenBatch (reset, step, observe, masks, sample_actions, scores, winners, final_rewards,
+playouts); game i of `reset(seed=s)` is the engine's `new_game("kombio", seed=s + i)`, and
+every random draw (KO-2 deals, KO-10 snap draws, KO-14 reshuffles) is the engine's.
+The rules run compiled (numba; kombio_rules.py, kombio_play.py); tests/rl/test_batch_kombio.py
+replays seeded random games through both and compares every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardtable.core.errors import ConfigError
+from cardtable.rl.batch import kombio_kernels as KK
+from cardtable.rl.batch import kombio_rules as L
+from cardtable.rl.batch.abluxxen import count_of, seeds_of
+from cardtable.rl.batch.rng import MT_WORDS
+from cardtable.rl.common import make_config
+from cardtable.rl.kombio_codec import KombioCodec
+
+GAME = KombioCodec.game
+
+
+class KombioBatch:
+    """`num_games` games of one configuration (rl/common.py `make_config`: players, reward;
+    the engine option max_turns is not simulated and refused)."""
+
+    game = GAME
+
+    def __init__(self, num_games: int, variant: str | None = None, players: int | None = None,
+                 options: dict | None = None, reward: str = "score"):
+        self.num_games = count_of(num_games)
+        if options:
+            raise ConfigError("the batched Kombio simulator plays without engine options "
+                              f"(not {sorted(options)[0]!r})")
+        self.config = make_config(GAME, variant, players, reward=reward)
+        self.players = self.config.players
+        self.codec = KombioCodec(self.players)
+        self.num_actions = self.codec.num_actions
+        self.obs_size = self.codec.obs_size
+        self.R = L.params(self.players, self.codec.K, self.codec.target)
+        n = self.num_games
+        self.state = np.zeros((n, L.ROW), np.int16)
+        self.state[:, L.OVER] = 1
+        self.state[:, L.TO_MOVE] = -1
+        self.known = np.zeros((n, L.SEATS + 1, 2), np.uint64)
+        self.mt = np.zeros((n, MT_WORDS), np.uint64)
+        self.sample_rng = np.zeros(n, np.uint64)
+        self.seat = np.zeros(n, np.int64)
+
+    def reset(self, seed=None, games=None):
+        idx = np.arange(self.num_games) if games is None else self._games(games)
+        seeds = seeds_of(seed, len(idx))
+        self.sample_rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
+        obs = np.empty((len(idx), self.obs_size), np.float32)
+        mask = np.empty((len(idx), self.num_actions), np.int8)
+        KK.k_reset(self.state, self.known, self.mt, self.R, idx, seeds, 0, obs, mask, self.seat)
+        return obs, mask
+
+    def _games(self, games) -> np.ndarray:
+        idx = np.asarray(games)
+        if idx.ndim != 1 or idx.dtype.kind not in "iu" or len(idx) == 0 \
+                or (idx < 0).any() or (idx >= self.num_games).any() \
+                or len(np.unique(idx)) != len(idx):
+            raise ConfigError(f"games must be distinct game numbers 0..{self.num_games - 1}")
+        return idx.astype(np.int64)
+
+    def step(self, actions):
+        a = np.asarray(actions)
+        if a.shape != (self.num_games,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_games} whole numbers (one per game), "
+                             f"not an array of shape {a.shape} and type {a.dtype}")
+        a = a.astype(np.int64)
+        bad = KK.k_first_illegal(self.state, self.R, a, self.num_actions)
+        if bad >= 0:
+            x = int(a[bad])
+            name = self.codec.describe(x) if 0 <= x < self.num_actions else "no action id"
+            raise ValueError(f"game {bad}: action {x} ({name}) is not legal for seat "
+                             f"{int(self.state[bad, L.TO_MOVE])}")
+        obs = np.empty((self.num_games, self.obs_size), np.float32)
+        mask = np.empty((self.num_games, self.num_actions), np.int8)
+        ended = np.empty(self.num_games, np.bool_)
+        KK.k_step(self.state, self.known, self.mt, self.R, a, obs, mask, self.seat, ended)
+        if self.state[:, L.ERR].any():
+            raise RuntimeError("a Kombio grid outgrew the simulator's slots")
+        return obs, mask, self.final_rewards() * ended[:, None], self.over
+
+    def observe(self, seats=None):
+        if seats is None:
+            seats = self.seat
+        s = np.broadcast_to(np.asarray(seats), (self.num_games,))
+        if s.dtype.kind not in "iu" or (s < 0).any() or (s >= self.players).any():
+            raise ValueError(f"seats are 0..{self.players - 1}")
+        obs = np.empty((self.num_games, self.obs_size), np.float32)
+        KK.k_observe(self.state, self.known, self.R, s.astype(np.int64), obs)
+        return obs
+
+    def masks(self):
+        mask = np.empty((self.num_games, self.num_actions), np.int8)
+        KK.k_masks(self.state, self.R, mask)
+        return mask
+
+    def sample_actions(self):
+        out = np.empty(self.num_games, np.int64)
+        KK.k_sample(self.state, self.R, self.sample_rng, out, self.num_actions)
+        return out
+
+    def abandon(self, games) -> None:
+        """End the listed games without a result (PettingZoo's TerminateIllegalWrapper
+        convention, as AbluxxenBatch.abandon): over, no scores, no winners."""
+        idx = self._games(games)
+        self.state[idx, L.OVER] = 1
+        self.state[idx, L.ABANDONED] = 1
+        self.state[idx, L.PHASE] = -1
+        self.state[idx, L.TO_MOVE] = -1
+        self.state[idx, L.WIN:L.WIN + L.SEATS] = 0
+
+    # -- one learner against random players (the Gymnasium vector environment) -------------
+    def learner_reset(self, seed=None, seat: int | None = None):
+        """As AbluxxenBatch.learner_reset: new games with one learning seat each and random
+        legal opponents, who move up to the learner's first decision."""
+        self._fixed = -1 if seat is None else int(seat)
+        seeds = seeds_of(seed, self.num_games)
+        self.rng = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
+        self.sample_rng[:] = seeds ^ np.uint64(0x5DEECE66D)
+        self._autoreset = np.zeros(self.num_games, np.bool_)
+        obs = np.empty((self.num_games, self.obs_size), np.float32)
+        mask = np.empty((self.num_games, self.num_actions), np.int8)
+        KK.k_vec_reset(self.state, self.known, self.mt, self.R, self.seat, self._fixed,
+                       self.rng, obs, mask)
+        return obs, mask, self.seat.copy()
+
+    def learner_step(self, actions, illegal_reward: float = -1.0):
+        """As AbluxxenBatch.learner_step (next-step autoreset; an illegal action ends that
+        episode with `illegal_reward`)."""
+        if not hasattr(self, "_autoreset"):
+            raise RuntimeError("call learner_reset before learner_step")
+        a = np.asarray(actions)
+        if a.shape != (self.num_games,) or a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_games} whole numbers (one per game), "
+                             f"not an array of shape {a.shape} and type {a.dtype}")
+        n = self.num_games
+        obs = np.empty((n, self.obs_size), np.float32)
+        mask = np.empty((n, self.num_actions), np.int8)
+        reward = np.empty(n, np.float32)
+        terminated = np.empty(n, np.bool_)
+        illegal = np.empty(n, np.bool_)
+        KK.k_vec_step(self.state, self.known, self.mt, self.R, a.astype(np.int64), self.seat,
+                      self._fixed, self.rng, int(self.config.reward == "win"),
+                      np.float32(illegal_reward), self._autoreset, obs, mask, reward,
+                      terminated, illegal)
+        return obs, mask, reward, terminated, illegal, self.seat.copy()
+
+    @property
+    def to_move(self):
+        return self.state[:, L.TO_MOVE].astype(np.int64)
+
+    @property
+    def over(self):
+        return self.state[:, L.OVER] != 0
+
+    @property
+    def scores(self):
+        """Final totals (KO-16), games x players (0 where not over)."""
+        t = self.state[:, L.TOTALS:L.TOTALS + self.players].astype(np.int64)
+        return t * (self.over & (self.state[:, L.ABANDONED] == 0))[:, None]
+
+    @property
+    def winners(self):
+        return (self.state[:, L.WIN:L.WIN + self.players] != 0) & self.over[:, None]
+
+    def final_rewards(self):
+        """Every seat's final reward (rl/common.py): minus its total ("score", the lowest
+        total wins) or its share of the win ("win"); 0 where not over."""
+        if self.config.reward == "score":
+            return -self.scores.astype(np.float32)
+        w = self.winners.astype(np.float32)
+        return w / np.maximum(w.sum(axis=1, keepdims=True), 1)
+
+    def playouts(self, seeds):
+        if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+            seeds = [int(seeds)]
+        values = list(seeds)
+        s = seeds_of(values, len(values))
+        m = len(s)
+        totals = np.zeros((m, self.players), np.int64)
+        wins = np.zeros((m, self.players), np.int64)
+        decisions = np.zeros(m, np.int64)
+        KK.k_playouts(self.R, s, s ^ np.uint64(0x5DEECE66D), self.num_actions, totals, wins,
+                      decisions)
+        return {"scores": totals, "winners": wins != 0, "decisions": decisions}
