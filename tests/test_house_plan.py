@@ -26,10 +26,10 @@ KNOWN_REMAINDER = {
 
 def _own_modules() -> set[Path]:
     """The game packages and every module a game declares as its own (front end, codec,
-    analytics, heuristics): these are the places that may name their game."""
+    analytics, heuristics, batched simulator): these are the places that may name their game."""
     out: set[Path] = {SRC / "core" / "registry.py"}     # BUILTIN: the one list of the games
     for g in games():
-        for dotted in (g.engine, g.ui, g.heuristics, g.codec, g.analytics):
+        for dotted in (g.engine, g.ui, g.heuristics, g.codec, g.analytics, g.batch):
             if dotted is None:
                 continue
             rel = dotted.partition(":")[0].split(".")[1:]

@@ -132,12 +132,14 @@ def test_one_waiting_request_per_table_and_the_oldest_served_first():
 
 
 def test_rank_of_a_table():
-    def rt(seats, conns=()):
+    def rt(seats, conns=(), rated=False):
         return SimpleNamespace(seats=[{"kind": k, "away": away} for k, away in seats],
-                               conns=[SimpleNamespace(seat=s) for s in conns])
+                               conns=[SimpleNamespace(seat=s) for s in conns],
+                               row={"rated": rated})
 
     bots = [("bot", False)] * 3
     assert rank(rt(bots)) is None                                   # nobody: not driven
+    assert rank(rt(bots, rated=True)) == RANK_ALONE   # a rated game its players left: played out
     assert rank(rt(bots, conns=[None])) == RANK_WATCHED             # a spectator
     assert rank(rt([("human", False)] + bots)) == RANK_PLAYED       # maybe on another process
     assert rank(rt([("human", True)] + bots, conns=[0])) == RANK_PLAYED
