@@ -15,7 +15,7 @@ import numpy as np
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import kombio_kernels as KK
 from cardtable.rl.batch import kombio_rules as L
-from cardtable.rl.batch.abluxxen import count_of, seeds_of
+from cardtable.rl.batch.common import count_of, game_numbers, seeds_of
 from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import make_config
 from cardtable.rl.kombio_codec import KombioCodec
@@ -60,12 +60,7 @@ class KombioBatch:
         return obs, mask
 
     def _games(self, games) -> np.ndarray:
-        idx = np.asarray(games)
-        if idx.ndim != 1 or idx.dtype.kind not in "iu" or len(idx) == 0 \
-                or (idx < 0).any() or (idx >= self.num_games).any() \
-                or len(np.unique(idx)) != len(idx):
-            raise ConfigError(f"games must be distinct game numbers 0..{self.num_games - 1}")
-        return idx.astype(np.int64)
+        return game_numbers(games, self.num_games)
 
     def step(self, actions):
         a = np.asarray(actions)

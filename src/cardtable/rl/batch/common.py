@@ -1,0 +1,45 @@
+"""What every batched simulator checks the same way: the number of games, the game numbers of
+a partial reset or step, and deal seeds (a game's own module, e.g. rl/batch/abluxxen.py, holds
+its rules' arrays)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardtable.core.errors import ConfigError
+
+
+def seeds_of(seed, count: int) -> np.ndarray:
+    """`count` deal seeds (uint64): seed, seed+1, ... for an int; the values themselves for a
+    sequence of `count`; fresh random ones for None. Seeds are whole numbers 0 <= s < 2**64."""
+    if seed is None:
+        return np.random.default_rng().integers(0, 2**62, size=count, dtype=np.uint64)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        seed = int(seed)
+        if not (0 <= seed and seed + count <= 2**64):
+            raise ConfigError(f"seed must be a whole number from 0 to 2**64 - {count}, not {seed}")
+        return np.array([seed + i for i in range(count)], np.uint64)
+    values = list(seed) if not isinstance(seed, (str, bytes, dict)) else None
+    if values is None or len(values) != count:
+        raise ConfigError(f"seed must be None, a whole number or {count} whole numbers")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < 2**64:
+            raise ConfigError(f"seeds are whole numbers from 0 to 2**64 - 1, not {v!r}")
+    return np.array([int(v) for v in values], np.uint64)
+
+
+def count_of(num_games) -> int:
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
+            or num_games < 1:
+        raise ConfigError(f"the number of games must be a whole number >= 1, not {num_games!r}")
+    return int(num_games)
+
+
+def game_numbers(games, num_games: int) -> np.ndarray:
+    """`games` as distinct game numbers 0..num_games-1 (int64), else ConfigError."""
+    idx = np.asarray(games)
+    if idx.ndim != 1 or idx.dtype.kind not in "iu" or len(idx) == 0 \
+            or (idx < 0).any() or (idx >= num_games).any() \
+            or len(np.unique(idx)) != len(idx):
+        raise ConfigError(f"games must be distinct game numbers 0..{num_games - 1}")
+    return idx.astype(np.int64)
