@@ -36,17 +36,13 @@ from pathlib import Path
 import numpy as np
 
 from cardtable.rl.policy import LEARNED_MODEL, MlpPolicy
+from cardtable.rl.train import need
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 
 def _need():
-    try:
-        import torch  # noqa: F401
-    except ImportError as e:
-        sys.stderr.write(f"cardtable: error: training needs torch: pip install 'cardtable[train]' "
-                         f"or make train-learned ({e.name} is missing)\n")
-        raise SystemExit(2)
+    need("torch", what="torch", target="train-learned")
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -28,14 +28,22 @@ from cardtable.rl.policy import DEFAULT_MODEL, MlpPolicy
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 
-def _need():
+def need(*modules: str, what: str = "torch and sb3-contrib", target: str = "train") -> None:
+    """Exit with status 2 and one line naming the train extra unless `modules` import (the
+    training scripts' check: train.py needs torch and sb3-contrib, imitate.py torch)."""
+    import importlib
+
     try:
-        import sb3_contrib  # noqa: F401
-        import torch  # noqa: F401
+        for m in modules or ("sb3_contrib", "torch"):
+            importlib.import_module(m)
     except ImportError as e:
-        sys.stderr.write(f"cardtable: error: training needs torch and sb3-contrib: "
-                         f"pip install 'cardtable[train]' or make train ({e.name} is missing)\n")
+        sys.stderr.write(f"cardtable: error: training needs {what}: "
+                         f"pip install 'cardtable[train]' or make {target} ({e.name} is missing)\n")
         raise SystemExit(2)
+
+
+def _need():
+    need()
 
 
 def export(model, meta: dict) -> MlpPolicy:
