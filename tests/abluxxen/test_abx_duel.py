@@ -10,6 +10,7 @@ import pytest
 from abx_helpers import (X, assert_refused, finish_randomly, game, make_deal, only_fives_twice,
                          run, sort_cards)
 from cardtable.abluxxen.setup import place_on_pool
+from cardtable.core.errors import ConfigError
 
 HAND0 = [X, X, 7, 7, 3, 3, 2, 2, 9, 9, 9, 11, 12]
 HAND1 = [X, X, 1, 8, 8, 10, 10, 11, 12, 4, 6, 6, 9]
@@ -151,7 +152,8 @@ def test_shadowluxx_two_of_three_fives_one_stays():  # DU-4 DU-2
     assert stacks(v) == {1: 2, 2: 1, 3: 2, 4: 2, 5: 1, 6: 2, 8: 1, 10: 1, 11: 1}
     assert v["pool"] == [[12], [3, X], [8], [3], [10], [2, 13]]
     assert s.record()["options"] == {"optional_draw": True, "ones_beat_top": False,
-                                     "shadow_partial": True, "tiebreak_fewer_hand": True}
+                                     "shadow_partial": True, "shadow_blocks_draw": False,
+                                     "tiebreak_fewer_hand": True}
 
 
 def test_shadow_partial_on_by_default_in_the_duel():  # DU-4
@@ -197,8 +199,8 @@ def test_several_numbers_one_is_chosen():  # DU-4
     before = stacks(s.view(None))
     s.apply("shadow 1")                   # one option chosen: the others stay untouched
     v = s.view(None)
-    assert s.awaiting == "play" and s.to_move == 1        # one shadowluxx per turn
-    assert 1 not in stacks(v)
+    assert s.awaiting == "optional_draw" and s.to_move == 0   # one shadowluxx per turn,
+    assert 1 not in stacks(v)                                 # then the draw (DU-6)
     assert all(stacks(v).get(n, 0) >= before[n] for n in (3, 5))
     assert_refused(s, "shadow 3")
 
@@ -257,26 +259,50 @@ def test_shadow_partial_exact_stack_still_whole():  # DU-4
     assert v["hands"][0].count(1) == 2
 
 
-def test_partial_shadowluxx_counts_as_abluxxing_for_the_draw():  # DU-6 DU-4 AB-15
+def test_a_shadowluxx_keeps_the_draw():  # DU-6 DU-4 AB-15
     s = only_fives_twice()
     s.apply("play 7 7")
     assert s.legal() == ["shadow 5"]          # two of the three 5s, nothing else
     s.apply("shadow 5")
     v = s.view(None)
     assert stacks(v)[5] == 1
-    # the opponent's display is empty; the shadowluxx counts: no optional draw (DU-6)
-    assert v["awaiting"] == "play" and v["active"] == 1
-    # the whole-stack reading has no option here, so the draw of AB-15 is offered
+    # the opponent's display is empty: nobody abluxxed, so AB-15's draw is offered (DU-6)
+    assert v["awaiting"] == "optional_draw" and v["to_move"] == 0
+    assert "pass" in v["legal"] and "draw deck" in v["legal"]
+    # the whole-stack reading has no option here, so the draw of AB-15 is offered as well
     t = only_fives_twice(WHOLE)
     t.apply("play 7 7")
     assert t.awaiting == "optional_draw" and t.to_move == 0
     assert stacks(t.view(None))[5] == 3
 
 
+def test_shadow_blocks_draw_gives_the_former_reading():  # DU-6 DU-4 AB-15
+    s = only_fives_twice({"shadow_blocks_draw": True})
+    run(s, ["play 7 7", "shadow 5"])
+    v = s.view(None)
+    # the shadowluxx counts as abluxxing: no optional draw, the opponent's turn
+    assert v["awaiting"] == "play" and v["active"] == 1
+    assert s.record()["options"]["shadow_blocks_draw"] is True
+
+
+@pytest.mark.parametrize("blocks", [False, True])
+def test_abluxxing_the_opponent_withholds_the_draw_either_way(blocks):  # DU-6 DU-5 AB-15
+    s = duel({"shadow_blocks_draw": blocks})
+    run(s, ["play 7 7", "shadow 3", "pass", "play 8 8", "shadow 4", "take",
+            "draw pool 3+X", "draw pool 2+13"])
+    v = s.view(None)
+    assert v["active"] == 0 and v["awaiting"] == "play"     # seat 1 abluxxed: no draw
+
+
+def test_shadow_blocks_draw_is_the_duels_only():  # DU-6
+    with pytest.raises(ConfigError):
+        game("basic", 4, options={"shadow_blocks_draw": True})
+
+
 # -- DU-5, DU-3, DU-6 ------------------------------------------------------------------------
 def test_shadow_first_then_opponent_group_counts_as_one_draw():  # DU-5 DU-3 DU-6 DU-2
     s = duel()
-    run(s, ["play 7 7", "shadow 3"])              # pool [12] [3 X] [8] [3] [10] [2 13]
+    run(s, ["play 7 7", "shadow 3", "pass"])      # pool [12] [3 X] [8] [3] [10] [2 13]
     s.apply("play 8 8")
     v = s.view(None)
     assert v["awaiting"] == "shadow" and v["legal"] == ["shadow 1", "shadow 4", "shadow 5",
@@ -308,7 +334,7 @@ def test_shadow_first_then_opponent_group_counts_as_one_draw():  # DU-5 DU-3 DU-
 
 def test_optional_draw_of_a_group_refill_never_forms_groups():  # DU-3 DU-6 DU-2
     s = duel()
-    run(s, ["play 7 7", "shadow 3"])
+    run(s, ["play 7 7", "shadow 3", "pass"])
     s.apply("play 1")                    # no stack below 1, seat 0's 7 7 other size
     v = s.view(None)
     assert v["awaiting"] == "optional_draw" and v["to_move"] == 1    # DU-6

@@ -220,6 +220,10 @@ BAD_ARGS = [
     ["--start", "7"],
     ["--variant", "classic", "--start", "5"],
     ["--frobnicate"],
+    ["--option", "shadow_blocks_draw=true"],               # the duel's own option
+    ["--variant", "duel", "--option", "shadow_blocks_draw"],
+    ["--variant", "duel", "--option", "shadow_blocks_draw=maybe"],
+    ["--option", "nope=true"],
 ]
 
 
@@ -322,3 +326,23 @@ def test_resume_refuses_a_finished_game_another_game_and_a_broken_file(run, usag
 def test_a_live_score_line_follows_ab17(run, lang, words):
     proc = run("play", "abluxxen", "--seed", "4", input="quit\n", lang=lang)
     assert words in proc.stdout
+
+
+@pytest.mark.parametrize("value,blocks", [("true", True), ("off", False)])
+def test_rule_options_from_the_command_line(run, tmp_path, value, blocks):  # DU-6
+    save = tmp_path / "duel.json"
+    proc = run("play", "abluxxen", "--variant", "duel", "--seed", 3, "--save", save,
+               "--option", f"shadow_blocks_draw={value}", "--option", "shadow_partial=on",
+               input="quit\n")
+    assert proc.returncode == 0, proc.stderr
+    rec = json.loads(save.read_text())
+    assert rec["options"]["shadow_blocks_draw"] is blocks and rec["options"]["shadow_partial"]
+    assert load_record(save).rules.shadow_blocks_draw is blocks
+
+
+def test_a_rule_option_the_game_lacks_is_named_in_the_players_language(run, usage_error):
+    proc = run("play", "abluxxen", "--option", "shadow_blocks_draw=true", "--lang", "de",
+               input="quit\n")
+    usage_error(proc)
+    assert "keine Regeloption shadow_blocks_draw" in proc.stderr
+    assert "optional_draw" in proc.stderr                  # what it has instead

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from cardtable.bots import act, make_bot
+from cardtable.abluxxen import RULES_VERSION
 from cardtable.core import load_record, new_game, save_record
+from cardtable.core.record import ReplayError
 
 
 def _played(variant: str, players: int, seed: int, stop: int | None = None):
@@ -297,3 +299,29 @@ def test_replay_of_an_unknown_rules_version_exits_2_with_one_line(run, tmp_path,
         assert "2099-01-01" in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1 and not proc.stdout
         assert ("Regeln" if lang.startswith("de") else "rules") in proc.stderr
+
+
+@pytest.mark.parametrize("lang,words", [("en", "Played under the rules of 2026-11-26"),
+                                        ("de", "Gespielt nach den Regeln vom 2026-11-26")])
+def test_replay_says_a_record_plays_under_its_versions_reading(run, tmp_path, lang, words):
+    """DU-6 before its revision: a record of rules version 2026-11-26 that does not name
+    `shadow_blocks_draw` replays with the draw withheld after a shadowluxx, and says so."""
+    state = new_game("abluxxen", variant="duel", players=2, seed=13,
+                     options={"shadow_blocks_draw": True})
+    bots = [make_bot("random", s) for s in range(2)]
+    while len(state.history) < 40:
+        state.apply(act(bots[state.to_move], state))
+    rec = state.record() | {"rules_version": "2026-11-26"}
+    del rec["options"]["shadow_blocks_draw"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(rec))
+    proc = run("replay", path, "--no-pause", "--lang", lang)
+    assert proc.returncode == 0, proc.stderr
+    assert words in proc.stdout and "DU-6" in proc.stdout
+    again = run("replay", path, "--json")
+    assert json.loads(again.stdout) == json.loads(json.dumps(state.view(None)))
+    with pytest.raises(ReplayError):               # the record depends on that reading
+        load_record(rec | {"rules_version": RULES_VERSION})
+    current = tmp_path / "new.json"
+    current.write_text(json.dumps(state.record()))          # names the option: no note
+    assert words not in run("replay", current, "--no-pause", "--lang", lang).stdout

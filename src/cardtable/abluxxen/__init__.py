@@ -4,12 +4,13 @@ classic edition. See `state.py` for the rules engine and RULES.md for the clause
 from __future__ import annotations
 
 from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERSIONS, VARIANTS,
-                                      Rules, make_rules, options_of)
+                                      Rules, make_rules, option_names, options_of)
 from cardtable.abluxxen.state import AbluxxenState
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.core.registry import GameInfo, Option, Variant, check_rules_version
 
-__all__ = ["GAME", "AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint"]
+__all__ = ["GAME", "AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint",
+           "replay_notes"]
 
 
 def _int(value, what: str, error=ConfigError) -> int:
@@ -42,6 +43,37 @@ def new_game(variant: str = "basic", players: int | None = None, seed: int = 0,
     return AbluxxenState(players, variant, rules, seed, start, deal)
 
 
+#: What a record of an older rules version (NOTATION.md `rules_version`) played differently:
+#: the rule options it does not name take these values, the reading of its time.
+LEGACY_OPTIONS: dict[str, dict[str, bool]] = {
+    "2026-11-26": {"shadow_blocks_draw": True},     # DU-6 before its revision of 2026-11-28
+}
+
+
+def _legacy(rec: dict) -> dict[str, bool]:
+    """The options of `LEGACY_OPTIONS` that apply to `rec` and that it does not name itself."""
+    old = LEGACY_OPTIONS.get(rec.get("rules_version"), {})
+    named = rec.get("options") if isinstance(rec.get("options"), dict) else {}
+    variant = rec.get("variant", "basic")
+    have = option_names(VARIANTS[variant]) if variant in VARIANTS else ()
+    return {k: v for k, v in old.items() if k in have and k not in named}
+
+
+def record_options(rec: dict) -> dict | None:
+    """The rule options a record was played under: its own `options`, and for a record of an
+    older rules version the reading of that time for those it does not name."""
+    legacy = _legacy(rec)
+    if not legacy or not isinstance(rec.get("options", {}), dict):
+        return rec.get("options")            # nothing to add (make_rules refuses a non-object)
+    return dict(rec.get("options") or {}, **legacy)
+
+
+def replay_notes(rec: dict) -> list[tuple[str, dict]]:
+    """What a replay says about a record before its actions (catalog codes and parameters): a
+    record of an older rules version replays with the reading of its time."""
+    return [(f"ab.note.legacy.{name}", {"version": rec["rules_version"]}) for name in _legacy(rec)]
+
+
 def from_record(rec: dict) -> AbluxxenState:
     """The initial state of a record (its actions are applied by core.load_record)."""
     variant = rec.get("variant", "basic")
@@ -49,7 +81,7 @@ def from_record(rec: dict) -> AbluxxenState:
     try:
         return new_game(variant=variant, players=players, seed=rec.get("seed", 0),
                         start=rec.get("start", 0), deal=rec.get("deal"),
-                        options=rec.get("options"))
+                        options=record_options(rec))
     except ConfigError as e:
         raise RecordError(str(e)) from None
 
@@ -89,6 +121,8 @@ GAME = GameInfo(
                "(on in expert)"),
         Option("shadow_partial", bool, True, "DU-4: any set of shadow cards may be abluxxed, a "
                "larger stack taken in part", variants=("duel",)),
+        Option("shadow_blocks_draw", bool, False, "DU-6, the reading before 2026-11-28: a "
+               "shadowluxx counts as abluxxing, so no AB-15 draw follows it", variants=("duel",)),
         Option("tiebreak_fewer_hand", bool, True, "AB-18: ties go to fewer hand cards (off in "
                "classic, CL-4)"),
     ),

@@ -375,7 +375,7 @@ def _play_value(ctx: _Ctx, d: Decision) -> float:
     if st.rules.duel and st.shadow is not None:               # DU-4: a forced shadowluxx
         opts = shadow_options(st.shadow, v, size, st.rules.shadow_partial)
         if opts:
-            hit = True
+            hit = hit or st.rules.shadow_blocks_draw                  # DU-6
             val -= P["shadow"] * size
             if any(hand[w] for w in opts):
                 val += P["shadow_match"] * size

@@ -38,11 +38,12 @@ DUEL = Lesson(
     script=(
         Step("play 8 8", "ab.duel.play", "DU-4"),
         Step("shadow 5", "ab.duel.shadow", "DU-4"),
+        Step("draw pool 10", "ab.duel.draw", "DU-6"),   # a shadowluxx keeps the AB-15 draw
         "play 9 9", "shadow 6", "take",          # Ben shadowluxxes, then abluxxes your 8s
         Step("draw pool 8+13", "ab.duel.group", "DU-3"),
         Step("draw deck", "ab.duel.deck", "AB-12"),
         Step("play 12 12", "ab.duel.abluxx", "DU-5"),
-        Step("shadow 9", "ab.duel.shadow_again", "DU-4"),
+        Step("shadow 3", "ab.duel.shadow_again", "DU-4"),
         Step("take", "ab.duel.take", "AB-11"),
     ),
 )

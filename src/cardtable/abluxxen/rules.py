@@ -12,8 +12,10 @@ from cardtable.core.errors import ConfigError
 #: the version of the rules (RULES.md revision) this engine plays; a record says which it was
 #: played under (NOTATION.md `rules_version`), and a record of a version not listed here is
 #: refused rather than replayed under other rules
-RULES_VERSION = "2026-11-26"
-RULES_VERSIONS = (RULES_VERSION,)
+RULES_VERSION = "2026-11-28"
+#: every version this engine replays, newest first; `legacy_options` says what an older one
+#: played differently
+RULES_VERSIONS = (RULES_VERSION, "2026-11-26")
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,9 @@ class Rules:
     #: DU-4 (duel only): any set of shadow cards may be abluxxed, so a larger stack is taken in
     #: part (as many cards as the set has); off: a stack is taken whole (the former reading).
     shadow_partial: bool = False
+    #: DU-6 (duel only): a shadowluxx counts as abluxxing, so no AB-15 draw follows it (the
+    #: former reading, before 2026-11-28); off: only abluxxing the opponent withholds the draw.
+    shadow_blocks_draw: bool = False
     #: AB-18: ties go to fewer hand cards (off in CL-4: all tied players win).
     tiebreak_fewer_hand: bool = True
 
@@ -44,10 +49,11 @@ VARIANTS: dict[str, Rules] = {
 }
 
 #: Options a user may set on top of a variant.
-OPTION_NAMES = ("optional_draw", "ones_beat_top", "shadow_partial", "tiebreak_fewer_hand")
+OPTION_NAMES = ("optional_draw", "ones_beat_top", "shadow_partial", "shadow_blocks_draw",
+                "tiebreak_fewer_hand")
 
 #: Options that apply only to some variants (the others refuse them).
-DUEL_ONLY = ("shadow_partial",)
+DUEL_ONLY = ("shadow_partial", "shadow_blocks_draw")
 
 DEFAULT_PLAYERS = {"basic": 4, "advanced": 4, "expert": 4, "duel": 2, "classic": 4}
 

@@ -2,7 +2,7 @@
 
 Rules: see RULES.md (AB-*, DU-*, CL-*); each rule is implemented in one place below, named
 by its clause id. The variant's `Rules` options switch AB-15, AB-20, the duel (and in it DU-4's
-`shadow_partial`) and the tie-break.
+`shadow_partial` and DU-6's `shadow_blocks_draw`) and the tie-break.
 
 Decision points (`awaiting`), each with one deciding seat (`to_move`, AB-21):
   play           the active player plays a set            play 7 7 X | play X X
@@ -246,7 +246,8 @@ class AbluxxenState(GameState):
         self.hands[s][v] += n
         self.known[s][v] += n
         self.sizes[s] += n
-        self.abluxxed = True
+        if self.rules.shadow_blocks_draw:                                # DU-6 (former reading)
+            self.abluxxed = True
         if self.deck:                                                    # DU-7
             self.shadow_size = fill_shadow(self.shadow, self.shadow_size, self.pool, self.deck)
         self._next_victim()                                              # DU-5

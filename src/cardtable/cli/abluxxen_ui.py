@@ -77,7 +77,8 @@ def resume_session(state, lang="en"):
     return SingleGame(state)
 
 
-def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en"):
+def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en",
+                options=None):
     """One game; for `classic` with `rounds`, a CL-5 match of that many games (a multiple of
     the player count). CL-5 (revised 2026-11-26): one game is a whole game and the default; a
     match is asked for."""
@@ -88,16 +89,19 @@ def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lan
     if variant != "classic" and rounds is not None:
         raise ConfigError(t(lang, "ab.err_rounds"))
     if rounds is None:                                     # CL-5: one game is a whole game
-        return SingleGame(new_game(variant, players=players, seed=seed, start=start))
+        return SingleGame(new_game(variant, players=players, seed=seed, start=start,
+                                   options=options))
     if players is None:
         players = DEFAULT_PLAYERS[variant]
-    new_game(variant, players=players, seed=seed, start=start)   # validates players and start
+    new_game(variant, players=players, seed=seed, start=start,    # validates players, start
+             options=options)                                     # and options
     try:
         check_rounds(rounds, players)                              # CL-5
     except ConfigError:
         raise ConfigError(t(lang, "ab.err_rounds_multiple", rounds=rounds, n=players,
                             examples=f"{players}, {2 * players}, {3 * players}")) from None
-    return MatchSession(Match(players, rounds=rounds, seed=seed, start=start, variant=variant))
+    return MatchSession(Match(players, rounds=rounds, seed=seed, start=start, variant=variant,
+                              options=options))
 
 
 # -- the table ---------------------------------------------------------------------------------

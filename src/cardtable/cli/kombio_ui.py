@@ -232,7 +232,7 @@ def resume_session(state, lang="en", memory=False, memory_seconds=None, snap_sec
 
 
 def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lang="en",
-                target=None, memory=False, memory_seconds=None, snap_seconds=None):
+                target=None, memory=False, memory_seconds=None, snap_seconds=None, options=None):
     """One game of Kombio: rounds until a total reaches `target` (KO-4, KO-16)."""
     if variant not in (None, "basic"):
         raise ConfigError(t(lang, "ko.err_variant", variant=repr(variant)))
@@ -245,7 +245,8 @@ def new_session(*, variant=None, players=None, seed=0, start=0, rounds=None, lan
     if target < 1:
         raise ConfigError(t(lang, "ko.err_target", n=target))
     snap, mem = _timing(lang, memory, memory_seconds, snap_seconds)
-    state = new_game(players=players, seed=seed, start=start or 0, target=target)
+    state = new_game(players=players, seed=seed, start=start or 0, target=target,
+                     options=options)
     return KombioSession(state, lang, snap, mem)
 
 

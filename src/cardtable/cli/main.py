@@ -31,12 +31,14 @@ from cardtable.cli.games import ui_module
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
 from cardtable.cli.i18n import check_lang, default_lang, t
 from cardtable.i18n import level
+from cardtable.core import registry
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import (
     SEAT_NAME_MAX,
     load_record,
     read_record,
+    replay_notes,
     record_seats,
     save_record,
 )
@@ -317,6 +319,8 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     check_save(save, lang)
     console = console or _console()
     ui = ui_module(game)
+    if game_options.get("options") and resume is None:       # --option NAME=VALUE ...
+        game_options["options"] = rule_options(game, variant, game_options["options"], lang)
     extra = {k: v for k, v in game_options.items() if v is not None and v is not False}
     accepted = inspect.signature(ui.new_session).parameters
     for key in extra:
@@ -327,7 +331,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     if resume is not None:
         state, recorded = _resumed(Path(resume), game, lang, {
             "--variant": variant, "--players": players, "--rounds": rounds, "--seed": seed,
-            "--target": game_options.get("target")})
+            "--target": game_options.get("target"), "--option": game_options.get("options") or None})
         extra.pop("target", None)
         humans = [i for i, x in enumerate(recorded or []) if "bot" not in x]
         if len(humans) == 1:                   # the record says which seat was the person's
@@ -454,12 +458,48 @@ def play_cmd(
     name: Optional[str] = typer.Option(None, "--name", help=t(_L, "help.name")),
     resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE",
                                           help=t(_L, "help.resume")),
+    option: Optional[list[str]] = typer.Option(None, "--option", metavar="NAME=VALUE",
+                                               help=t(_L, "help.option")),
 ) -> None:
     raise typer.Exit(run_play(game, variant, players, seat, bots, seed, lang, save, rounds,
                               start, auto, bot_pause=bot_pause, name=name, resume=resume,
-                              target=target,
+                              target=target, options=option,
                               memory=memory, memory_seconds=memory_seconds,
                               snap_seconds=snap_seconds))
+
+
+#: the words `--option NAME=VALUE` takes for a yes/no rule option
+_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
+
+
+def rule_options(game: str, variant: str | None, given: list[str] | None,
+                 lang: str | None = None) -> dict | None:
+    """The rule options of `--option NAME=VALUE` (repeatable), checked against the game's
+    declaration (core/registry.py): ConfigError for a malformed one, one the rule set lacks or
+    a value not of its type (yes/no, a whole number). None when none is given."""
+    if not given:
+        return None
+    lang = check_lang(lang)
+    decl = registry.info(game)
+    have = {o.name: o for o in decl.options_of(variant)}
+    known = ", ".join(have) or "—"
+    out: dict = {}
+    for item in given:
+        name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip().lower()
+        if not sep or not name:
+            raise ConfigError(t(lang, "cli.err_option_form", item=item))
+        if name not in have:
+            raise ConfigError(t(lang, "cli.err_option_unknown", name=name, game=decl.title,
+                                variant=decl.variant(variant).name, known=known))
+        if have[name].type is bool and value in _TRUE + _FALSE:
+            out[name] = value in _TRUE
+        elif have[name].type is int and value.lstrip("-").isdigit():
+            out[name] = int(value)
+        else:
+            raise ConfigError(t(lang, "cli.err_option_value", name=name, value=value,
+                                kind="bool" if have[name].type is bool else "int"))
+    return out
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -511,6 +551,8 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         for s in range(state.players))))
     if seat is not None:
         _say(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
+    for code, params in replay_notes(rec):          # e.g. played under an older reading
+        _say(console, t(lang, code, **params), "yellow")
     if pause is None:
         pause = sys.stdout.isatty() and sys.stdin.isatty()
     skip = 0                                   # actions still to show without a pause

@@ -28,7 +28,8 @@ class _Engines(Mapping):
 
 
 #: game name -> module implementing `new_game(**options)` and `from_record(record)` (and, if it
-#: wants, `replay_hint(record, state)`: a sentence added to the reason of an illegal action).
+#: wants, `replay_hint(record, state)`: a sentence added to the reason of an illegal action, and
+#: `replay_notes(record)`: what a replay says first, as catalog codes with parameters).
 #: A view of the registry kept for the server (the games are declared in their packages).
 GAMES: Mapping[str, str] = _Engines()
 
@@ -152,6 +153,14 @@ def load_record(source: str | Path | dict, upto: int | None = None) -> GameState
             extra = hint(rec, state) if hint else None
             raise ReplayError(i, action, f"{e.reason}; {extra}" if extra else e.reason) from None
     return state
+
+
+def replay_notes(rec: dict) -> list[tuple[str, dict]]:
+    """What a replay of the checked record `rec` should say before its actions, as catalog codes
+    with parameters: the game's `replay_notes(record)` if it has one (e.g. a record of an older
+    rules version replays with the reading of its time)."""
+    notes = getattr(game_module(rec["game"]), "replay_notes", None)
+    return list(notes(rec)) if notes else []
 
 
 def save_record(state: GameState, path: str | Path, seats: list[dict] | None = None) -> None:

@@ -35,7 +35,8 @@ def rules_of(config) -> np.ndarray:
     """The rule array `R` of abluxxen_rules.py for a configuration (rl/common.py)."""
     rules = config.new_state(0).rules                # the engine's reading of variant + options
     return np.array([config.players, rules.optional_draw, rules.ones_beat_top, rules.duel,
-                     rules.shadow_partial, rules.tiebreak_fewer_hand], np.int64)
+                     rules.shadow_partial, rules.tiebreak_fewer_hand, rules.shadow_blocks_draw],
+                    np.int64)
 
 
 class AbluxxenBatch:

@@ -7,7 +7,8 @@ games through both and compares every mask, observation, reward and score. Actio
 observation are the codec's (rl/abluxxen_codec.py documents both).
 
 Rules `R` (an int64 array, one per batch): players, optional_draw (AB-15), ones_beat_top
-(AB-20), duel (DU-1..DU-7), shadow_partial (DU-4), tiebreak_fewer_hand (AB-18, CL-4).
+(AB-20), duel (DU-1..DU-7), shadow_partial (DU-4), tiebreak_fewer_hand (AB-18, CL-4),
+shadow_blocks_draw (DU-6).
 
 A display layer is one int: value v (1..13, 14 = jokers alone) + 16 * numbers k + 256 * jokers
 j (the engine's sorted tuple `(v,)*k + (X,)*j`). A pool item is up to 14 cards, bottom first.
@@ -68,7 +69,7 @@ OBS = 319
 COPIES = np.array([0] + [8] * 13 + [5], np.int64)       # AB-1: 109 cards
 
 # rules
-R_N, R_OPTIONAL, R_ONES, R_DUEL, R_PARTIAL, R_TIEBREAK = 0, 1, 2, 3, 4, 5
+R_N, R_OPTIONAL, R_ONES, R_DUEL, R_PARTIAL, R_TIEBREAK, R_SHADOW_BLOCKS = 0, 1, 2, 3, 4, 5, 6
 
 
 # -- set-up -----------------------------------------------------------------------------------
@@ -403,7 +404,8 @@ def apply(g, R, a):
         g[SHADOW_SIZE] -= n
         g[HAND + s * 15 + v] += n
         g[SIZE + s] += n
-        g[ABLUXXED] = 1
+        if R[R_SHADOW_BLOCKS] != 0:                                 # DU-6 (former reading)
+            g[ABLUXXED] = 1
         if g[DECK_N] > 0:                                           # DU-7
             fill_shadow(g)
         next_victim(g, R)                                           # DU-5

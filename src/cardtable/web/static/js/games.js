@@ -23,6 +23,7 @@ export const GAMES = {
       { name: "optional_draw", clause: "AB-15" },
       { name: "ones_beat_top", clause: "AB-20" },
       { name: "shadow_partial", clause: "DU-4" },
+      { name: "shadow_blocks_draw", clause: "DU-6" },
       { name: "tiebreak_fewer_hand", clause: "AB-18" },
     ],
     fields: [], checks: [],
