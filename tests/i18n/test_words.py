@@ -5,7 +5,9 @@ about shadowluxxing (DU-4: compulsory, and only numbers that lie often enough)."
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +73,23 @@ def test_the_duel_lesson_offers_only_numbers_that_lie_often_enough(lang, often):
     """At the step with `play 12 12` four of the shadow's nine numbers lie twice: the words
     must not offer every number below 12."""
     assert often in catalog(lang)["learn.ab.duel.abluxx.done"]
+
+
+RULES = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web" / "static" / "rules"
+
+
+def test_the_german_kombio_rules_page_says_feld_for_a_slot():
+    """The same words on the rules page: per clause (and in its glossary and lead) no more
+    Platz/Plätze in German than seat/seats in English, and no "Summe" for a game's total."""
+    de, en = (json.loads((RULES / f"kombio.{lang}.json").read_text()) for lang in ("de", "en"))
+    pairs = [(g["md"], e["md"]) for g, e in zip(de["glossary"], en["glossary"])]
+    pairs += list(zip(de["lead"], en["lead"]))
+    en_clauses = {c["id"]: c["md"] for s in en["sections"] for c in s["clauses"]}
+    pairs += [(c["md"], en_clauses[c["id"]]) for s in de["sections"] for c in s["clauses"]]
+    for g, e in pairs:
+        platz = len(re.findall(r"\bPl(?:a|ä)tz(?:e|es|en)?\b", g))
+        seats = len(re.findall(r"\bseats?\b", e, re.IGNORECASE))
+        assert platz <= seats, (g, e)
+    for cid in ("KO-4", "KO-16"):
+        assert "Summe" not in next(c["md"] for s in de["sections"] for c in s["clauses"]
+                                   if c["id"] == cid), cid
