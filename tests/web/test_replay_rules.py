@@ -351,7 +351,7 @@ INTERP_MARK = re.compile(r"\*(?:Interpretation|Auslegung)\b")
 
 @pytest.mark.parametrize("game", ["abluxxen", "kombio"])
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_every_interpretation_is_a_marked_box(rr_server, new_page, game, lang):
+def test_every_interpretation_is_a_marked_box(rr_server, new_page, artifacts, game, lang):
     """Each interpretation a clause's text marks ("*Interpretation...*" / "*Auslegung...*", on
     its own line or in parentheses) is drawn as a labelled box: a box (.rules-interp, or
     .rules-interp-inline inside a sentence) holding the tag with the word, as many as the text
@@ -374,6 +374,13 @@ def test_every_interpretation_is_a_marked_box(rr_server, new_page, game, lang):
     for x in shown:
         assert x["boxes"] == marks[x["id"]], (lang, x, marks[x["id"]])
         assert not x["italics"], (lang, x)
+    if (game, lang) == ("kombio", "de"):          # KO-15's two interpretations, phone and laptop
+        for w, h in ((375, 740), (1366, 657)):
+            page.set_viewport_size({"width": w, "height": h})
+            page.goto(f"{rr_server}/rules/{game}#KO-15")
+            playwright_api.expect(page.locator("article[id='KO-15']")).to_have_class(re.compile("is-target"))
+            no_horizontal_scroll(page)
+            page.screenshot(path=str(artifacts / f"rules-kombio-de-KO-15-{w}x{h}.png"))
 
 
 def test_rules_on_a_phone_and_language_switch(rr_server, new_page, artifacts):
