@@ -93,3 +93,19 @@ def test_the_german_kombio_rules_page_says_feld_for_a_slot():
     for cid in ("KO-4", "KO-16"):
         assert "Summe" not in next(c["md"] for s in de["sections"] for c in s["clauses"]
                                    if c["id"] == cid), cid
+
+
+CLAUSE = r"(?:AB|DU|CL|KO)-\d+(?:\.\d+)?"
+#: the clause references the browser turns into links (web/static/js/seats.js, REF_RE)
+REF = re.compile(rf"\s*\(({CLAUSE})(?:\.\.{CLAUSE})?\)|, ({CLAUSE})(?:\.\.{CLAUSE})?\)")
+TERMINAL_ONLY = ("cli.", "help.")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_clause_id_a_player_can_see_is_a_reference_the_browser_links(lang):
+    """A clause id in a text the browser may show stands only in the reference form the
+    browser makes into a link ("… (KO-8).", "(KO-8..KO-10)", "(…, KO-8)"): never inside a
+    sentence, where it would be printed as jargon. (The terminal's own texts may name one.)"""
+    bad = {k: v for k, v in catalog(lang).items()
+           if not k.startswith(TERMINAL_ONLY) and re.search(CLAUSE, REF.sub("", v))}
+    assert not bad, bad
