@@ -95,7 +95,7 @@ KO_CASES = [
     # (view, viewer, window, legal_any, English, German)
     (ko_view("turn", 0), 0, None, True,
      "Your turn: draw a card, take the top discard card into a slot, or call Kombio (KO-5).",
-     "Du bist am Zug: ziehe eine Karte, nimm die oberste Karte des Ablagestapels an einen Platz "
+     "Du bist am Zug: ziehe eine Karte, nimm die oberste Karte des Ablagestapels in ein Feld "
      "oder rufe Kombio (KO-5)."),
     (ko_view("turn", 0), 1, None, False,
      "Ann's turn: draw, take the top discard card or call Kombio (KO-5).",
@@ -104,13 +104,13 @@ KO_CASES = [
     (ko_view("drawn", 0, drawn=5), 0, None, True,
      "You drew a 5: put it into one of your slots (that card goes to the discard pile) or "
      "discard it (KO-5.1).",
-     "Du hast eine 5 gezogen: lege sie an einen deiner Plätze (die Karte dort kommt auf den "
+     "Du hast eine 5 gezogen: lege sie in eines deiner Felder (die Karte dort kommt auf den "
      "Ablagestapel) oder lege sie ab (KO-5.1)."),
     (ko_view("drawn", 0, drawn=9), 0, None, True,
      "You drew a 9: put it into one of your slots (that card goes to the discard pile) or "
      "discard it (KO-5.1). If you discard it, you may use its action: look at a card of another "
      "player.",
-     "Du hast eine 9 gezogen: lege sie an einen deiner Plätze (die Karte dort kommt auf den "
+     "Du hast eine 9 gezogen: lege sie in eines deiner Felder (die Karte dort kommt auf den "
      "Ablagestapel) oder lege sie ab (KO-5.1). Legst du sie ab, darfst du ihre Aktion nutzen: "
      "eine Karte eines anderen Spielers ansehen."),
     (ko_view("drawn", 0), 2, None, False, "Ann drew a card and looks at it.",
@@ -155,10 +155,10 @@ KO_CASES = [
      "Klopfen auf die 6: die anderen entscheiden (KO-10)."),
     (ko_view("give", 1, snap=RIGHT), 1, None, True,
      "You snapped right: give one of your cards into the emptied slot (KO-8).",
-     "Du hast richtig geklopft: gib eine deiner Karten in den leeren Platz (KO-8)."),
+     "Du hast richtig geklopft: gib eine deiner Karten in das leere Feld (KO-8)."),
     (ko_view("give", 1, snap=RIGHT), 0, None, False,
      "Ben snapped right and gives a card into the emptied slot (KO-8).",
-     "Ben hat richtig geklopft und gibt eine eigene Karte in den leeren Platz (KO-8)."),
+     "Ben hat richtig geklopft und gibt eine eigene Karte in das leere Feld (KO-8)."),
     (ko_view("hand_over", 0, snap=WRONG), 0, None, True,
      "A wrong snap on your card 3: hand it over to the snapper, or they get a penalty card "
      "(KO-8).",

@@ -1,8 +1,28 @@
-"""Pages of the browser tests: each in a browser context of its own (one player each)."""
+"""Pages of the browser tests: each in a browser context of its own (one player each); and a
+catalog text as the browser shows it (its clause references as links, or left out)."""
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
+
+from cardtable.i18n import t
+
+_CLAUSE = r"(?:AB|DU|CL|KO)-\d+(?:\.\d+)?"
+#: a clause reference of a catalog text, as web/static/js/seats.js finds it, and the stop after it
+_REF = re.compile(rf"(?:\s*\(({_CLAUSE})(?:\.\.{_CLAUSE})?\)|, ({_CLAUSE})(?:\.\.{_CLAUSE})?\))([.:;,]?)")
+
+
+def plain_text(text: str) -> str:
+    """A text without its clause references, as a button or a tooltip shows it (plainText)."""
+    return _REF.sub(lambda m: (")" if m[2] else "") + m[3], text)
+
+
+def as_shown(text: str, lang: str) -> str:
+    """A text as a paragraph shows it (withRefs): each clause reference is a link worded
+    "rule" / "Regel" after the sentence's stop, as inner_text() reads it."""
+    word = t(lang, "rule.short")
+    return _REF.sub(lambda m: (")" if m[2] else "") + m[3] + " " + word, text)
 
 
 class Errors(list):

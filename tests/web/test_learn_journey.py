@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 
 from cardtable.core.lesson import lesson
 from cardtable.i18n import t
+from pages import as_shown
 from policy import AbluxxenPlayer, KombioPlayer, board, click_hand_card, play_to_end
 
 PHONE = {"width": 375, "height": 740}
@@ -79,7 +80,7 @@ def test_a_newcomer_learns_to_play_on_a_phone_in_german(new_page, artifacts, lid
     for k, (_, step) in enumerate(steps):
         wait_step(page, k)
         panel = page.locator("#learn-step")
-        assert t("de", f"learn.{step.key}.do") in panel.inner_text()
+        assert as_shown(t("de", f"learn.{step.key}.do"), "de") in panel.inner_text()
         link = panel.locator("a.clause-ref")
         assert link.get_attribute("href") == f"/rules/{les.game}#{step.clause}"
         if k == 0:
@@ -95,8 +96,8 @@ def test_a_newcomer_learns_to_play_on_a_phone_in_german(new_page, artifacts, lid
             else:
                 page.click("#ko-kombio")
             page.wait_for_selector("#learn-refused")
-            assert page.locator("#learn-refused").inner_text() == t(
-                "de", "learn.refuse", step=t("de", f"learn.{step.key}.do"))
+            assert page.locator("#learn-refused").inner_text() == as_shown(t(
+                "de", "learn.refuse", step=t("de", f"learn.{step.key}.do")), "de")
             assert board(page)["index"] == index
         do(page, _step_decision(les, k), les.seat)
     # the last step's words, then the free game

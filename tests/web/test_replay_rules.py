@@ -346,6 +346,43 @@ def test_rules_page_has_every_clause_as_an_anchor(rr_server, rr_page, artifacts,
     playwright_api.expect(page.locator(f"article[id='{href[1:]}']")).to_have_class(re.compile("is-target"))
 
 
+INTERP_MARK = re.compile(r"\*(?:Interpretation|Auslegung)\b")
+
+
+@pytest.mark.parametrize("game", ["abluxxen", "kombio"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_interpretation_is_a_marked_box(rr_server, new_page, artifacts, game, lang):
+    """Each interpretation a clause's text marks ("*Interpretation...*" / "*Auslegung...*", on
+    its own line or in parentheses) is drawn as a labelled box: a box (.rules-interp, or
+    .rules-interp-inline inside a sentence) holding the tag with the word, as many as the text
+    marks. Never a mark rendered as mere italics inside the rule."""
+    data = json.loads((STATIC / "rules" / f"{game}.{lang}.json").read_text())
+    marks = {c["id"]: len(INTERP_MARK.findall(c["md"])) for s in data["sections"] for c in s["clauses"]}
+    page = new_page(lang)
+    page.goto(f"{rr_server}/rules/{game}")
+    page.wait_for_selector(f".rules-page[lang={lang}]")
+    word = "Interpretation" if lang == "en" else "Auslegung"
+    shown = page.eval_on_selector_all(".rules-clause", """(els, word) => els.map(e => ({
+        id: e.id,
+        boxes: [...e.querySelectorAll('.rules-interp, .rules-interp-inline')].filter(b =>
+          b.querySelector(':scope > .rules-interp-tag, :scope > p > .rules-interp-tag')
+          && b.querySelector('.rules-interp-tag').textContent.includes(word)).length,
+        italics: [...e.querySelectorAll('.rules-clause-body em')].map(x => x.textContent)
+          .filter(x => /^(Interpretation|Auslegung)/.test(x.trim())),
+      }))""", word)
+    assert {x["id"] for x in shown} == set(marks)
+    for x in shown:
+        assert x["boxes"] == marks[x["id"]], (lang, x, marks[x["id"]])
+        assert not x["italics"], (lang, x)
+    if (game, lang) == ("kombio", "de"):          # KO-15's two interpretations, phone and laptop
+        for w, h in ((375, 740), (1366, 657)):
+            page.set_viewport_size({"width": w, "height": h})
+            page.goto(f"{rr_server}/rules/{game}#KO-15")
+            playwright_api.expect(page.locator("article[id='KO-15']")).to_have_class(re.compile("is-target"))
+            no_horizontal_scroll(page)
+            page.screenshot(path=str(artifacts / f"rules-kombio-de-KO-15-{w}x{h}.png"))
+
+
 def test_rules_on_a_phone_and_language_switch(rr_server, new_page, artifacts):
     page = new_page("en", width=375, height=740)
     page.goto(f"{rr_server}/rules/abluxxen#AB-8")

@@ -18,6 +18,11 @@ the CLDR rules of the language: Babel here, Intl.PluralRules in the browser. Apo
 plain text: no message quotes a brace (the catalog test checks it), so the messages mean the
 same to any ICU MessageFormat library.
 
+A clause of the rules is named in one form only, a reference at the end of a sentence or of a
+parenthesis: "… (AB-11).", "(KO-8..KO-10)", "(…, KO-16)". The terminal prints it as it stands;
+the browser makes it a small link to the rules page, or leaves it out where no link can stand
+(web/static/js/seats.js: withRefs, plainText), so it never prints a bare clause id.
+
 Keys are grouped by prefix: `cli.*` the terminal's frame (main.py), `help.*` command-line help,
 `ab.*` Abluxxen, `ko.*` Kombio, `err.*` the engines' refusals by IllegalDecision.code (their
 `params` are the placeholders), `bot.*`/`seat.*` names of seats, `level.*` bot levels.

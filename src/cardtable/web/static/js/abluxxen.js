@@ -331,7 +331,7 @@ function dialog(view, opts, decisions) {
   } else {
     // DU-4: as many cards of the chosen number as the set just played has (maybe part of a stack)
     const n = playedSize(view);
-    box.append(h("p", { id: "dlg-text" }, t("ab.dlg.shadow", { n })),
+    box.append(h("p", { id: "dlg-text" }, withRefs(t("ab.dlg.shadow", { n }))),
       h("div", { class: "btns" }, ofKind(decisions, "shadow").map(({ text: d, args }) => {
         const v = args.value;
         const st = (view.shadow || []).find((x) => x[0] === v) || [v];

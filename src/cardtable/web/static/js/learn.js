@@ -1,13 +1,15 @@
-// "Learn to play" (issue 34, docs/learn.md): the lobby's list of lessons (GET /api/lessons;
+// "Learn to play" (docs/learn.md): the lobby's list of lessons (GET /api/lessons;
 // a button starts one: POST /api/lessons/{id} makes a private table of the lesson's prepared
 // deal with this player seated, and the table page opens), and at a lesson's table the step
 // panel above the board (the state's `lesson`: the step due, the last done, free or left; its
-// words are the catalog's learn.<key>.do / .done, its clause links the rules page) and the
-// friendly refusal of a decision the step does not ask for (the server refuses it too).
+// words are the catalog's learn.<key>.do / .done, their clause references and the step's rule
+// links to the rules page, never a bare clause id) and the friendly refusal of a decision the
+// step does not ask for (the server refuses it too).
 // Nothing here names a game: the lessons are what the server lists.
 import { t } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
+import { withRefs } from "./seats.js";
 import { saveSeat, storedName } from "./store.js";
 import { navigate } from "./router.js";
 
@@ -59,9 +61,11 @@ export function lessonRefusal(st, text) {
   return t("learn.refuse", { step: t(`learn.${step.key}.do`) });
 }
 
+/** The step's rule on the rules page: the words say "the rule", the clause id is its address. */
 function clauseLink(game, clause) {
-  return h("a", { class: "clause-ref", href: `/rules/${game}#${clause}`, target: "_blank", rel: "noopener" },
-    t("learn.rule", { clause }));
+  const name = t("rule.link", { id: clause });
+  return h("a", { class: "clause-ref", href: `/rules/${game}#${clause}`, target: "_blank", rel: "noopener",
+    title: name, "aria-label": name, data: { clause } }, t("learn.rule_web"));
 }
 
 /** The step panel of the learner's state (null at other tables and for spectators). */
@@ -70,21 +74,21 @@ export function lessonPanel(st, game, note) {
   if (!ls) return null;
   const parts = [];
   const done = ls.done && st.status !== "over" && (!ls.step || ls.step.n > ls.done.n) ? ls.done : null;
-  if (done) parts.push(h("p", { class: "learn-done", id: "learn-done" }, "✓ ", t(`learn.${done.key}.done`)));
+  if (done) parts.push(h("p", { class: "learn-done", id: "learn-done" }, "✓ ", withRefs(t(`learn.${done.key}.done`))));
   let head = t("learn.panel");
   if (ls.step) {
     head = t("learn.step", { i: ls.step.n + 1, n: ls.steps });
-    parts.push(h("p", { class: "learn-do", id: "learn-do" }, h("strong", {}, t(`learn.${ls.step.key}.do`)), " ", clauseLink(game, ls.step.clause)));
+    parts.push(h("p", { class: "learn-do", id: "learn-do" }, h("strong", {}, withRefs(t(`learn.${ls.step.key}.do`))), " ", clauseLink(game, ls.step.clause)));
   } else if (st.status === "over") {
     parts.push(h("p", { class: "learn-do", id: "learn-over" }, h("strong", {}, t("learn.over"))));
   } else if (ls.free) {
-    parts.push(h("p", { class: "learn-do", id: "learn-free" }, t(`learn.free.${ls.id}`)));
+    parts.push(h("p", { class: "learn-do", id: "learn-free" }, withRefs(t(`learn.free.${ls.id}`))));
   } else if (ls.left) {
     parts.push(h("p", { class: "learn-do", id: "learn-left" }, t("learn.left")));
   } else {
     parts.push(h("p", { class: "learn-wait muted", id: "learn-wait" }, t("learn.wait")));
   }
-  if (note) parts.push(h("p", { class: "learn-refused", id: "learn-refused", role: "alert" }, note));
+  if (note) parts.push(h("p", { class: "learn-refused", id: "learn-refused", role: "alert" }, withRefs(note)));
   return h("section", { class: "learn-step", id: "learn-step", "aria-label": t("learn.panel"),
     data: { step: ls.step ? String(ls.step.n) : "", free: ls.free ? "1" : "" } },
   h("h2", { class: "learn-head" }, head), ...parts);

@@ -17,7 +17,7 @@
 // record) only in the step's folded "Notation" detail.
 import { t, getLang, onLang } from "./i18n.js";
 import { loadGame } from "./games.js";
-import { seatNames } from "./seats.js";
+import { seatNames, withRefs, plainText } from "./seats.js";
 import { node } from "./dom.js";
 import { resultTable } from "./replay-result.js";
 import { replayChat } from "./chat.js";
@@ -289,7 +289,7 @@ export function render(el, { code } = {}) {
       const i = s.index;
       const b = ui.logItems[i];
       if (!b) return;
-      const text = stepText(s, lang);
+      const text = plainText(stepText(s, lang));  // a button: clause ids left out
       const first = text.split("\n")[0];          // a round's end: its first line in the list
       b.textContent = i === 0 ? t("replay.start_short") : first;
       if (first !== text) b.title = text; else b.removeAttribute("title");
@@ -327,7 +327,7 @@ export function render(el, { code } = {}) {
       ui.info.appendChild(node("p", "replay-step-text", t("replay.start")));
     } else {
       const p = node("p", "replay-step-text");
-      p.appendChild(node("strong", null, stepText(s, lang)));
+      p.appendChild(node("strong")).append(...withRefs(stepText(s, lang)));
       ui.info.appendChild(p);
       // the record's own line, for those who read records (seats counted from 0 there)
       const n = node("details", "replay-notation");

@@ -42,11 +42,23 @@ export function seatStatus(opts, s) {
 }
 
 const CLAUSE = `(?:${CLAUSE_ALT})-\\d+(?:\\.\\d+)?`;
-const REF_RE = new RegExp(`\\s*\\((${CLAUSE})(?:\\.\\.${CLAUSE})?\\)|, (${CLAUSE})\\)`, "g");
+const REF_RE = new RegExp(`\\s*\\((${CLAUSE})(?:\\.\\.${CLAUSE})?\\)|, (${CLAUSE})(?:\\.\\.${CLAUSE})?\\)`, "g");
 
-/** A text whose clause ids ("… (AB-11)", "(KO-8..KO-10)", "(…, KO-16)") become small links to
- * the rules: players read the words, the id is only the link's address. Returns nodes. */
+/** A catalog text's clause references, the one form every catalog text uses for them: a
+ * parenthesis of ids at a sentence's end ("… (AB-11)", "(KO-8..KO-10)") or the ids closing a
+ * parenthesis ("(…, KO-16)", "(…, KO-8..KO-10)"). The terminal prints them as they are; the
+ * browser never prints a bare id: withRefs() makes each a small link to the rules page where
+ * a link can stand, plainText() leaves it out where none can (buttons, tooltips, read aloud). */
+
+/** A text without its clause references (for a button, a tooltip, a screen reader). */
+export function plainText(text) {
+  return String(text).replace(REF_RE, (m, a, b) => (b ? ")" : ""));
+}
+
+/** A text whose clause ids become small links to the rules: players read the words, the id is
+ * only the link's address. Returns nodes. */
 export function withRefs(text) {
+  text = String(text);
   const out = [];
   let last = 0;
   for (const m of String(text).matchAll(REF_RE)) {

@@ -5,11 +5,11 @@
 import { t, getLang, onLang, refusal } from "./i18n.js";
 import { h, clear, announce, listText } from "./dom.js";
 import { TableConnection } from "./net.js";
-import { seatNames, withRefs } from "./seats.js";
+import { seatNames, withRefs, plainText } from "./seats.js";
 import { api, apiMessage } from "./api.js";
 import { loadSeat, saveSeat, dropSeat } from "./store.js";
 import { signalTurn, signalsMenu, closeSignals } from "./signals.js";
-import { GAMES, CLAUSE_ALT, loadGame } from "./games.js";
+import { GAMES, loadGame } from "./games.js";
 import { captureRects, runFx } from "./table-fx.js";
 import { drawLinkConfirm, drawJoin, drawWaiting, endActions } from "./table-seats.js";
 import { tableChat } from "./chat.js";
@@ -17,8 +17,6 @@ import { tableCoach } from "./coach.js";
 import { lessonPanel, lessonRefusal, sayRefusal } from "./learn.js";
 import { paceClock } from "./pace.js";
 
-// a clause id in an event's words, left out when the words are read aloud
-const CLAUSE_REF = new RegExp(`\\s*\\((?:${CLAUSE_ALT})-[^)]*\\)`, "g");
 
 export function renderTablePage(el, code) {
   document.title = `${code} · cardtable`;
@@ -120,14 +118,14 @@ export function renderTablePage(el, code) {
           try { msg.text = S.mod.logText(msg, S.state, S.table) || msg.text; } catch (e) { /* keep the server's */ }
         }
         appendLog(msg);
-        if (msg.text) announce(msg.text.replace(CLAUSE_REF, ""));
+        if (msg.text) announce(plainText(msg.text));    // clause ids are not read aloud
         break;
       }
       case "error":
         if (!["stale", "already_answered", "not_your_turn"].includes(msg.code)) {
           S.error = t("table.error", { msg: msg.reason_code ? refusal(msg) : (msg.message || msg.code) });
           drawStatus();
-          announce(S.error);
+          announce(plainText(S.error));
         }
         break;
       case "rematch":
@@ -147,7 +145,7 @@ export function renderTablePage(el, code) {
   function decide(text) {
     if (!S.conn || !S.state) return;
     S.lessonNote = lessonRefusal(S.state, text);      // a lesson's step asks for another
-    if (S.lessonNote) { S.ui = {}; draw(); sayRefusal(S.lessonNote); return; }
+    if (S.lessonNote) { S.ui = {}; draw(); sayRefusal(plainText(S.lessonNote)); return; }
     S.conn.send({ type: "decide", decision: text, index: S.state.index });
   }
 
@@ -235,7 +233,7 @@ export function renderTablePage(el, code) {
         st ? talk.button() : null,
         h("a", { class: "btn btn-small", href: `/rules/${game}`, "data-link": "", id: "rules-link" }, t("table.rules"))),
     );
-    if (S.error) statusEl.appendChild(h("p", { class: "error sb-error", role: "alert" }, S.error));
+    if (S.error) statusEl.appendChild(h("p", { class: "error sb-error", role: "alert" }, withRefs(S.error)));
     updateClock();
     if (focusId && !statusEl.contains(document.activeElement)) {
       const f = document.getElementById(focusId);
