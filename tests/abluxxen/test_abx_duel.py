@@ -288,8 +288,9 @@ def test_shadow_blocks_draw_gives_the_former_reading():  # DU-6 DU-4 AB-15
 @pytest.mark.parametrize("blocks", [False, True])
 def test_abluxxing_the_opponent_withholds_the_draw_either_way(blocks):  # DU-6 DU-5 AB-15
     s = duel({"shadow_blocks_draw": blocks})
-    run(s, ["play 7 7", "shadow 3", "pass", "play 8 8", "shadow 4", "take",
-            "draw pool 3+X", "draw pool 2+13"])
+    # seat 0's shadowluxx: a draw to pass, unless it blocks the draw (the former reading)
+    run(s, ["play 7 7", "shadow 3"] + ([] if blocks else ["pass"]) +
+        ["play 8 8", "shadow 4", "take", "draw pool 3+X", "draw pool 2+13"])
     v = s.view(None)
     assert v["active"] == 0 and v["awaiting"] == "play"     # seat 1 abluxxed: no draw
 
