@@ -1,6 +1,8 @@
 """Attacks on accounts (issue 32), on SQLite and PostgreSQL: cross-site request forgery,
-cross-site WebSocket hijacking, password guessing and name enumeration through the limits,
-and the Secure cookie behind a TLS proxy."""
+cross-site WebSocket hijacking, password guessing and name enumeration through the limits
+(lookalike spellings of a name count as one), a password log-in to an account that has
+none (signed up with a passkey), and the Secure cookie behind a TLS proxy (a cookie of the
+plain name, which another site of the domain could plant, is not read over TLS)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ from starlette.websockets import WebSocketDisconnect
 sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of
+from argon2 import extract_parameters
 from helpers import ServerProc
+from webauthn_soft import RP, Agent, SoftKey
 
 from cardtable.server.login_limits import LoginLimits
+from cardtable.server.passwords import Passwords
 from cardtable.server.security import Limits
 
 EVIL = "https://evil.example"
@@ -156,3 +161,75 @@ def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
             srv2.stop()
     finally:
         srv.stop()
+
+
+#: the password of the dummy hash an unknown name was once checked against (in the source)
+OLD_DUMMY = "not the password of anybody: " + "x" * 16
+
+
+def test_no_password_opens_an_account_signed_up_with_a_passkey(web):
+    """A passkey-only account has no password hash: a password log-in to it fails exactly
+    as a wrong password does (the same answer after one Argon2id check of the same cost),
+    whatever the password: the former dummy's too, the empty one."""
+    assert Agent(web).sign_up("Pascal", SoftKey(RP)).status_code == 201
+    web.sign_up("Petra")
+    passwords = web.app.state.accounts.passwords
+    real = passwords.hasher
+    calls = []
+
+    class Spy:
+        def verify(self, h, p):
+            calls.append(h)
+            return real.verify(h, p)
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+    passwords.hasher = Spy()
+    answers = {}
+    try:
+        for name, pw in (("Pascal", OLD_DUMMY), ("Pascal", "x" * 12), ("Petra", "x" * 12),
+                         ("Nobody", OLD_DUMMY)):
+            r = web.call("POST", "/api/session", json={"name": name, "password": pw})
+            answers[name, pw] = (r.status_code, r.json(), session_of(r))
+    finally:
+        passwords.hasher = real
+    refused = (401, {"detail": "wrong name or password", "error": "bad_login", "params": {}},
+               None)
+    assert all(a == refused for a in answers.values()), answers
+    # the same work each time: one check against an Argon2id hash of today's parameters
+    assert len(calls) == 4
+    assert all(extract_parameters(h) == extract_parameters(calls[2]) for h in calls)
+    assert calls[0].startswith("$argon2id$")
+    # the empty password too
+    r = web.call("POST", "/api/session", json={"name": "Pascal", "password": ""})
+    assert r.status_code == 401 and session_of(r) is None
+
+
+def test_the_hash_an_account_without_a_password_is_checked_against_matches_nothing():
+    """The hash a missing password is checked against is of a random secret made at
+    start-up (another in every process), and `verify` is never True without a stored
+    Argon2 hash, whatever that hash would accept."""
+    import asyncio
+
+    checked = []
+
+    class Spy:
+        def __init__(self, real, accept=False):
+            self.real, self.accept = real, accept
+
+        def verify(self, h, p):
+            checked.append(h)
+            return True if self.accept else self.real.verify(h, p)
+
+    a, b = Passwords(), Passwords()
+    a.hasher, b.hasher = Spy(a.hasher), Spy(b.hasher)
+    for stored in (None, "", "plain text"):
+        for pw in (OLD_DUMMY, "", "x" * 12):
+            assert asyncio.run(a.verify(stored, pw)) is False
+    assert asyncio.run(b.verify("", OLD_DUMMY)) is False
+    assert checked[0].startswith("$argon2id$") and len(set(checked[:9])) == 1
+    assert checked[9] != checked[0]                         # a random secret each
+    a.hasher = Spy(None, accept=True)                       # a hasher that accepts anything
+    assert asyncio.run(a.verify("", OLD_DUMMY)) is False
+    assert asyncio.run(a.verify(None, OLD_DUMMY)) is False
+    assert asyncio.run(a.verify("$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", "x")) is True

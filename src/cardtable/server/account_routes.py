@@ -7,9 +7,10 @@ side is accounts.py, the cookie sessions.py, the Origin checks origin.py, the pa
 passwords.py, the limits login_limits.py.
 
 No route tells whether a name has an account, but sign-up (a name that is taken is taken;
-the names are public at every table anyway): a log-in with an unknown name gets the same
-answer as one with a wrong password, after the same work (a hash checked against a dummy),
-and counts against the same limits.
+the names are public at every table anyway): a log-in with an unknown name, or to an
+account without a password (signed up with a passkey), gets the same answer as one with a
+wrong password, after the same work (a hash checked against one of a random secret:
+passwords.py), and counts against the same limits.
 """
 
 from __future__ import annotations
