@@ -186,6 +186,7 @@ async def sign_up(req: SignUp, request: Request, response: Response) -> PasskeyA
     belongs to an account already."""
     s = svc(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "create")  # bad input leaves the ceremony
     ch = await _take(request, response, "signup")
     new = P.check_registration(req.credential, ch["challenge"], rp_id, origins)
     name = ch["name"]
@@ -226,6 +227,7 @@ async def log_in(req: LogIn, request: Request, response: Response) -> PasskeyAut
     not grow); 429 `login_limited` after too many failures for the passkey's account."""
     s = svc(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "get")  # bad input leaves the ceremony
     ch = await _take(request, response, "login")
     cred_id = P.credential_id_of(req.credential)
     key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
@@ -280,6 +282,7 @@ async def add_passkey(req: AddKey, request: Request, response: Response) -> Pass
     s = svc(request)
     account, _ = await s.me(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "create")  # bad input leaves the ceremony
     ch = await _take(request, response, "add")
     if ch["account_id"] != account["id"]:
         raise ApiError(400, "this passkey request expired or was answered already: try again",
@@ -339,6 +342,7 @@ async def delete_me(req: Answer, request: Request, response: Response) -> Respon
     s = svc(request)
     account, _ = await s.me(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "get")  # bad input leaves the ceremony
     ch = await _take(request, response, "confirm")
     cred_id = P.credential_id_of(req.credential)
     key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
