@@ -137,6 +137,43 @@ def test_the_address_limits_count_a_whole_ipv6_64_and_signups_a_56():
     assert ll.signup_open("2001:db8:2::1") == 0
 
 
+def test_over_tls_only_the_host_cookie_is_read(database):
+    """Over TLS the session cookie is read only under its `__Host-` name, which no other site
+    can set: a `cardtable_session` (as a sibling sub-domain, or a page over plain HTTP, can
+    plant one) opens no session; the passkey ceremony's cookie alike. Over plain HTTP the
+    plain name is the cookie."""
+    with app_client(database, client_kw={"base_url": "https://testserver"}) as web:
+        site = "https://testserver"
+        r = web.call("POST", "/api/accounts", json={"name": "Tessa", "password": PASSWORD},
+                     origin=site)
+        assert r.status_code == 201, r.text
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith("__Host-cardtable_session=") and "Secure" in cookie
+        value = session_of(r)
+        for name, status in (("cardtable_session", 401), ("__Host-cardtable_session", 200)):
+            r = web.call("GET", "/api/me", headers={"Cookie": f"{name}={value}"})
+            assert r.status_code == status, (name, r.text)
+        # logging out with a planted plain cookie ends nobody's session
+        r = web.call("DELETE", "/api/session", origin=site,
+                     headers={"Cookie": f"cardtable_session={value}"})
+        assert r.status_code == 204
+        r = web.call("GET", "/api/me", headers={"Cookie": f"__Host-cardtable_session={value}"})
+        assert r.status_code == 200
+        # a ceremony begun over TLS is answered only with its __Host- cookie
+        r = web.call("POST", "/api/passkeys/login/options", origin=site)
+        assert r.status_code == 200, r.text
+        ceremony = r.headers["set-cookie"]
+        assert ceremony.startswith("__Host-cardtable_webauthn=")
+        cvalue = ceremony.split(";")[0].split("=", 1)[1]
+        r = web.call("POST", "/api/passkeys/login", origin=site,
+                     json={"credential": SoftKey(RP).get(r.json(), site)},
+                     headers={"Cookie": f"cardtable_webauthn={cvalue}"})
+        assert r.status_code == 400 and r.json()["error"] == "passkey_expired", r.text
+    with app_client(database) as web:                           # plain HTTP
+        _, sess = web.sign_up("Theo")
+        assert web.call("GET", "/api/me", sess).status_code == 200
+
+
 def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
     """A real server behind a trusted proxy that says the client came over TLS
     (X-Forwarded-Proto: https): the cookie is Secure and __Host- prefixed."""
@@ -149,6 +186,14 @@ def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
         assert r.status_code == 201, r.text
         cookie = r.headers["set-cookie"]
         assert cookie.startswith("__Host-cardtable_session=") and "Secure" in cookie
+        # over TLS (the trusted proxy says so) the plain name is not read
+        value = session_of(r)
+        tls = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.5",
+               "Host": "cards.example"}
+        for name, status in (("cardtable_session", 401), ("__Host-cardtable_session", 200)):
+            r = httpx.get(srv.base + "/api/me", trust_env=False, timeout=60,
+                          headers={**tls, "Cookie": f"{name}={value}"})
+            assert r.status_code == status, (name, r.text)
         # the same request straight from a client that is no trusted proxy: plain HTTP
         srv2 = ServerProc(str(tmp_path / "q.db")).start()
         try:

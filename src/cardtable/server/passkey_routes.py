@@ -91,7 +91,9 @@ def _rp(request: Request) -> tuple[str, list[str]]:
 
 
 def _cookie_value(request: Request) -> str | None:
-    for name in (P.SECURE_COOKIE, P.COOKIE):
+    """The ceremony cookie's value (over TLS only under its `__Host-` name, as the session's:
+    sessions.cookie_names), or None."""
+    for name in S.cookie_names(request, P.SECURE_COOKIE, P.COOKIE):
         v = request.cookies.get(name)
         if v and len(v) <= 128:
             return v
