@@ -114,6 +114,37 @@ def test_password_guessing_is_limited_per_name_alike_for_unknown_names(database)
         assert web.log_in("Other")[0].status_code == 401        # other names are not locked
 
 
+def test_the_limit_per_name_counts_every_spelling_that_finds_the_account(database):
+    """"VIC" and "Vic" are one name (a capital I and a small l look alike, so their first
+    lookalike keys differ): failures with one spelling lock the others out, for the owner
+    too, and alike for a name without an account; a failed passkey log-in counts against
+    the same account."""
+    limits = Limits.off()
+    limits.account_failures_per_hour, limits.account_failure_burst = 0.001, 3
+    with app_client(database, limits) as web:
+        web.sign_up("Vic")
+        for name in ("VIC", "vIc", "VIC"):
+            assert web.log_in(name, "x" * 12)[0].status_code == 401
+        for name in ("Vic", "vic", "VIC", "V I C"):
+            r, sess = web.log_in(name)                          # the right password
+            assert r.status_code == 429 and r.json()["error"] == "login_limited", name
+            assert sess is None
+        # a name without an account: the same answers
+        got = [web.log_in(n, "x" * 12)[0].status_code for n in ("KIM", "kIm", "KIM", "Kim")]
+        assert got == [401, 401, 401, 429]
+        assert web.log_in("Kira", "x" * 12)[0].status_code == 401          # another name
+        # a passkey's failures count against its account, whatever spelling logs in after
+        key = SoftKey(RP)
+        assert Agent(web).sign_up("Ilka", key).status_code == 201
+        assert Agent(web).log_in(key)[0].status_code == 200     # its count is 1 now
+        for _ in range(3):                                      # a cloned key's answers
+            key.counter = 0
+            assert Agent(web).log_in(key)[0].status_code == 401
+        key.counter = 100
+        assert Agent(web).log_in(key)[0].status_code == 429
+        assert web.log_in("ILKA", "x" * 12)[0].status_code == 429
+
+
 def test_attempts_are_limited_per_address(database):
     limits = Limits.off()
     limits.logins_per_minute, limits.login_burst = 1.0, 4

@@ -27,6 +27,7 @@ from cardtable.server import passkeys as P
 from cardtable.server import sessions as S
 from cardtable.server.account_routes import AccountOut, Accounts, Token, svc
 from cardtable.server.errors import ApiError
+from cardtable.server.login_limits import limit_keys
 from cardtable.server.origin import parse_allowed
 from cardtable.server.protocol import Name
 from cardtable.server.security import client_addr, name_keys
@@ -234,15 +235,15 @@ async def log_in(req: LogIn, request: Request, response: Response) -> PasskeyAut
     cred_id = P.credential_id_of(req.credential)
     key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
     account = await A.read(s.store, A.by_id(key["account_id"])) if key else None
-    name_key = name_keys(account["name"])[0] if account else ""
-    if name_key:
-        _limited(s, s.limits.account_open(name_key))
+    counted = limit_keys(name_keys(account["name"]), account["id"]) if account else ()
+    if counted:
+        _limited(s, s.limits.account_open(counted))
     count = P.check_assertion(req.credential, ch["challenge"], rp_id, origins, key) \
         if account else None
     if count is None or not await A.write(
             s.store, lambda: P.used(key["id"], key["sign_count"], count)):
-        if name_key:
-            s.limits.failed(name_key)
+        if counted:
+            s.limits.failed(counted)
         raise ApiError(401, "this passkey was not accepted", "bad_passkey")
     await s.start_session(request, response, account["id"])
     claimed = await A.claim(s.store, account["id"], req.claim)
@@ -348,14 +349,14 @@ async def delete_me(req: Answer, request: Request, response: Response) -> Respon
     ch = await _take(request, response, "confirm")
     cred_id = P.credential_id_of(req.credential)
     key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
-    name_key = name_keys(account["name"])[0]
-    _limited(s, s.limits.account_open(name_key))
+    counted = limit_keys(name_keys(account["name"]), account["id"])
+    _limited(s, s.limits.account_open(counted))
     ok = key is not None and key["account_id"] == account["id"] == ch["account_id"]
     count = P.check_assertion(req.credential, ch["challenge"], rp_id, origins, key) \
         if ok else None
     if count is None or not await A.write(
             s.store, lambda: P.used(key["id"], key["sign_count"], count)):
-        s.limits.failed(name_key)
+        s.limits.failed(counted)
         raise ApiError(403, "this passkey was not accepted", "bad_passkey")
     await A.delete(s.store, account["id"])
     out = Response(status_code=204)
