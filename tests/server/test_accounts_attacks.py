@@ -1,6 +1,8 @@
 """Attacks on accounts (issue 32), on SQLite and PostgreSQL: cross-site request forgery,
-cross-site WebSocket hijacking, password guessing and name enumeration through the limits,
-and the Secure cookie behind a TLS proxy."""
+cross-site WebSocket hijacking, password guessing and name enumeration through the limits
+(lookalike spellings of a name count as one), a password log-in to an account that has
+none (signed up with a passkey), and the Secure cookie behind a TLS proxy (a cookie of the
+plain name, which another site of the domain could plant, is not read over TLS)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ from starlette.websockets import WebSocketDisconnect
 sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of
+from argon2 import extract_parameters
 from helpers import ServerProc
+from webauthn_soft import RP, Agent, SoftKey
 
 from cardtable.server.login_limits import LoginLimits
+from cardtable.server.passwords import Passwords
 from cardtable.server.security import Limits
 
 EVIL = "https://evil.example"
@@ -109,6 +114,37 @@ def test_password_guessing_is_limited_per_name_alike_for_unknown_names(database)
         assert web.log_in("Other")[0].status_code == 401        # other names are not locked
 
 
+def test_the_limit_per_name_counts_every_spelling_that_finds_the_account(database):
+    """"VIC" and "Vic" are one name (a capital I and a small l look alike, so their first
+    lookalike keys differ): failures with one spelling lock the others out, for the owner
+    too, and alike for a name without an account; a failed passkey log-in counts against
+    the same account."""
+    limits = Limits.off()
+    limits.account_failures_per_hour, limits.account_failure_burst = 0.001, 3
+    with app_client(database, limits) as web:
+        web.sign_up("Vic")
+        for name in ("VIC", "vIc", "VIC"):
+            assert web.log_in(name, "x" * 12)[0].status_code == 401
+        for name in ("Vic", "vic", "VIC", "V I C"):
+            r, sess = web.log_in(name)                          # the right password
+            assert r.status_code == 429 and r.json()["error"] == "login_limited", name
+            assert sess is None
+        # a name without an account: the same answers
+        got = [web.log_in(n, "x" * 12)[0].status_code for n in ("KIM", "kIm", "KIM", "Kim")]
+        assert got == [401, 401, 401, 429]
+        assert web.log_in("Kira", "x" * 12)[0].status_code == 401          # another name
+        # a passkey's failures count against its account, whatever spelling logs in after
+        key = SoftKey(RP)
+        assert Agent(web).sign_up("Ilka", key).status_code == 201
+        assert Agent(web).log_in(key)[0].status_code == 200     # its count is 1 now
+        for _ in range(3):                                      # a cloned key's answers
+            key.counter = 0
+            assert Agent(web).log_in(key)[0].status_code == 401
+        key.counter = 100
+        assert Agent(web).log_in(key)[0].status_code == 429
+        assert web.log_in("ILKA", "x" * 12)[0].status_code == 429
+
+
 def test_attempts_are_limited_per_address(database):
     limits = Limits.off()
     limits.logins_per_minute, limits.login_burst = 1.0, 4
@@ -132,6 +168,43 @@ def test_the_address_limits_count_a_whole_ipv6_64_and_signups_a_56():
     assert ll.signup_open("2001:db8:2::1") == 0
 
 
+def test_over_tls_only_the_host_cookie_is_read(database):
+    """Over TLS the session cookie is read only under its `__Host-` name, which no other site
+    can set: a `cardtable_session` (as a sibling sub-domain, or a page over plain HTTP, can
+    plant one) opens no session; the passkey ceremony's cookie alike. Over plain HTTP the
+    plain name is the cookie."""
+    with app_client(database, client_kw={"base_url": "https://testserver"}) as web:
+        site = "https://testserver"
+        r = web.call("POST", "/api/accounts", json={"name": "Tessa", "password": PASSWORD},
+                     origin=site)
+        assert r.status_code == 201, r.text
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith("__Host-cardtable_session=") and "Secure" in cookie
+        value = session_of(r)
+        for name, status in (("cardtable_session", 401), ("__Host-cardtable_session", 200)):
+            r = web.call("GET", "/api/me", headers={"Cookie": f"{name}={value}"})
+            assert r.status_code == status, (name, r.text)
+        # logging out with a planted plain cookie ends nobody's session
+        r = web.call("DELETE", "/api/session", origin=site,
+                     headers={"Cookie": f"cardtable_session={value}"})
+        assert r.status_code == 204
+        r = web.call("GET", "/api/me", headers={"Cookie": f"__Host-cardtable_session={value}"})
+        assert r.status_code == 200
+        # a ceremony begun over TLS is answered only with its __Host- cookie
+        r = web.call("POST", "/api/passkeys/login/options", origin=site)
+        assert r.status_code == 200, r.text
+        ceremony = r.headers["set-cookie"]
+        assert ceremony.startswith("__Host-cardtable_webauthn=")
+        cvalue = ceremony.split(";")[0].split("=", 1)[1]
+        r = web.call("POST", "/api/passkeys/login", origin=site,
+                     json={"credential": SoftKey(RP).get(r.json(), site)},
+                     headers={"Cookie": f"cardtable_webauthn={cvalue}"})
+        assert r.status_code == 400 and r.json()["error"] == "passkey_expired", r.text
+    with app_client(database) as web:                           # plain HTTP
+        _, sess = web.sign_up("Theo")
+        assert web.call("GET", "/api/me", sess).status_code == 200
+
+
 def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
     """A real server behind a trusted proxy that says the client came over TLS
     (X-Forwarded-Proto: https): the cookie is Secure and __Host- prefixed."""
@@ -144,6 +217,14 @@ def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
         assert r.status_code == 201, r.text
         cookie = r.headers["set-cookie"]
         assert cookie.startswith("__Host-cardtable_session=") and "Secure" in cookie
+        # over TLS (the trusted proxy says so) the plain name is not read
+        value = session_of(r)
+        tls = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.5",
+               "Host": "cards.example"}
+        for name, status in (("cardtable_session", 401), ("__Host-cardtable_session", 200)):
+            r = httpx.get(srv.base + "/api/me", trust_env=False, timeout=60,
+                          headers={**tls, "Cookie": f"{name}={value}"})
+            assert r.status_code == status, (name, r.text)
         # the same request straight from a client that is no trusted proxy: plain HTTP
         srv2 = ServerProc(str(tmp_path / "q.db")).start()
         try:
@@ -156,3 +237,75 @@ def test_behind_a_tls_proxy_the_cookie_is_secure(tmp_path):
             srv2.stop()
     finally:
         srv.stop()
+
+
+#: the password of the dummy hash an unknown name was once checked against (in the source)
+OLD_DUMMY = "not the password of anybody: " + "x" * 16
+
+
+def test_no_password_opens_an_account_signed_up_with_a_passkey(web):
+    """A passkey-only account has no password hash: a password log-in to it fails exactly
+    as a wrong password does (the same answer after one Argon2id check of the same cost),
+    whatever the password: the former dummy's too, the empty one."""
+    assert Agent(web).sign_up("Pascal", SoftKey(RP)).status_code == 201
+    web.sign_up("Petra")
+    passwords = web.app.state.accounts.passwords
+    real = passwords.hasher
+    calls = []
+
+    class Spy:
+        def verify(self, h, p):
+            calls.append(h)
+            return real.verify(h, p)
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+    passwords.hasher = Spy()
+    answers = {}
+    try:
+        for name, pw in (("Pascal", OLD_DUMMY), ("Pascal", "x" * 12), ("Petra", "x" * 12),
+                         ("Nobody", OLD_DUMMY)):
+            r = web.call("POST", "/api/session", json={"name": name, "password": pw})
+            answers[name, pw] = (r.status_code, r.json(), session_of(r))
+    finally:
+        passwords.hasher = real
+    refused = (401, {"detail": "wrong name or password", "error": "bad_login", "params": {}},
+               None)
+    assert all(a == refused for a in answers.values()), answers
+    # the same work each time: one check against an Argon2id hash of today's parameters
+    assert len(calls) == 4
+    assert all(extract_parameters(h) == extract_parameters(calls[2]) for h in calls)
+    assert calls[0].startswith("$argon2id$")
+    # the empty password too
+    r = web.call("POST", "/api/session", json={"name": "Pascal", "password": ""})
+    assert r.status_code == 401 and session_of(r) is None
+
+
+def test_the_hash_an_account_without_a_password_is_checked_against_matches_nothing():
+    """The hash a missing password is checked against is of a random secret made at
+    start-up (another in every process), and `verify` is never True without a stored
+    Argon2 hash, whatever that hash would accept."""
+    import asyncio
+
+    checked = []
+
+    class Spy:
+        def __init__(self, real, accept=False):
+            self.real, self.accept = real, accept
+
+        def verify(self, h, p):
+            checked.append(h)
+            return True if self.accept else self.real.verify(h, p)
+
+    a, b = Passwords(), Passwords()
+    a.hasher, b.hasher = Spy(a.hasher), Spy(b.hasher)
+    for stored in (None, "", "plain text"):
+        for pw in (OLD_DUMMY, "", "x" * 12):
+            assert asyncio.run(a.verify(stored, pw)) is False
+    assert asyncio.run(b.verify("", OLD_DUMMY)) is False
+    assert checked[0].startswith("$argon2id$") and len(set(checked[:9])) == 1
+    assert checked[9] != checked[0]                         # a random secret each
+    a.hasher = Spy(None, accept=True)                       # a hasher that accepts anything
+    assert asyncio.run(a.verify("", OLD_DUMMY)) is False
+    assert asyncio.run(a.verify(None, OLD_DUMMY)) is False
+    assert asyncio.run(a.verify("$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA", "x")) is True

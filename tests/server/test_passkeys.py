@@ -7,16 +7,19 @@ cross-site requests, guessing within the log-in limits. On SQLite and PostgreSQL
 
 from __future__ import annotations
 
+import base64
+import copy
 import sys
 from pathlib import Path
 
+import cbor2
 import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import ORIGIN, PASSWORD, app_client
-from webauthn_soft import RP, UP, Agent, SoftKey
+from webauthn_soft import RP, UP, Agent, SoftKey, b64
 
 from cardtable.server.config import DatabaseURL
 from cardtable.server.security import Limits
@@ -175,7 +178,7 @@ def test_add_list_remove_and_never_the_last_way_to_log_in(web):
     # bad input: a malformed answer changes nothing
     e.call("POST", "/api/me/passkeys/options")
     _error(e.call("POST", "/api/me/passkeys", {"credential": {"id": "x"}}), 400,
-           "passkey_refused")
+           "passkey_malformed")
     assert e.call("GET", "/api/me/passkeys").json() == []
     assert e.call("POST", "/api/me/passkeys", {"credential": "x"}).status_code == 422
 
@@ -259,7 +262,131 @@ def test_every_passkey_error_has_words_in_both_languages(lang):
         text = (src / name).read_text()
         codes |= set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', text, re.S))
     assert {"passkey_expired", "passkey_refused", "bad_passkey", "passkey_known",
-            "passkey_limit", "last_login_way", "no_passkey", "passkey_no_domain"} <= codes
+            "passkey_limit", "last_login_way", "no_passkey", "passkey_no_domain",
+            "passkey_malformed"} <= codes
     for code in codes:
-        text = t(lang, f"err.api.{code}", most=20, name="Ann")
+        text = t(lang, f"err.api.{code}", most=20, name="Ann", field="credential.id")
         assert text != f"err.api.{code}" and "{" not in text, code
+
+
+def _cose_list_key(cred: dict) -> dict:
+    """The answer with its attestation's public key replaced by a CBOR list (not a COSE
+    map), re-encoded: base64url and CBOR well-formed, the key unreadable."""
+    raw = cred["response"]["attestationObject"]
+    att = cbor2.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+    auth = att["authData"]
+    n = int.from_bytes(auth[53:55], "big")                      # credential id length
+    att["authData"] = auth[:55 + n] + cbor2.dumps([1, 2, 3])
+    cred["response"]["attestationObject"] = b64(cbor2.dumps(att))
+    return cred
+
+
+def _junk_ec_key(cred: dict) -> dict:
+    """The answer with a COSE EC2 key whose coordinates are no bytes (attestation "none":
+    nothing but the server's own check reads the key before it is stored)."""
+    raw = cred["response"]["attestationObject"]
+    att = cbor2.loads(base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+    auth = att["authData"]
+    n = int.from_bytes(auth[53:55], "big")
+    att["authData"] = auth[:55 + n] + cbor2.dumps({1: 2, 3: -7, -1: 1, -2: "x", -3: 5})
+    cred["response"]["attestationObject"] = b64(cbor2.dumps(att))
+    return cred
+
+
+def _set(path: str, value):
+    """A change to an answer: `path` (dotted, below the credential) set to `value`, or
+    removed when `value` is `_GONE`."""
+    def change(cred: dict) -> dict:
+        *up, last = path.split(".")
+        d = cred
+        for k in up:
+            d = d[k]
+        if value is _GONE:
+            d.pop(last, None)
+        else:
+            d[last] = value
+        return cred
+    return change
+
+
+_GONE = object()
+
+#: malformed registration answers: (change, the field named)
+_BAD_CREATE = [
+    (_set("response.transports", 5), "credential.response.transports"),
+    (_set("response.transports", ["internal", 7]), "credential.response.transports"),
+    (_cose_list_key, "credential.response.attestationObject"),
+    (_junk_ec_key, "credential.response.attestationObject"),
+    (_set("response.attestationObject", _GONE), "credential.response.attestationObject"),
+    (_set("response.clientDataJSON", "not base64!"), "credential.response.clientDataJSON"),
+    (_set("response.clientDataJSON", b64(b"[1, 2]")), "credential.response.clientDataJSON"),
+    (_set("response", "x"), "credential.response"),
+    (_set("rawId", 17), "credential.rawId"),
+    (_set("id", _GONE), "credential.id"),
+]
+#: malformed assertions
+_BAD_GET = [
+    (_set("response", "x"), "credential.response"),
+    (_set("response", [1]), "credential.response"),
+    (_set("response.signature", _GONE), "credential.response.signature"),
+    (_set("response.signature", "a=b"), "credential.response.signature"),
+    (_set("response.authenticatorData", b64(b"short")), "credential.response.authenticatorData"),
+    (_set("response.clientDataJSON", 3), "credential.response.clientDataJSON"),
+    (_set("response.userHandle", ["x"]), "credential.response.userHandle"),
+    (_set("type", None), "credential.type"),
+]
+
+
+def _malformed(r, field: str):
+    _error(r, 400, "passkey_malformed")
+    assert r.json()["params"] == {"field": field}, r.text
+
+
+@pytest.mark.parametrize("case", range(len(_BAD_CREATE)))
+def test_a_malformed_registration_is_a_400_naming_its_field(web, case):
+    """Sign-up and adding a passkey: wrong types, missing fields, bad base64 and unreadable
+    bytes each answered 400 with the field; the ceremony is left as it was (the right answer
+    to it still works) and no account or passkey is made."""
+    change, field = _BAD_CREATE[case]
+    name = f"Malformed {case}"
+    a = Agent(web)
+    opts = a.call("POST", "/api/passkeys/signup/options", {"name": name}).json()
+    key = SoftKey(RP)
+    good = key.create(opts, ORIGIN)
+    _malformed(a.call("POST", "/api/passkeys/signup", {"credential": change(copy.deepcopy(good))}),
+               field)
+    assert web.log_in(name, "x" * 12)[0].status_code == 401             # no account
+    r = a.call("POST", "/api/passkeys/signup", {"credential": good})
+    assert r.status_code == 201, r.text
+    # adding a passkey to the account: the same checks
+    opts = a.call("POST", "/api/me/passkeys/options").json()
+    good = SoftKey(RP).create(opts, ORIGIN)
+    _malformed(a.call("POST", "/api/me/passkeys", {"credential": change(copy.deepcopy(good))}),
+               field)
+    assert len(a.call("GET", "/api/me/passkeys").json()) == 1
+    assert a.call("POST", "/api/me/passkeys", {"credential": good}).status_code == 201
+
+
+@pytest.mark.parametrize("case", range(len(_BAD_GET)))
+def test_a_malformed_assertion_is_a_400_naming_its_field(web, case):
+    """Log-in and confirming a deletion with a passkey: the same for assertions, whatever
+    the passkey (a known one, an unknown one: the same answer, before anything is looked
+    up); the ceremony is left as it was and nothing counts against the account."""
+    change, field = _BAD_GET[case]
+    a = Agent(web)
+    key = SoftKey(RP)
+    assert a.sign_up(f"Asserting {case}", key).status_code == 201
+    for k in (key, SoftKey(RP)):
+        b = Agent(web)
+        opts = b.call("POST", "/api/passkeys/login/options").json()
+        good = k.get(opts, ORIGIN)
+        _malformed(b.call("POST", "/api/passkeys/login",
+                          {"credential": change(copy.deepcopy(good))}), field)
+        if k is key:
+            assert b.call("POST", "/api/passkeys/login", {"credential": good}).status_code == 200
+    opts = a.call("POST", "/api/me/passkeys/confirm/options").json()
+    good = key.get(opts, ORIGIN)
+    _malformed(a.call("DELETE", "/api/me/with-passkey",
+                      {"credential": change(copy.deepcopy(good))}), field)
+    assert a.call("GET", "/api/me").status_code == 200                  # not deleted
+    assert a.call("DELETE", "/api/me/with-passkey", {"credential": good}).status_code == 204

@@ -7,9 +7,10 @@ side is accounts.py, the cookie sessions.py, the Origin checks origin.py, the pa
 passwords.py, the limits login_limits.py.
 
 No route tells whether a name has an account, but sign-up (a name that is taken is taken;
-the names are public at every table anyway): a log-in with an unknown name gets the same
-answer as one with a wrong password, after the same work (a hash checked against a dummy),
-and counts against the same limits.
+the names are public at every table anyway): a log-in with an unknown name, or to an
+account without a password (signed up with a passkey), gets the same answer as one with a
+wrong password, after the same work (a hash checked against one of a random secret:
+passwords.py), and counts against the same limits.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from cardtable.server import accounts as A
 from cardtable.server import sessions as S
 from cardtable.server.errors import ApiError
-from cardtable.server.login_limits import LoginLimits
+from cardtable.server.login_limits import LoginLimits, limit_keys
 from cardtable.server.passkeys import keys_of
 from cardtable.server.passkeys import public as passkey_public
 from cardtable.server.pace import waiting_seats
@@ -178,17 +179,21 @@ class Accounts:
         return ApiError(429, f"too many attempts: try again in {seconds} seconds", error,
                         {"seconds": seconds}, {"Retry-After": str(seconds)})
 
-    async def check_password(self, request: Request, account: dict | None, key: str,
-                             password: str) -> bool:
-        """Whether `password` is the account's (None: an unknown name), within the limits
-        per address and per name (429 beyond them); a failure counts against the name."""
-        wait = self.limits.attempt(client_addr(request.scope)) or self.limits.account_open(key)
+    async def check_password(self, request: Request, account: dict | None,
+                             keys: tuple[str, str], password: str) -> bool:
+        """Whether `password` is the account's (None: an unknown name; an account without a
+        password never matches), within the limits per address and per name (429 beyond
+        them); a failure counts against the name as typed (its lookalike `keys`) and the
+        account (login_limits.limit_keys)."""
+        counted = limit_keys(keys, account["id"] if account else None)
+        wait = self.limits.attempt(client_addr(request.scope)) or \
+            self.limits.account_open(counted)
         if wait:
             raise self.limited(wait)
         pw = unicodedata.normalize("NFKC", password)
         ok = await self.passwords.verify(account["password_hash"] if account else None, pw)
         if not ok:
-            self.limits.failed(key)
+            self.limits.failed(counted)
         elif self.passwords.needs_rehash(account["password_hash"]):
             await A.rehash(self.store, account["id"], await self.passwords.hash(pw))
         return ok
@@ -249,7 +254,7 @@ async def log_in(req: LogIn, request: Request, response: Response) -> AuthOut:
     except Exception:                               # noqa: BLE001 -- no name has these keys
         keys = ("", "")
     account = await A.read(s.store, A.by_keys(keys)) if keys[0] else None
-    if not await s.check_password(request, account, keys[0], req.password) or account is None:
+    if not await s.check_password(request, account, keys, req.password) or account is None:
         raise ApiError(401, "wrong name or password", "bad_login")
     await s.start_session(request, response, account["id"])
     claimed = await A.claim(s.store, account["id"], req.claim)
@@ -283,7 +288,7 @@ async def change_password(req: NewPassword, request: Request, response: Response
     account ends; this one gets a new cookie."""
     s = svc(request)
     account, sess = await s.me(request)
-    if not await s.check_password(request, account, name_keys(account["name"])[0], req.old):
+    if not await s.check_password(request, account, name_keys(account["name"]), req.old):
         raise ApiError(403, "the password is wrong", "wrong_password")
     new = _password(req.new, "new")
     ended = await A.set_password(s.store, account["id"], await s.passwords.hash(new), None)
@@ -317,7 +322,7 @@ async def delete_me(req: Confirm, request: Request) -> Response:
     free seat is ("Seat 3")."""
     s = svc(request)
     account, _ = await s.me(request)
-    if not await s.check_password(request, account, name_keys(account["name"])[0],
+    if not await s.check_password(request, account, name_keys(account["name"]),
                                   req.password):
         raise ApiError(403, "the password is wrong", "wrong_password")
     await A.delete(s.store, account["id"])

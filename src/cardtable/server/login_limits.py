@@ -3,9 +3,13 @@
 - per address (an IPv6 client by its /64, netaddr.addr_group): `logins_per_minute` attempts
   of log-in or sign-up, `login_burst` at once. Every attempt costs a password hash (64 MiB,
   a tenth of a second), so this is also what one address can make the server work.
-- per account name (its lookalike key, security.name_keys, so "Ann" and "ANN" are one):
-  `account_failure_burst` failed log-ins, then `account_failures_per_hour`. Counted alike
-  for names that have no account: the answer never tells whether a name exists.
+- per account name: `account_failure_burst` failed log-ins, then
+  `account_failures_per_hour`. A failure counts against both lookalike keys of the name as
+  typed (security.name_keys: TR39 skeletons with case and width folded, so "Vic", "VIC" and
+  "vic" are one) and, if the name has an account, against the account itself (`limit_keys`),
+  so any spelling that finds the account finds its count; an attempt waits while any of
+  them is used up. Counted alike for names that have no account: the answer never tells
+  whether a name exists.
 - per address (/56, netaddr.quota_group): `signup_burst` accounts, then `signups_per_hour`.
 
 A refused attempt is answered 429 `login_limited` (or `signup_limited`) with Retry-After,
@@ -16,6 +20,7 @@ names (the least recently seen forgotten first).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from cardtable.server.netaddr import addr_group, quota_group
 from cardtable.server.security import Limits, TokenBucket
@@ -64,15 +69,25 @@ class LoginLimits:
         """An attempt of log-in or sign-up from `addr`: 0 if it may go on (counted)."""
         return self.attempts.take(addr_group(addr))
 
-    def account_open(self, key: str) -> float:
-        """0 if the account name `key` may be tried now (nothing is counted)."""
-        return self.failures.wait(key)
+    def account_open(self, keys: Iterable[str]) -> float:
+        """0 if the account name of these keys (`limit_keys`) may be tried now (nothing is
+        counted), else the seconds to wait."""
+        return max((self.failures.wait(k) for k in keys), default=0.0)
 
-    def failed(self, key: str) -> None:
-        self.failures.take(key)
+    def failed(self, keys: Iterable[str]) -> None:
+        """A failed log-in: it counts against each of the keys (`limit_keys`)."""
+        for k in keys:
+            self.failures.take(k)
 
     def signup_open(self, addr: str) -> float:
         return self.signups.wait(quota_group(addr))
 
     def signed_up(self, addr: str) -> None:
         self.signups.take(quota_group(addr))
+
+
+def limit_keys(name_keys: tuple[str, str], account_id: int | None) -> tuple[str, ...]:
+    """What a log-in's failures count against: both lookalike keys of the name as typed
+    (security.name_keys) and, if it found an account, the account's id."""
+    keys = tuple(dict.fromkeys(k for k in name_keys if k))
+    return keys + ((f"account {account_id}",) if account_id is not None else ())

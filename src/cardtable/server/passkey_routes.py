@@ -27,6 +27,7 @@ from cardtable.server import passkeys as P
 from cardtable.server import sessions as S
 from cardtable.server.account_routes import AccountOut, Accounts, Token, svc
 from cardtable.server.errors import ApiError
+from cardtable.server.login_limits import limit_keys
 from cardtable.server.origin import parse_allowed
 from cardtable.server.protocol import Name
 from cardtable.server.security import client_addr, name_keys
@@ -91,7 +92,9 @@ def _rp(request: Request) -> tuple[str, list[str]]:
 
 
 def _cookie_value(request: Request) -> str | None:
-    for name in (P.SECURE_COOKIE, P.COOKIE):
+    """The ceremony cookie's value (over TLS only under its `__Host-` name, as the session's:
+    sessions.cookie_names), or None."""
+    for name in S.cookie_names(request, P.SECURE_COOKIE, P.COOKIE):
         v = request.cookies.get(name)
         if v and len(v) <= 128:
             return v
@@ -186,6 +189,7 @@ async def sign_up(req: SignUp, request: Request, response: Response) -> PasskeyA
     belongs to an account already."""
     s = svc(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "create")  # bad input leaves the ceremony
     ch = await _take(request, response, "signup")
     new = P.check_registration(req.credential, ch["challenge"], rp_id, origins)
     name = ch["name"]
@@ -226,19 +230,20 @@ async def log_in(req: LogIn, request: Request, response: Response) -> PasskeyAut
     not grow); 429 `login_limited` after too many failures for the passkey's account."""
     s = svc(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "get")  # bad input leaves the ceremony
     ch = await _take(request, response, "login")
     cred_id = P.credential_id_of(req.credential)
     key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
     account = await A.read(s.store, A.by_id(key["account_id"])) if key else None
-    name_key = name_keys(account["name"])[0] if account else ""
-    if name_key:
-        _limited(s, s.limits.account_open(name_key))
+    counted = limit_keys(name_keys(account["name"]), account["id"]) if account else ()
+    if counted:
+        _limited(s, s.limits.account_open(counted))
     count = P.check_assertion(req.credential, ch["challenge"], rp_id, origins, key) \
         if account else None
     if count is None or not await A.write(
             s.store, lambda: P.used(key["id"], key["sign_count"], count)):
-        if name_key:
-            s.limits.failed(name_key)
+        if counted:
+            s.limits.failed(counted)
         raise ApiError(401, "this passkey was not accepted", "bad_passkey")
     await s.start_session(request, response, account["id"])
     claimed = await A.claim(s.store, account["id"], req.claim)
@@ -280,6 +285,7 @@ async def add_passkey(req: AddKey, request: Request, response: Response) -> Pass
     s = svc(request)
     account, _ = await s.me(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "create")  # bad input leaves the ceremony
     ch = await _take(request, response, "add")
     if ch["account_id"] != account["id"]:
         raise ApiError(400, "this passkey request expired or was answered already: try again",
@@ -339,17 +345,18 @@ async def delete_me(req: Answer, request: Request, response: Response) -> Respon
     s = svc(request)
     account, _ = await s.me(request)
     rp_id, origins = _rp(request)
+    P.check_shape(req.credential, "get")  # bad input leaves the ceremony
     ch = await _take(request, response, "confirm")
     cred_id = P.credential_id_of(req.credential)
     key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
-    name_key = name_keys(account["name"])[0]
-    _limited(s, s.limits.account_open(name_key))
+    counted = limit_keys(name_keys(account["name"]), account["id"])
+    _limited(s, s.limits.account_open(counted))
     ok = key is not None and key["account_id"] == account["id"] == ch["account_id"]
     count = P.check_assertion(req.credential, ch["challenge"], rp_id, origins, key) \
         if ok else None
     if count is None or not await A.write(
             s.store, lambda: P.used(key["id"], key["sign_count"], count)):
-        s.limits.failed(name_key)
+        s.limits.failed(counted)
         raise ApiError(403, "this passkey was not accepted", "bad_passkey")
     await A.delete(s.store, account["id"])
     out = Response(status_code=204)

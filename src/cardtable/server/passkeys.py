@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import json
+import re
 import secrets
 import time
 from typing import Any
@@ -46,7 +47,15 @@ from webauthn import (
     verify_authentication_response,
     verify_registration_response,
 )
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers import (
+    base64url_to_bytes,
+    bytes_to_base64url,
+    decode_credential_public_key,
+    decoded_public_key_to_cryptography,
+    parse_attestation_object,
+    parse_authenticator_data,
+    parse_client_data_json,
+)
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
@@ -133,11 +142,86 @@ def authentication_options(rp_id: str, challenge: bytes, allow: list[dict]) -> d
 
 
 # -- checking the answers -----------------------------------------------------------------------
+_B64URL = re.compile(r"[A-Za-z0-9_-]*={0,2}")
+
+
+def _malformed(field: str, what: str) -> ApiError:
+    return ApiError(400, f"the passkey answer is malformed: {field} {what}",
+                    "passkey_malformed", {"field": field})
+
+
+def _b64(obj: dict, key: str, path: str, required: bool = True) -> bytes | None:
+    """The bytes of the base64url text `obj[key]` (None if it is absent or null and not
+    `required`); 400 `passkey_malformed` naming `path.key` if it is missing, not a text or not
+    base64url."""
+    field = f"{path}.{key}"
+    v = obj.get(key)
+    if v is None and not required:
+        return None
+    if v is None:
+        raise _malformed(field, "is missing")
+    if not isinstance(v, str):
+        raise _malformed(field, "is not a text")
+    if not v or not _B64URL.fullmatch(v) or len(v.rstrip("=")) % 4 == 1:
+        raise _malformed(field, "is not base64url")
+    return base64url_to_bytes(v)
+
+
+def _parsed(field: str, parse, data: bytes):
+    """`parse(data)` by py_webauthn; 400 `passkey_malformed` naming `field` if it fails (its
+    parsers of CBOR and JSON raise whatever the malformed bytes make them raise)."""
+    try:
+        return parse(data)
+    except Exception as e:                      # noqa: BLE001 -- untrusted bytes, any error
+        raise _malformed(field, f"cannot be read ({type(e).__name__})") from None
+
+
+def _public_key(cbor: bytes):
+    return decoded_public_key_to_cryptography(decode_credential_public_key(cbor))
+
+
+def check_shape(credential: dict, kind: str) -> None:
+    """The structure of a browser's answer, before anything is looked up or verified:
+    `kind` "create" (registration: clientDataJSON, attestationObject with a public key that
+    can be used, transports) or "get" (an assertion: clientDataJSON, authenticatorData,
+    signature, userHandle); id, rawId and type for both. A field that is missing, of the
+    wrong type, not base64url or whose bytes cannot be read is answered 400
+    `passkey_malformed` with its name (`credential.response.clientDataJSON`), so the same
+    for any account. Whether the answer is valid (challenge, origin, signature) is
+    `check_registration`'s and `check_assertion`'s."""
+    _b64(credential, "id", "credential")
+    _b64(credential, "rawId", "credential")
+    if not isinstance(credential.get("type"), str):
+        raise _malformed("credential.type", "is not a text")
+    response = credential.get("response")
+    if not isinstance(response, dict):
+        raise _malformed("credential.response", "is not an object")
+    path = "credential.response"
+    _parsed(f"{path}.clientDataJSON", parse_client_data_json,
+            _b64(response, "clientDataJSON", path))
+    if kind == "create":
+        att = _parsed(f"{path}.attestationObject", parse_attestation_object,
+                      _b64(response, "attestationObject", path))
+        attested = att.auth_data.attested_credential_data
+        if attested is None:
+            raise _malformed(f"{path}.attestationObject", "holds no credential")
+        _parsed(f"{path}.attestationObject", _public_key, attested.credential_public_key)
+        transports = response.get("transports")
+        if transports is not None and not (isinstance(transports, list) and all(
+                isinstance(t, str) for t in transports)):
+            raise _malformed(f"{path}.transports", "is not a list of texts")
+    else:
+        _parsed(f"{path}.authenticatorData", parse_authenticator_data,
+                _b64(response, "authenticatorData", path))
+        _b64(response, "signature", path)
+        _b64(response, "userHandle", path, required=False)
+
+
 def check_registration(credential: dict, challenge: str, rp_id: str, origins: list[str]
                        ) -> dict:
-    """The new passkey of a registration answer (credential_id, public_key, sign_count,
-    transports); 400 `passkey_refused` when it is not a valid answer to this challenge from
-    this site."""
+    """The new passkey of a registration answer whose structure was checked (`check_shape`):
+    its credential_id, public_key, sign_count and transports; 400 `passkey_refused` when it
+    is not a valid answer to this challenge from this site."""
     try:
         v = verify_registration_response(
             credential=credential, expected_challenge=base64url_to_bytes(challenge),
@@ -145,7 +229,9 @@ def check_registration(credential: dict, challenge: str, rp_id: str, origins: li
     except (WebAuthnException, ValueError, TypeError, KeyError) as e:
         raise ApiError(400, f"the passkey was not accepted: {str(e)[:200]}",
                        "passkey_refused") from None
-    transports = (credential.get("response") or {}).get("transports") or []
+    response = credential.get("response")
+    transports = response.get("transports") if isinstance(response, dict) else None
+    transports = transports if isinstance(transports, list) else []
     transports = [t for t in transports if isinstance(t, str) and t in _TRANSPORTS][:8]
     return {"credential_id": bytes_to_base64url(v.credential_id),
             "public_key": v.credential_public_key, "sign_count": v.sign_count,
@@ -156,8 +242,9 @@ def check_assertion(credential: dict, challenge: str, rp_id: str, origins: list[
                     key: dict) -> int | None:
     """The new sign count of a valid assertion by the passkey `key`, or None (a wrong
     origin, challenge, signature or user handle; a sign count that did not grow: a cloned
-    authenticator)."""
-    handle = (credential.get("response") or {}).get("userHandle")
+    authenticator). Its structure was checked (`check_shape`)."""
+    response = credential.get("response")
+    handle = response.get("userHandle") if isinstance(response, dict) else None
     if handle and handle != key["user_handle"]:
         return None
     try:

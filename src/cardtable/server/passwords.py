@@ -22,6 +22,11 @@ What a password may be (`clean_password`):
   request can still not make the server hash megabytes (Argon2 reads the password once, so
   the cost of 1024 characters is the cost of 10; the cap is for the request body).
 
+An account without a password (one signed up with a passkey: its stored hash is '') and an
+unknown name are checked against the hash of a random secret made when the process starts
+and never kept: the same work and the same answer as a wrong password, and no password can
+match it (nor would a match count: `verify` is True only for a stored Argon2 hash).
+
 Hashing runs in a worker thread (64 MiB and tens of milliseconds each), at most
 `HASH_CONCURRENCY` at a time in a process, so a burst of log-ins cannot take the server's
 memory or both its cores; the others queue for it.
@@ -30,6 +35,7 @@ memory or both its cores; the others queue for it.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import unicodedata
 
 from argon2 import PasswordHasher
@@ -67,6 +73,12 @@ def clean_password(raw: str) -> str:
     return pw
 
 
+def is_password_hash(stored: str | None) -> bool:
+    """Whether an account's stored `password_hash` is a password's (an Argon2 PHC string),
+    not '' (an account signed up with a passkey) or None."""
+    return isinstance(stored, str) and stored.startswith("$argon2")
+
+
 class Passwords:
     """Hash and verify passwords off the event loop, `HASH_CONCURRENCY` at a time.
     `hasher`: argon2-cffi's PasswordHasher (tests may pass a cheaper one)."""
@@ -74,26 +86,29 @@ class Passwords:
     def __init__(self, hasher: PasswordHasher | None = None):
         self.hasher = hasher or PasswordHasher()
         self._sem = asyncio.Semaphore(HASH_CONCURRENCY)
-        # the hash an unknown name is checked against: the same work as a real check, so the
-        # time of the answer does not tell which names exist
-        self._dummy = self.hasher.hash("not the password of anybody: " + "x" * 16)
+        # the hash an unknown name or an account without a password is checked against: the
+        # same work as a real check (so the time of the answer does not tell which names
+        # exist), of a random secret nobody knows (it is forgotten at once)
+        self._unmatchable = self.hasher.hash(secrets.token_urlsafe(32))
 
     async def hash(self, password: str) -> str:
         async with self._sem:
             return await asyncio.to_thread(self.hasher.hash, password)
 
     async def verify(self, stored: str | None, password: str) -> bool:
-        """True if `password` is the one of `stored` (None: an unknown account, checked
-        against a dummy hash so that it costs the same and is always False)."""
+        """True if `password` is the one of the Argon2 hash `stored`. Anything else (None: an
+        unknown account; '': an account without a password) is checked against the hash of
+        a random secret, so that it costs the same, and is always False."""
         async with self._sem:
             return await asyncio.to_thread(self._verify, stored, password)
 
     def _verify(self, stored: str | None, password: str) -> bool:
+        real = is_password_hash(stored)
         try:
-            ok = self.hasher.verify(stored or self._dummy, password)
+            ok = self.hasher.verify(stored if real else self._unmatchable, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
-        return ok and stored is not None
+        return ok is True and real
 
     def needs_rehash(self, stored: str) -> bool:
         return self.hasher.check_needs_rehash(stored)

@@ -10,7 +10,9 @@ session. The cookie is
   sub-domain can set or shadow it), when the request came over TLS: its scheme is https,
   which uvicorn takes from X-Forwarded-Proto when the request came through a trusted proxy
   (`--trusted-proxies`); over plain HTTP (a server on one's own machine) a Secure cookie
-  would not be kept, so it is named `cardtable_session` and not Secure.
+  would not be kept, so it is named `cardtable_session` and not Secure. Over TLS only the
+  `__Host-` name is read: a cookie of the plain name may have been planted by another site of
+  the same registrable domain (or by a page over plain HTTP), so it is ignored there.
 - Max-Age: `SESSION_MAX_DAYS`, the longest a session can live; the server decides when it
   ends: `Settings.session_days` after it was last used (renewed at most once an hour, in
   the database: the cookie needs no renewal), never later than a year after the log-in.
@@ -47,8 +49,16 @@ def over_tls(request: Request) -> bool:
     return request.url.scheme in ("https", "wss")
 
 
+def cookie_names(request: Request, secure: str = SECURE_COOKIE, plain: str = COOKIE
+                 ) -> tuple[str, ...]:
+    """The names a cookie is read under: over TLS only the `__Host-` one (`secure`), which
+    no other site can set; over plain HTTP both."""
+    return (secure,) if over_tls(request) else (secure, plain)
+
+
 def cookie_value(request: Request) -> str | None:
-    for name in COOKIES:
+    """The session cookie's value (see `cookie_names`), or None."""
+    for name in cookie_names(request):
         v = request.cookies.get(name)
         if v and len(v) <= 128:
             return v
@@ -56,7 +66,8 @@ def cookie_value(request: Request) -> str | None:
 
 
 def has_session_cookie(headers) -> bool:
-    """A raw ASGI header list carries a session cookie (origin.py)."""
+    """A raw ASGI header list carries a session cookie (origin.py), under either name (a
+    plain-named one over TLS is never read, but checking its Origin costs nothing)."""
     for k, v in headers:
         if k == b"cookie":
             text = v.decode("latin-1")
