@@ -132,3 +132,18 @@ def test_every_lobby_body_is_strict_as_the_websocket_messages():
     for model in bodies + [P.Decide, P.SetSeat]:
         assert model.model_config.get("strict") is True, model
         assert model.model_config.get("extra") == "forbid", model
+
+
+def test_a_duel_table_takes_the_former_du6_reading(lobby):  # DU-6
+    """The create form's rule option `shadow_blocks_draw` reaches the table's record; in a
+    rule set without it, it is refused (422 settings) naming the option."""
+    duel = {"game": "abluxxen", "variant": "duel", "players": 2, "public": False, "name": "Ann",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]}
+    r = lobby.post("/api/tables", json=dict(duel, options={"shadow_blocks_draw": True}))
+    assert r.status_code == 201, r.text
+    assert r.json()["table"]["options"] == {"shadow_blocks_draw": True}
+    r = lobby.post("/api/tables", json=dict(duel, variant="basic", players=4, seats=[
+        {"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 3,
+        options={"shadow_blocks_draw": True}))
+    assert r.status_code == 422 and r.json()["error"] == "settings", r.text
+    assert "shadow_blocks_draw" in r.json()["detail"]
