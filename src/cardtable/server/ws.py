@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server import chat as table_talk
+from cardtable.server.connections import mark_useful
 from cardtable.server.protocol import (
     Auth,
     Back,
@@ -287,6 +288,8 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
     try:
         # under the table's lock: no decision is half broadcast while this client joins, so
         # it gets each event exactly once (in the history or in the broadcast)
+        if seat is not None:
+            mark_useful(ws.scope)                 # a seat's connection (connections.py)
         async with rt.lock:
             rt.attach(conn)
             conn.send(rt.welcome_msg(seat, lang))
@@ -388,6 +391,7 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         if seat is None:
             conn.error("bad_token", "this token holds no seat at this table", ident)
             return
+        mark_useful(conn.ws.scope)
         async with rt.lock:
             conn.seat = seat
             conn.send(rt.welcome_msg(seat, conn.lang))
