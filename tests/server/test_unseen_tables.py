@@ -8,10 +8,15 @@ minutes pass when the test advances the clock, nothing sleeps. SQLite and Postgr
 
 from __future__ import annotations
 
-from helpers import run_async
+import pytest
+import sqlalchemy as sa
+from helpers import database_url, run_async
 from pace_helpers import Local, settle, until
 
 from cardtable.server.clock import FakeClock
+from cardtable.server.config import DatabaseURL
+from cardtable.server.db import Store
+from cardtable.server.migrate import upgrade
 
 MINUTE = 60.0
 EXPERT = {"game": "kombio", "players": 2, "name": "Ann",
@@ -60,3 +65,39 @@ async def _unseen(database: str) -> None:
         assert await there() == {"played", "lobby"}
         # Ann's quota of tables with searching bots is hers again
         assert (await srv.create(**EXPERT))["table"]["status"] == "playing"
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_tables_made_before_migration_0011_count_as_seen(kind, request, tmp_path):
+    """A table of revision 0010 (its creator's seat taken, made long ago) is not taken for one
+    nobody connected to: it keeps the expiry it had."""
+    url = DatabaseURL(database_url(kind, request, tmp_path))
+    upgrade(url, "0010")
+    engine = sa.create_engine(url.sync_url)
+    with engine.begin() as conn:
+        meta = sa.MetaData()
+        tables = sa.Table("game_tables", meta, autoload_with=conn)
+        seats = sa.Table("seats", meta, autoload_with=conn)
+        table_id = conn.execute(tables.insert().values(
+            code="OLDTABLE", game="kombio", settings={"players": 2}, base={}, public=False,
+            status="playing", n_actions=0, version=1, deadline=None, snap=None,
+            rematch_code=None, created_at=1.0, updated_at=5.0, creator=None)
+            .returning(tables.c.id)).scalar_one()
+        conn.execute(seats.insert(), [
+            {"table_id": table_id, "seat": 0, "kind": "human", "bot": None, "name": "Ann",
+             "token_hash": "x" * 64, "away": False, "joined_at": 1.0, "client": None},
+            {"table_id": table_id, "seat": 1, "kind": "bot", "bot": "easy", "name": None,
+             "token_hash": None, "away": False, "joined_at": None, "client": None}])
+    upgrade(url)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT seen_at FROM game_tables WHERE id = :i"),
+                            {"i": table_id}).scalar() == 5.0
+    engine.dispose()
+
+    async def sweep() -> list[int]:
+        store = Store(url)
+        try:
+            return await store.sweep(0.0, 0.0, unseen_before=1e12)
+        finally:
+            await store.close()
+    assert run_async(sweep()) == []
