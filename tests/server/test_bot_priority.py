@@ -307,3 +307,32 @@ def test_a_spectator_on_another_process_gets_the_table_driven(request, tmp_path,
         a_srv.stop()
         b_srv.stop()
     assert_clean_log(logs)
+
+
+def test_the_owners_of_a_table(tmp_path):
+    """A table's owners in the bot pool: its creator's address group, and the account holding
+    its host's seat when its creator is logged in."""
+    from accounts_helpers import app_client
+
+    from cardtable.server.driver import owners
+    from cardtable.server.security import client_key
+
+    with app_client(str(tmp_path / "o.db")) as web:
+        store = web.app.state.hub().store
+        code, _ = web.guest_table()
+        r, sess = web.sign_up("Owner")
+        assert r.status_code == 201, r.text
+        r = web.call("POST", "/api/tables", sess, json={
+            "game": "kombio", "players": 2, "name": "Owner", "public": False,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "expert"}]})
+        assert r.status_code == 201, r.text
+        mine = r.json()["table"]["code"]
+
+        async def both():
+            guest = await store.table_by_code(code)
+            owned = await store.table_by_code(mine)
+            return await owners(store, guest["id"]), await owners(store, owned["id"])
+        guest, owned = web.client.portal.call(both)
+    creator = ("creator", client_key("testclient"))
+    assert guest == (creator,)
+    assert owned[0] == creator and owned[1][0] == "account" and len(owned) == 2

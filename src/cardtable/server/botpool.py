@@ -28,11 +28,12 @@ loop: ten tables of expert bots pushed every player's decision round trip past a
 - **At most one waiting request per table** (a table's driver asks for one decision at a time;
   a newer request replaces an older one, whose awaiter gets `Withdrawn`): the queue is never
   longer than the number of tables being driven, and `workers` decisions run at once. When
-  many tables wait, each waits its turn: with W workers and T tables of one rank waiting, a
-  table gets a decision about every T/W decision times; the people's tables are served before
-  any of them. How many searching tables there are at all is capped where tables are made
-  (security.Limits.search_tables), and unwatched tables of bots only are not driven
-  (driver.py), so they never queue.
+  many tables wait, each waits its turn: with W workers and C owners whose tables of one rank
+  wait, an owner gets a decision about every C/W decision times, shared by its tables; the
+  people's tables are served before any of them. How many owners have searching tables at all
+  is capped where tables are made (quotas.py, security.Limits.all_search_tables_per_worker;
+  per owner: search_tables), and unwatched tables of bots only are not driven (driver.py), so
+  they never queue.
 - The cheap bots (random, greedy, heuristic: a fraction of a millisecond) keep running in a
   thread of the server process: sending them to a worker would cost more than their decision.
 
