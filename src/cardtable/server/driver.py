@@ -40,7 +40,8 @@ sweeper read or wait on goes through the hub's clock (clock.py), so tests advanc
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
 seat. Searching bots think in worker processes (botpool.py: people's tables first, their
 owners in turn: `owners`), the cheap ones in worker threads, on copies of the state. Every
-bot's seed has 128 bits of OS randomness (security.secret_seed): a player cannot replay a bot's choices to learn its hand.
+bot's seed has 128 bits of OS randomness (security.secret_seed): a player cannot replay a
+bot's choices to learn its hand.
 
 `Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl, unseen_ttl); finished games
 are kept.
