@@ -131,6 +131,71 @@ def test_one_waiting_request_per_table_and_the_oldest_served_first():
     assert run_async(main()) == ["a0", "x0", "b0", "a2"]
 
 
+def test_one_clients_many_expert_tables_do_not_hold_up_anothers():
+    """Client A's four expert tables ask first, client B's one table last: B's table is served
+    second, not fifth (owners take turns within a rank; before, every table of A went first)."""
+    async def main():
+        pool = FakePool(1)
+        a = ("creator", "A")
+        tasks = [asyncio.create_task(pool.decide("busy", "busy", 0, None))]
+        await _until(lambda: pool.started == ["busy"], "the busy job started")
+        tasks += [asyncio.create_task(pool.decide(f"a{i}", f"a{i}", 0, None, owners=(a,)))
+                  for i in range(4)]
+        tasks.append(asyncio.create_task(pool.decide("b", "b", 0, None,
+                                                     owners=(("creator", "B"),))))
+        await _until(lambda: pool.stats()["waiting"] == 5, "five tables wait")
+        while pool.running:
+            await pool.finish_one()
+        await asyncio.gather(*tasks)
+        return pool.started
+
+    assert run_async(main()) == ["busy", "a0", "b", "a1", "a2", "a3"]
+
+
+def test_an_account_from_two_addresses_has_one_turn():
+    """One account's tables made from two address groups share one turn, as one address's
+    tables of two accounts do: a third client's table comes second."""
+    async def main():
+        pool = FakePool(1)
+        tasks = [asyncio.create_task(pool.decide("busy", "busy", 0, None))]
+        await _until(lambda: pool.started == ["busy"], "the busy job started")
+        for table, owners in (("x1", (("creator", "X1"), ("account", 7))),
+                              ("x2", (("creator", "X2"), ("account", 7))),
+                              ("y1", (("creator", "Y"), ("account", 8))),
+                              ("y2", (("creator", "Y"), ("account", 9))),
+                              ("z", (("creator", "Z"),))):
+            tasks.append(asyncio.create_task(pool.decide(table, table, 0, None,
+                                                         owners=owners)))
+        await _until(lambda: pool.stats()["waiting"] == 5, "five tables wait")
+        while pool.running:
+            await pool.finish_one()
+        await asyncio.gather(*tasks)
+        return pool.started
+
+    assert run_async(main()) == ["busy", "x1", "y1", "z", "x2", "y2"]
+
+
+def test_people_still_come_before_owners_turns():
+    """The owners' turns are taken within a rank: a watched table of bots of a client never
+    served waits for a people's table of a client just served."""
+    async def main():
+        pool = FakePool(1)
+        first = asyncio.create_task(pool.decide("p0", "p0", 0, None, rank=RANK_PLAYED,
+                                                owners=(("creator", "P"),)))
+        await _until(lambda: pool.started == ["p0"], "P's first job started")
+        w = asyncio.create_task(pool.decide("w", "w", 0, None, rank=RANK_WATCHED,
+                                            owners=(("creator", "W"),)))
+        p = asyncio.create_task(pool.decide("p1", "p1", 0, None, rank=RANK_PLAYED,
+                                            owners=(("creator", "P"),)))
+        await _until(lambda: pool.stats()["waiting"] == 2, "two tables wait")
+        while pool.running:
+            await pool.finish_one()
+        await asyncio.gather(first, w, p)
+        return pool.started
+
+    assert run_async(main()) == ["p0", "p1", "w"]
+
+
 def test_rank_of_a_table():
     def rt(seats, conns=(), rated=False):
         return SimpleNamespace(seats=[{"kind": k, "away": away} for k, away in seats],
@@ -242,3 +307,32 @@ def test_a_spectator_on_another_process_gets_the_table_driven(request, tmp_path,
         a_srv.stop()
         b_srv.stop()
     assert_clean_log(logs)
+
+
+def test_the_owners_of_a_table(tmp_path):
+    """A table's owners in the bot pool: its creator's address group, and the account holding
+    its host's seat when its creator is logged in."""
+    from accounts_helpers import app_client
+
+    from cardtable.server.driver import owners
+    from cardtable.server.security import client_key
+
+    with app_client(str(tmp_path / "o.db")) as web:
+        store = web.app.state.hub().store
+        code, _ = web.guest_table()
+        r, sess = web.sign_up("Owner")
+        assert r.status_code == 201, r.text
+        r = web.call("POST", "/api/tables", sess, json={
+            "game": "kombio", "players": 2, "name": "Owner", "public": False,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "expert"}]})
+        assert r.status_code == 201, r.text
+        mine = r.json()["table"]["code"]
+
+        async def both():
+            guest = await store.table_by_code(code)
+            owned = await store.table_by_code(mine)
+            return await owners(store, guest["id"]), await owners(store, owned["id"])
+        guest, owned = web.client.portal.call(both)
+    creator = ("creator", client_key("testclient"))
+    assert guest == (creator,)
+    assert owned[0] == creator and owned[1][0] == "account" and len(owned) == 2

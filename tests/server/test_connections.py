@@ -16,6 +16,7 @@ import socket
 import time
 
 import pytest
+import websockets
 
 from helpers import GUARD, HOST, Client, ServerProc, assert_clean_log, play, run_async
 
@@ -209,6 +210,148 @@ def test_trusted_proxy_counts_only_in_all_and_is_warned_about_once(capped):
             s.close()
     _until_served(capped.port, "127.0.0.6")
     assert log.read_text().count(warning) == 1, log.read_text()
+
+
+def _held(port: int, source: str, n: int) -> list[socket.socket]:
+    """`n` connections from `source`, each with a request answered (so each is counted and
+    idle now)."""
+    held = [_connect(port, source) for _ in range(n)]
+    assert all(_get(port, sock=s)[0] == 200 for s in held)
+    return held
+
+
+def _closed(socks: list[socket.socket]) -> list[socket.socket]:
+    """Those of `socks` the server has closed (a poll of each: no waiting)."""
+    out = []
+    for s in socks:
+        r, _, _ = select.select([s], [], [], 0)
+        if r:
+            try:
+                if s.recv(65536) == b"":
+                    out.append(s)
+            except (ConnectionResetError, BrokenPipeError):
+                out.append(s)
+    return out
+
+
+def _wait_closed(socks: list[socket.socket], n: int) -> list[socket.socket]:
+    """Wait until the server has closed `n` of `socks` (a guard against a hang only)."""
+    deadline, gone = time.monotonic() + GUARD, []
+    while len(gone) < n:
+        assert time.monotonic() < deadline, f"{len(gone)} of {n} connections closed"
+        gone += _closed([s for s in socks if s not in gone])
+        if len(gone) < n:
+            select.select([s for s in socks if s not in gone], [], [], 0.05)
+    return gone
+
+
+def test_a_full_server_keeps_room_for_a_newcomer(capped):
+    """Two addresses hold every one of the 8 connections in all: a normal client used to be
+    refused (`503 busy`, 0 of 57 requests in 30 s with 13 addresses on the default caps). Now
+    the newcomer takes the place of a connection of the client holding the most; a client
+    that already holds as many as the others is refused."""
+    a = _held(capped.port, "127.0.0.3", 4)
+    b = _held(capped.port, "127.0.0.4", 4)
+    newcomers = []
+    try:
+        newcomers.append(_connect(capped.port, "127.0.0.7"))
+        assert _get(capped.port, sock=newcomers[0])[0] == 200        # served, kept open
+        assert len(_wait_closed(a + b, 1)) == 1                      # one of theirs went
+        newcomers.append(_connect(capped.port, "127.0.0.8"))
+        assert _get(capped.port, sock=newcomers[1])[0] == 200
+        gone = _wait_closed(a + b, 2)
+        assert len([s for s in gone if s in a]) == 1 == len([s for s in gone if s in b])
+        # 3 + 3 + 1 + 1: nobody holds two more than the attackers: they are refused
+        with _connect(capped.port, "127.0.0.3") as more:
+            status, _, body = _response(more)
+            assert status == 503 and json.loads(body)["error"] == "busy"
+        assert all(_get(capped.port, sock=s)[0] == 200 for s in newcomers)
+    finally:
+        for s in a + b + newcomers:
+            s.close()
+    _until_served(capped.port, "127.0.0.3")
+
+
+def test_connections_that_carry_nothing_useful_go_first(capped):
+    """Of a client's connections the idle ones make room for newcomers first, then those
+    that carry nothing useful (a spectator's WebSocket); a seat's WebSocket is kept, though it
+    is the client's oldest connection. A client is never cut below a newcomer's share."""
+    from websockets.sync.client import connect as ws_connect
+
+    out = capped.create(game="abluxxen", variant="basic", players=3, name="Ann", seats=[
+        {"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}])
+    code, token = out["table"]["code"], out["join"]["token"]
+    url = f"{capped.ws_base}/ws/{code}"
+    held, newcomers = [], []
+    with ws_connect(f"{url}?token={token}", proxy=None, open_timeout=GUARD,
+                    sock=_connect(capped.port, "127.0.0.3")) as seat, \
+            ws_connect(url, proxy=None, open_timeout=GUARD,
+                       sock=_connect(capped.port, "127.0.0.3")) as spectator:
+        try:
+            assert json.loads(seat.recv(timeout=GUARD))["type"] == "welcome"
+            assert json.loads(spectator.recv(timeout=GUARD))["type"] == "welcome"
+            held = _held(capped.port, "127.0.0.3", 2) + _held(capped.port, "127.0.0.4", 4)
+            for i in range(5):                     # each takes an idle connection's place
+                newcomers.append(_connect(capped.port, f"127.0.0.{10 + i}"))
+                assert _get(capped.port, sock=newcomers[-1])[0] == 200
+                _wait_closed(held, i + 1)
+            # 127.0.0.3 holds its two WebSockets, 127.0.0.4 one idle connection: the next
+            # newcomer takes the spectator's place
+            newcomers.append(_connect(capped.port, "127.0.0.15"))
+            assert _get(capped.port, sock=newcomers[-1])[0] == 200
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    spectator.recv(timeout=GUARD)
+            assert not _closed(newcomers)
+            seat.send(json.dumps({"type": "ping", "id": "still-here"}))
+            while (m := json.loads(seat.recv(timeout=GUARD)))["type"] != "pong":
+                pass
+            assert m["id"] == "still-here"
+            # now each client holds one: the next newcomer is refused
+            with _connect(capped.port, "127.0.0.20") as late:
+                assert _response(late)[0] == 503
+        finally:
+            for s in held + newcomers:
+                s.close()
+    _until_served(capped.port, "127.0.0.20")
+
+
+class _Transport:
+    def __init__(self):
+        self.aborted = False
+
+    def abort(self):
+        self.aborted = True
+
+
+def test_the_fair_share_counts_an_ipv6_56_as_one_client():
+    """One /56 with connections from 8 of its /64s (each within the cap per address) fills the
+    cap in all; another client's newcomer takes the place of the /56's idle connection, not
+    of its seat's, and the /56 cannot take it back."""
+    from cardtable.server.connections import Gate, TrustedProxies
+
+    gate = Gate(8, 4, TrustedProxies(""))
+    slots = []
+    for i in range(8):
+        why, slot = gate.admit(_Transport(), f"2001:db8:5:{i:x}::1")
+        assert why is None
+        slots.append(slot)
+    for slot in slots[:7]:
+        slot.useful = True                          # seats' connections, all but the last
+    why, mine = gate.admit(_Transport(), "192.0.2.1")
+    assert why is None and slots[7].transport.aborted
+    assert not any(s.transport.aborted for s in slots[:7])
+    assert gate.admit(_Transport(), "2001:db8:5:ff::9") == ("server", None)
+    why, _ = gate.admit(_Transport(), "2001:db8:6::1")        # another /56: a useful one goes
+    assert why is None and sum(s.transport.aborted for s in slots) == 2
+    assert len(gate.open) == 8 and len(gate.clients["2001:db8:5::/56"]) == 6
+    gate.release(mine.transport)
+    assert len(gate.open) == 7 and "192.0.2.1" not in gate.clients
+    # a trusted proxy's connections are never closed for a newcomer
+    proxied = Gate(2, 4, TrustedProxies("10.0.0.1"))
+    p = [proxied.admit(_Transport(), "10.0.0.1")[1] for _ in range(2)]
+    assert proxied.admit(_Transport(), "192.0.2.9") == ("server", None)
+    assert not any(s.transport.aborted for s in p)
 
 
 def test_addr_group():

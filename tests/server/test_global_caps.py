@@ -113,8 +113,8 @@ def test_unfinished_tables_in_all_hold_against_many_addresses_at_once(start):
 
 
 def test_tables_with_searching_bots_in_all(start):
-    """At most `all_search_tables_per_worker` x bot workers unfinished tables with hard or
-    expert bots, whoever made them; tables with other bots are still made."""
+    """At most `all_search_tables_per_worker` x bot workers clients with unfinished tables with
+    hard or expert bots; tables with other bots are still made."""
     srv = start("--bot-workers", "1", "--limit", "all_search_tables_per_worker=2",
                 "--limit", "all_new_tables_per_minute=0")
     for _ in range(2):
@@ -125,6 +125,23 @@ def test_tables_with_searching_bots_in_all(start):
     easy = {"game": "abluxxen", "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 3}
     assert create(srv, easy).status_code == 201
     assert len(lobby(srv)) == 3
+
+
+def test_expert_tables_of_two_addresses_leave_room_for_others(start):
+    """The cap in all counts the clients with searching tables, not the tables: two addresses
+    with four expert tables (the default cap of one bot worker) used to lock everybody else
+    out of hard and expert tables. Each client's own quota (`search_tables`) still holds."""
+    srv = start("--bot-workers", "1", "--limit", "all_search_tables_per_worker=3",
+                "--limit", "all_new_tables_per_minute=0")
+    x, y = somebody(), somebody()
+    for _ in range(3):
+        assert create(srv, EXPERT, x).status_code == 201
+    assert create(srv, EXPERT, y).status_code == 201
+    r = create(srv, EXPERT, x)                                   # x's own quota
+    assert r.status_code == 429 and r.json()["error"] == "too_many_search_tables", r.text
+    assert create(srv, EXPERT).status_code == 201                # a third client: room
+    refused(create(srv, EXPERT), 503, "server_search_tables", 3)  # a fourth: the cap
+    assert create(srv, EXPERT, y).status_code == 201             # y's second takes no place
 
 
 def test_tables_made_a_minute_in_all(start):

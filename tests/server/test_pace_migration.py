@@ -38,7 +38,7 @@ def test_a_database_of_revision_0006_upgrades_and_its_game_goes_on(database):
     upgrade(url)
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT version_num FROM cardtable_alembic_version")) \
-            .scalar() == "0010"
+            .scalar() >= "0010"                   # (or a later revision)
         row = conn.execute(sa.text("SELECT code, pace, moved_at, reminded, waiting_for FROM "
                                    "game_tables WHERE id = :i"), {"i": table_id}).one()
         assert tuple(row) == ("OLDGAME1", None, None, None, None)

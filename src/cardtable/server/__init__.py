@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                        ("idle_ttl", "seconds before a game nobody plays expires"),
                        ("turn_ttl", "seconds before a turn-based game where no player moved "
                                     "expires"),
+                       ("unseen_ttl", "seconds before a table at which a seat was taken "
+                                      "and nobody ever connected expires (0: never)"),
                        ("sweep_interval", "seconds between two sweeps of expired tables"),
                        ("public_turn_seconds", "a public table's turn timer if none is set")):
         p.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name),
@@ -161,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                  public_seats_per_address=(a.public_seats_per_address
                                            if a.client_limits == "on" else 0),
                  waiting_ttl=a.waiting_ttl, idle_ttl=a.idle_ttl, turn_ttl=a.turn_ttl,
+                 unseen_ttl=a.unseen_ttl,
                  sweep_interval=a.sweep_interval, public_turn_seconds=a.public_turn_seconds,
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from cardtable.server import accounts as A
 from cardtable.server import sessions as S
+from cardtable.server.connections import mark_useful
 from cardtable.server.errors import ApiError
 from cardtable.server.login_limits import LoginLimits, limit_keys
 from cardtable.server.passkeys import keys_of
@@ -150,7 +151,10 @@ class Accounts:
         return self.hub().store
 
     async def current(self, request: Request) -> tuple[dict, dict] | None:
-        return await S.current(request, self.store, self.lifetime)
+        found = await S.current(request, self.store, self.lifetime)
+        if found is not None:
+            mark_useful(request.scope)       # an account's connection (connections.py)
+        return found
 
     async def me(self, request: Request) -> tuple[dict, dict]:
         found = await self.current(request)

@@ -452,7 +452,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "public": rt.public, "status": status, "deadline": None, "snap": None,
                     "rematch_code": None, "creator": rt.row.get("creator"),
                     "rated": bool(rt.row.get("rated")), "pace": cfg.get("pace"),
-                    "created_at": clock.now()}, rows)
+                    "created_at": clock.now(), "seen_at": clock.now()}, rows)  # players here
                 tx.set(rematch_code=code)
             new_id = tx.new_table_id
             rt._set_meta(tx.row, None)

@@ -14,19 +14,26 @@ loop: ten tables of expert bots pushed every player's decision round trip past a
   only its seat's knowledge, as before.
 - **People first.** Every request has a rank, asked again each time a worker is free (a
   spectator may come or go while it waits): 0 a table where a person plays, 1 a table only
-  watched, 2 neither (driver.rank). A free worker takes the lowest rank; within a rank the
-  table whose last decision was made longest ago (never served: first), so a table whose bots
-  decide often does not starve the others, and the tables of a rank progress at the same pace.
-  A rank of None withdraws the request (nobody is there any more: its awaiter gets `Withdrawn`,
-  no worker spends time on it).
+  watched, 2 neither (driver.rank). A free worker takes the lowest rank. A rank of None
+  withdraws the request (nobody is there any more: its awaiter gets `Withdrawn`, no worker
+  spends time on it).
+- **Owners in turn.** Within a rank the owners of the tables take turns (round robin): a
+  request names its owners (driver.owners: the creator's address group, the account of its
+  host), and the free worker takes the request whose owners were served longest ago (an
+  owner never served: first; of several owners, the one served last counts, so neither one
+  address with many accounts nor one account from many addresses gets more than one turn);
+  among one owner's tables, the table served longest ago. One client's many expert tables
+  share that client's turn: they cannot hold up another client's table longer than one
+  decision per client waiting. A request without owners is an owner of its own.
 - **At most one waiting request per table** (a table's driver asks for one decision at a time;
   a newer request replaces an older one, whose awaiter gets `Withdrawn`): the queue is never
   longer than the number of tables being driven, and `workers` decisions run at once. When
-  many tables wait, each waits its turn: with W workers and T tables of one rank waiting, a
-  table gets a decision about every T/W decision times; the people's tables are served before
-  any of them. How many searching tables there are at all is capped where tables are made
-  (security.Limits.search_tables), and unwatched tables of bots only are not driven
-  (driver.py), so they never queue.
+  many tables wait, each waits its turn: with W workers and C owners whose tables of one rank
+  wait, an owner gets a decision about every C/W decision times, shared by its tables; the
+  people's tables are served before any of them. How many owners have searching tables at all
+  is capped where tables are made (quotas.py, security.Limits.all_search_tables_per_worker;
+  per owner: search_tables), and unwatched tables of bots only are not driven (driver.py), so
+  they never queue.
 - The cheap bots (random, greedy, heuristic: a fraction of a millisecond) keep running in a
   thread of the server process: sending them to a worker would cost more than their decision.
 
@@ -106,6 +113,8 @@ class BotPool:
         #: table -> its one waiting request (args, asyncio future, rank)
         self._waiting: dict[object, tuple[tuple, asyncio.Future, object]] = {}
         self._served: dict[object, int] = {}        # table -> when it was last served
+        self._owner_served: dict[object, int] = {}  # owner -> when it was last served
+        self._owners: dict[object, tuple] = {}      # waiting table -> its owners
         self._clock = 0
         self._busy = 0
         self.done = 0                               # decisions made (statistics)
@@ -130,29 +139,36 @@ class BotPool:
         return self._pool().submit(self.fn, *args)
 
     async def run(self, key, fn: Callable, args: tuple,
-                  rank: Callable[[], int | None] | int = 0):
+                  rank: Callable[[], int | None] | int = 0, owners: tuple = ()):
         """`fn(*args)` (a module-level function: it travels to a worker by name) made in a
         worker when it is `key`'s turn, exactly as a table's decision (`decide`): one waiting
-        request per key (a newer one withdraws the older), ranked by `rank`."""
+        request per key (a newer one withdraws the older), ranked by `rank`, in turn with
+        other `owners`."""
         fut = asyncio.get_running_loop().create_future()
         old = self._waiting.pop(key, None)
         if old is not None:
             self._withdraw(old[1], "a newer request replaced it")
         self._waiting[key] = ((Job(fn, args),), fut, rank)
+        self._owners[key] = tuple(owners)
         self._dispatch()
         return await fut
 
     async def decide(self, table, name: str, seed: int, state: GameState,
-                     rank: Callable[[], int | None] | int = 0) -> str:
+                     rank: Callable[[], int | None] | int = 0, owners: tuple = ()) -> str:
         """The bot's decision, made in a worker when it is `table`'s turn. `rank()`: its
-        place (lower first; None: withdraw it), asked whenever a worker is free."""
+        place (lower first; None: withdraw it), asked whenever a worker is free; `owners`:
+        whose table it is (hashable keys; owners take turns within a rank)."""
         fut = asyncio.get_running_loop().create_future()
         old = self._waiting.pop(table, None)
         if old is not None:
             self._withdraw(old[1], "a newer request of the table replaced it")
         self._waiting[table] = ((name, seed, state), fut, rank)
+        self._owners[table] = tuple(owners)
         self._dispatch()
         return await fut
+
+    def _owner_keys(self, table) -> tuple:
+        return self._owners.get(table) or (("table", table),)
 
     def _withdraw(self, fut: asyncio.Future, why: str) -> None:
         if not fut.done():
@@ -160,16 +176,19 @@ class BotPool:
             self.withdrawn += 1
 
     def _next(self):
-        """The waiting table to serve: the lowest rank, then the one served longest ago; the
-        requests whose rank is None (or whose awaiter has gone) are dropped on the way."""
+        """The waiting table to serve: the lowest rank, then the one whose owners were served
+        longest ago, then the one served longest ago; the requests whose rank is None (or
+        whose awaiter has gone) are dropped on the way."""
         best, best_key = None, None
         for table, (_, fut, rank) in list(self._waiting.items()):
             r = rank() if callable(rank) else rank
             if r is None or fut.done():
                 del self._waiting[table]
+                self._owners.pop(table, None)
                 self._withdraw(fut, "nobody is at the table any more")
                 continue
-            key = (r, self._served.get(table, -1))
+            owner = max(self._owner_served.get(o, -1) for o in self._owner_keys(table))
+            key = (r, owner, self._served.get(table, -1))
             if best_key is None or key < best_key:
                 best, best_key = table, key
         return best
@@ -183,9 +202,13 @@ class BotPool:
             args, fut, _ = self._waiting.pop(table)
             self._clock += 1
             self._served[table] = self._clock
-            if len(self._served) > 10_000:          # forget the tables served longest ago
-                for t in sorted(self._served, key=self._served.get)[:5_000]:
-                    del self._served[t]
+            for o in self._owner_keys(table):
+                self._owner_served[o] = self._clock
+            self._owners.pop(table, None)
+            for served in (self._served, self._owner_served):
+                if len(served) > 10_000:            # forget those served longest ago
+                    for t in sorted(served, key=served.get)[:5_000]:
+                        del served[t]
             self._busy += 1
             try:
                 cf = self._submit(args)
@@ -224,6 +247,7 @@ class BotPool:
         for _, fut, _ in self._waiting.values():
             fut.cancel()
         self._waiting.clear()
+        self._owners.clear()
         if self._executor is not None:
             executor, self._executor = self._executor, None
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

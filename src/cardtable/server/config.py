@@ -137,7 +137,10 @@ class Settings:
     #: a turn-based table (pace.py) where no player made a move of their own for this long is
     #: deleted (its timeouts' moves do not count: an abandoned table would go on for ever)
     turn_ttl: float = 30 * 24 * 3600.0
-    sweep_interval: float = 600.0
+    #: a table at which a seat was taken and no seat's player ever connected (its creator
+    #: never showed up) is deleted this long after it was made (0: never; docs/deploy.md)
+    unseen_ttl: float = 600.0
+    sweep_interval: float = 60.0
     #: worker processes for the bots' thinking (0: threads of the server process, tests only);
     #: by default one core is left to the server (default_bot_workers)
     bot_workers: int = field(default_factory=lambda: default_bot_workers())

@@ -10,10 +10,19 @@ file limit of 1,024 so that every normal request failed. Here, as uvicorn's prot
 - a connection must complete each request head (request line and headers) within
   `head_timeout` seconds of its first byte (the first request: of the connection's opening),
   else it is closed;
-- at most `max_connections` connections are open in all, and at most
-  `connections_per_address` from one address (an IPv6 /64 counts as one address,
-  netaddr.addr_group); a connection beyond them is answered `503` at once and closed. A
-  trusted proxy (`trusted_proxies`) carries many clients: it counts only in the total.
+- at most `connections_per_address` connections are open from one address (an IPv6 /64
+  counts as one address, netaddr.addr_group); a connection beyond it is answered `503` at once
+  and closed;
+- at most `max_connections` connections are open in all, and the cap keeps room for everybody:
+  when it is reached, a new connection takes the place of one held by the client (an IPv4
+  address, an IPv6 /56: netaddr.quota_group) holding the most, if that client holds at least
+  two more than the newcomer's (`Gate.admit`, max-min fair shares). Of that client's
+  connections the ones that carry nothing useful go first (no account's session, no seat at
+  a table: `mark_useful`), idle ones before those in a request, the oldest first. Only when
+  every client holds about as many as the newcomer's is the newcomer answered `503` (`busy`).
+  A trusted proxy (`trusted_proxies`) carries many clients: its connections count only in the
+  total, are never closed for a newcomer, and a newcomer of its own counts as a client with
+  none;
 - a request from a trusted proxy without `X-Forwarded-For` is logged once (stderr): behind
   such a proxy every client would count as the proxy's address.
 
@@ -32,7 +41,7 @@ from collections import Counter
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
-from cardtable.server.netaddr import addr_group
+from cardtable.server.netaddr import addr_group, quota_group
 
 log = logging.getLogger("cardtable.server")
 
@@ -72,37 +81,100 @@ class TrustedProxies:
         return any(ip in n for n in self.nets)
 
 
+#: the key of a connection's `Slot` in its requests' and WebSocket's ASGI scope["state"]
+SLOT_KEY = "cardtable_conn"
+
+
+class Slot:
+    """One open connection in the `Gate`: its transport, its address group (per address) and
+    client (the fair share; both None: a trusted proxy's), whether it carried something useful
+    (`mark_useful`), whether a request is under way on it, and its order of opening."""
+
+    __slots__ = ("transport", "group", "client", "useful", "busy", "seq")
+
+    def __init__(self, transport, group: str | None, client: str | None, seq: int):
+        self.transport = transport
+        self.group = group
+        self.client = client
+        self.useful = False
+        self.busy = False
+        self.seq = seq
+
+
+def mark_useful(scope) -> None:
+    """The connection of this ASGI scope carries something useful (a logged-in account's
+    request, a seat's WebSocket): when the server is full it is closed after the others of its
+    client (`Gate.admit`). A scope not served through `protocols` (tests' own servers): no-op."""
+    slot = (scope.get("state") or {}).get(SLOT_KEY) if isinstance(scope, dict) else None
+    if isinstance(slot, Slot):
+        slot.useful = True
+
+
 class Gate:
-    """The open connections, in all and per address group."""
+    """The open connections, in all, per address group and per client (the fair share)."""
 
     def __init__(self, total: int, per_address: int, trusted: TrustedProxies):
         self.total = total
         self.per_address = per_address
         self.trusted = trusted
-        self.open: dict[object, str | None] = {}      # transport -> group (None: a proxy's)
+        self.open: dict[object, Slot] = {}                    # transport -> its slot
         self.groups: Counter[str] = Counter()
+        self.clients: dict[str, dict[object, Slot]] = {}      # client -> its open slots
+        self.evicted = 0                                      # closed for a newcomer
+        self._seq = 0
 
-    def admit(self, transport, host: str | None) -> str | None:
-        """Count `transport` in; None if it may stay, else why not."""
-        if self.total and len(self.open) >= self.total:
-            return "server"
-        group = None
+    def admit(self, transport, host: str | None) -> tuple[str | None, Slot | None]:
+        """Count `transport` in: (None, its slot) if it may stay, else (why not, None). When
+        the cap in all is reached, another client's connection may be closed to make room."""
+        group = client = None
         if host is not None and host not in self.trusted:
-            group = addr_group(host)
+            group, client = addr_group(host), quota_group(host)
             if self.per_address and self.groups[group] >= self.per_address:
-                return "address"
+                return "address", None
+        if self.total and len(self.open) >= self.total:
+            victim = self._victim(client)
+            if victim is None:
+                return "server", None
+            self.evicted += 1
+            self.release(victim.transport)
+            victim.transport.abort()              # its file descriptor is free at once
+        self._seq += 1
+        slot = Slot(transport, group, client, self._seq)
+        self.open[transport] = slot
+        if group is not None:
             self.groups[group] += 1
-        self.open[transport] = group
-        return None
+            self.clients.setdefault(client, {})[transport] = slot
+        return None, slot
+
+    def _victim(self, client: str | None) -> Slot | None:
+        """The connection to close for a newcomer of `client`: of the clients holding at least
+        two more connections than `client` does, one that carries nothing useful (the
+        biggest client's first), else one of the biggest client's; idle before busy, oldest
+        first. None: nobody holds more than a fair share."""
+        mine = len(self.clients.get(client, ())) if client is not None else 0
+        best, best_key = None, None
+        for slots in self.clients.values():
+            n = len(slots)
+            if n < mine + 2:
+                continue
+            for slot in slots.values():
+                key = (slot.useful, slot.busy, -n, slot.seq)
+                if best_key is None or key < best_key:
+                    best, best_key = slot, key
+        return best
 
     def release(self, transport) -> None:
-        if transport not in self.open:
+        slot = self.open.pop(transport, None)
+        if slot is None or slot.group is None:
             return
-        group = self.open.pop(transport)
-        if group is not None:
-            self.groups[group] -= 1
-            if self.groups[group] <= 0:
-                del self.groups[group]
+        self.groups[slot.group] -= 1
+        if self.groups[slot.group] <= 0:
+            del self.groups[slot.group]
+        slots = self.clients.get(slot.client)
+        if slots is not None:
+            slots.pop(transport, None)
+            if not slots:
+                del self.clients[slot.client]
 
 
 def _refusal(why: str, most: int) -> bytes:
@@ -125,15 +197,20 @@ def protocols(head_timeout: float, max_connections: int, connections_per_address
 
     class HTTP(HttpToolsProtocol):
         _head: asyncio.TimerHandle | None = None
+        _slot: Slot | None = None
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             host = self.client[0] if self.client else None
-            why = gate.admit(transport, host)
+            why, slot = gate.admit(transport, host)
             if why is not None:
                 self.transport.write(_refusal(why, gate.per_address))
                 self.transport.close()
                 return
+            self._slot = slot
+            # every request's scope (and the WebSocket's, which gets this state) carries the
+            # slot: the application marks it useful (mark_useful)
+            self.app_state = dict(self.app_state, **{SLOT_KEY: slot})
             self._start_head()
 
         def connection_lost(self, exc) -> None:
@@ -161,6 +238,8 @@ def protocols(head_timeout: float, max_connections: int, connections_per_address
 
         def on_headers_complete(self) -> None:      # before an upgrade is handed over too
             self._stop_head()
+            if self._slot is not None:
+                self._slot.busy = True
             if not warned and self.client and self.client[0] in gate.trusted and not any(
                     name == b"x-forwarded-for" for name, _ in self.headers):
                 warned.append(True)
@@ -168,6 +247,11 @@ def protocols(head_timeout: float, max_connections: int, connections_per_address
                             "no X-Forwarded-For: every client behind it counts as the proxy's "
                             "address (docs/deploy.md, Behind a load balancer)", self.client[0])
             super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            if self._slot is not None:
+                self._slot.busy = False
+            super().on_response_complete()
 
     class WS(AutoWebSocketsProtocol):                # type: ignore[misc, valid-type]
         def connection_lost(self, exc) -> None:

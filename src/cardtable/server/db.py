@@ -209,6 +209,32 @@ class Store:
                 .where(game_tables.c.creator == creator, game_tables.c.status != "over"))
             return [_row(r) for r in res]
 
+    async def mark_seen(self, table_id: int, now: float) -> None:
+        """A seat's player connected to the table: `seen_at`, the first time only (the sweeper
+        then gives the table the expiry of a table somebody plays at)."""
+        if not self.url.is_postgres:
+            def run(cur: sqlite3.Cursor) -> None:
+                cur.execute("UPDATE game_tables SET seen_at = ? WHERE id = ? AND seen_at IS NULL",
+                            (now, table_id))
+            await self.write(run)
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(game_tables.update().where(
+                game_tables.c.id == table_id, game_tables.c.seen_at.is_(None)).values(
+                seen_at=now))
+
+    async def table_owners(self, table_id: int) -> tuple[str | None, int | None]:
+        """Whose table it is, for the bot pool's fair shares: its creator (security.client_key)
+        and the account holding its host's seat (the first taken human seat), if any."""
+        async with self.engine.connect() as conn:
+            creator = (await conn.execute(select(game_tables.c.creator).where(
+                game_tables.c.id == table_id))).scalar()
+            account = (await conn.execute(
+                select(seats.c.account_id).where(
+                    seats.c.table_id == table_id, seats.c.kind == "human",
+                    seats.c.joined_at.is_not(None)).order_by(seats.c.seat).limit(1))).scalar()
+            return creator, account
+
     async def seat_clients(self, table_id: int) -> list[str | None]:
         async with self.engine.connect() as conn:
             res = await conn.execute(select(seats.c.client).where(seats.c.table_id == table_id)
@@ -216,21 +242,29 @@ class Store:
             return [r.client for r in res]
 
     async def sweep(self, waiting_before: float, idle_before: float,
-                    keep: set[int] = frozenset(), moved_before: float | None = None
-                    ) -> list[int]:
+                    keep: set[int] = frozenset(), moved_before: float | None = None,
+                    unseen_before: float | None = None) -> list[int]:
         """Delete the tables nobody joined since `waiting_before` and the games nobody played
         since `idle_before` (epoch seconds), except those in `keep`; finished games stay.
         A turn-based game (pace.py) goes by `moved_before` instead: deleted when no player
-        made a move of their own since then (its timeouts' moves do not count).
-        Their ids (PostgreSQL: each deletion is notified as "id:-1")."""
+        made a move of their own since then (its timeouts' moves do not count). A table made
+        before `unseen_before` at which a seat is taken and no seat's player ever connected
+        (`seen_at` NULL) goes too, whatever its pace. Their ids (PostgreSQL: each deletion is
+        notified as "id:-1")."""
         moved_before = idle_before if moved_before is None else moved_before
+        unseen_before = -1.0 if unseen_before is None else unseen_before     # (none)
         live = (game_tables.c.pace.is_(None)) | (game_tables.c.pace != "turn")
         moved = func.coalesce(game_tables.c.moved_at, game_tables.c.created_at)
         cond = ((game_tables.c.status == "waiting") & (game_tables.c.updated_at < waiting_before)) \
             | ((game_tables.c.status == "playing") & live
                & (game_tables.c.updated_at < idle_before)) \
             | ((game_tables.c.status == "playing") & (game_tables.c.pace == "turn")
-               & (moved < moved_before))
+               & (moved < moved_before)) \
+            | (game_tables.c.status.in_(("waiting", "playing")) & game_tables.c.seen_at.is_(None)
+               & (game_tables.c.created_at < unseen_before)
+               & select(seats.c.seat).where(
+                   seats.c.table_id == game_tables.c.id, seats.c.kind == "human",
+                   seats.c.joined_at.is_not(None)).exists())
         async with self.engine.connect() as conn:
             ids = [r.id for r in await conn.execute(select(game_tables.c.id).where(cond))
                    if r.id not in keep]
@@ -253,8 +287,12 @@ class Store:
                         "(status = 'playing' AND coalesce(pace, 'live') <> 'turn' "
                         "AND updated_at < ?) OR "
                         "(status = 'playing' AND pace = 'turn' "
-                        "AND coalesce(moved_at, created_at) < ?)) RETURNING id",
-                        [*ids, waiting_before, idle_before, moved_before])
+                        "AND coalesce(moved_at, created_at) < ?) OR "
+                        "(status IN ('waiting', 'playing') AND seen_at IS NULL "
+                        "AND created_at < ? AND EXISTS (SELECT 1 FROM seats WHERE "
+                        "seats.table_id = game_tables.id AND seats.kind = 'human' "
+                        "AND seats.joined_at IS NOT NULL))) RETURNING id",
+                        [*ids, waiting_before, idle_before, moved_before, unseen_before])
             return [r[0] for r in cur.fetchall()]
         return await self.write(delete)
 

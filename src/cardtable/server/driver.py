@@ -38,11 +38,13 @@ that collects every answer (`collects`) bots answer at once. Every time the driv
 sweeper read or wait on goes through the hub's clock (clock.py), so tests advance a FakeClock.
 
 A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
-seat. Searching bots think in worker processes (botpool.py: people's tables first), the
-cheap ones in worker threads, on copies of the state. Every bot's seed has 128 bits of OS randomness
-(security.secret_seed): a player cannot replay a bot's choices to learn its hand.
+seat. Searching bots think in worker processes (botpool.py: people's tables first, their
+owners in turn: `owners`), the cheap ones in worker threads, on copies of the state. Every
+bot's seed has 128 bits of OS randomness (security.secret_seed): a player cannot replay a
+bot's choices to learn its hand.
 
-`Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl); finished games are kept.
+`Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl, unseen_ttl); finished games
+are kept.
 """
 
 from __future__ import annotations
@@ -91,6 +93,19 @@ def rank(rt: TableRuntime) -> int | None:
     return None if unattended(rt) else RANK_ALONE
 
 
+async def owners(store, table_id: int) -> tuple:
+    """Whose table it is in the bot pool (botpool.py, owners in turn): its creator's address
+    group (the quota key: an IPv4 address, an IPv6 /56) and the account holding its host's
+    seat. A table of neither (made before creators were kept) is an owner of its own."""
+    creator, account = await store.table_owners(table_id)
+    keys = []
+    if creator is not None:
+        keys.append(("creator", creator))
+    if account is not None:
+        keys.append(("account", account))
+    return tuple(keys) or (("table", table_id),)
+
+
 class Drivers:
     def __init__(self, hub: Hub, settings):
         self.hub = hub
@@ -100,6 +115,7 @@ class Drivers:
         self._bots: dict[tuple, object] = {}
         self._rng = random.Random()             # bots' reaction times in windows only
         self._parked: set[int] = set()          # tables of bots only left when nobody watched
+        self._owners: dict[int, tuple] = {}     # table -> its owners in the bot pool (owners)
         self.pool = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
         self.sweeper = Sweeper(hub, settings)
         self._claim_task: asyncio.Task | None = None
@@ -231,8 +247,10 @@ class Drivers:
         state = rt.window_state(seat) if window else rt.state.copy()
         try:
             if bot.searches and self.pool is not None:
+                if rt.id not in self._owners:
+                    self._owners[rt.id] = await owners(self.store, rt.id)
                 return await self.pool.decide(rt.id, name, bot.rng.below(2**62), state,
-                                              rank=lambda: rank(rt))
+                                              rank=lambda: rank(rt), owners=self._owners[rt.id])
             return (await asyncio.to_thread(act, bot, state)).text
         except (asyncio.CancelledError, Withdrawn):
             raise
@@ -278,6 +296,7 @@ class Drivers:
         finally:
             rt.driven = False
             self.tasks.pop(table_id, None)
+            self._owners.pop(table_id, None)
             for key in [k for k in self._bots if k[0] == table_id]:
                 del self._bots[key]
             self.hub.release(rt)
@@ -387,8 +406,9 @@ class _Background:
 
 class Sweeper(_Background):
     """Deletes abandoned tables every `sweep_interval` seconds: tables nobody joined for
-    `waiting_ttl`, games nobody played for `idle_ttl` (finished games stay, with their
-    records). A table with a client of this process is never deleted. On PostgreSQL one
+    `waiting_ttl`, games nobody played for `idle_ttl`, tables at which a seat was taken and
+    no seat's player connected within `unseen_ttl` of their making (finished games stay, with
+    their records). A table with a client of this process is never deleted. On PostgreSQL one
     process sweeps at a time (advisory lock 727271); every deletion is notified, and each
     process closes its clients' connections to a deleted table."""
 
@@ -416,6 +436,7 @@ class Sweeper(_Background):
         """One sweep; the ids of the deleted tables."""
         now = self.hub.clock.now() if now is None else now
         keep = {i for i, rt in self.hub.rts.items() if rt.conns}
+        unseen = now - self.settings.unseen_ttl if self.settings.unseen_ttl > 0 else None
         store = self.hub.store
         if store.url.is_postgres:
             from sqlalchemy import text
@@ -428,13 +449,13 @@ class Sweeper(_Background):
                 try:
                     gone = await store.sweep(now - self.settings.waiting_ttl,
                                              now - self.settings.idle_ttl, keep,
-                                             now - self.settings.turn_ttl)
+                                             now - self.settings.turn_ttl, unseen)
                 finally:
                     await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": self.LOCK})
         else:
             gone = await store.sweep(now - self.settings.waiting_ttl,
                                      now - self.settings.idle_ttl, keep,
-                                     now - self.settings.turn_ttl)
+                                     now - self.settings.turn_ttl, unseen)
         for table_id in gone:
             self.hub.expired(table_id)
         if gone:

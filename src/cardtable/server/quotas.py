@@ -8,7 +8,10 @@ searching bots (`429 too_many_tables`, `too_many_search_tables`), and a bucket o
 in a loop would take the budget in all alone).
 
 In all: `all_tables` unfinished tables (`503 server_tables`); `all_search_tables_per_worker`
-unfinished tables with searching bots per bot worker process (`503 server_search_tables`); a
+clients with unfinished tables with searching bots per bot worker process (`503
+server_search_tables`): the bot pool serves its clients in turn (botpool.py), so a client's
+second and third such table take nobody's place, and a client that has one may always make
+another within its own quota; a
 bucket of `all_new_tables_per_minute` tables created (`503 server_new_tables`; per server
 process, the others are counted in the database). One client with many addresses meets
 these caps, and then everybody does: they keep the server, its lobby and its bots usable for
@@ -76,7 +79,7 @@ class TableQuotas:
                                   limits.all_new_tables_burst)
 
     def search_cap(self) -> int:
-        """Unfinished tables with searching bots in all (0: no cap)."""
+        """Clients with unfinished tables with searching bots in all (0: no cap)."""
         return self.limits.all_search_tables_per_worker * max(1, int(self.bot_workers() or 0))
 
     @asynccontextmanager
@@ -110,12 +113,12 @@ class TableQuotas:
                                    "later", "server_tables", {"most": lim.all_tables}, 60)
         cap = self.search_cap()
         if is_searching and cap:
-            n = await self.unfinished_searching()
-            if n >= cap:
-                raise Refused(503, f"the server's bots are busy: {n} unfinished tables have "
-                                   f"hard or expert bots (at most {cap}); play with easier bots "
-                                   "or try again later", "server_search_tables",
-                              {"most": cap}, 60)
+            holders = await self.searching_creators()
+            if creator not in holders and len(holders) >= cap:
+                raise Refused(503, f"the server's bots are busy: {len(holders)} players have "
+                                   f"unfinished tables with hard or expert bots (at most "
+                                   f"{cap}); play with easier bots or try again later",
+                              "server_search_tables", {"most": cap}, 60)
         if lim.all_new_tables_per_minute:
             self.bucket.take(0)                              # refill
             if self.bucket.tokens < 1.0:
@@ -137,15 +140,15 @@ class TableQuotas:
             return (await conn.execute(select(func.count()).select_from(game_tables).where(
                 game_tables.c.status.in_(UNFINISHED)))).scalar_one()
 
-    async def unfinished_searching(self) -> int:
-        """Tables in the database that are not over and have searching bots (the settings'
-        text preselects, `searching` decides)."""
+    async def searching_creators(self) -> set[str | None]:
+        """The creators (security.client_key) of the tables in the database that are not over
+        and have searching bots (the settings' text preselects, `searching` decides)."""
         text = cast(game_tables.c.settings, String)
         async with self.store().engine.connect() as conn:
-            res = await conn.execute(select(game_tables.c.settings).where(
+            res = await conn.execute(select(game_tables.c.creator, game_tables.c.settings).where(
                 game_tables.c.status.in_(UNFINISHED),
                 or_(*(text.contains(f'"{b}"') for b in SEARCH_BOTS))))
-            return sum(searching(r.settings) for r in res)
+            return {r.creator for r in res if searching(r.settings)}
 
 
 def _per_minute(rate: float) -> int | float:

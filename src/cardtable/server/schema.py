@@ -60,6 +60,10 @@ game_tables = Table(
     Column("moved_at", Float, nullable=True),
     Column("reminded", Integer, nullable=True),
     Column("waiting_for", String(64), nullable=True),
+    # when a seat's player first connected to the table (migration 0011; NULL: nobody yet):
+    # a table at which a seat was taken and nobody ever connected expires after
+    # Settings.unseen_ttl (driver.Sweeper)
+    Column("seen_at", Float, nullable=True),
     Index("ix_game_tables_lobby", "status", "public"),
     Index("ix_game_tables_pace", "pace", "status"),
     Index("ix_game_tables_sweep", "status", "updated_at"),

@@ -263,8 +263,8 @@ class Limits:
     new_tables_per_minute: float = 6.0
     new_tables_burst: int = 12
     #: in all, whatever the addresses (quotas.py): unfinished tables; tables created per
-    #: minute and burst (per server process); unfinished tables with searching bots per bot
-    #: worker process (Settings.bot_workers, at least 1)
+    #: minute and burst (per server process); clients (quota keys) with unfinished tables with
+    #: searching bots, per bot worker process (Settings.bot_workers, at least 1)
     all_tables: int = 2000
     all_new_tables_per_minute: float = 60.0
     all_new_tables_burst: int = 120

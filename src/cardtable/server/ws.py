@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server import chat as table_talk
+from cardtable.server.connections import mark_useful
 from cardtable.server.protocol import (
     Auth,
     Back,
@@ -271,6 +272,15 @@ async def _first_auth(ws: WebSocket, refuse) -> str | None:
     return m.token
 
 
+async def seen(hub: Hub, rt: TableRuntime) -> None:
+    """A seat's player connected: the table has been seen (`seen_at`, the first time; a table
+    nobody ever connected to expires sooner: Settings.unseen_ttl)."""
+    if rt.row.get("seen_at") is None:
+        now = hub.clock.now()
+        await hub.store.mark_seen(rt.id, now)
+        rt.row["seen_at"] = now
+
+
 def _number(raw: str | None) -> int | None:
     if raw is None or not raw.isascii() or not raw.isdigit() or len(raw) > 12:
         return None
@@ -287,6 +297,9 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
     try:
         # under the table's lock: no decision is half broadcast while this client joins, so
         # it gets each event exactly once (in the history or in the broadcast)
+        if seat is not None:
+            mark_useful(ws.scope)                 # a seat's connection (connections.py)
+            await seen(hub, rt)
         async with rt.lock:
             rt.attach(conn)
             conn.send(rt.welcome_msg(seat, lang))
@@ -388,6 +401,8 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         if seat is None:
             conn.error("bad_token", "this token holds no seat at this table", ident)
             return
+        mark_useful(conn.ws.scope)
+        await seen(hub, rt)
         async with rt.lock:
             conn.seat = seat
             conn.send(rt.welcome_msg(seat, conn.lang))
