@@ -257,3 +257,14 @@ def test_max_length_cuts_a_game_as_a_draw():
         assert state.legal_actions() == [] and state.current_player() == pyspiel.PlayerId.TERMINAL
     with pytest.raises(Exception, match="max_length"):
         pyspiel.load_game("python_cardtable_kombio", {"max_length": 0})
+
+
+def test_the_former_du6_reading_is_a_parameter():  # DU-6
+    """`shadow_blocks_draw` reaches the engine from OpenSpiel's parameters, beside another
+    option, in the canonical text."""
+    game = pyspiel.load_game("python_cardtable_abluxxen", {
+        "variant": "duel", "players": 2, "options": "shadow_blocks_draw:true;shadow_partial:true"})
+    config = cardtable.rl.openspiel.setup_of(game).config
+    assert dict(config.options) == {"shadow_blocks_draw": True, "shadow_partial": True}
+    assert config.new_state(0).rules.shadow_blocks_draw
+    assert str(pyspiel.load_game(str(game))) == str(game)
