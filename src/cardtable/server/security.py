@@ -36,6 +36,7 @@ from typing import Any
 
 import icu
 
+from cardtable.core.record import MAX_RECORD_BYTES
 from cardtable.server.netaddr import addr_group, quota_group
 
 #: bits of OS randomness in every seed of a game played online (deals, rematches, and through
@@ -394,9 +395,10 @@ class ClientLimits:
 
 # -- the ASGI guard ---------------------------------------------------------------------------
 #: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
-#: replay API's (a record: about 12 bytes an action; server/replay_routes.MAX_ACTIONS is 20,000)
+#: replay API's (a record: about 12 bytes an action; server/replay_routes.MAX_ACTIONS is 20,000),
+#: the same cap as every record read by `cardtable replay` and core.record.read_record
 MAX_BODY = 16 * 1024
-MAX_REPLAY_BODY = 512 * 1024
+MAX_REPLAY_BODY = MAX_RECORD_BYTES
 
 #: the Content-Security-Policy of the pages: modules, styles and sockets of this origin only
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
