@@ -201,13 +201,35 @@ class Store:
             await conn.execute(game_tables.delete().where(game_tables.c.id == table_id))
             return True
 
-    async def unfinished_by_creator(self, creator: str) -> list[dict[str, Any]]:
-        """Id and settings of the tables `creator` (security.client_key) made that are not over."""
+    async def unfinished_by_creator(self, creator: str | list[str]) -> list[dict[str, Any]]:
+        """Id and settings of the tables `creator` (security.AddressKeys.client_key; a list:
+        any of them, its keys under each address key) made that are not over."""
+        creators = [creator] if isinstance(creator, str) else list(creator)
         async with self.engine.connect() as conn:
             res = await conn.execute(
                 select(game_tables.c.id, game_tables.c.settings)
-                .where(game_tables.c.creator == creator, game_tables.c.status != "over"))
+                .where(game_tables.c.creator.in_(creators), game_tables.c.status != "over"))
             return [_row(r) for r in res]
+
+    async def server_key(self, name: str, make: Callable[[], str]) -> str:
+        """The server's key `name` (table server_keys): made by `make()` and stored at the
+        first start; every process of the server reads the same one (the first to store it
+        wins a race)."""
+        sql = "SELECT value FROM server_keys WHERE name = :name"
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(text(sql), {"name": name})).first()
+        if row is not None:
+            return row.value
+        insert = ("INSERT INTO server_keys (name, value, created_at) VALUES (:name, :value, :t) "
+                  "ON CONFLICT (name) DO NOTHING")
+        params = {"name": name, "value": make(), "t": self.clock.now()}
+        if self.url.is_postgres:
+            async with self.engine.begin() as conn:
+                await conn.execute(text(insert), params)
+        else:
+            await self.write(lambda cur: cur.execute(insert, params))   # sqlite3: :names too
+        async with self.engine.connect() as conn:
+            return (await conn.execute(text(sql), {"name": name})).first().value
 
     async def seat_clients(self, table_id: int) -> list[str | None]:
         async with self.engine.connect() as conn:
