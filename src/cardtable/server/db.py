@@ -54,21 +54,33 @@ class Store:
     SQLite: reads through aiosqlite; writes in plain SQL on one writer thread and connection
     (`GroupWriter`), the changes that queue up meanwhile in one transaction (group commit), so
     no write lock is ever held across awaits, the process's tables do not queue behind each
-    other's round trips, and a burst of decisions costs one COMMIT."""
+    other's round trips, and a burst of decisions costs one COMMIT.
+
+    The engine's connections (PostgreSQL: `pool_size` + `max_overflow`; SQLite: 5 + 5 readers)
+    are handed out first come, first served; when all are busy a read waits for one as long as
+    it takes (`pool_timeout`, None: no limit), so a burst of requests waits instead of failing
+    (with SQLAlchemy's default, 30 s, a burst on SQLite got errors). How many wait is bounded by
+    the server's open connections (`Settings.max_connections`)."""
+
+    #: the SQLite readers: a connection is a thread of aiosqlite's; reads in WAL mode run side by
+    #: side, and more threads than this do not read faster on a few cores
+    SQLITE_READERS = (5, 5)
 
     def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 20,
-                 clock: Clock | None = None):
+                 clock: Clock | None = None, pool_timeout: float | None = None):
         self.url = url
         self.clock = clock or Clock()           # the times it writes (clock.py)
         if url.is_postgres:
             self.engine: AsyncEngine = create_async_engine(
                 url.async_url, pool_size=pool_size, max_overflow=max_overflow,
-                pool_pre_ping=True)
+                pool_timeout=pool_timeout, pool_pre_ping=True)
             # the decisions' one-statement writes: their own connections (autocommit)
             self.decisions = DecisionPool(url.libpq(), pool_size)
             self._writer = None
         else:
-            self.engine = create_async_engine(url.async_url, pool_size=5, max_overflow=5)
+            size, overflow = self.SQLITE_READERS
+            self.engine = create_async_engine(url.async_url, pool_size=size,
+                                              max_overflow=overflow, pool_timeout=pool_timeout)
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
             self._writer = GroupWriter(url.sync_url.database)
 
