@@ -325,3 +325,17 @@ def test_replay_says_a_record_plays_under_its_versions_reading(run, tmp_path, la
     current = tmp_path / "new.json"
     current.write_text(json.dumps(state.record()))          # names the option: no note
     assert words not in run("replay", current, "--no-pause", "--lang", lang).stdout
+
+@pytest.mark.parametrize("lang, words", [("C.UTF-8", "at most 512 KiB"),
+                                         ("de_DE.UTF-8", "höchstens 512 KiB")])
+def test_replay_of_a_record_over_the_cap_exits_2_with_one_line(run, tmp_path, lang, words):
+    """A record file over core.record.MAX_RECORD_BYTES (the server's replay body cap) is
+    refused by its size, in words and as JSON: one line, exit status 2, nothing replayed."""
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as f:
+        f.truncate(56 * 1024 * 1024)          # 56 MB, sparse: the size says it all
+    for extra in ([], ["--json"]):
+        proc = run("replay", path, *extra, lang=lang)
+        assert proc.returncode == 2, proc.stderr
+        assert words in proc.stderr and "57344 KiB" in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and not proc.stdout

@@ -18,7 +18,9 @@ import pytest
 from helpers import Client, ServerProc, assert_clean_log, run_async
 
 from cardtable.server.netaddr import addr_group, quota_group
-from cardtable.server.security import client_key, same_address, same_person, seat_client
+from cardtable.server.security import AddressKeys, same_address, same_person
+
+KEYS = AddressKeys([b"a test's address key"])
 
 LIMITS = ("--client-limits", "on", "--trusted-proxies", "127.0.0.1",
           "--limit", "http_rate=0.01", "--limit", "http_burst=30",
@@ -86,12 +88,12 @@ def test_what_the_database_keeps_of_an_ipv6_client():
     """The quota key is the /56's; a client without an identity is its own address (two
     machines of one home are two people, whose seats count for one address)."""
     a, b = "2001:db8:5:17::1", "2001:db8:5:42::2"            # one /56, two /64s
-    assert client_key(a) == client_key(b) != client_key("2001:db8:6::1")
-    sa, sb = seat_client(a, None), seat_client(b, None)
+    assert KEYS.client_key(a) == KEYS.client_key(b) != KEYS.client_key("2001:db8:6::1")
+    sa, sb = KEYS.seat_client(a, None), KEYS.seat_client(b, None)
     assert same_address(sa, sb) and not same_person(sa, sb)
-    assert same_person(sa, seat_client(a, None))
-    assert same_address(seat_client(a, "x" * 20), sb)
-    assert a not in sa and "2001:db8" not in client_key(a)
+    assert same_person(sa, KEYS.seat_client(a, None))
+    assert same_address(KEYS.seat_client(a, "x" * 20), sb)
+    assert a not in sa and "2001:db8" not in KEYS.client_key(a)
 
 
 # -- quotas: per /56 ------------------------------------------------------------------------------

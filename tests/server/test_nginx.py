@@ -24,7 +24,7 @@ import websockets
 from helpers import GUARD, HOST, ROOT, ServerProc, assert_clean_log, free_port, run_async
 
 NGINX = "/usr/sbin/nginx"
-A, B = "127.0.0.3", "127.0.0.4"
+A, B, C = "127.0.0.3", "127.0.0.4", "127.0.0.5"
 PROXY = "127.0.0.2"             # nginx's address towards the server (the test's health checks
                                 # come from 127.0.0.1, not through the proxy)
 
@@ -44,11 +44,16 @@ def nginx_conf(tmp, upstream_port: int, port: int) -> str:
     assert n == 1, block
     block, n = re.subn(r"listen [^;]*;", f"listen {HOST}:{port};", block)
     assert n == 1, block
+    # the documented access log, written where this test can read it
+    block, n = re.subn(r"access_log /\S+ ", f"access_log {tmp}/cardtable.access.log ", block)
+    assert n <= 1, block
     temp = " ".join(f"{k}_temp_path {tmp}/{k};"
                     for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     return (f"worker_processes 1;\npid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;\n"
             f"events {{ worker_connections 256; }}\n"
-            f"http {{\n access_log off;\n proxy_bind {PROXY};\n {temp}\n{block}\n}}\n")
+            # nginx's own default access log (the combined format) unless the block has one
+            f"http {{\n access_log {tmp}/default.access.log;\n proxy_bind {PROXY};\n {temp}\n"
+            f"{block}\n}}\n")
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +134,41 @@ def test_documented_nginx_block_passes_each_clients_address(nginx_and_server):
     # every request through nginx named its client: no warning about a bare proxy request
     log = next(tmp.glob("server-*.log")).read_text()
     assert "carries no X-Forwarded-For" not in log, log
+
+
+def test_the_documented_access_log_has_no_table_codes_and_no_tokens(nginx_and_server):
+    """A private table's code is its only key and a seat token its seat: the documented block's
+    access log (its own format) keeps neither, whatever the route (the page, the API, the
+    WebSocket with ?token=), yet logs every request. nginx's default format logged both."""
+    srv, base, ws_base, tmp = nginx_and_server
+    with _http(C) as a:                              # A and B made their one table above
+        r = a.post(base + "/api/tables", json={"game": "kombio", "players": 2,
+                                               "public": False, "name": "Ann"})
+        assert r.status_code == 201, r.text
+        code, token = r.json()["table"]["code"], r.json()["join"]["token"]
+        for path in (f"/t/{code}", f"/replay/{code}", f"/api/tables/{code}",
+                     f"/api/tables/{code}/chat?token={token}",
+                     f"/api/tables/{code.lower()}/watch"):
+            a.get(base + path)
+        a.post(base + f"/api/me/games/{code}/seat", json={})
+
+    async def ws():
+        async with websockets.connect(f"{ws_base}/ws/{code}?token={token}", proxy=None,
+                                      open_timeout=GUARD, local_addr=(C, 0)) as w:
+            await w.recv()
+
+    run_async(ws())
+    # nginx writes a request's line when it is done with it: the WebSocket's when nginx has
+    # closed it, which may be a moment after the client did
+    deadline = time.monotonic() + GUARD
+    while True:
+        logs = {p.name: p.read_text() for p in tmp.glob("*.access.log")}
+        text = "".join(logs.values())
+        if sum(line.startswith(C + " ") for line in text.splitlines()) >= 8:
+            break                                    # 7 HTTP requests and the WebSocket
+        assert time.monotonic() < deadline, logs
+        time.sleep(0.05)
+    for secret in (code, code.lower(), token):
+        assert secret not in text, (secret, logs)
+    assert '"GET /t/-"' in text and '"GET /ws/-"' in text, logs
+    assert '"GET /api/tables/-/chat"' in text and '"POST /api/me/games/-/seat"' in text, logs

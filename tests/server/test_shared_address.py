@@ -18,11 +18,12 @@ from helpers import ServerProc, assert_clean_log, run_async
 
 from cardtable.server.security import (
     PRIVATE_CODE_LEN,
-    client_key,
+    AddressKeys,
     same_address,
     same_person,
-    seat_client,
 )
+
+KEYS = AddressKeys([b"a test's address key"])
 
 LIMITS = ("--client-limits", "on",            # 3 seats per address at a public table
           "--trusted-proxies", "127.0.0.1",     # X-Forwarded-For names another address
@@ -132,13 +133,13 @@ def test_what_a_seat_keeps_of_who_took_it():
     """Hashes only; the address half decides the cap per address, the whole the person. A
     seat taken before identities (the address's full hash) reads as that address's client
     without an identity."""
-    a1, a2 = seat_client("10.0.0.1", "a" * 32), seat_client("10.0.0.1", "b" * 32)
+    a1, a2 = KEYS.seat_client("10.0.0.1", "a" * 32), KEYS.seat_client("10.0.0.1", "b" * 32)
     assert len(a1) == len(a2) == 64 and "10.0.0.1" not in a1 and "a" * 32 not in a1
     assert same_address(a1, a2) and not same_person(a1, a2)
-    assert same_person(a1, seat_client("10.0.0.1", "a" * 32))
-    assert not same_address(a1, seat_client("10.0.0.2", "a" * 32))
-    old = client_key("10.0.0.1")
-    assert same_person(old, seat_client("10.0.0.1", None)) and same_address(old, a1)
+    assert same_person(a1, KEYS.seat_client("10.0.0.1", "a" * 32))
+    assert not same_address(a1, KEYS.seat_client("10.0.0.2", "a" * 32))
+    old = KEYS.client_key("10.0.0.1")
+    assert same_person(old, KEYS.seat_client("10.0.0.1", None)) and same_address(old, a1)
     assert not same_person(None, None) and not same_address(None, a1)
 
 

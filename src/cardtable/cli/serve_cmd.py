@@ -2,7 +2,12 @@
 docs/deploy.md). `register(app)` adds the command to a Typer app.
 
     cardtable serve                                   # http://127.0.0.1:8000, ./cardtable.db
-    cardtable serve --host 0.0.0.0 --port 8080 --database postgresql://user@db/cardtable
+    cardtable serve --host 0.0.0.0 --port 8080 --database postgresql://user@db/cardtable \
+        --database-password-file /run/secrets/db-password --address-secret-file /etc/cardtable/address.keys
+    CARDTABLE_DATABASE_URL=postgresql://user:pw@db/cardtable cardtable serve
+
+A password in `--database` shows in `ps` to every user of the machine: give it in a file, or the
+whole URL in the environment (docs/deploy.md).
 
 The database is migrated (Alembic) at start; games being played go on where they were.
 Bad options raise ConfigError (the `cardtable` entry point prints one line, exit status 2).
@@ -18,7 +23,9 @@ from cardtable.core.errors import ConfigError
 def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str,
               api_docs: bool = False, trusted_proxies: str = "", max_connections: int = 800,
               connections_per_address: int = 64,
-              push_contact: str = "mailto:cardtable@localhost") -> int:
+              push_contact: str = "mailto:cardtable@localhost",
+              database_password_file: str | None = None,
+              address_secret_file: str | None = None) -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -32,6 +39,7 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
     if max_connections < 0 or connections_per_address < 0:
         raise ConfigError("--max-connections and --connections-per-address must be 0 "
                           "(no limit) or more")
+    from cardtable.server.config import secret_settings
     from cardtable.server.push import contact_ok
 
     if not contact_ok(push_contact):
@@ -42,6 +50,8 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
                         connections_per_address=connections_per_address,
                         push_contact=push_contact)
     try:
+        for name, value in secret_settings(database_password_file, address_secret_file).items():
+            setattr(settings, name, value)
         settings.url()
         from cardtable.server.connections import TrustedProxies
 
@@ -59,7 +69,19 @@ def register(app: typer.Typer) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
         port: int = typer.Option(8000, "--port", help="port to listen on"),
         database: str = typer.Option("cardtable.db", "--database", metavar="URL",
-                                     help="SQLite file or postgresql://user:pw@host/db"),
+                                     envvar="CARDTABLE_DATABASE_URL",
+                                     help="SQLite file or postgresql://user@host/db (a "
+                                          "password here shows in ps: use the environment "
+                                          "or --database-password-file)"),
+        database_password_file: str = typer.Option(
+            None, "--database-password-file", metavar="FILE",
+            envvar="CARDTABLE_DATABASE_PASSWORD_FILE",
+            help="PostgreSQL: the password, the first line of FILE"),
+        address_secret_file: str = typer.Option(
+            None, "--address-secret-file", metavar="FILE",
+            envvar="CARDTABLE_ADDRESS_SECRET_FILE",
+            help="the secret keys of the address hashes the database keeps, one a line, the "
+                 "current first (default: a key kept in the database; docs/deploy.md)"),
         bot_delay: float = typer.Option(0.5, "--bot-delay", metavar="S",
                                         help="seconds before a bot's decision is applied"),
         standin: str = typer.Option("medium", "--standin", metavar="BOT",
@@ -83,4 +105,4 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
                                    trusted_proxies, max_connections, connections_per_address,
-                                   push_contact))
+                                   push_contact, database_password_file, address_secret_file))

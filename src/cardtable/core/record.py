@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Iterator
@@ -54,12 +55,51 @@ class ReplayError(CardtableError):
         super().__init__(f"action {index} ({action!r}) is illegal: {reason}")
 
 
+#: the largest record (bytes of JSON) `read_record` reads from a file, a text or bytes, and the
+#: largest body the server's replay API takes (server/security.MAX_REPLAY_BODY is this one):
+#: about 12 bytes an action (14 as save_record indents it), so a record of 20,000 actions (the
+#: most the replay API replays) is about 280 KB; a record is read whole into memory and parsed
+#: (a 56 MB one took 602 MB)
+MAX_RECORD_BYTES = 512 * 1024
+
+
+def _too_big(size: int) -> RecordError:
+    kib = -(-size // 1024)
+    return RecordError(f"the record has {kib} KiB: a record may have at most "
+                       f"{MAX_RECORD_BYTES // 1024} KiB", code="record.too_big",
+                       params={"size": kib, "most": MAX_RECORD_BYTES // 1024})
+
+
+def _read_file(path: Path) -> str:
+    """The text of record file `path`, refused (RecordError) if it has more than
+    MAX_RECORD_BYTES: by its size before anything is read, and by what it gives (a pipe or a
+    file that grows has no size to trust)."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_RECORD_BYTES:
+                raise _too_big(size)
+            data = f.read(MAX_RECORD_BYTES + 1)
+            if len(data) > MAX_RECORD_BYTES:
+                raise _too_big(max(size, len(data)))
+    except OSError as e:
+        raise RecordError(f"cannot read record file {str(path)!r}: {e.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"record file {str(path)!r} is not UTF-8 text") from None
+
+
 def read_record(source: str | Path | dict) -> dict:
     """Parse a record from a dict, a JSON text (str or UTF-8 bytes) or a file path; check its
-    outer shape. Anything else is a RecordError."""
+    outer shape. Anything else is a RecordError, and so is a file, text or bytes of more than
+    MAX_RECORD_BYTES (checked before the file is read or the text parsed; a dict is taken as
+    it is)."""
     if isinstance(source, dict):
         rec = source
     elif isinstance(source, (bytes, bytearray)):
+        if len(source) > MAX_RECORD_BYTES:
+            raise _too_big(len(source))
         try:
             return read_record(bytes(source).decode("utf-8"))
         except UnicodeDecodeError:
@@ -68,14 +108,13 @@ def read_record(source: str | Path | dict) -> dict:
         raise RecordError("a record is a dict, a JSON text or a file path, not "
                           f"{type(source).__name__}")
     else:
-        text = None
-        if isinstance(source, Path) or (isinstance(source, str) and source.lstrip()[:1] not in ("{", "[")):
-            try:
-                text = Path(source).read_text(encoding="utf-8")
-            except OSError as e:
-                raise RecordError(f"cannot read record file {str(source)!r}: {e.strerror}") from None
-            except UnicodeDecodeError:
-                raise RecordError(f"record file {str(source)!r} is not UTF-8 text") from None
+        if isinstance(source, str) and len(source) > MAX_RECORD_BYTES // 4:  # maybe too big
+            size = len(source) if len(source) > MAX_RECORD_BYTES else \
+                len(source.encode("utf-8", "surrogatepass"))
+            if size > MAX_RECORD_BYTES:
+                raise _too_big(size)
+        if isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
+            text = _read_file(Path(source))
         else:
             text = source
         try:

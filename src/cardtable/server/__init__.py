@@ -31,14 +31,28 @@ def run(settings: Settings) -> None:
 def main(argv: list[str] | None = None) -> int:
     """`python -m cardtable.server`: the same options as `cardtable serve`."""
     import argparse
+    import os
+
+    from cardtable.server.config import (ADDRESS_SECRET_FILE_ENV, DATABASE_ENV,
+                                         PASSWORD_FILE_ENV, secret_settings)
 
     d = Settings()
     p = argparse.ArgumentParser(prog="python -m cardtable.server",
                                 description="Run the cardtable game server.")
     p.add_argument("--host", default=d.host)
     p.add_argument("--port", type=int, default=d.port)
-    p.add_argument("--database", default=d.database,
-                   help="SQLite file (default cardtable.db) or postgresql://...")
+    p.add_argument("--database", default=os.environ.get(DATABASE_ENV) or d.database,
+                   help=f"SQLite file (default cardtable.db) or postgresql://... (default: "
+                        f"${DATABASE_ENV} if set; a URL on the command line shows in ps)")
+    p.add_argument("--database-password-file", metavar="FILE",
+                   default=os.environ.get(PASSWORD_FILE_ENV) or None,
+                   help=f"PostgreSQL: read the password from the first line of FILE, not "
+                        f"from the URL (default: ${PASSWORD_FILE_ENV} if set)")
+    p.add_argument("--address-secret-file", metavar="FILE",
+                   default=os.environ.get(ADDRESS_SECRET_FILE_ENV) or None,
+                   help="the secret keys of the address hashes the database keeps, one a "
+                        "line, the current first (default: $" + ADDRESS_SECRET_FILE_ENV +
+                        " if set, else a key kept in the database; docs/deploy.md)")
     p.add_argument("--bot-delay", type=float, default=d.bot_delay,
                    help="seconds before a bot's decision is applied (default %(default)s)")
     p.add_argument("--standin", default=d.standin,
@@ -132,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--coach-budget and --review-budget are 0 (the most) or 2 or more")
     if a.keep_alive <= 0:
         p.error("--keep-alive must be more than 0")
+    try:
+        secret = secret_settings(a.database_password_file, a.address_secret_file)
+        Settings(database=a.database, **secret).url()
+    except ValueError as e:
+        p.error(str(e))
     from dataclasses import fields
 
     from cardtable.server.security import Limits
@@ -168,5 +187,5 @@ def main(argv: list[str] | None = None) -> int:
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,
                  coach_budget=a.coach_budget, review_budget=a.review_budget,
-                 **extra))
+                 **secret, **extra))
     return 0

@@ -61,16 +61,17 @@ from cardtable.server.rating_routes import router as rating_router
 from cardtable.server.runtime import TableRuntime, seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
+    AddressKeys,
     BadClientId,
     ClientLimits,
     Guard,
+    address_keys,
     client_addr,
     client_identity,
-    client_key,
+    new_address_key,
     new_code,
     same_address,
     same_person,
-    seat_client,
     secret_seed,
 )
 from cardtable.server.learn_routes import rematch_of, router as learn_router
@@ -150,8 +151,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         drivers = Drivers(hub, settings)
         hub.push = app.state.pusher = Pusher(store, settings)           # Web Push (push.py)
         await hub.push.start()
+        # the keys of the address hashes: the operator's (a file), else the database's own
+        keys = AddressKeys(settings.address_secrets) if settings.address_secrets else \
+            address_keys(await store.server_key("address", new_address_key))
         listener = Listener(hub) if url.is_postgres else None
-        state.update(store=store, hub=hub, drivers=drivers)
+        state.update(store=store, hub=hub, drivers=drivers, address_keys=keys)
         if listener:
             listener.start()
             try:
@@ -287,8 +291,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                          ) -> P.CreateOut:
         """A table of `cfg`, `base` and seat `rows` (table_config's, or a lesson's)."""
         addr = client_addr(request.scope)
-        who = seat_client(addr, identity(request))
-        creator = client_key(addr)
+        keys: AddressKeys = state["address_keys"]
+        who = keys.seat_client(addr, identity(request))
+        creators = keys.client_keys(addr)           # the current key's first
         humans = [r["seat"] for r in rows if r["kind"] == "human"]
         token = None
         seat = None
@@ -302,14 +307,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
         store = hub().store
         try:
-            async with quotas.admit(addr, creator, searching(cfg)):
+            async with quotas.admit(addr, creators, searching(cfg)):
                 for _ in range(8):
                     code = new_code(private=not req.public)
                     try:
                         table_id = await store.create_table({
                             "code": code, "game": req.game, "settings": cfg, "base": base,
                             "public": req.public, "status": status, "deadline": None,
-                            "snap": None, "rematch_code": None, "creator": creator,
+                            "snap": None, "rematch_code": None, "creator": creators[0],
                             "rated": req.rated, "pace": cfg.get("pace"),
                             "created_at": clock.now()}, rows)
                         break
@@ -353,10 +358,15 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 req = P.JoinTable(name=await rated_join(rt, request), seat=req.seat)
             public_limits = settings.public_seats_per_person or \
                 settings.public_seats_per_address
-            seat, token = await join_seat(hub(), rt, req.name, req.seat,
-                                          seat_client(client_addr(request.scope),
-                                                      identity(request)),
-                                          check_public_seats if public_limits else None)
+            # this person under each key of the address hashes (the current one's first)
+            mine = state["address_keys"].seat_clients(client_addr(request.scope),
+                                                      identity(request))
+
+            async def check(rt: TableRuntime, client: str) -> None:
+                await check_public_seats(rt, mine)
+
+            seat, token = await join_seat(hub(), rt, req.name, req.seat, mine[0],
+                                          check if public_limits else None)
             await accounts.link_seat(request, token)
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
@@ -383,17 +393,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         except BadClientId as e:
             raise _bad(str(e), 400, "bad_client") from None
 
-    async def check_public_seats(rt: TableRuntime, client: str) -> None:
-        """409 if this person already holds a seat at the public table `rt`, or the people
-        behind this address hold as many as one address may (docs/deploy.md)."""
+    async def check_public_seats(rt: TableRuntime, mine: list[str]) -> None:
+        """409 if this person (`mine`: their seats.client under each address key) already
+        holds a seat at the public table `rt`, or the people behind this address hold as many
+        as one address may (docs/deploy.md)."""
         held = await hub().store.seat_clients(rt.id)
         per_person, per_address = (settings.public_seats_per_person,
                                    settings.public_seats_per_address)
-        if per_person and sum(same_person(c, client) for c in held) >= per_person:
+        if per_person and sum(any(same_person(c, m) for m in mine)
+                              for c in held) >= per_person:
             raise _bad("you already hold a seat at this public table (to play several seats "
                        "from one device, invite your friends to a private table)", 409,
                        "seat_held")
-        if per_address and sum(same_address(c, client) for c in held) >= per_address:
+        if per_address and sum(any(same_address(c, m) for m in mine)
+                               for c in held) >= per_address:
             raise _bad(f"{per_address} seats of this public table are taken from your address "
                        "already (the most for one address): play together at a private table",
                        409, "address_seats", most=per_address)

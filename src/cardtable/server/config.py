@@ -8,7 +8,11 @@
 
 `DatabaseURL` derives the three forms the server needs: the synchronous SQLAlchemy URL (Alembic
 migrations), the asynchronous one (the server) and, for PostgreSQL, the libpq URL of the
-LISTEN/NOTIFY and advisory-lock connections.
+LISTEN/NOTIFY and advisory-lock connections. Its password may come apart from the URL (a file:
+`read_password_file`), so that it never shows in the process's command line (`ps`).
+
+`read_address_secrets` reads the secret keys of the address hashes the database keeps
+(security.AddressKeys) from a file.
 """
 
 from __future__ import annotations
@@ -24,10 +28,70 @@ from cardtable.server.security import MAX_BODY, MAX_REPLAY_BODY, Limits
 DEFAULT_DATABASE = "cardtable.db"
 
 
-class DatabaseURL:
-    """A parsed `--database` value."""
+#: the environment variables the server's entry points read (docs/deploy.md): the database URL
+#: (instead of `--database`, which `ps` shows to every user of the machine), a file holding its
+#: password, and a file holding the secret keys of the address hashes
+DATABASE_ENV = "CARDTABLE_DATABASE_URL"
+PASSWORD_FILE_ENV = "CARDTABLE_DATABASE_PASSWORD_FILE"
+ADDRESS_SECRET_FILE_ENV = "CARDTABLE_ADDRESS_SECRET_FILE"
 
-    def __init__(self, raw: str):
+#: the shortest secret key of the address hashes (characters): 16 random characters or more
+MIN_SECRET = 16
+
+
+def read_password_file(path: str) -> str:
+    """The database password kept in the file `path`: its first line without the line end
+    (ValueError if the file cannot be read or its first line is empty)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline(4097).rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read the database password file {path!r}: "
+                         f"{getattr(e, 'strerror', None) or e}") from None
+    if not first:
+        raise ValueError(f"the database password file {path!r} is empty: its first line is "
+                         "the password")
+    return first
+
+
+def read_address_secrets(path: str) -> tuple[bytes, ...]:
+    """The secret keys of the address hashes kept in the file `path`, one a line: the first
+    makes every new hash, the others (earlier keys during a rotation) still recognise the hashes
+    made with them. Blank lines and lines starting with '#' are skipped. ValueError if the
+    file cannot be read, holds no key or a key shorter than MIN_SECRET characters."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read(1 << 16).splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read the address secret file {path!r}: "
+                         f"{getattr(e, 'strerror', None) or e}") from None
+    keys = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    if not keys:
+        raise ValueError(f"the address secret file {path!r} holds no key (one a line, the "
+                         "current first; e.g. `openssl rand -hex 32`)")
+    short = [i + 1 for i, k in enumerate(keys) if len(k) < MIN_SECRET]
+    if short:
+        raise ValueError(f"the address secret file {path!r}: key {short[0]} has fewer than "
+                         f"{MIN_SECRET} characters (make one with `openssl rand -hex 32`)")
+    return tuple(k.encode("utf-8") for k in keys)
+
+
+def secret_settings(password_file: str | None, address_secret_file: str | None) -> dict:
+    """The Settings fields the secret files give (`database_password`, `address_secrets`; a
+    file not given: its field is left out). ValueError for a file that cannot be used."""
+    out: dict = {}
+    if password_file:
+        out["database_password"] = read_password_file(password_file)
+    if address_secret_file:
+        out["address_secrets"] = read_address_secrets(address_secret_file)
+    return out
+
+
+class DatabaseURL:
+    """A parsed `--database` value; `password`, if given, is the PostgreSQL password (not
+    allowed together with a password in the URL)."""
+
+    def __init__(self, raw: str, password: str | None = None):
         raw = (raw or DEFAULT_DATABASE).strip()
         if "://" not in raw:                                   # a plain file path: SQLite
             raw = "sqlite:///" + os.path.abspath(raw)
@@ -45,6 +109,14 @@ class DatabaseURL:
             url = url.set(drivername="sqlite", database=os.path.abspath(db))
         else:
             url = url.set(drivername="postgresql+psycopg")
+            if password is not None:
+                if url.password is not None:
+                    raise ValueError("the database password is given twice: in the URL and "
+                                     "in the password file (give it in the file only)")
+                url = url.set(password=password)
+        if password is not None and backend == "sqlite":
+            raise ValueError("a database password file is for PostgreSQL: a SQLite file has "
+                             "no password")
         self.kind: str = backend
         self.sync_url: URL = url
         self.async_url: URL = (url.set(drivername="sqlite+aiosqlite") if backend == "sqlite"
@@ -78,6 +150,13 @@ class Settings:
     """Everything `cardtable serve` can set; tests and the bench pass their own."""
 
     database: str = DEFAULT_DATABASE
+    #: the PostgreSQL password when it is not in `database` (read from a file or the
+    #: environment by the entry points, so that `ps` never shows it)
+    database_password: str | None = field(default=None, repr=False)
+    #: the secret keys of the address hashes the database keeps (security.AddressKeys; the
+    #: first makes new hashes, the others still match: a rotation's grace period); empty: a
+    #: random key made at the first start and kept in the database (server_keys)
+    address_secrets: tuple[bytes, ...] = field(default=(), repr=False)
     host: str = "127.0.0.1"
     port: int = 8000
     #: seconds a bot waits before its decision is applied (so people can follow the game)
@@ -177,4 +256,4 @@ class Settings:
     review_budget: int = 0
 
     def url(self) -> DatabaseURL:
-        return DatabaseURL(self.database)
+        return DatabaseURL(self.database, self.database_password)

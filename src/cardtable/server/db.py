@@ -54,21 +54,33 @@ class Store:
     SQLite: reads through aiosqlite; writes in plain SQL on one writer thread and connection
     (`GroupWriter`), the changes that queue up meanwhile in one transaction (group commit), so
     no write lock is ever held across awaits, the process's tables do not queue behind each
-    other's round trips, and a burst of decisions costs one COMMIT."""
+    other's round trips, and a burst of decisions costs one COMMIT.
+
+    The engine's connections (PostgreSQL: `pool_size` + `max_overflow`; SQLite: 5 + 5 readers)
+    are handed out first come, first served; when all are busy a read waits for one as long as
+    it takes (`pool_timeout`, None: no limit), so a burst of requests waits instead of failing
+    (with SQLAlchemy's default, 30 s, a burst on SQLite got errors). How many wait is bounded by
+    the server's open connections (`Settings.max_connections`)."""
+
+    #: the SQLite readers: a connection is a thread of aiosqlite's; reads in WAL mode run side by
+    #: side, and more threads than this do not read faster on a few cores
+    SQLITE_READERS = (5, 5)
 
     def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 20,
-                 clock: Clock | None = None):
+                 clock: Clock | None = None, pool_timeout: float | None = None):
         self.url = url
         self.clock = clock or Clock()           # the times it writes (clock.py)
         if url.is_postgres:
             self.engine: AsyncEngine = create_async_engine(
                 url.async_url, pool_size=pool_size, max_overflow=max_overflow,
-                pool_pre_ping=True)
+                pool_timeout=pool_timeout, pool_pre_ping=True)
             # the decisions' one-statement writes: their own connections (autocommit)
             self.decisions = DecisionPool(url.libpq(), pool_size)
             self._writer = None
         else:
-            self.engine = create_async_engine(url.async_url, pool_size=5, max_overflow=5)
+            size, overflow = self.SQLITE_READERS
+            self.engine = create_async_engine(url.async_url, pool_size=size,
+                                              max_overflow=overflow, pool_timeout=pool_timeout)
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
             self._writer = GroupWriter(url.sync_url.database)
 
@@ -201,12 +213,14 @@ class Store:
             await conn.execute(game_tables.delete().where(game_tables.c.id == table_id))
             return True
 
-    async def unfinished_by_creator(self, creator: str) -> list[dict[str, Any]]:
-        """Id and settings of the tables `creator` (security.client_key) made that are not over."""
+    async def unfinished_by_creator(self, creator: str | list[str]) -> list[dict[str, Any]]:
+        """Id and settings of the tables `creator` (security.AddressKeys.client_key; a list:
+        any of them, its keys under each address key) made that are not over."""
+        creators = [creator] if isinstance(creator, str) else list(creator)
         async with self.engine.connect() as conn:
             res = await conn.execute(
                 select(game_tables.c.id, game_tables.c.settings)
-                .where(game_tables.c.creator == creator, game_tables.c.status != "over"))
+                .where(game_tables.c.creator.in_(creators), game_tables.c.status != "over"))
             return [_row(r) for r in res]
 
     async def mark_seen(self, table_id: int, now: float) -> None:
@@ -234,6 +248,26 @@ class Store:
                     seats.c.table_id == table_id, seats.c.kind == "human",
                     seats.c.joined_at.is_not(None)).order_by(seats.c.seat).limit(1))).scalar()
             return creator, account
+
+    async def server_key(self, name: str, make: Callable[[], str]) -> str:
+        """The server's key `name` (table server_keys): made by `make()` and stored at the
+        first start; every process of the server reads the same one (the first to store it
+        wins a race)."""
+        sql = "SELECT value FROM server_keys WHERE name = :name"
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(text(sql), {"name": name})).first()
+        if row is not None:
+            return row.value
+        insert = ("INSERT INTO server_keys (name, value, created_at) VALUES (:name, :value, :t) "
+                  "ON CONFLICT (name) DO NOTHING")
+        params = {"name": name, "value": make(), "t": self.clock.now()}
+        if self.url.is_postgres:
+            async with self.engine.begin() as conn:
+                await conn.execute(text(insert), params)
+        else:
+            await self.write(lambda cur: cur.execute(insert, params))   # sqlite3: :names too
+        async with self.engine.connect() as conn:
+            return (await conn.execute(text(sql), {"name": name})).first().value
 
     async def seat_clients(self, table_id: int) -> list[str | None]:
         async with self.engine.connect() as conn:

@@ -83,15 +83,16 @@ class TableQuotas:
         return self.limits.all_search_tables_per_worker * max(1, int(self.bot_workers() or 0))
 
     @asynccontextmanager
-    async def admit(self, addr: str, creator: str, is_searching: bool) -> AsyncIterator[None]:
+    async def admit(self, addr: str, creator: str | list[str], is_searching: bool
+                    ) -> AsyncIterator[None]:
         """Hold the block (the new table's insert) if the client `addr` (its quota key
-        `creator`, security.client_key) may create a table with(out) searching bots now;
-        `Refused` if not."""
+        `creator`, security.AddressKeys.client_key, or its keys under each address key:
+        client_keys) may create a table with(out) searching bots now; `Refused` if not."""
         async with self.lock:
             await self._check(addr, creator, is_searching)
             yield
 
-    async def _check(self, addr: str, creator: str, is_searching: bool) -> None:
+    async def _check(self, addr: str, creator: str | list[str], is_searching: bool) -> None:
         lim = self.limits
         store = self.store()
         if lim.tables or lim.search_tables:

@@ -12,10 +12,13 @@ attack", says what each limit is, its default and why).
   connections, a cap on its open connections, a bucket for look-ups of table codes that do
   not exist (once it is empty, unknown codes are answered 429 instead of 404; codes that exist
   are always found). Per address for quotas (an IPv6 client by its /56, netaddr.quota_group):
-  a bucket of tables created, and caps on the unfinished tables it created (`client_key`,
-  quotas.py); quotas.py also keeps the caps in all, whatever the addresses.
-- Per person (`seat_client`): one seat at a public table per client identity (the browser's
-  own random id, `CLIENT_HEADER`), a few per address (/56) for volume.
+  a bucket of tables created, and caps on the unfinished tables it created
+  (`AddressKeys.client_key`, quotas.py); quotas.py also keeps the caps in all, whatever the
+  addresses.
+- Per person (`AddressKeys.seat_client`): one seat at a public table per client identity (the
+  browser's own random id, `CLIENT_HEADER`), a few per address (/56) for volume.
+- Addresses in the database: only keyed hashes (HMAC-SHA256 under the server's secret keys,
+  `AddressKeys`), so a copy of the database without the keys cannot tell the addresses.
 - `Guard`, an ASGI middleware in front of the app: refuses a body over its route's limit with
   413 before reading it (or as soon as it passes the limit), applies the HTTP rate limit (429),
   checks JSON bodies with `strict_json` (400) and adds the security headers to every response.
@@ -24,6 +27,7 @@ attack", says what each limit is, its default and why).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import math
 import re
@@ -36,6 +40,7 @@ from typing import Any
 
 import icu
 
+from cardtable.core.record import MAX_RECORD_BYTES
 from cardtable.server.netaddr import addr_group, quota_group
 
 #: bits of OS randomness in every seed of a game played online (deals, rematches, and through
@@ -394,9 +399,10 @@ class ClientLimits:
 
 # -- the ASGI guard ---------------------------------------------------------------------------
 #: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
-#: replay API's (a record: about 12 bytes an action; server/replay_routes.MAX_ACTIONS is 20,000)
+#: replay API's (a record: about 12 bytes an action; server/replay_routes.MAX_ACTIONS is 20,000),
+#: the same cap as every record read by `cardtable replay` and core.record.read_record
 MAX_BODY = 16 * 1024
-MAX_REPLAY_BODY = 512 * 1024
+MAX_REPLAY_BODY = MAX_RECORD_BYTES
 
 #: the Content-Security-Policy of the pages: modules, styles and sockets of this origin only
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -506,15 +512,63 @@ async def _answer(send, status: int, body: dict, headers=(), close: bool = False
     await send({"type": "http.response.body", "body": data})
 
 
-def _addr_hash(addr: str) -> str:
-    return hashlib.sha256(b"cardtable client " + addr.encode("utf-8", "replace")).hexdigest()
+class AddressKeys:
+    """The secret keys of the address hashes the database keeps (HMAC-SHA256). The first key
+    makes every new hash; the others, earlier keys kept for a rotation's grace period, still
+    recognise the hashes made with them (`client_keys`, `seat_clients`: one per key, the
+    current first). A plain hash of an IPv4 address is undone by hashing all 2^32 addresses
+    (seconds); a keyed one needs the key, which is not in the database when the operator
+    gives it in a file (docs/deploy.md, "Addresses in the database")."""
+
+    def __init__(self, keys):
+        self.keys = tuple(bytes(k) for k in keys)
+        if not self.keys or not all(self.keys):
+            raise ValueError("AddressKeys needs at least one non-empty key")
+
+    def _hash(self, key: bytes, addr: str) -> str:
+        return hmac.new(key, b"cardtable client " + addr.encode("utf-8", "replace"),
+                        hashlib.sha256).hexdigest()
+
+    def client_key(self, addr: str) -> str:
+        """What the database keeps of a client address for its quotas (the tables it created,
+        the seats its people hold at a public table): a keyed hash of its quota group (an IPv4
+        address, an IPv6 address's /56: netaddr.quota_group), never the address."""
+        return self._hash(self.keys[0], quota_group(addr))
+
+    def client_keys(self, addr: str) -> list[str]:
+        """`client_key` under each key, the current first: what matches this address."""
+        group = quota_group(addr)
+        return [self._hash(k, group) for k in self.keys]
+
+    def seat_client(self, addr: str, identity: str | None) -> str:
+        """What a seat keeps of who took it (seats.client, 64 hex digits): the first half names
+        the address (32 digits of `client_key`, of its /56 for IPv6: the cap of seats per
+        address), the second the person: 32 digits of a hash of the client identity, or, for
+        a client without one, of its own address (then the address is the person)."""
+        return self._seat(self.keys[0], addr, identity)
+
+    def seat_clients(self, addr: str, identity: str | None) -> list[str]:
+        """`seat_client` under each key, the current first: what matches this person."""
+        return [self._seat(k, addr, identity) for k in self.keys]
+
+    def _seat(self, key: bytes, addr: str, identity: str | None) -> str:
+        group = self._hash(key, quota_group(addr))
+        if identity is None:
+            return group[:32] + self._hash(key, addr)[32:]
+        # the identity is the browser's own random id, not an address: a plain hash
+        person = hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()
+        return group[:32] + person[:32]
 
 
-def client_key(addr: str) -> str:
-    """What the database keeps of a client address for its quotas (the tables it created, the
-    seats its people hold at a public table): a hash of its quota group (an IPv4 address, an
-    IPv6 address's /56: netaddr.quota_group), never the address."""
-    return _addr_hash(quota_group(addr))
+def address_keys(raw: str) -> AddressKeys:
+    """The AddressKeys of a key kept in the database (server_keys, hex: the default when the
+    operator gives no secret file)."""
+    return AddressKeys([bytes.fromhex(raw)])
+
+
+def new_address_key() -> str:
+    """A new random key for `address_keys` (256 bits, hex)."""
+    return secrets.token_hex(32)
 
 
 # -- one person, one seat -------------------------------------------------------------------------
@@ -540,19 +594,6 @@ def client_identity(headers) -> str | None:
         raise BadClientId(f"the {CLIENT_HEADER} header must be one value of 16 to 64 letters, "
                           "digits, '-' or '_'")
     return values[0]
-
-
-def seat_client(addr: str, identity: str | None) -> str:
-    """What a seat keeps of who took it (seats.client, 64 hex digits): the first half names the
-    address (32 digits of `client_key`, of its /56 for IPv6: the cap of seats per address),
-    the second the person: 32 digits of a hash of the client identity, or, for a client
-    without one, the rest of the hash of its own address (then the address is the person, as
-    it was for every seat taken before identities: an IPv4 seat's row reads the same way)."""
-    key = client_key(addr)
-    if identity is None:
-        return key[:32] + _addr_hash(addr)[32:]
-    person = hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()
-    return key[:32] + person[:32]
 
 
 def same_address(a: str | None, b: str | None) -> bool:
