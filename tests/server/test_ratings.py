@@ -313,3 +313,91 @@ def test_the_leave_message_hands_the_seat_to_a_bot_and_counts_as_a_loss(web):
     (r,) = web.call("GET", "/api/players/Ludwig").json()["ratings"]
     assert r["games"] == 1 and r["wins"] == 0 and r["mu"] < R.MU
     assert r["history"][0]["left"] is True
+
+
+# -- provisional ratings and leavers who never moved --------------------------------------------
+def test_a_seat_that_left_before_moving_is_rated_alone():
+    # two players: the leaver who never moved loses, the other is not rated at all
+    assert R.rated_seats({1}, {0}, ["a:1", "a:2"]) == ({1}, {1})
+    # it moved once: the game counts for both
+    assert R.rated_seats({1}, {0, 1}, ["a:1", "a:2"]) == ({0, 1}, set())
+    # three players: the two who stayed are rated between themselves
+    assert R.rated_seats({2}, {0, 1}, ["a:1", "b:easy", "a:3"]) == ({0, 1, 2}, {2})
+    # a bot level in both other seats is one player: nobody to be rated against
+    assert R.rated_seats({0}, {1, 2}, ["a:1", "b:easy", "b:easy"]) == ({0}, {0})
+    seats = [{"seat": 0, "kind": "human", "bot": None, "away": False},
+             {"seat": 1, "kind": "human", "bot": None, "away": False},
+             {"seat": 2, "kind": "bot", "bot": "easy", "away": False}]
+    op = R.game_end(7, "kombio", seats, scores=[3, 40, 20], winners=[0],
+                    lower_is_better=True, postgres=False, moved={0})
+    history, sent = _drive(op, [[(0, 1), (1, 2)], [
+        ("a:1", R.MU, R.SIGMA), ("a:2", R.MU, R.SIGMA), ("b:easy", R.MU, R.SIGMA)]])
+    # seat 1 did not leave (it is human, not away): all three are rated, as before
+    assert {h["player"] for h in history} == {"a:1", "a:2", "b:easy"}
+    seats[1] = dict(seats[1], away=True)                    # seat 1 left without a move
+    op = R.game_end(7, "kombio", seats, scores=[3, 40, 20], winners=[0],
+                    lower_is_better=True, postgres=False, moved={0})
+    history, sent = _drive(op, [[(0, 1), (1, 2)], [
+        ("a:1", R.MU, R.SIGMA), ("a:2", R.MU, R.SIGMA), ("b:easy", R.MU, R.SIGMA)]])
+    by = {h["player"]: h for h in history}
+    assert by["a:2"]["left_game"] and by["a:2"]["mu_after"] < R.MU
+    # a:1 and the bot are rated as a two-player game of theirs, the leaver not counted
+    (w, _), (l, _) = R.rate([(R.MU, R.SIGMA), (R.MU, R.SIGMA)], [1, 2])
+    assert by["a:1"]["mu_after"] == pytest.approx(w)
+    assert by["b:easy"]["mu_after"] == pytest.approx(l)
+    opponents = {(p["p"], p["o"]) for s, p in sent if "rating_opponents (" in s}
+    assert opponents == {("a:1", "b:easy"), ("b:easy", "a:1"), ("a:2", "a:1"),
+                         ("a:2", "b:easy")}
+
+
+def test_throwaway_accounts_that_leave_at_once_farm_nothing(web):
+    """Six rated games against six new accounts that leave before their first move: the
+    farmer's rating never moves (no rating, on no list); each throwaway has its loss."""
+    _, farmer = web.sign_up("Farmer")
+    for i in range(6):
+        _, throwaway = web.sign_up(f"Throwaway {i}")
+        code = rated_table(web, farmer).json()["table"]["code"]
+        r = web.call("POST", f"/api/tables/{code}/join", throwaway, json={"name": "t"},
+                     headers={"X-Cardtable-Client": f"{i:032x}"})
+        assert r.status_code == 200, r.text
+        play_out(web, code, away=(1,))
+        (lost,) = web.call("GET", f"/api/players/Throwaway {i}").json()["ratings"]
+        assert lost["games"] == 1 and lost["mu"] < R.MU and lost["history"][0]["left"]
+    p = web.call("GET", "/api/players/Farmer").json()
+    assert p["ratings"] == [] and p["games"][0]["played"] == 6
+    for provisional in ("false", "true"):
+        rows = web.call("GET", f"/api/leaderboard/kombio?provisional={provisional}"
+                               "&limit=200").json()["rows"]
+        assert "Farmer" not in {x["name"] for x in rows}
+
+
+def test_a_rating_is_provisional_until_enough_games_against_enough_players(web):
+    """Five games against two bot levels: still provisional (two different opponents); a
+    sixth against a third level: established, on the leaderboard, no longer on the list of
+    provisional ones. The bot levels, with one opponent each, stay provisional."""
+    _, s = web.sign_up("Petra")
+
+    def play(bot):
+        code = rated_table(web, s, seats=[{"kind": "human"}, {"kind": "bot", "bot": bot}]) \
+            .json()["table"]["code"]
+        play_out(web, code)
+        (r,) = web.call("GET", "/api/players/Petra").json()["ratings"]
+        return r
+
+    def listed(provisional):
+        return {x["name"]: x for x in web.call(
+            "GET", f"/api/leaderboard/kombio?provisional={provisional}&limit=200"
+        ).json()["rows"]}
+
+    for bot in ("random", "easy", "random", "easy"):
+        r = play(bot)
+    assert r["provisional"] and r["games"] == 4 and r["opponents"] == 2
+    r = play("random")
+    assert r["provisional"] and r["games"] == R.ESTABLISHED_GAMES and r["opponents"] == 2
+    assert "Petra" in listed("true") and "Petra" not in listed("false")
+    r = play("medium")
+    assert not r["provisional"] and r["games"] == 6 and r["opponents"] == 3
+    board = listed("false")
+    assert board["Petra"]["provisional"] is False and board["Petra"]["opponents"] == 3
+    assert "Petra" not in listed("true")
+    assert board["Petra"]["rating"] == pytest.approx(r["rating"])
