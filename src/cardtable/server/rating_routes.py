@@ -96,6 +96,14 @@ class HistoryPoint(BaseModel):
     code: str | None = Field(None, description="the table (null: a private one)")
 
 
+class Established(BaseModel):
+    games: int = Field(..., description="rated games a rating needs to be established")
+    opponents: int = Field(..., description="different opponents it needs")
+
+
+ESTABLISHED = Established(games=ESTABLISHED_GAMES, opponents=ESTABLISHED_OPPONENTS)
+
+
 class RatingOut(BaseModel):
     game: str
     rating: float = Field(..., description="the conservative rating mu - 3 sigma")
@@ -133,6 +141,8 @@ class BotBeaten(BaseModel):
 class ProfileOut(BaseModel):
     name: str
     created_at: float
+    established: Established = Field(..., description="what a rating needs to leave its "
+                                                      "provisional state")
     games: list[GameCount]
     ratings: list[RatingOut]
     recent: list[RecentGame]
@@ -151,11 +161,6 @@ class LeaderRow(BaseModel):
     opponents: int = Field(..., description="different players rated against")
     provisional: bool = Field(..., description="a provisional rating (listed only when "
                                                "asked for with `provisional=true`)")
-
-
-class Established(BaseModel):
-    games: int = Field(..., description="rated games a rating needs to be established")
-    opponents: int = Field(..., description="different opponents it needs")
 
 
 class LeaderboardOut(BaseModel):
@@ -236,7 +241,7 @@ def profile_out(account: dict, found, own: bool) -> ProfileOut:
                                     rank=rank, left=bool(left),
                                     code=code if (public or own) else None))
     return ProfileOut(
-        name=account["name"], created_at=account["created_at"],
+        name=account["name"], created_at=account["created_at"], established=ESTABLISHED,
         games=[GameCount(game=k[0], variant=k[1], played=v[0], won=v[1])
                for k, v in sorted(counts.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))],
         ratings=[RatingOut(game=game, rating=conservative(mu, sigma), mu=mu, sigma=sigma,
@@ -315,6 +320,5 @@ async def leaderboard(request: Request,
                              rating=conservative(mu, sigma), mu=mu, sigma=sigma, games=n,
                              wins=w, opponents=o, provisional=not established(n, o)))
     return LeaderboardOut(game=game, min_games=min_games, provisional=provisional,
-                          established=Established(games=ESTABLISHED_GAMES,
-                                                  opponents=ESTABLISHED_OPPONENTS),
+                          established=ESTABLISHED,
                           total=total, offset=offset, limit=limit, rows=out)
