@@ -9,7 +9,8 @@ Tables (schema.py; migration 0004)
   sessions  `id_hash` (SHA-256 of the cookie's random value, sessions.py), `account_id`,
             `created_at`, `last_seen`, `expires`. Deleted with their account.
   seats     `account_id`: the account whose player holds the seat (taken while logged in,
-            or a guest's seat claimed with its token at sign-up or log-in). An account that
+            or a guest's seat claimed with its token at sign-up or log-in); at most one seat
+            of a table (a unique index, migration 0011). An account that
             is deleted leaves its seats to nobody and without a name: the games stay in the
             other players' records, the seat named as a free seat is ("Seat 3", "Platz 3").
 

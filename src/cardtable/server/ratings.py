@@ -14,6 +14,13 @@ did not come back; a bot finished for it), and an account's seat that a bot took
 player sent `leave`, or a turn-based table dropped them: `left_seats`), is ranked last, below
 every other seat, leavers sharing that rank; its account is rated, not the bot.
 
+A player who left before making a move of their own is rated alone: a loss against everybody,
+while the game is not rated for the others against them (they are rated among themselves if
+at least two different players remain: `rated_seats`), so an account that sits down and
+leaves at once hands nobody a win. A rating is provisional until it has `ESTABLISHED_GAMES`
+rated games against `ESTABLISHED_OPPONENTS` different players (`rating_opponents`,
+`ratings.opponents`); the leaderboard lists established ratings only (rating_routes.py).
+
 Rule sets share the game's rating: a rule set changes the deal or the scoring, not what is
 being learnt (reading the table, counting cards), and one rating per game keeps enough games
 in each rating for it to mean something. The history keeps every game's table, so a rating
