@@ -6,8 +6,8 @@ a guest who opens the invite link is refused a seat (in words), the second accou
 the link, and both click the game to its end. Both ratings moved (one up, one down); the
 leaderboard, reached from the lobby, lists neither (one game each: provisional ratings), its
 list of provisional ratings both, marked; the winner's profile, reached from there, marks
-the rating provisional and shows the game with its replay link (which opens the replay) and the rating's
-chart with its table. The pages are checked with axe and photographed at 375x740 and
+the rating provisional and shows the game with its replay link (which opens the replay)
+and the rating's chart with its table. The pages are checked with axe and photographed at 375x740 and
 1366x657 in German and English (tests/web/artifacts/ratings-*.png)."""
 
 from __future__ import annotations
@@ -157,7 +157,8 @@ def test_two_accounts_play_a_rated_game_and_the_ratings_show(new_page, server, a
     b.locator(f'#rt-board a[href="/players/{winner}"]').tap()
     b.wait_for_selector(".rt-recent")
     expect(b.locator(".rt-card .chip-provisional")).to_have_text("vorläufig")
-    expect(b.locator(".rt-provisional-why")).to_contain_text("1 gewertetes Spiel gegen 1 Mitspieler")
+    expect(b.locator(".rt-provisional-why")).to_contain_text(
+        "1 gewertetes Spiel gegen 1 Mitspieler")
     item = b.locator(f'.rt-recent .table-item[data-code="{code}"]')
     expect(item.locator(".chip-won")).to_be_visible()
     expect(item.locator(".chip-rated")).to_be_visible()
