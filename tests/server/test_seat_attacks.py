@@ -1,6 +1,7 @@
 """Attacks on seats held by accounts, on SQLite and PostgreSQL: a player who left a game
 cannot take its seat back (no new token, no view beyond a spectator's, no table talk as a
-player), also after a restart and by every route that hands out or honours a seat token; and
+player), also after a restart and by every route that hands out or honours a seat token, nor
+comes back in a rematch; and
 one account never holds two seats of one table (not by claiming a deleted second account's
 seat either), so no game shows twice in its history."""
 
@@ -184,3 +185,30 @@ def test_an_account_never_holds_two_seats_of_a_table(database):
                     "table_id = (SELECT id FROM game_tables WHERE code = :c)"), {"c": code2})
     finally:
         engine.dispose()
+
+
+def test_a_rematch_gives_a_left_seat_to_a_plain_bot(database):
+    """Bob leaves a rated game with Ann; Ann's rematch seats a plain bot in Bob's place: the
+    new table is not in Bob's games, and its end does not count as another loss of his."""
+    with app_client(database, round_break=0) as web:
+        _, ann = web.sign_up("Anna")
+        _, bob = web.sign_up("Bob")
+        made = rated_table(web, ann).json()
+        code, ann_token = made["table"]["code"], made["join"]["token"]
+        r = web.call("POST", f"/api/tables/{code}/join", bob, json={"name": "x"},
+                     headers=OTHER)
+        assert r.status_code == 200, r.text
+        with web.client.websocket_connect(f"/ws/{code}?token={r.json()['token']}") as ws:
+            _until(ws, lambda m: m["type"] == "state")
+            ws.send_json({"type": "leave", "id": 1})
+            _until(ws, lambda m: m["type"] == "state" and m["seat"] is None)
+        play_out(web, code)
+        r = web.call("POST", f"/api/tables/{code}/rematch", json={"token": ann_token},
+                     origin=None)
+        assert r.status_code == 200, r.text
+        again = r.json()["code"]
+        assert [s["kind"] for s in r.json()["seats"]] == ["human", "bot"]
+        assert again not in {g["code"] for g in web.call("GET", "/api/me/games", bob).json()}
+        play_out(web, again)
+        (rating,) = web.call("GET", "/api/players/Bob").json()["ratings"]
+        assert rating["games"] == 1
