@@ -1,9 +1,8 @@
 """Attacks on seats held by accounts, on SQLite and PostgreSQL: a player who left a game
 cannot take its seat back (no new token, no view beyond a spectator's, no table talk as a
 player), also after a restart and by every route that hands out or honours a seat token, nor
-comes back in a rematch; and
-one account never holds two seats of one table (not by claiming a deleted second account's
-seat either), so no game shows twice in its history."""
+comes back in a rematch; and one account never holds two seats of one table (not by claiming
+a deleted second account's seat either), so no game shows twice in its history."""
 
 from __future__ import annotations
 
