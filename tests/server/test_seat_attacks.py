@@ -211,3 +211,38 @@ def test_a_rematch_gives_a_left_seat_to_a_plain_bot(database):
         play_out(web, again)
         (rating,) = web.call("GET", "/api/players/Bob").json()["ratings"]
         assert rating["games"] == 1
+
+
+def test_two_joins_of_one_account_at_once_give_it_one_seat(database):
+    """Two joins of one account at a rated table at the same moment (past the route's early
+    check): the join's own transaction sees the first seat, the second join is refused
+    (409 rated_seat_held); the table keeps its third seat free."""
+    import asyncio
+
+    from cardtable.server.errors import ApiError
+    from cardtable.server.joining import join_seat
+
+    with app_client(database, round_break=0) as web:
+        _, ann = web.sign_up("Annika")
+        web.sign_up("Bert")
+        code = rated_table(web, ann, players=3, seats=[{"kind": "human"}] * 3) \
+            .json()["table"]["code"]
+        hub = web.app.state.accounts.hub()
+
+        async def both():
+            async with hub.store.engine.connect() as conn:
+                bert = (await conn.execute(sa.text(
+                    "SELECT id FROM accounts WHERE name = 'Bert'"))).scalar_one()
+            rt = await hub.runtime_by_code(code)
+            try:
+                return await asyncio.gather(*(
+                    join_seat(hub, rt, "Bert", None, f"{i:064x}", None, bert)
+                    for i in range(2)), return_exceptions=True)
+            finally:
+                hub.release(rt)
+        got = web.client.portal.call(both)
+        ok = [g for g in got if isinstance(g, tuple)]
+        refused = [g for g in got if isinstance(g, ApiError)]
+        assert len(ok) == 1 and len(refused) == 1, got
+        assert refused[0].status_code == 409 and refused[0].error == "rated_seat_held"
+        assert web.call("GET", f"/api/tables/{code}").json()["free_seats"] == [2]
