@@ -1,5 +1,5 @@
-"""Migration 0011 (one seat per account and table, provisional ratings) on SQLite and
-PostgreSQL: a database of revision 0010 where an account holds two seats of one table and
+"""Migration 0012 (one seat per account and table, provisional ratings) on SQLite and
+PostgreSQL: a database of the revision before where an account holds two seats of one table and
 two accounts played a rated game upgrades in place: the account keeps its first seat only,
 and the ratings' opponents are filled in from the rating history."""
 
@@ -32,7 +32,7 @@ def _downgrade(url: DatabaseURL, revision: str) -> None:
         engine.dispose()
 
 
-def test_a_database_of_revision_0010_keeps_one_seat_per_account_and_counts_opponents(database):
+def test_the_revision_before_keeps_one_seat_per_account_and_counts_opponents(database):
     with app_client(database, round_break=0) as web:
         _, mia = web.sign_up("Mia")
         _, max_ = web.sign_up("Max")
@@ -47,7 +47,7 @@ def test_a_database_of_revision_0010_keeps_one_seat_per_account_and_counts_oppon
         assert web.call("POST", f"/api/tables/{two}/join", json={"name": "Gast"}) \
             .status_code == 200
     url = DatabaseURL(database)
-    _downgrade(url, "0010")
+    _downgrade(url, "-1")                       # the revision before this one
     engine = sa.create_engine(url.sync_url)
     try:
         with engine.begin() as conn:

@@ -10,7 +10,7 @@ Tables (schema.py; migration 0004)
             `created_at`, `last_seen`, `expires`. Deleted with their account.
   seats     `account_id`: the account whose player holds the seat (taken while logged in,
             or a guest's seat claimed with its token at sign-up or log-in); at most one seat
-            of a table (a unique index, migration 0011). An account that
+            of a table (a unique index, migration 0012). An account that
             is deleted leaves its seats to nobody and without a name: the games stay in the
             other players' records, the seat named as a free seat is ("Seat 3", "Platz 3").
 
@@ -220,7 +220,7 @@ async def claim(store: Store, account_id: int, tokens: list[str]) -> int:
     just taken while logged in); seats that belong to an account already stay as they are,
     and so does a seat at a table where the account holds a seat already (also a deleted
     account's seat there): an account holds at most one seat of a table (the unique
-    (table, account) index, migration 0011). How many seats changed."""
+    (table, account) index, migration 0012). How many seats changed."""
     hashes = sorted({token_hash(t) for t in tokens[:MAX_CLAIM]})
     if not hashes:
         return 0

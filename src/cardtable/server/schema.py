@@ -86,7 +86,7 @@ seats = Table(
                                              ondelete="SET NULL"), nullable=True),
     Index("ix_seats_token", "token_hash"),
     Index("ix_seats_account", "account_id"),
-    # an account holds at most one seat of a table (migration 0011; NULLs do not collide)
+    # an account holds at most one seat of a table (migration 0012; NULLs do not collide)
     Index("ux_seats_table_account", "table_id", "account_id", unique=True),
 )
 
@@ -181,13 +181,13 @@ ratings = Table(
     Column("games", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
     Column("updated_at", Float, nullable=False),
-    # different players rated against (rating_opponents; migration 0011): a rating is
+    # different players rated against (rating_opponents; migration 0012): a rating is
     # provisional until it has enough games against enough of them (ratings.established)
     Column("opponents", Integer, nullable=False, server_default="0"),
     Index("ix_ratings_account", "account_id"),
 )
 
-#: the different players each player was rated against, per game (ratings.py; migration 0011)
+#: the different players each player was rated against, per game (ratings.py; migration 0012)
 rating_opponents = Table(
     "rating_opponents", metadata,
     Column("game", String(16), primary_key=True),

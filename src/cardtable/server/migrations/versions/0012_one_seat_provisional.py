@@ -9,18 +9,18 @@
 - rating_opponents: those players, one row per (game, player, opponent); an account's rows go
   with the account. Filled here from the rating history (the players rated at one table).
 
-Written on branch `seat42` after 0010 (turn-based tables); the lead re-chains it at merge if
-another revision took the number.
+Written on branch `seat42` after 0010 (turn-based tables), while main got 0011 (unseen
+tables): at the merge, `down_revision` becomes "0011" (nothing here depends on 0011).
 
-Revision ID: 0011
-Revises: 0010 (turn-based tables)
+Revision ID: 0012
+Revises: 0010 (turn-based tables); "0011" once merged
 Create Date: 2026-11-29
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011"
+revision = "0012"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
