@@ -78,9 +78,10 @@ def rated_table(web, sess, seats=None, public=True, **body):
     return web.call("POST", "/api/tables", sess, json=body)
 
 
-def play_out(web, code: str, away: tuple[int, ...] = ()):
-    """Play the table to its end in the app's loop: the seats in `away` are marked away (a
-    bot plays for them: they left), the other humans play as the medium bot would."""
+def play_out(web, code: str, away: tuple[int, ...] = (), moves_first: int = 0):
+    """Play the table to its end in the app's loop: the seats in `away` make `moves_first`
+    decisions of their own, then are marked away (a bot plays for them: they left), the other
+    humans play as the medium bot would."""
     from cardtable.bots.base import act, make_bot
 
     hub = web.app.state.accounts.hub()
@@ -88,19 +89,27 @@ def play_out(web, code: str, away: tuple[int, ...] = ()):
 
     async def run():
         rt = await hub.runtime_by_code(code)
+        made = dict.fromkeys(away, 0)
+
+        async def decide(s, text):
+            await rt.decide(s, text)
+            if s in made:
+                made[s] += 1
+
         try:
-            for s in away:
-                await rt.set_away(s, True)
             while rt.status != "over":
+                for s in away:
+                    if made[s] >= moves_first and not rt.seats[s]["away"]:
+                        await rt.set_away(s, True)
                 tick = rt.tick
                 w = rt.window()
                 try:
                     if w is not None:
                         for s in rt.window_order():
                             if not rt.is_auto(s) and s not in rt.answers():
-                                await rt.decide(s, w.silence)
+                                await decide(s, w.silence)
                     elif not rt.is_auto(rt.state.to_move):
-                        await rt.decide(rt.state.to_move, act(player, rt.state).text)
+                        await decide(rt.state.to_move, act(player, rt.state).text)
                 except ProtocolError:
                     pass
                 if rt.tick == tick and rt.status != "over":
@@ -147,7 +156,7 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(web):
     r = web.call("POST", "/api/join", b, json={"table": f"/t/{code}", "name": "whatever"},
                  headers={"X-Cardtable-Client": "b" * 32})       # another browser
     assert r.status_code == 200 and r.json()["name"] == "Rolf", r.text
-    assert web.call("GET", "/api/leaderboard/kombio?min_games=1").json()["total"] == 0
+    assert web.call("GET", "/api/leaderboard/kombio?provisional=true").json()["total"] == 0
     play_out(web, code)
     rec = web.call("GET", f"/api/tables/{code}/record").json()
     assert rec["actions"]
@@ -166,11 +175,15 @@ def test_two_accounts_play_a_rated_game_and_both_ratings_move(web):
         assert p["recent"][0]["replay"] == f"/replay/{code}" and p["recent"][0]["rated"]
         assert p["games"] == [{"game": "kombio", "variant": None, "played": 1,
                                "won": int(p["recent"][0]["won"])}]
-    board = web.call("GET", "/api/leaderboard/kombio?min_games=1").json()
-    assert [(x["name"], x["kind"]) for x in board["rows"]] == [
-        (n, "account") for n in (["Ratna", "Rolf"] if won_a else ["Rolf", "Ratna"])]
+    # one game: provisional, listed apart from the leaderboard, and flagged
+    assert ra["provisional"] and rb["provisional"] and ra["opponents"] == 1
+    board = web.call("GET", "/api/leaderboard/kombio?provisional=true").json()
+    assert board["provisional"] is True and board["established"] == {
+        "games": R.ESTABLISHED_GAMES, "opponents": R.ESTABLISHED_OPPONENTS}
+    assert [(x["name"], x["kind"], x["provisional"]) for x in board["rows"]] == [
+        (n, "account", True) for n in (["Ratna", "Rolf"] if won_a else ["Rolf", "Ratna"])]
     assert board["rows"][0]["rating"] == pytest.approx(winner["mu"] - 3 * winner["sigma"])
-    # the default minimum of games hides one-game players
+    # the leaderboard lists established ratings only
     assert web.call("GET", "/api/leaderboard/kombio").json()["total"] == 0
 
 
@@ -178,11 +191,11 @@ def test_leaving_counts_as_a_loss_and_the_bot_is_rated(web):
     _, s = web.sign_up("Lena")
     code = rated_table(web, s, seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}]) \
         .json()["table"]["code"]
-    play_out(web, code, away=(0,))                 # Lena leaves: a bot finishes for her
+    play_out(web, code, away=(0,), moves_first=1)  # Lena moves, leaves: a bot finishes
     p = web.call("GET", "/api/players/Lena").json()
     (r,) = p["ratings"]
     assert r["mu"] < R.MU and r["history"][0]["left"] is True and r["wins"] == 0
-    board = web.call("GET", "/api/leaderboard/kombio?min_games=1&limit=200").json()
+    board = web.call("GET", "/api/leaderboard/kombio?provisional=true&limit=200").json()
     bots = [x for x in board["rows"] if x["kind"] == "bot"]
     assert [x["name"] for x in bots] == ["easy"] and bots[0]["mu"] > R.MU
 
@@ -252,7 +265,7 @@ def test_a_deleted_accounts_rating_leaves_the_board_and_the_others_history_stays
                     headers={"X-Cardtable-Client": "d" * 32}).status_code == 200
     play_out(web, code)
     names = lambda: {x["name"] for x in web.call(                       # noqa: E731
-        "GET", "/api/leaderboard/kombio?min_games=1&limit=200").json()["rows"]}
+        "GET", "/api/leaderboard/kombio?provisional=true&limit=200").json()["rows"]}
     assert {"Delia", "Dieter"} <= names()
     assert web.call("DELETE", "/api/me", a, json={"password": "correct horse battery"}) \
         .status_code == 204
@@ -300,3 +313,91 @@ def test_the_leave_message_hands_the_seat_to_a_bot_and_counts_as_a_loss(web):
     (r,) = web.call("GET", "/api/players/Ludwig").json()["ratings"]
     assert r["games"] == 1 and r["wins"] == 0 and r["mu"] < R.MU
     assert r["history"][0]["left"] is True
+
+
+# -- provisional ratings and leavers who never moved --------------------------------------------
+def test_a_seat_that_left_before_moving_is_rated_alone():
+    # two players: the leaver who never moved loses, the other is not rated at all
+    assert R.rated_seats({1}, {0}, ["a:1", "a:2"]) == ({1}, {1})
+    # it moved once: the game counts for both
+    assert R.rated_seats({1}, {0, 1}, ["a:1", "a:2"]) == ({0, 1}, set())
+    # three players: the two who stayed are rated between themselves
+    assert R.rated_seats({2}, {0, 1}, ["a:1", "b:easy", "a:3"]) == ({0, 1, 2}, {2})
+    # a bot level in both other seats is one player: nobody to be rated against
+    assert R.rated_seats({0}, {1, 2}, ["a:1", "b:easy", "b:easy"]) == ({0}, {0})
+    seats = [{"seat": 0, "kind": "human", "bot": None, "away": False},
+             {"seat": 1, "kind": "human", "bot": None, "away": False},
+             {"seat": 2, "kind": "bot", "bot": "easy", "away": False}]
+    op = R.game_end(7, "kombio", seats, scores=[3, 40, 20], winners=[0],
+                    lower_is_better=True, postgres=False, moved={0})
+    history, sent = _drive(op, [[(0, 1), (1, 2)], [
+        ("a:1", R.MU, R.SIGMA), ("a:2", R.MU, R.SIGMA), ("b:easy", R.MU, R.SIGMA)]])
+    # seat 1 did not leave (it is human, not away): all three are rated, as before
+    assert {h["player"] for h in history} == {"a:1", "a:2", "b:easy"}
+    seats[1] = dict(seats[1], away=True)                    # seat 1 left without a move
+    op = R.game_end(7, "kombio", seats, scores=[3, 40, 20], winners=[0],
+                    lower_is_better=True, postgres=False, moved={0})
+    history, sent = _drive(op, [[(0, 1), (1, 2)], [
+        ("a:1", R.MU, R.SIGMA), ("a:2", R.MU, R.SIGMA), ("b:easy", R.MU, R.SIGMA)]])
+    by = {h["player"]: h for h in history}
+    assert by["a:2"]["left_game"] and by["a:2"]["mu_after"] < R.MU
+    # a:1 and the bot are rated as a two-player game of theirs, the leaver not counted
+    (w, _), (l, _) = R.rate([(R.MU, R.SIGMA), (R.MU, R.SIGMA)], [1, 2])
+    assert by["a:1"]["mu_after"] == pytest.approx(w)
+    assert by["b:easy"]["mu_after"] == pytest.approx(l)
+    opponents = {(p["p"], p["o"]) for s, p in sent if "rating_opponents (" in s}
+    assert opponents == {("a:1", "b:easy"), ("b:easy", "a:1"), ("a:2", "a:1"),
+                         ("a:2", "b:easy")}
+
+
+def test_throwaway_accounts_that_leave_at_once_farm_nothing(web):
+    """Six rated games against six new accounts that leave before their first move: the
+    farmer's rating never moves (no rating, on no list); each throwaway has its loss."""
+    _, farmer = web.sign_up("Farmer")
+    for i in range(6):
+        _, throwaway = web.sign_up(f"Throwaway {i}")
+        code = rated_table(web, farmer).json()["table"]["code"]
+        r = web.call("POST", f"/api/tables/{code}/join", throwaway, json={"name": "t"},
+                     headers={"X-Cardtable-Client": f"{i:032x}"})
+        assert r.status_code == 200, r.text
+        play_out(web, code, away=(1,))
+        (lost,) = web.call("GET", f"/api/players/Throwaway {i}").json()["ratings"]
+        assert lost["games"] == 1 and lost["mu"] < R.MU and lost["history"][0]["left"]
+    p = web.call("GET", "/api/players/Farmer").json()
+    assert p["ratings"] == [] and p["games"][0]["played"] == 6
+    for provisional in ("false", "true"):
+        rows = web.call("GET", f"/api/leaderboard/kombio?provisional={provisional}"
+                               "&limit=200").json()["rows"]
+        assert "Farmer" not in {x["name"] for x in rows}
+
+
+def test_a_rating_is_provisional_until_enough_games_against_enough_players(web):
+    """Five games against two bot levels: still provisional (two different opponents); a
+    sixth against a third level: established, on the leaderboard, no longer on the list of
+    provisional ones. The bot levels, with one opponent each, stay provisional."""
+    _, s = web.sign_up("Petra")
+
+    def play(bot):
+        code = rated_table(web, s, seats=[{"kind": "human"}, {"kind": "bot", "bot": bot}]) \
+            .json()["table"]["code"]
+        play_out(web, code)
+        (r,) = web.call("GET", "/api/players/Petra").json()["ratings"]
+        return r
+
+    def listed(provisional):
+        return {x["name"]: x for x in web.call(
+            "GET", f"/api/leaderboard/kombio?provisional={provisional}&limit=200"
+        ).json()["rows"]}
+
+    for bot in ("random", "easy", "random", "easy"):
+        r = play(bot)
+    assert r["provisional"] and r["games"] == 4 and r["opponents"] == 2
+    r = play("random")
+    assert r["provisional"] and r["games"] == R.ESTABLISHED_GAMES and r["opponents"] == 2
+    assert "Petra" in listed("true") and "Petra" not in listed("false")
+    r = play("medium")
+    assert not r["provisional"] and r["games"] == 6 and r["opponents"] == 3
+    board = listed("false")
+    assert board["Petra"]["provisional"] is False and board["Petra"]["opponents"] == 3
+    assert "Petra" not in listed("true")
+    assert board["Petra"]["rating"] == pytest.approx(r["rating"])

@@ -48,3 +48,46 @@ def test_a_player_leaves_and_a_bot_plays_the_seat(new_page, server, artifacts):
         assert seats[0]["kind"] == "bot"
         expect(page.locator(".chip-spectator")).to_have_count(1)
         page.screenshot(path=str(artifacts / f"leave-after-{lang}-{size['width']}.png"))
+
+
+def test_my_games_offers_only_to_watch_a_game_the_player_left(new_page, server):
+    """A logged-in player leaves a game; in the lobby's "My games" it says "Just watch" (not
+    "Play on": the seat is the bot's for good), and the link opens the table watching."""
+    page = new_page("en", width=1366, height=657)
+    page.goto("/")
+    page.wait_for_selector("#create-btn")
+    page.click("#account-btn")
+    page.click("#acct-mode")
+    page.fill("#acct-name", "Leona")
+    page.fill("#acct-password", "Kartenhaus im Regen 7")
+    page.keyboard.press("Enter")
+    expect(page.locator("#account-btn .acct-name")).to_have_text("Leona")
+    page.select_option("#f-game", "kombio")
+    page.select_option("#f-players", "2")
+    page.select_option("#seat-kind-1", "human")
+    page.fill("#f-name", "Leona")
+    page.uncheck("#f-public")
+    page.click("#create-btn")
+    page.wait_for_url(TABLE_URL)
+    code = TABLE_URL.match(page.url).group(1)
+    # a guest takes the other seat (and never moves: the game stays unfinished)
+    r = httpx.post(f"{server.base}/api/tables/{code}/join", json={"name": "Gast"},
+                   headers={"X-Cardtable-Client": "9" * 32}, trust_env=False)
+    assert r.status_code == 200, r.text
+    page.wait_for_selector("#board .game")
+    page.goto("/")
+    expect(page.locator(f"#mg-{code}")).to_have_text("Play on")
+    page.goto(f"/t/{code}")
+    page.wait_for_selector("#board .game")
+    page.click("#signals-btn")
+    page.once("dialog", lambda d: d.accept())
+    page.locator("#leave-game").click()
+    expect(page.locator(".chip-spectator")).to_have_count(1)
+    page.goto("/")
+    link = page.locator(f"#mg-{code}")
+    expect(link).to_have_text("Just watch")
+    link.click()
+    page.wait_for_url(TABLE_URL)
+    page.wait_for_selector("#board .game")
+    expect(page.locator(".chip-spectator")).to_have_count(1)
+    expect(page.locator("#leave-game")).to_have_count(0)

@@ -1,7 +1,7 @@
 """The whole way of issue 32 in one journey, in Chromium against a live server: two accounts
 become friends, one opens a rated table and invites the other with one click, the invitation
 shows in the friend's lobby, they play the rated game to its end, both ratings move, and the
-leaderboard shows them both (the winner first)."""
+list of provisional ratings shows them both (the winner first)."""
 
 from __future__ import annotations
 
@@ -71,10 +71,10 @@ def test_friends_invite_each_other_to_a_rated_game_and_the_ratings_move(new_page
     mus = {x: p["ratings"][0]["mu"] for x, p in prof.items()}
     assert mus[winner] > 25 > mus[loser], mus
 
-    # the leaderboard shows both, the winner first
+    # the list of provisional ratings (one game each) shows both, the winner first
     a.goto("/leaderboard/kombio")
-    a.wait_for_selector("#rt-min")
-    a.select_option("#rt-min", "1")
+    a.wait_for_selector("#rt-list")
+    a.select_option("#rt-list", "provisional")
     names = a.locator("#rt-board tbody tr")
     expect(names.filter(has_text=ann)).to_have_count(1)
     expect(names.filter(has_text=bob)).to_have_count(1)

@@ -4,9 +4,10 @@ Two accounts in two browser contexts (a laptop in English, a phone in German) si
 first opens a rated Kombio table from the lobby (the "rated" box shows only when logged in),
 a guest who opens the invite link is refused a seat (in words), the second account joins by
 the link, and both click the game to its end. Both ratings moved (one up, one down); the
-leaderboard, reached from the lobby, lists both; the winner's profile, reached from the
-leaderboard, shows the game with its replay link (which opens the replay) and the rating's
-chart with its table. The pages are checked with axe and photographed at 375x740 and
+leaderboard, reached from the lobby, lists neither (one game each: provisional ratings), its
+list of provisional ratings both, marked; the winner's profile, reached from there, marks
+the rating provisional and shows the game with its replay link (which opens the replay)
+and the rating's chart with its table. The pages are checked with axe and photographed at 375x740 and
 1366x657 in German and English (tests/web/artifacts/ratings-*.png)."""
 
 from __future__ import annotations
@@ -130,15 +131,21 @@ def test_two_accounts_play_a_rated_game_and_the_ratings_show(new_page, server, a
     loser = "Bodo" if winner == "Rita" else "Rita"
     assert mus[winner] > 25 > mus[loser], mus
 
-    # the leaderboard from the lobby (at least 1 game): both, the winner first
+    # the leaderboard from the lobby lists established ratings only: one game is not enough;
+    # the provisional ones are listed apart, each marked
     b.goto("/")
     b.locator("#board-link-kombio").tap()
     b.wait_for_url(re.compile(r".*/leaderboard/kombio$"))
-    b.wait_for_selector("#rt-min")
-    b.select_option("#rt-min", "1")
+    b.wait_for_selector("#rt-rule")
+    expect(b.locator("#rt-rule")).to_contain_text("5")
+    for name in (winner, loser):
+        expect(b.locator(f'#rt-board tbody tr[data-name="{name}"]')).to_have_count(0)
+    b.select_option("#rt-list", "provisional")
     rows = b.locator("#rt-board tbody tr")
     for name in (winner, loser):           # other tests of this server may have rated players
-        expect(b.locator(f'#rt-board tbody tr[data-name="{name}"]')).to_have_count(1)
+        row = b.locator(f'#rt-board tbody tr[data-name="{name}"]')
+        expect(row).to_have_count(1)
+        expect(row.locator(".chip-provisional")).to_have_text("vorläufig")
     names = [r.get_attribute("data-name") for r in rows.all()]
     assert [n for n in names if n in (winner, loser)] == [winner, loser]
     expect(b.locator("#rt-board caption")).to_have_text("Rangliste · Kombio")
@@ -149,6 +156,9 @@ def test_two_accounts_play_a_rated_game_and_the_ratings_show(new_page, server, a
     b.set_viewport_size(PHONE)
     b.locator(f'#rt-board a[href="/players/{winner}"]').tap()
     b.wait_for_selector(".rt-recent")
+    expect(b.locator(".rt-card .chip-provisional")).to_have_text("vorläufig")
+    expect(b.locator(".rt-provisional-why")).to_contain_text(
+        "1 gewertetes Spiel gegen 1 Mitspieler")
     item = b.locator(f'.rt-recent .table-item[data-code="{code}"]')
     expect(item.locator(".chip-won")).to_be_visible()
     expect(item.locator(".chip-rated")).to_be_visible()

@@ -401,7 +401,9 @@ async def my_seat_here(request: Request, code: Annotated[str, Path(
     """Play on from this device: a new token for the account's seat at an unfinished table
     (from "my games" on a device that does not hold the seat's token). The seat's old token
     stops working, so a seat is played from one device at a time (the other one gets it
-    back the same way). 404 `not_your_seat` if the account holds no seat there."""
+    back the same way). 404 `not_your_seat` if the account holds no seat there; 409
+    `seat_left` if the player left the game (or a turn-based table dropped them): a bot plays
+    the seat to the end, and nobody gets it back (anybody may watch)."""
     s = svc(request)
     account, _ = await s.me(request)
     token = secrets.token_urlsafe(32)
@@ -409,6 +411,9 @@ async def my_seat_here(request: Request, code: Annotated[str, Path(
     if found is None:
         raise ApiError(404, "your account holds no seat at a running table with this code",
                        "not_your_seat")
+    if found == A.LEFT:
+        raise ApiError(409, "you left this game: a bot plays your seat to its end "
+                            "(you may watch)", "seat_left")
     seat, name, game = found
     return SeatToken(code=code.upper(), seat=seat, name=name, game=game, token=token)
 

@@ -9,7 +9,8 @@ Tables (schema.py; migration 0004)
   sessions  `id_hash` (SHA-256 of the cookie's random value, sessions.py), `account_id`,
             `created_at`, `last_seen`, `expires`. Deleted with their account.
   seats     `account_id`: the account whose player holds the seat (taken while logged in,
-            or a guest's seat claimed with its token at sign-up or log-in). An account that
+            or a guest's seat claimed with its token at sign-up or log-in); at most one seat
+            of a table (a unique index, migration 0012). An account that
             is deleted leaves its seats to nobody and without a name: the games stay in the
             other players' records, the seat named as a free seat is ("Seat 3", "Platz 3").
 
@@ -216,35 +217,68 @@ def sessions_of(account_id: int) -> Op:
 # -- seats -------------------------------------------------------------------------------------
 async def claim(store: Store, account_id: int, tokens: list[str]) -> int:
     """Give the account the seats whose tokens the client holds (a guest's games, or a seat
-    just taken while logged in); seats that belong to an account already stay as they are.
-    How many seats changed."""
+    just taken while logged in); seats that belong to an account already stay as they are,
+    and so does a seat at a table where the account holds a seat already (also a deleted
+    account's seat there): an account holds at most one seat of a table (the unique
+    (table, account) index, migration 0012). How many seats changed."""
     hashes = sorted({token_hash(t) for t in tokens[:MAX_CLAIM]})
     if not hashes:
         return 0
 
     def op() -> Op:
         marks, params = _marks("h", hashes)
-        rows = yield (f"UPDATE seats SET account_id = :a WHERE account_id IS NULL AND "
-                      f"kind = 'human' AND token_hash IN ({marks}) RETURNING table_id",
-                      dict(params, a=account_id))
-        return len(rows)
+        rows = yield (f"SELECT table_id, seat FROM seats WHERE account_id IS NULL AND "
+                      f"kind = 'human' AND token_hash IN ({marks}) ORDER BY table_id, seat",
+                      params)
+        if not rows:
+            return 0
+        tmarks, tparams = _marks("t", sorted({r[0] for r in rows}))
+        held = {r[0] for r in (yield (
+            f"SELECT DISTINCT table_id FROM seats WHERE account_id = :a AND table_id IN "
+            f"({tmarks})", dict(tparams, a=account_id)))}
+        n = 0
+        for table_id, seat in rows:
+            if table_id in held:
+                continue
+            held.add(table_id)
+            done = yield ("UPDATE seats SET account_id = :a WHERE table_id = :t AND "
+                          "seat = :s AND account_id IS NULL RETURNING seat",
+                          {"a": account_id, "t": table_id, "s": seat})
+            n += len(done)
+        return n
+    for _ in range(2):
+        try:
+            return await write(store, op)
+        except IntegrityError:      # PostgreSQL: a seat here became the account's meanwhile
+            continue                # (read again: that table is held now)
     return await write(store, op)
 
 
+#: new_seat_token's answer for an account whose seat a bot took for good (the player left)
+LEFT = "left"
+
+
 async def new_seat_token(store: Store, account_id: int, code: str, token: str
-                         ) -> tuple[int, str | None, str] | None:
+                         ) -> tuple[int, str | None, str] | str | None:
     """Give the account's seat at the unfinished table `code` a new token (the old one stops
-    working): (seat, name, game), or None if the account holds no seat there."""
+    working): (seat, name, game); None if the account holds no seat there; `LEFT` if a bot
+    took the seat for good (the player left the game, or a turn-based table dropped them:
+    the seat row's kind is 'bot', so this holds after a restart and in every process)."""
     def op() -> Op:
-        rows = yield ("SELECT s.table_id, s.seat, s.name, t.game FROM seats s JOIN game_tables t "
-                      "ON t.id = s.table_id WHERE t.code = :c AND t.status <> 'over' AND "
-                      "s.account_id = :a", {"c": code, "a": account_id})
+        rows = yield ("SELECT s.table_id, s.seat, s.name, t.game, s.kind FROM seats s JOIN "
+                      "game_tables t ON t.id = s.table_id WHERE t.code = :c AND "
+                      "t.status <> 'over' AND s.account_id = :a ORDER BY s.seat",
+                      {"c": code, "a": account_id})
         if not rows:
             return None
-        table_id, seat, name, game = rows[0]
-        yield ("UPDATE seats SET token_hash = :h WHERE table_id = :t AND seat = :s",
-               {"h": token_hash(token), "t": table_id, "s": seat})
-        return seat, name, game
+        table_id, seat, name, game, kind = rows[0]
+        if kind != "human":
+            return LEFT
+        # the kind again in the write: a leave committed since the read wins
+        done = yield ("UPDATE seats SET token_hash = :h WHERE table_id = :t AND seat = :s "
+                      "AND kind = 'human' RETURNING seat",
+                      {"h": token_hash(token), "t": table_id, "s": seat})
+        return (seat, name, game) if done else LEFT
     return await write(store, op)
 
 

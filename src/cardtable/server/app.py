@@ -354,8 +354,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     async def _join(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
         async with table(code, refresh=False, request=request) as rt:
+            account_id = None
             if rt.row.get("rated"):                  # logged in, as the account's name
-                req = P.JoinTable(name=await rated_join(rt, request), seat=req.seat)
+                name, account_id = await rated_join(rt, request)
+                req = P.JoinTable(name=name, seat=req.seat)
             public_limits = settings.public_seats_per_person or \
                 settings.public_seats_per_address
             # this person under each key of the address hashes (the current one's first)
@@ -366,7 +368,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 await check_public_seats(rt, mine)
 
             seat, token = await join_seat(hub(), rt, req.name, req.seat, mine[0],
-                                          check if public_limits else None)
+                                          check if public_limits else None, account_id)
             await accounts.link_seat(request, token)
             return P.JoinOut(table=table_out(rt), seat=seat, name=req.name, token=token,
                              ws=f"/ws/{rt.code}", resume_link=f"/t/{rt.code}#token={token}")
@@ -457,6 +459,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                 rows = [{k: r[k] for k in ("seat", "kind", "bot", "name", "token_hash",
                                            "joined_at", "client", "account_id")} | {"away": False}
                         for r in seat_rows]
+                for r in rows:          # a seat its player left: a plain bot's, nobody's
+                    if r["kind"] != "human":
+                        r["account_id"] = None
                 humans_in = all(r["kind"] == "bot" or r["joined_at"] is not None for r in rows)
                 status = "playing" if humans_in else "waiting"
                 code = new_code(private=not rt.public)

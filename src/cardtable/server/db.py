@@ -158,9 +158,13 @@ class Store:
                     [(x.idx, x.seat, x.text, x.by) for x in a])
 
     async def seat_by_token(self, table_id: int, token: str) -> int | None:
+        """The seat the token holds at the table, or None. Only a human seat: a seat a bot
+        took for good (its player left, or a turn-based table dropped them) is held by no
+        token, whatever its row says, so nobody plays, sees or talks as it."""
         async with self.engine.connect() as conn:
             r = (await conn.execute(
                 select(seats.c.seat).where(seats.c.table_id == table_id,
+                                           seats.c.kind == "human",
                                            seats.c.token_hash == token_hash(token)))).first()
             return r.seat if r else None
 

@@ -6,6 +6,10 @@ guarded by the row's version (db.BatchTx), so a join whose table another writer 
 between its read and its write (another process, a timer) gets `db.Conflict` and nothing
 is written. Such a join catches up and is tried again, at most `JOIN_ATTEMPTS` times; one
 that still loses is answered `409 table_busy` ("try again"), never a 500.
+
+A join of a logged-in player at a rated table writes the seat's account in the same
+transaction, after checking that the account holds no seat there yet; the database's unique
+(table, account) index refuses a second one whatever the route (`409 rated_seat_held`).
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+
+from sqlalchemy.exc import IntegrityError
 
 from cardtable.server.db import Conflict, token_hash
 from cardtable.server.errors import ApiError, bad
@@ -26,17 +32,26 @@ log = logging.getLogger("cardtable.server")
 JOIN_ATTEMPTS = 8
 
 
+def _held() -> ApiError:
+    return ApiError(409, "your account holds a seat at this table already", "rated_seat_held")
+
+
 async def join_seat(hub: Hub, rt: TableRuntime, name: str, want: int | None, client: str,
-                    check_public_seats: Callable[[TableRuntime, str], Awaitable[None]] | None
-                    ) -> tuple[int, str]:
+                    check_public_seats: Callable[[TableRuntime, str], Awaitable[None]] | None,
+                    account_id: int | None = None) -> tuple[int, str]:
     """(seat, token) of `name` at the table `rt`: the seat `want`, or the first free human
-    seat. ApiError 409 if the name is taken (`same_name`), the seat or the table is full, the
-    public table's limits refuse `client` (`check_public_seats`, None: no limits) or the join
-    kept losing the race for the row; 404 for a seat that is not a human one."""
+    seat; `account_id`: the seat is that account's from the start (a rated table). ApiError
+    409 if the name is taken (`same_name`), the seat or the table is full, the public table's
+    limits refuse `client` (`check_public_seats`, None: no limits), the account holds a seat
+    there already or the join kept losing the race for the row; 404 for a seat that is not a
+    human one."""
     token = secrets.token_urlsafe(32)
     for attempt in range(JOIN_ATTEMPTS):
         try:
-            seat = await _join_once(rt, name, want, client, token, check_public_seats)
+            seat = await _join_once(rt, name, want, client, token, check_public_seats,
+                                    account_id)
+        except IntegrityError:                  # the account took a seat here meanwhile
+            raise _held() from None
         except Conflict:
             if attempt >= 2:
                 log.warning("table %s: a join lost the race for the table %d times", rt.code,
@@ -48,8 +63,11 @@ async def join_seat(hub: Hub, rt: TableRuntime, name: str, want: int | None, cli
 
 
 async def _join_once(rt: TableRuntime, name: str, want: int | None, client: str, token: str,
-                     check_public_seats) -> int:
+                     check_public_seats, account_id: int | None) -> int:
     async with rt.change(lock_row=True) as ch:
+        if account_id is not None and any(
+                s.get("account_id") == account_id for s in await ch.tx.seats()):
+            raise _held()
         taken = [s for s in rt.seats if s["kind"] == "human" and s["joined_at"]]
         if any(same_name(name, s["name"] or "") for s in taken):
             raise bad(f"the name {name!r} is taken at this table: choose another", 409,
@@ -69,8 +87,9 @@ async def _join_once(rt: TableRuntime, name: str, want: int | None, client: str,
         else:
             raise bad("the table is full", 409, "table_full")
         now = rt.hub.clock.now()
+        mine = {} if account_id is None else {"account_id": account_id}
         await ch.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
-                             client=client)
+                             client=client, **mine)
         if len(free) == 1 and rt.status == "waiting":
             meta = rt._next_meta(rt.state, rt.n, ch.seats_after(), now)
             meta["status"] = "playing"

@@ -20,7 +20,8 @@ from pydantic import BaseModel, Field
 from cardtable.core import registry
 from cardtable.server import accounts as A
 from cardtable.server.errors import ApiError
-from cardtable.server.ratings import conservative
+from cardtable.server.ratings import (ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, conservative,
+                                      established)
 from cardtable.server.security import name_keys
 from cardtable.server.views import seat_names
 
@@ -28,8 +29,9 @@ from cardtable.server.views import seat_names
 MAX_GAMES = 1000
 RECENT = 20
 HISTORY = 200
-#: the leaderboard's default minimum of rated games (a query may ask for 1 to 1000)
-MIN_GAMES = 3
+#: the leaderboard's default minimum of rated games (a query may ask for 1 to 1000), on top
+#: of the rule that it lists established ratings only (ratings.established)
+MIN_GAMES = 1
 PAGE = 50
 
 
@@ -51,9 +53,10 @@ def rated_checks(accounts, settings, hub):
         if not cfg.get("turn_seconds"):
             cfg["turn_seconds"] = settings.public_turn_seconds or 120.0
 
-    async def rated_join(rt, request: Request) -> str:
-        """The account's name for its seat at the rated table `rt`; 401 `rated_login` for a
-        guest, 409 `rated_seat_held` if the account sits there already."""
+    async def rated_join(rt, request: Request) -> tuple[str, int]:
+        """The account's name and id for its seat at the rated table `rt` (the join writes
+        the account with the seat, joining.py); 401 `rated_login` for a guest, 409
+        `rated_seat_held` if the account sits there already."""
         found = await accounts.current(request)
         if found is None:
             raise ApiError(401, "this table is rated: log in to sit here (guests may watch)",
@@ -63,7 +66,7 @@ def rated_checks(accounts, settings, hub):
         if held:
             raise ApiError(409, "your account holds a seat at this table already",
                            "rated_seat_held")
-        return account["name"]
+        return account["name"], account["id"]
 
     return rated_host, rated_join
 
@@ -93,6 +96,14 @@ class HistoryPoint(BaseModel):
     code: str | None = Field(None, description="the table (null: a private one)")
 
 
+class Established(BaseModel):
+    games: int = Field(..., description="rated games a rating needs to be established")
+    opponents: int = Field(..., description="different opponents it needs")
+
+
+ESTABLISHED = Established(games=ESTABLISHED_GAMES, opponents=ESTABLISHED_OPPONENTS)
+
+
 class RatingOut(BaseModel):
     game: str
     rating: float = Field(..., description="the conservative rating mu - 3 sigma")
@@ -100,6 +111,11 @@ class RatingOut(BaseModel):
     sigma: float
     games: int
     wins: int
+    opponents: int = Field(..., description="different players rated against")
+    provisional: bool = Field(..., description="not yet established: fewer than "
+                                               f"{ESTABLISHED_GAMES} rated games or fewer "
+                                               f"than {ESTABLISHED_OPPONENTS} different "
+                                               "opponents (not on the leaderboard)")
     history: list[HistoryPoint] = Field(..., description="oldest first (the latest 200)")
 
 
@@ -125,6 +141,8 @@ class BotBeaten(BaseModel):
 class ProfileOut(BaseModel):
     name: str
     created_at: float
+    established: Established = Field(..., description="what a rating needs to leave its "
+                                                      "provisional state")
     games: list[GameCount]
     ratings: list[RatingOut]
     recent: list[RecentGame]
@@ -140,12 +158,19 @@ class LeaderRow(BaseModel):
     sigma: float
     games: int
     wins: int
+    opponents: int = Field(..., description="different players rated against")
+    provisional: bool = Field(..., description="a provisional rating (listed only when "
+                                               "asked for with `provisional=true`)")
 
 
 class LeaderboardOut(BaseModel):
     game: str
     min_games: int
-    total: int = Field(..., description="players with at least `min_games` rated games")
+    provisional: bool = Field(..., description="false: the established ratings (the "
+                                               "leaderboard); true: the provisional ones")
+    established: Established
+    total: int = Field(..., description="players listed: at least `min_games` rated games, "
+                                        "established (or provisional, if asked)")
     offset: int
     limit: int
     rows: list[LeaderRow]
@@ -174,8 +199,8 @@ def _profile(account_id: int) -> A.Op:
         for r in (yield (f"SELECT table_id, seat, kind, bot, name FROM seats WHERE table_id "
                          f"IN ({marks}) ORDER BY table_id, seat", params)):
             seats.setdefault(r[0], []).append(dict(zip(("seat", "kind", "bot", "name"), r[1:])))
-    ratings = yield ("SELECT game, mu, sigma, games, wins FROM ratings WHERE account_id = :a "
-                     "ORDER BY game", {"a": account_id})
+    ratings = yield ("SELECT game, mu, sigma, games, wins, opponents FROM ratings WHERE "
+                     "account_id = :a ORDER BY game", {"a": account_id})
     history = yield ("SELECT h.game, h.at, h.mu_after, h.sigma_after, h.rank, h.left_game, "
                      "t.code, t.public FROM rating_history h JOIN game_tables t ON "
                      "t.id = h.table_id WHERE h.account_id = :a ORDER BY h.id DESC LIMIT :n",
@@ -216,12 +241,13 @@ def profile_out(account: dict, found, own: bool) -> ProfileOut:
                                     rank=rank, left=bool(left),
                                     code=code if (public or own) else None))
     return ProfileOut(
-        name=account["name"], created_at=account["created_at"],
+        name=account["name"], created_at=account["created_at"], established=ESTABLISHED,
         games=[GameCount(game=k[0], variant=k[1], played=v[0], won=v[1])
                for k, v in sorted(counts.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))],
         ratings=[RatingOut(game=game, rating=conservative(mu, sigma), mu=mu, sigma=sigma,
-                           games=n, wins=w, history=list(reversed(points.get(game, []))))
-                 for game, mu, sigma, n, w in ratings],
+                           games=n, wins=w, opponents=o, provisional=not established(n, o),
+                           history=list(reversed(points.get(game, []))))
+                 for game, mu, sigma, n, w, o in ratings],
         recent=recent,
         bots_beaten=[BotBeaten(game=k[0], bot=k[1], times=v)
                      for k, v in sorted(beaten.items(), key=lambda kv: (kv[0], -kv[1]))])
@@ -252,13 +278,19 @@ async def player(name: PlayerName, request: Request) -> ProfileOut:
     return profile_out(account, await A.read(s.store, _profile(account["id"])), own)
 
 
-def _board(game: str, min_games: int, offset: int, limit: int) -> A.Op:
-    total = (yield ("SELECT count(*) FROM ratings WHERE game = :g AND games >= :m",
-                    {"g": game, "m": min_games}))[0][0]
-    rows = yield ("SELECT r.player, r.bot, a.name, r.mu, r.sigma, r.games, r.wins FROM ratings "
-                  "r LEFT JOIN accounts a ON a.id = r.account_id WHERE r.game = :g AND "
-                  "r.games >= :m ORDER BY (r.mu - 3 * r.sigma) DESC, r.player "
-                  "LIMIT :n OFFSET :o", {"g": game, "m": min_games, "n": limit, "o": offset})
+#: SQL: a rating of `ratings r` is established (ratings.established)
+ESTABLISHED_SQL = "(r.games >= :eg AND r.opponents >= :eo)"
+
+
+def _board(game: str, min_games: int, provisional: bool, offset: int, limit: int) -> A.Op:
+    where = (f"r.game = :g AND r.games >= :m AND "
+             f"{'NOT ' if provisional else ''}{ESTABLISHED_SQL}")
+    params = {"g": game, "m": min_games, "eg": ESTABLISHED_GAMES, "eo": ESTABLISHED_OPPONENTS}
+    total = (yield (f"SELECT count(*) FROM ratings r WHERE {where}", params))[0][0]
+    rows = yield ("SELECT r.player, r.bot, a.name, r.mu, r.sigma, r.games, r.wins, r.opponents "
+                  "FROM ratings r LEFT JOIN accounts a ON a.id = r.account_id WHERE "
+                  f"{where} ORDER BY (r.mu - 3 * r.sigma) DESC, r.player LIMIT :n OFFSET :o",
+                  dict(params, n=limit, o=offset))
     return total, rows
 
 
@@ -266,21 +298,27 @@ def _board(game: str, min_games: int, offset: int, limit: int) -> A.Op:
 async def leaderboard(request: Request,
                       game: Annotated[str, Path(max_length=32, description="the game")],
                       min_games: Annotated[int, Query(ge=1, le=1000)] = MIN_GAMES,
+                      provisional: Annotated[bool, Query(
+                          description="list the provisional ratings instead")] = False,
                       offset: Annotated[int, Query(ge=0, le=10**6)] = 0,
                       limit: Annotated[int, Query(ge=1, le=200)] = PAGE) -> LeaderboardOut:
-    """The players of a game (accounts and bot levels) ranked by the conservative rating
-    mu - 3 sigma, those with at least `min_games` rated games (default 3), a page of `limit`
-    from `offset`. 404 `no_game` for a game this server does not have."""
+    """The players of a game (accounts and bot levels) with an established rating (at least
+    `established.games` rated games against `established.opponents` different players),
+    ranked by the conservative rating mu - 3 sigma, those with at least `min_games` rated
+    games (default 1), a page of `limit` from `offset`. `provisional=true`: the players whose
+    rating is still provisional instead, ranked the same way, apart from the leaderboard.
+    404 `no_game` for a game this server does not have."""
     if game not in registry.names():
         raise ApiError(404, "no such game on this server", "no_game", {"game": game[:32]})
     store = request.app.state.accounts.store
-    total, rows = await A.read(store, _board(game, min_games, offset, limit))
+    total, rows = await A.read(store, _board(game, min_games, provisional, offset, limit))
     out = []
-    for i, (player, bot, name, mu, sigma, n, w) in enumerate(rows):
+    for i, (player, bot, name, mu, sigma, n, w, o) in enumerate(rows):
         is_bot = player.startswith("b:")
         out.append(LeaderRow(rank=offset + i + 1, kind="bot" if is_bot else "account",
                              name=bot if is_bot else (name or "?"),
                              rating=conservative(mu, sigma), mu=mu, sigma=sigma, games=n,
-                             wins=w))
-    return LeaderboardOut(game=game, min_games=min_games, total=total, offset=offset,
-                          limit=limit, rows=out)
+                             wins=w, opponents=o, provisional=not established(n, o)))
+    return LeaderboardOut(game=game, min_games=min_games, provisional=provisional,
+                          established=ESTABLISHED,
+                          total=total, offset=offset, limit=limit, rows=out)

@@ -90,6 +90,8 @@ seats = Table(
                                              ondelete="SET NULL"), nullable=True),
     Index("ix_seats_token", "token_hash"),
     Index("ix_seats_account", "account_id"),
+    # an account holds at most one seat of a table (migration 0012; NULLs do not collide)
+    Index("ux_seats_table_account", "table_id", "account_id", unique=True),
 )
 
 accounts = Table(
@@ -183,7 +185,21 @@ ratings = Table(
     Column("games", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # different players rated against (rating_opponents; migration 0012): a rating is
+    # provisional until it has enough games against enough of them (ratings.established)
+    Column("opponents", Integer, nullable=False, server_default="0"),
     Index("ix_ratings_account", "account_id"),
+)
+
+#: the different players each player was rated against, per game (ratings.py; migration 0012)
+rating_opponents = Table(
+    "rating_opponents", metadata,
+    Column("game", String(16), primary_key=True),
+    Column("player", String(48), primary_key=True),
+    Column("opponent", String(48), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_rating_opponents_account",
+                                             ondelete="CASCADE"), nullable=True),
+    Index("ix_rating_opponents_account", "account_id"),
 )
 
 #: one row per rated seat and finished rated game: the rating before and after (ratings.py)

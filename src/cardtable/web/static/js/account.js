@@ -290,7 +290,9 @@ function drawPanel() {
   if (!games.length) { panel.append(h("p", { class: "muted" }, t("acct.my_games_none"))); return; }
   panel.append(h("ul", { class: "table-list" }, games.slice(0, 12).map((g) => {
     const over = g.status === "over";
-    const label = over ? t("table.replay") : t("acct.play_on");
+    // a seat its player left: a bot plays it to the end, the player may only watch
+    const left = !over && g.seats[g.seat] && g.seats[g.seat].kind === "bot";
+    const label = over ? t("table.replay") : left ? t("table.watch") : t("acct.play_on");
     return h("li", { class: "table-item", data: { code: g.code, status: g.status } },
       h("div", { class: "ti-main" },
         h("strong", {}, t("game." + g.game)),
@@ -298,7 +300,7 @@ function drawPanel() {
         h("div", { class: "ti-seats" }, seatNames(g.seats).map((name, i) => h("span", { class: "chip" + (i === g.seat ? " chip-me" : "") }, name)))),
       h("div", { class: "ti-actions" }, h("a", { class: "btn btn-small" + (g.your_turn ? " btn-primary" : ""), id: `mg-${g.code}`,
         href: over ? g.replay : g.link, "data-link": "", "aria-label": `${label}: ${t("game." + g.game)} ${g.code}`,
-        onclick: over ? null : (e) => playOn(e, g) }, label)));
+        onclick: over || left ? null : (e) => playOn(e, g) }, label)));
   })));
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
 }

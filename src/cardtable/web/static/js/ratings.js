@@ -1,7 +1,8 @@
 // Human ratings in the browser (issue 32; docs/ratings.md): a player's profile
 // (/players/NAME: games played and won, the ratings with a small history chart and its table,
 // the recent games with their replays, the bots beaten) and the leaderboard of a game
-// (/leaderboard/GAME). Loaded on demand by app.js. The chart is inline SVG drawn here: a
+// (/leaderboard/GAME: the established ratings, or the provisional ones apart, each marked).
+// Loaded on demand by app.js. The chart is inline SVG drawn here: a
 // <title> and <desc> name it for screen readers, and the same points are in a table below it.
 import { t, getLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
@@ -19,13 +20,13 @@ export function profileHref(name) { return `/players/${encodeURIComponent(name)}
 /** The page of `route` ({ player } or { game }) in `el`; returns { destroy }. */
 export function render(el, route) {
   let alive = true;
-  let state = { data: null, error: null, minGames: 3, offset: 0 };
+  let state = { data: null, error: null, minGames: 1, offset: 0, provisional: false };
   const draw = () => { if (alive) (route.player !== undefined ? drawProfile : drawBoard)(el, state, route, reload); };
   async function reload() {
     try {
       state.data = route.player !== undefined
         ? await api("GET", `/api/players/${encodeURIComponent(route.player)}`)
-        : await api("GET", `/api/leaderboard/${route.game}?min_games=${state.minGames}&offset=${state.offset}&limit=25`);
+        : await api("GET", `/api/leaderboard/${route.game}?min_games=${state.minGames}&provisional=${state.provisional}&offset=${state.offset}&limit=25`);
       state.error = null;
     } catch (e) {
       state.data = null;
@@ -102,7 +103,9 @@ function drawProfile(el, state, route) {
       h("div", { class: "rt-cards" }, p.ratings.map((r, i) => h("div", { class: "rt-card", data: { game: r.game } },
         h("h3", {}, title(r.game), " ", h("a", { class: "small", href: `/leaderboard/${r.game}`, "data-link": "" }, t("rt.leaderboard"))),
         h("p", { class: "rt-value" }, h("strong", { class: "rt-rating" }, fmt(r.rating)), " ",
+          r.provisional ? [h("span", { class: "chip chip-provisional" }, t("rt.provisional")), " "] : null,
           h("span", { class: "muted" }, t("rt.games_wins", { n: r.games, w: r.wins }))),
+        r.provisional ? h("p", { class: "muted small rt-provisional-why" }, t("rt.provisional_why", { n: r.games, o: r.opponents, games: p.established.games, opponents: p.established.opponents })) : null,
         chart(p.name, r.game, r.history, `rt-chart-${i}`),
         historyTable(r.history, r.game)))),
     h("p", { class: "muted small" }, t("rt.explain"), " ", h("a", { href: "/leaderboard/" + GAME_IDS[0], "data-link": "" }, t("rt.leaderboards"))));
@@ -147,16 +150,19 @@ function drawBoard(el, state, route, reload) {
   const b = state.data;
   const minSel = h("select", { id: "rt-min", onchange: (e) => { state.minGames = Number(e.target.value); state.offset = 0; reload(); } },
     [1, 3, 10, 30].map((n) => h("option", { value: n, selected: n === state.minGames }, String(n))));
+  const listSel = h("select", { id: "rt-list", onchange: (e) => { state.provisional = e.target.value === "provisional"; state.offset = 0; reload(); } },
+    ["established", "provisional"].map((v) => h("option", { value: v, selected: (v === "provisional") === state.provisional }, t("rt.list_" + v))));
   const page = (delta) => { state.offset = Math.max(0, state.offset + delta); reload(); };
   const row = (r) => h("tr", { data: { kind: r.kind, name: r.name } },
     h("td", { class: "num" }, String(r.rank)),
     h("td", {}, r.kind === "bot" ? [h("span", { class: "chip" }, t("lobby.bot")), " ", t("level." + r.name)]
-      : h("a", { href: profileHref(r.name), "data-link": "" }, r.name)),
+      : h("a", { href: profileHref(r.name), "data-link": "" }, r.name),
+      r.provisional ? [" ", h("span", { class: "chip chip-provisional" }, t("rt.provisional"))] : null),
     h("td", { class: "num" }, fmt(r.rating)), h("td", { class: "num" }, String(r.games)),
     h("td", { class: "num" }, String(r.wins)));
   let body;
   if (!b) body = state.error ? null : h("p", { class: "muted" }, t("rt.loading"));
-  else if (b.rows.length === 0) body = h("p", { class: "muted", id: "rt-empty" }, t("rt.board_empty"));
+  else if (b.rows.length === 0) body = h("p", { class: "muted", id: "rt-empty" }, t(b.provisional ? "rt.board_empty_provisional" : "rt.board_empty"));
   else {
     body = h("div", { class: "rt-scroll" }, h("table", { class: "rt-table rt-board", id: "rt-board" },
       h("caption", { class: "sr-only" }, `${t("rt.leaderboard")} · ${title(route.game)}`),
@@ -173,6 +179,8 @@ function drawBoard(el, state, route, reload) {
     h("h1", {}, t("rt.leaderboard"), " · ", title(route.game)),
     boardLinks(route.game),
     h("p", { class: "muted small" }, t("rt.explain")),
+    b ? h("p", { class: "muted small", id: "rt-rule" }, t("rt.provisional_rule", { n: b.established.games, o: b.established.opponents })) : null,
+    h("div", { class: "field rt-list" }, h("label", { for: "rt-list" }, t("rt.list")), listSel),
     h("div", { class: "field rt-min" }, h("label", { for: "rt-min" }, t("rt.min_games")), minSel),
     state.error ? h("p", { class: "error", role: "alert" }, apiMessage(state.error)) : null,
     body, pages));
