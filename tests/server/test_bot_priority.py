@@ -315,7 +315,6 @@ def test_the_owners_of_a_table(tmp_path):
     from accounts_helpers import app_client
 
     from cardtable.server.driver import owners
-    from cardtable.server.security import client_key
 
     with app_client(str(tmp_path / "o.db")) as web:
         store = web.app.state.hub().store
@@ -331,8 +330,10 @@ def test_the_owners_of_a_table(tmp_path):
         async def both():
             guest = await store.table_by_code(code)
             owned = await store.table_by_code(mine)
-            return await owners(store, guest["id"]), await owners(store, owned["id"])
-        guest, owned = web.client.portal.call(both)
-    creator = ("creator", client_key("testclient"))
+            return (await owners(store, guest["id"]), await owners(store, owned["id"]),
+                    guest["creator"])
+        guest, owned, hashed = web.client.portal.call(both)
+    creator = ("creator", hashed)                   # the address group's keyed hash
+    assert len(hashed) == 64 and "testclient" not in hashed
     assert guest == (creator,)
     assert owned[0] == creator and owned[1][0] == "account" and len(owned) == 2

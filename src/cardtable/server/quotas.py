@@ -115,7 +115,8 @@ class TableQuotas:
         cap = self.search_cap()
         if is_searching and cap:
             holders = await self.searching_creators()
-            if creator not in holders and len(holders) >= cap:
+            keys = [creator] if isinstance(creator, str) else creator   # under every key
+            if not holders.intersection(keys) and len(holders) >= cap:
                 raise Refused(503, f"the server's bots are busy: {len(holders)} players have "
                                    f"unfinished tables with hard or expert bots (at most "
                                    f"{cap}); play with easier bots or try again later",
