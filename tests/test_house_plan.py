@@ -164,3 +164,13 @@ def test_the_tests_mirror_the_source_tree():
     assert missing == []
     top = sorted(p.name for p in tests.glob("test_*.py"))
     assert top == ["test_house_plan.py", "test_make.py", "test_readme.py"]
+
+
+def test_no_comment_points_at_a_tracker_issue():
+    """Docstrings and comments say what a module is, not which tracker issue made it: a number
+    of an issue means nothing to a reader of the code."""
+    refs = [f"{p.relative_to(SRC)}:{i}" for p in SRC.rglob("*")
+            if p.suffix in (".py", ".js", ".css")
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(r"\b[Ii]ssues? #?\d+", line)]
+    assert refs == []

@@ -1,4 +1,4 @@
-"""`hint` typed during a game in the terminal (`cardtable play`): the coach (issue 34).
+"""`hint` typed during a game in the terminal (`cardtable play`): the coach.
 
 The terminal game is one person against bots (cli/main.py `Game`: one seat asks, every other
 seat has a bot; there is no hot-seat mode), so the coach is on there: `hint` ranks the options

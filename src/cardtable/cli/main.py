@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
-import os
 import secrets
 import sys
 import time
@@ -28,10 +27,11 @@ from cardtable import __version__
 from cardtable.bots import act, bot_names, make_bot
 from cardtable.cli.coach import coach_in_game, is_hint
 from cardtable.cli.games import ui_module
+from cardtable.cli.play_args import (check_save, check_seat, load_checked, resumed,
+                                     rule_options, save_path)
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
 from cardtable.cli.i18n import check_lang, default_lang, t
 from cardtable.i18n import level
-from cardtable.core import registry
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import (
@@ -272,40 +272,6 @@ class Game:
         return True
 
 
-def check_save(save: Path | None, lang: str) -> None:
-    """Refuse a --save path that cannot be written, before the deal (ConfigError: exit 2)."""
-    if save is None:
-        return
-    if save.is_dir():
-        raise ConfigError(t(lang, "cli.err_save_dir", path=str(save)))
-    folder = save.parent
-    if not folder.is_dir():
-        raise ConfigError(t(lang, "cli.err_save_parent", path=str(save), folder=str(folder)))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigError(t(lang, "cli.err_save_write", path=str(save), folder=str(folder)))
-
-
-def _save_path(save: Path, session) -> Path:
-    if session.rounds > 1:
-        return save.with_name(f"{save.stem}-{session.index + 1}{save.suffix}")
-    return save
-
-
-def _resumed(resume: Path, game: str, lang: str, given: dict):
-    """The state and recorded seats of a saved game to play on (`--resume FILE`)."""
-    for option, value in given.items():     # the record fixes the game's settings
-        if value is not None:
-            raise ConfigError(t(lang, "cli.err_resume_option", option=option))
-    rec = read_record(resume)
-    if rec["game"] != game:
-        raise ConfigError(t(lang, "cli.err_resume_game", path=str(resume), game=rec["game"],
-                            asked=game))
-    state = _load(rec, lang)
-    if state.over:
-        raise ConfigError(t(lang, "cli.err_resume_over", path=str(resume)))
-    return state, record_seats(rec, state.players)
-
-
 def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, start,
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
              bot_pause: float | None = None, name: str | None = None,
@@ -329,7 +295,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
                                 game=game))
     recorded = None
     if resume is not None:
-        state, recorded = _resumed(Path(resume), game, lang, {
+        state, recorded = resumed(Path(resume), game, lang, {
             "--variant": variant, "--players": players, "--rounds": rounds, "--seed": seed,
             "--target": game_options.get("target"), "--option": game_options.get("options") or None})
         extra.pop("target", None)
@@ -378,7 +344,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
 
     def save_current() -> None:
         if save is not None:
-            path = _save_path(save, session)
+            path = save_path(save, session)
             try:
                 save_record(session.state, path, seats=seats)
             except OSError as e:     # the folder went away during the game
@@ -468,63 +434,13 @@ def play_cmd(
                               snap_seconds=snap_seconds))
 
 
-#: the words `--option NAME=VALUE` takes for a yes/no rule option
-_TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
-
-
-def rule_options(game: str, variant: str | None, given: list[str] | None,
-                 lang: str | None = None) -> dict | None:
-    """The rule options of `--option NAME=VALUE` (repeatable), checked against the game's
-    declaration (core/registry.py): ConfigError for a malformed one, one the rule set lacks or
-    a value not of its type (yes/no, a whole number). None when none is given."""
-    if not given:
-        return None
-    lang = check_lang(lang)
-    decl = registry.info(game)
-    have = {o.name: o for o in decl.options_of(variant)}
-    known = ", ".join(have) or "—"
-    out: dict = {}
-    for item in given:
-        name, sep, value = item.partition("=")
-        name, value = name.strip(), value.strip().lower()
-        if not sep or not name:
-            raise ConfigError(t(lang, "cli.err_option_form", item=item))
-        if name not in have:
-            raise ConfigError(t(lang, "cli.err_option_unknown", name=name, game=decl.title,
-                                variant=decl.variant(variant).name, known=known))
-        if have[name].type is bool and value in _TRUE + _FALSE:
-            out[name] = value in _TRUE
-        elif have[name].type is int and value.lstrip("-").isdigit():
-            out[name] = int(value)
-        else:
-            raise ConfigError(t(lang, "cli.err_option_value", name=name, value=value,
-                                kind="bool" if have[name].type is bool else "int"))
-    return out
-
-
 # -- replay -------------------------------------------------------------------------------------
-def _load(source, lang: str, upto: int | None = None) -> GameState:
-    """core.load_record, with any unforeseen failure of a malformed record as a RecordError."""
-    try:
-        return load_record(source, upto=upto)
-    except CardtableError:
-        raise
-    except Exception as e:  # a record the engine did not foresee: still one line, exit 2
-        raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
-
-
-def _check_seat(seat: int | None, state: GameState, lang: str) -> None:
-    if seat is not None and not 0 <= seat < state.players:
-        raise ConfigError(t(lang, "cli.err_as", seat=seat, players=state.players,
-                            max=state.players - 1))
-
-
 def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, lang) -> int:
     lang = check_lang(lang)
     source = Path(file)
     if as_json:
-        state = _load(source, lang)
-        _check_seat(seat, state, lang)
+        state = load_checked(source, lang)
+        check_seat(seat, state, lang)
         sys.stdout.write(json.dumps(state.view(seat)) + "\n")
         return 0
     try:
@@ -533,10 +449,10 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         raise
     except Exception as e:
         raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
-    _load(rec, lang)                           # the whole record first: errors before any output
+    load_checked(rec, lang)                           # the whole record first: errors before any output
     ui = ui_module(rec["game"])
-    state = _load(rec, lang, upto=0)
-    _check_seat(seat, state, lang)
+    state = load_checked(rec, lang, upto=0)
+    check_seat(seat, state, lang)
     console = _console()
     seats = record_seats(rec, state.players)         # who played (NOTATION.md), if recorded
     names = [x["name"] for x in seats] if seats else \

@@ -1,4 +1,4 @@
-"""Lessons: a guided first game (issue 34). A game declares its lessons in its own package
+"""Lessons: a guided first game. A game declares its lessons in its own package
 (`GameInfo.lessons` names the module, which exports `LESSONS`); every front end reads them
 here and names no game.
 

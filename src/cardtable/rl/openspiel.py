@@ -35,7 +35,7 @@ under re-dealing what the seat cannot see (tests/rl/test_no_leak.py).
   where DIGEST is a running BLAKE2 hash of every player action (actor and action id: every
   decision is public, NOTATION.md names no hidden card; chance's deal is not hashed) and every
   observation string the seat has had since the deal (one per action), so two histories share
-  it exactly when the seat saw the same sequence of actions and observations. (Until issue 35
+  it exactly when the seat saw the same sequence of actions and observations. (Before 2026-11-27
   only the observations were hashed: a public action that left no trace in the view, such as
   which card a Kombio player peeked at, was forgotten.)
   Hashes are kept once a state (or its ancestor) has been asked for one; the first request

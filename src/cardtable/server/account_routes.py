@@ -1,4 +1,4 @@
-"""The HTTP routes of accounts (issue 32; docs/api.md, "Accounts"): sign up, log in and out,
+"""The HTTP routes of accounts (docs/api.md, "Accounts"): sign up, log in and out,
 the current account, its password, its sessions, its deletion, its data and its games.
 
 An account is optional: every game can be played as a guest. What it gives: one's games

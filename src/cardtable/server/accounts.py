@@ -1,4 +1,4 @@
-"""Accounts in the database (issue 32): the store side of account_routes.py.
+"""Accounts in the database: the store side of account_routes.py.
 
 Tables (schema.py; migration 0004)
   accounts  id, `name` as shown (security.clean_name: as strict as a seat's name), its two

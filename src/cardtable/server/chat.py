@@ -1,4 +1,4 @@
-"""Table talk (issue 33; docs/protocol.md "Table talk"): a chat of the seated players
+"""Table talk (docs/protocol.md "Table talk"): a chat of the seated players
 (channel `table`, which spectators read too) and one of the spectators (channel `spectators`,
 which the players do not get while the game runs, so that nobody watching can pass them what
 they see; once the game is over everybody gets both, and the replay shows both).

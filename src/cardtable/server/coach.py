@@ -1,5 +1,5 @@
-"""The coach at bot tables and the review of finished games, on the server (issue 34;
-coach_routes.py has the HTTP routes, docs/protocol.md "Coach and review" the contract).
+"""The coach at bot tables and the review of finished games, on the server
+(coach_routes.py has the HTTP routes, docs/protocol.md "Coach and review" the contract).
 
 - **Coach.** For the seat to move at a table where nobody else is a person (and that is not
   rated: `coach_allowed`), the expert level's estimate of every option (`bots.hint.hint`, from

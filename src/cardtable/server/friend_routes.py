@@ -1,4 +1,4 @@
-"""The HTTP routes of friends (issue 32; docs/api.md, "Friends"); friends.py does the work.
+"""The HTTP routes of friends (docs/api.md, "Friends"); friends.py does the work.
 
     GET    /api/friends                          friends (online or not), requests, invitations
     POST   /api/friends/requests                 ask for a name: {"name"}

@@ -1,4 +1,4 @@
-"""Friends (issue 32; docs/api.md, "Friends"): the store side of friend_routes.py, who is
+"""Friends (docs/api.md, "Friends"): the store side of friend_routes.py, who is
 online, and the limits.
 
 Why requests and not one-sided follows: a friend sees when you are online and may invite you

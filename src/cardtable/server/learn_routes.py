@@ -1,4 +1,4 @@
-"""The lessons on the game server (issue 34, docs/learn.md, docs/api.md "Lessons"): a guided
+"""The lessons on the game server (docs/learn.md, docs/api.md "Lessons"): a guided
 first game is an ordinary private table of the lesson's prepared deal, the learner in the
 lesson's seat and the lesson's easy bots in the others, marked with the lesson's id (the
 table's `lesson`). Its bots follow the script (bots.lesson.LessonBot, via `lesson_bot`), a

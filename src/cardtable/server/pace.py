@@ -1,4 +1,4 @@
-"""A table's pace (issue 33), chosen by its host before the start (POST /api/tables):
+"""A table's pace, chosen by its host before the start (POST /api/tables):
 
 - `live` (the default): one sitting, as before: the turn timer `turn_seconds` (if any); a
   player whose timer runs out is played by the stand-in bot until they return.

@@ -1,4 +1,4 @@
-"""A guest's "my games" (issue 33): the browser sends the seat tokens it holds (as the
+"""A guest's "my games": the browser sends the seat tokens it holds (as the
 account claim does, POST /api/accounts) and gets the tables where they hold a seat, those
 where it is that seat's move first. A token that holds no seat adds nothing: nothing is said
 about a table to whoever does not hold one of its tokens (a token is 256 random bits)."""

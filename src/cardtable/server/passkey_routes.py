@@ -1,4 +1,4 @@
-"""The HTTP routes of passkeys (issue 32; docs/api.md, "Passkeys"): sign up with a passkey
+"""The HTTP routes of passkeys (docs/api.md, "Passkeys"): sign up with a passkey
 (a name and a passkey, no password), log in with one (no name: the browser offers the
 passkeys it holds for this site), add one to the account, list and remove them, and delete
 a password-less account by confirming with a passkey.

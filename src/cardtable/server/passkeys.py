@@ -1,4 +1,4 @@
-"""Passkeys (WebAuthn) of accounts (issue 32): the store side and the ceremonies' checks of
+"""Passkeys (WebAuthn) of accounts: the store side and the ceremonies' checks of
 passkey_routes.py.
 
 The WebAuthn checks themselves (the attestation and assertion: challenge, origin, RP ID hash,

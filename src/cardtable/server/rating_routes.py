@@ -1,4 +1,4 @@
-"""The HTTP routes of human ratings (issue 32; docs/api.md "Ratings", docs/ratings.md): a
+"""The HTTP routes of human ratings (docs/api.md "Ratings", docs/ratings.md): a
 player's public profile and the leaderboard of a game; and the checks of rated tables that
 the lobby's create and join routes make (`rated_checks`).
 

@@ -1,4 +1,4 @@
-"""Human ratings (issue 32; docs/ratings.md): OpenSkill's Plackett-Luce model, one rating per
+"""Human ratings (docs/ratings.md): OpenSkill's Plackett-Luce model, one rating per
 player and game, updated once when a rated game ends, in the transaction that records its end.
 
 Who is rated: every seat of a rated table (game_tables.rated): an account's seat as the

@@ -26,8 +26,6 @@ attack", says what each limit is, its default and why).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import math
 import re
@@ -41,7 +39,9 @@ from typing import Any
 import icu
 
 from cardtable.core.record import MAX_RECORD_BYTES
-from cardtable.server.netaddr import addr_group, quota_group
+from cardtable.server.netaddr import (AddressKeys, addr_group, address_keys,  # noqa: F401
+                                      new_address_key, quota_group, same_address,
+                                      same_person)
 
 #: bits of OS randomness in every seed of a game played online (deals, rematches, and through
 #: the game's own generator every later Kombio round)
@@ -512,65 +512,6 @@ async def _answer(send, status: int, body: dict, headers=(), close: bool = False
     await send({"type": "http.response.body", "body": data})
 
 
-class AddressKeys:
-    """The secret keys of the address hashes the database keeps (HMAC-SHA256). The first key
-    makes every new hash; the others, earlier keys kept for a rotation's grace period, still
-    recognise the hashes made with them (`client_keys`, `seat_clients`: one per key, the
-    current first). A plain hash of an IPv4 address is undone by hashing all 2^32 addresses
-    (seconds); a keyed one needs the key, which is not in the database when the operator
-    gives it in a file (docs/deploy.md, "Addresses in the database")."""
-
-    def __init__(self, keys):
-        self.keys = tuple(bytes(k) for k in keys)
-        if not self.keys or not all(self.keys):
-            raise ValueError("AddressKeys needs at least one non-empty key")
-
-    def _hash(self, key: bytes, addr: str) -> str:
-        return hmac.new(key, b"cardtable client " + addr.encode("utf-8", "replace"),
-                        hashlib.sha256).hexdigest()
-
-    def client_key(self, addr: str) -> str:
-        """What the database keeps of a client address for its quotas (the tables it created,
-        the seats its people hold at a public table): a keyed hash of its quota group (an IPv4
-        address, an IPv6 address's /56: netaddr.quota_group), never the address."""
-        return self._hash(self.keys[0], quota_group(addr))
-
-    def client_keys(self, addr: str) -> list[str]:
-        """`client_key` under each key, the current first: what matches this address."""
-        group = quota_group(addr)
-        return [self._hash(k, group) for k in self.keys]
-
-    def seat_client(self, addr: str, identity: str | None) -> str:
-        """What a seat keeps of who took it (seats.client, 64 hex digits): the first half names
-        the address (32 digits of `client_key`, of its /56 for IPv6: the cap of seats per
-        address), the second the person: 32 digits of a hash of the client identity, or, for
-        a client without one, of its own address (then the address is the person)."""
-        return self._seat(self.keys[0], addr, identity)
-
-    def seat_clients(self, addr: str, identity: str | None) -> list[str]:
-        """`seat_client` under each key, the current first: what matches this person."""
-        return [self._seat(k, addr, identity) for k in self.keys]
-
-    def _seat(self, key: bytes, addr: str, identity: str | None) -> str:
-        group = self._hash(key, quota_group(addr))
-        if identity is None:
-            return group[:32] + self._hash(key, addr)[32:]
-        # the identity is the browser's own random id, not an address: a plain hash
-        person = hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()
-        return group[:32] + person[:32]
-
-
-def address_keys(raw: str) -> AddressKeys:
-    """The AddressKeys of a key kept in the database (server_keys, hex: the default when the
-    operator gives no secret file)."""
-    return AddressKeys([bytes.fromhex(raw)])
-
-
-def new_address_key() -> str:
-    """A new random key for `address_keys` (256 bits, hex)."""
-    return secrets.token_hex(32)
-
-
 # -- one person, one seat -------------------------------------------------------------------------
 #: the request header a browser names itself by: its own random identity, kept in its storage
 #: (docs/protocol.md, "Client identity"); not a secret and not proof of anything, it only tells
@@ -594,11 +535,3 @@ def client_identity(headers) -> str | None:
         raise BadClientId(f"the {CLIENT_HEADER} header must be one value of 16 to 64 letters, "
                           "digits, '-' or '_'")
     return values[0]
-
-
-def same_address(a: str | None, b: str | None) -> bool:
-    return bool(a) and bool(b) and a[:32] == b[:32]
-
-
-def same_person(a: str | None, b: str | None) -> bool:
-    return bool(a) and bool(b) and len(a) == 64 and a == b

@@ -1,4 +1,4 @@
-"""Accounts and their sessions; seats may belong to an account (issue 32).
+"""Accounts and their sessions; seats may belong to an account.
 
 - accounts: a name (as strict as a seat's, security.clean_name) with its two lookalike keys
   (security.name_keys), each unique; an Argon2id hash of the password (passwords.py).

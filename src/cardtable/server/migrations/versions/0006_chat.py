@@ -1,4 +1,4 @@
-"""The table talk (issue 33): the table `chat`, one row per message, reaction or change of the
+"""The table talk: the table `chat`, one row per message, reaction or change of the
 chat's mode (server/chat.py), deleted with its table.
 
 Written on branch `talk` next to the accounts branch's revision 0004: when both are merged,

@@ -1,4 +1,4 @@
-"""Human ratings (issue 32): rated tables, a rating per player and game, its history.
+"""Human ratings: rated tables, a rating per player and game, its history.
 
 - game_tables.rated: the host chose "rated" before the start (every human seat an account's);
   existing tables are unrated.

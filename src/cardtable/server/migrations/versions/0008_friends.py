@@ -1,4 +1,4 @@
-"""Friends (issue 32): friend requests by name, friendships, presence, invitations to a
+"""Friends: friend requests by name, friendships, presence, invitations to a
 table, and the accounts' Web Push subscriptions for invitations (server/friends.py).
 
 - friend_requests: a request of an account for a name, kept with the name's two lookalike
@@ -12,9 +12,6 @@ table, and the accounts' Web Push subscriptions for invitations (server/friends.
 - invites: an invitation of a friend to a table that waits for players; deleted with the
   table, shown only while the table waits.
 - account_push: where to send an invitation as a browser notification (Web Push).
-
-Written on branch `friends` next to other revisions of issue 32: at the merge `down_revision`
-becomes the revision before it (the chain stays linear).
 
 Revision ID: 0008
 Revises: 0007 (ratings)

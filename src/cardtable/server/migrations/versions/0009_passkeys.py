@@ -1,5 +1,5 @@
 """Passkeys (WebAuthn credentials) of accounts, and the challenges of their ceremonies
-(issue 32; server/passkeys.py describes both).
+(server/passkeys.py describes both).
 
 - passkeys: one row per credential: its account, the credential id (base64url, unique),
   the COSE public key, the sign counter, the transports the browser named, the user handle

@@ -1,4 +1,4 @@
-"""Turn-based tables (issue 33): the pace of a table and what its driver and "my games" need.
+"""Turn-based tables: the pace of a table and what its driver and "my games" need.
 
 game_tables.pace         'live' (NULL: a table made before, live) or 'turn'
 game_tables.moved_at     epoch seconds of a player's last own decision (a turn-based table

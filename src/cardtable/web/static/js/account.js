@@ -1,4 +1,4 @@
-// Accounts in the browser (issue 32; docs/api.md, "Accounts"): the "Sign in" button or the
+// Accounts in the browser (docs/api.md, "Accounts"): the "Sign in" button or the
 // account menu in the page header, the dialogs (log in, create an account, change the
 // password, log out everywhere, delete the account) and the lobby's "My games" panel.
 //

@@ -1,4 +1,4 @@
-// Table talk (issue 33; docs/protocol.md "Table talk"): the chat of a table and its quick
+// Table talk (docs/protocol.md "Table talk"): the chat of a table and its quick
 // reactions, and a finished game's chat in its replay.
 //   tableChat({code, send, state, table}) -> {button(), panel, onMessage(msg), redraw()}:
 //     button(): the status bar's "Chat" button (a fresh one for every redraw of the bar);

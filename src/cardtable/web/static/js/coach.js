@@ -1,4 +1,4 @@
-// The coach at a bot table (issue 34; the server: POST /api/tables/CODE/coach, docs/protocol.md
+// The coach at a bot table (the server: POST /api/tables/CODE/coach, docs/protocol.md
 // "Coach and review"). Off by default: the status bar's "Coach" button (only where the coach may
 // help: a player's seat at a table where every other seat is a bot's, not a rated table) opens
 // its panel; "Ask the coach" there asks the server, which computes the expert level's estimates

@@ -1,4 +1,4 @@
-// Friends in the browser (issue 32; docs/api.md, "Friends"): the lobby's friends panel
+// Friends in the browser (docs/api.md, "Friends"): the lobby's friends panel
 // (invitations to tables, requests to me, my friends with who is online, adding one by name,
 // my requests, invitations as notifications) and, in a table's waiting room, one button per
 // friend that invites them to the table.

@@ -1,4 +1,4 @@
-// Passkeys in the browser (issue 32; docs/api.md, "Passkeys"): "Sign up with a passkey" and
+// Passkeys in the browser (docs/api.md, "Passkeys"): "Sign up with a passkey" and
 // "Log in with a passkey" in the sign-in dialog, "Passkeys" in the account menu (the list,
 // "Add a passkey", "Remove"), and deleting a password-less account with a passkey.
 //

@@ -1,4 +1,4 @@
-// Human ratings in the browser (issue 32; docs/ratings.md): a player's profile
+// Human ratings in the browser (docs/ratings.md): a player's profile
 // (/players/NAME: games played and won, the ratings with a small history chart and its table,
 // the recent games with their replays, the bots beaten) and the leaderboard of a game
 // (/leaderboard/GAME: the established ratings, or the provisional ones apart, each marked).

@@ -1,4 +1,4 @@
-// The review in the replay viewer (issue 34; the server: GET /api/tables/CODE/review?seat=N,
+// The review in the replay viewer (the server: GET /api/tables/CODE/review?seat=N,
 // docs/protocol.md "Coach and review"; the engine: bots/review.py, docs/review.md). A button per
 // person's seat asks the server for that seat's review (computed in its bot pool, from the
 // seat's own view; the progress shows while it runs); then the seat's accuracy, the costly
