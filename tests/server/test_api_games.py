@@ -31,7 +31,10 @@ def lobby():
 
 def _option(o: registry.Option) -> dict:
     return {"name": o.name, "type": o.type.__name__, "default": o.default, "doc": o.doc,
-            "variants": None if o.variants is None else list(o.variants)}
+            "variants": None if o.variants is None else list(o.variants),
+            "min": o.min, "max": o.max,
+            "choices": None if o.choices is None else list(o.choices),
+            "label": o.label, "clause": o.clause}
 
 
 def expected(g: registry.GameInfo) -> dict:
@@ -94,7 +97,7 @@ def test_a_registered_game_is_offered_and_set_up_by_the_server():
                     t["memory"]) == (toygame.NAME, None, 2, None, None, False)
             assert c.get(f"/api/tables?game={toygame.NAME}").json()[0]["code"] == t["code"]
             for body, error, field in (({"players": 3}, "bad_players", "players"),
-                                       ({"target": 50}, "settings", None),
+                                       ({"target": 50}, "settings", "target"),
                                        ({"variant": "duel"}, "settings", None)):
                 r = c.post("/api/tables", json=dict(body, game=toygame.NAME))
                 assert (r.status_code, r.json()["error"]) == (422, error), r.text

@@ -37,6 +37,18 @@ class Option:
     doc: str
     #: the variants that have it (None: every variant)
     variants: tuple[str, ...] | None = None
+    #: the least and the most a number may be (None: no bound); the game server refuses a
+    #: value outside them, or of another type, with `error` and the setting's name as `field`
+    min: float | None = None
+    max: float | None = None
+    #: the lobby's error code of a bad value (a catalog key `err.api.<error>`)
+    error: str = "invalid"
+    #: a game setting the lobby offers as a choice among these values (None: a number box)
+    choices: tuple[Any, ...] | None = None
+    #: the catalog key of its label in the lobby (None: the lobby shows `doc`)
+    label: str | None = None
+    #: the rule clause it changes ("AB-15"), linked from the lobby to the game's rules page
+    clause: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,10 @@ class GameInfo:
     search_share: tuple[tuple[str, float], ...] = ()
     #: bots only this game has: name -> "module:Class" (e.g. a trained policy)
     bots: tuple[tuple[str, str], ...] = ()
+    #: how the lobby learns whether one of those bots plays a game at a player count without
+    #: importing it: name -> "module:function(game, players) -> bool" (a trained policy's file
+    #: says which game it learned: bots/trained.py); a bot without one is asked itself (plays)
+    bot_checks: tuple[tuple[str, str], ...] = ()
     #: texts tried as refusals by the property tester besides its garbage (core/checks.py)
     probes: tuple[str, ...] = ()
     #: "module:LESSONS", the game's guided first games (core/lesson.py)

@@ -20,6 +20,7 @@ from pydantic import (
     TypeAdapter,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from pydantic_core import PydanticCustomError
@@ -404,21 +405,18 @@ class CreateTable(_Body):
     options: dict[Annotated[str, StringConstraints(max_length=32)], OptionValue] | None = Field(
         None, description="rule options (GET /api/games: `rule_options`, `defaults`): true, "
                           f"false, null or a whole number from 1 to {MAX_OPTION_NUMBER}")
-    target: Annotated[int, Field(ge=1, le=1000)] | None = Field(
-        None, description="the total that ends the game, for a game that has this setting "
-                          "(GET /api/games: `settings`)")
+    game_settings: dict[Annotated[str, StringConstraints(max_length=32)], Any] | None = Field(
+        None, description="the game's declared settings and table settings by name (GET "
+                          "/api/games: `settings`, `table_settings`, each with its type, "
+                          "default and bounds); each may also be given at the top level of "
+                          "the body, as the browser does (`\"target\": 50`); a value of the "
+                          "wrong type or out of bounds is refused with the declared error "
+                          "and the setting's name as `field`")
     public: bool = Field(True, description="listed in the lobby; private tables are joined "
                                            "by code or link only")
     turn_seconds: Annotated[float, Field(ge=1, le=86400)] | None = Field(
         None, description="turn timer: a human who has not decided in time is played by a "
                           "bot until they return (none: no timer)")
-    snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
-        DEFAULT_SNAP_SECONDS, description="length of a snap window in seconds, for a game that "
-                                          "has this table setting (GET /api/games: "
-                                          "`table_settings`)")
-    memory: bool = Field(False, description="memory mode (cards a player has seen turn face "
-                                            "down again after 5 s), for a game that has this "
-                                            "table setting (GET /api/games: `table_settings`)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
     rated: bool = Field(False, description="a rated table (docs/ratings.md): the host is "
@@ -436,6 +434,33 @@ class CreateTable(_Body):
         None, description="turn-based: when a move's time runs out, bot_move: a bot makes "
                           "that move (default); drop: the player is dropped and a bot "
                           "takes the seat for the rest of the game")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _declared_settings_at_the_top(cls, data):
+        """A game's declared setting given at the top level of the body (`"target": 50`)
+        joins `game_settings`; the declarations say which names those are (no name here)."""
+        if not isinstance(data, dict):
+            return data
+        declared = {o.name for g in registry.games() for o in (*g.settings, *g.table_settings)}
+        top = [k for k in data if k in declared and k not in cls.model_fields]
+        if not top:
+            return data
+        data = dict(data)
+        own = data.get("game_settings")
+        merged = dict(own) if isinstance(own, dict) else {}
+        for k in top:
+            merged[k] = data.pop(k)
+        if own is None or isinstance(own, dict):
+            data["game_settings"] = merged
+        return data
+
+    @field_validator("game_settings")
+    @classmethod
+    def _few_settings(cls, v):
+        if v is not None and len(v) > 8:
+            raise ValueError("at most 8 settings")
+        return v
 
     @field_validator("players")
     @classmethod
@@ -545,6 +570,15 @@ class OptionInfo(BaseModel):
     doc: str
     #: the rule sets that have it (null: every one)
     variants: list[str] | None = None
+    #: a number's bounds (null: none); a value outside them is refused
+    min: float | None = None
+    max: float | None = None
+    #: the values the lobby offers as a choice (null: a number box, or a tick box for a bool)
+    choices: list[Any] | None = None
+    #: the catalog key of its label in the lobby (null: `doc`)
+    label: str | None = None
+    #: the rule clause it changes ("AB-15"; the lobby links it to the rules page)
+    clause: str | None = None
 
 
 class VariantInfo(BaseModel):
