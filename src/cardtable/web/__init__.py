@@ -16,15 +16,17 @@ address that does not exist (not under /api, /ws or /static) gets that page too,
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import i18n
+from cardtable.core import registry
 from cardtable.i18n import LANGS
 
 STATIC = Path(__file__).parent / "static"
@@ -47,12 +49,14 @@ def mount(app: FastAPI) -> None:
     app.mount("/static", _Static(directory=STATIC), name="static")
 
     @app.get("/i18n/{lang}.json", include_in_schema=False)
-    async def catalog(lang: str) -> FileResponse:
-        """The message catalog of `lang` (cardtable.i18n), the browser's texts."""
+    async def catalog(lang: str) -> Response:
+        """The message catalog of `lang` (cardtable.i18n), the browser's texts, with the words
+        every registered game brings (GameInfo.catalog, `game.<name>`)."""
         if lang not in LANGS:
             raise StarletteHTTPException(404)
-        return FileResponse(CATALOGS / f"{lang}.json", media_type="application/json",
-                            headers={"Cache-Control": "no-cache"})
+        registry.games()                    # every game's words joined (core/registry.py)
+        return Response(json.dumps(i18n.catalog(lang), ensure_ascii=False),
+                        media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
