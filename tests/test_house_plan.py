@@ -105,7 +105,8 @@ def graph():
 
 
 @pytest.mark.parametrize("importer,imported", [("rl", "cli"), ("bots", "rl"), ("i18n", "core"),
-                                               ("server", "cli"), ("web", "server")])
+                                               ("server", "cli"), ("web", "server"),
+                                               ("server", "rl")])
 def test_no_arrow_against_the_layers(graph, importer, imported):
     """Not directly and not through another package: rl draws no picture through the terminal
     front end, bots know no rl class, the catalog sits below core (core words its errors from
@@ -163,4 +164,4 @@ def test_the_tests_mirror_the_source_tree():
     missing = [p for p in packages if not any((tests / p).glob("test_*.py"))]
     assert missing == []
     top = sorted(p.name for p in tests.glob("test_*.py"))
-    assert top == ["test_house_plan.py", "test_make.py", "test_readme.py"]
+    assert top == ["test_house_plan.py", "test_make.py", "test_plugin_game.py", "test_readme.py"]

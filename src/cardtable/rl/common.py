@@ -162,5 +162,5 @@ def render_ansi(state: GameState, seat: int | None, width: int = 110) -> str:
 def env_name(game: str) -> str:
     """The environment name of a registered game, made from its id (`GameInfo.name`), never
     from its title: each word of the id capitalised, joined (`abluxxen` -> `Abluxxen`,
-    `higher_lower` -> `HigherLower`), so any title a game shows people makes a valid id."""
+    `two_card` -> `TwoCard`), so any title a game shows people makes a valid id."""
     return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^A-Za-z0-9]+", info(game).name) if w)

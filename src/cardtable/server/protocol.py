@@ -406,12 +406,10 @@ class CreateTable(_Body):
         None, description="rule options (GET /api/games: `rule_options`, `defaults`): true, "
                           f"false, null or a whole number from 1 to {MAX_OPTION_NUMBER}")
     game_settings: dict[Annotated[str, StringConstraints(max_length=32)], Any] | None = Field(
-        None, description="the game's declared settings and table settings by name (GET "
-                          "/api/games: `settings`, `table_settings`, each with its type, "
-                          "default and bounds); each may also be given at the top level of "
-                          "the body, as the browser does (`\"target\": 50`); a value of the "
-                          "wrong type or out of bounds is refused with the declared error "
-                          "and the setting's name as `field`")
+        None, max_length=8, description="the game's settings and table settings by name (GET /api/games: "
+                          "`settings`, `table_settings`: type, default, bounds); each may also "
+                          "stand at the top of the body (`\"target\": 50`); a bad value is "
+                          "refused with the declared error and the name as `field`")
     public: bool = Field(True, description="listed in the lobby; private tables are joined "
                                            "by code or link only")
     turn_seconds: Annotated[float, Field(ge=1, le=86400)] | None = Field(
@@ -438,29 +436,14 @@ class CreateTable(_Body):
     @model_validator(mode="before")
     @classmethod
     def _declared_settings_at_the_top(cls, data):
-        """A game's declared setting given at the top level of the body (`"target": 50`)
-        joins `game_settings`; the declarations say which names those are (no name here)."""
-        if not isinstance(data, dict):
-            return data
-        declared = {o.name for g in registry.games() for o in (*g.settings, *g.table_settings)}
-        top = [k for k in data if k in declared and k not in cls.model_fields]
-        if not top:
-            return data
-        data = dict(data)
-        own = data.get("game_settings")
-        merged = dict(own) if isinstance(own, dict) else {}
-        for k in top:
-            merged[k] = data.pop(k)
-        if own is None or isinstance(own, dict):
-            data["game_settings"] = merged
+        """A game's declared setting at the top of the body joins `game_settings`."""
+        names = {o.name for g in registry.games() for o in (*g.settings, *g.table_settings)}
+        top = [k for k in data if k in names and k not in cls.model_fields] \
+            if isinstance(data, dict) else []
+        if top and isinstance(data.get("game_settings") or {}, dict):
+            moved = {**(data.get("game_settings") or {}), **{k: data[k] for k in top}}
+            data = {**{k: v for k, v in data.items() if k not in top}, "game_settings": moved}
         return data
-
-    @field_validator("game_settings")
-    @classmethod
-    def _few_settings(cls, v):
-        if v is not None and len(v) > 8:
-            raise ValueError("at most 8 settings")
-        return v
 
     @field_validator("players")
     @classmethod
@@ -522,8 +505,7 @@ class TableOut(BaseModel):
     options: dict[str, Any]
     actions: int
     rematch: str | None
-    #: Kombio memory mode: cards a player has seen turn face down again after 5 s (a setting
-    #: every player of the table sees; the browser shows it)
+    #: a game's memory mode (a table setting every player of the table sees)
     memory: bool = False
     #: the seat of the table's host (its creator), who may change free seats and cancel it
     host: int | None = None
@@ -570,14 +552,12 @@ class OptionInfo(BaseModel):
     doc: str
     #: the rule sets that have it (null: every one)
     variants: list[str] | None = None
-    #: a number's bounds (null: none); a value outside them is refused
+    #: a number's bounds (null: none); the lobby's choices (null: a number or tick box); the
+    #: catalog key of its label (null: `doc`); the rule clause it changes ("AB-15")
     min: float | None = None
     max: float | None = None
-    #: the values the lobby offers as a choice (null: a number box, or a tick box for a bool)
     choices: list[Any] | None = None
-    #: the catalog key of its label in the lobby (null: `doc`)
     label: str | None = None
-    #: the rule clause it changes ("AB-15"; the lobby links it to the rules page)
     clause: str | None = None
 
 
