@@ -30,5 +30,6 @@ GAME = GameInfo(
     heuristics="cardtable_higher_lower.heuristics",
     narration="cardtable_higher_lower.narration",
     catalog="cardtable_higher_lower",
+    web="cardtable_higher_lower.web",
     probes=("higher 1", "Higher", "lower lower", "up"),
 )

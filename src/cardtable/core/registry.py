@@ -97,6 +97,10 @@ class GameInfo:
     batch: str | None = None        # "module:Class" of the batched simulator (rl/batch)
     analytics: str | None = None    # per-game statistics of sim/analytics.py
     browser: str | None = None      # the browser's game module (web/static/js/<name>.js)
+    #: a game of its own package: the package that holds its browser files, served at
+    #: /games/<name>/: `<name>.js` (its module), `<name>.css`, `rules.<lang>.json` (its rules
+    #: page); GET /api/games then gives `browser` as the module's address
+    web: str | None = None
     #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level)
     search_share: tuple[tuple[str, float], ...] = ()
     #: bots only this game has: name -> "module:Class" (e.g. a trained policy)

@@ -162,7 +162,8 @@ def game_out(g: registry.GameInfo) -> P.GameInfo:
         bots=[b for b in bot_names(g.name) if b not in LEVELS], levels=list(LEVELS),
         name=g.name, title=g.title, rules_version=g.rules_version,
         rules_versions=list(g.rules_versions), lower_is_better=g.lower_is_better,
-        browser=g.browser, default_variant=g.default_variant,
+        browser=f"/games/{g.name}/{g.name}.js" if g.web else g.browser,   # web/__init__.py
+        default_variant=g.default_variant,
         rule_sets=[P.VariantInfo(name=v.name, min_players=v.min_players,
                                  max_players=v.max_players, default_players=v.default_players,
                                  options=g.option_defaults(v.name)) for v in g.variants],

@@ -5,6 +5,7 @@
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
     /players/{name}   a player's profile       /leaderboard/{game} a game's leaderboard
     /static/...       modules, styles, images
+    /games/{game}/... the browser files of a game of its own package (GameInfo.web)
     /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
 
 (The HTTP API the pages call, /api/..., replays too, is the server's: cardtable.server.)
@@ -17,6 +18,7 @@ address that does not exist (not under /api, /ws or /static) gets that page too,
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -47,6 +49,10 @@ class _Static(StaticFiles):
 
 def mount(app: FastAPI) -> None:
     app.mount("/static", _Static(directory=STATIC), name="static")
+    for g in registry.games():          # a game of its own package: its browser files
+        if g.web:
+            app.mount(f"/games/{g.name}", _Static(directory=str(resources.files(g.web))),
+                      name=f"game-{g.name}")
 
     @app.get("/i18n/{lang}.json", include_in_schema=False)
     async def catalog(lang: str) -> Response:
@@ -68,7 +74,7 @@ def mount(app: FastAPI) -> None:
     async def not_found_page(request: Request, exc: StarletteHTTPException):
         path = request.url.path
         if (exc.status_code == 404 and request.method in ("GET", "HEAD")
-                and not path.startswith(("/api/", "/ws/", "/static/", "/i18n/"))):
+                and not path.startswith(("/api/", "/ws/", "/static/", "/i18n/", "/games/"))):
             return FileResponse(STATIC / "index.html", status_code=404,
                                 headers={"Cache-Control": "no-cache"})
         return await http_exception_handler(request, exc)
