@@ -17,7 +17,7 @@ def test_the_built_in_games_in_order():
 
 
 def test_an_unknown_game_is_a_config_error():
-    with pytest.raises(ConfigError, match=r"unknown game 'chess' \(known: abluxxen, kombio"):
+    with pytest.raises(ConfigError, match=r"unknown game 'chess' \(known: abluxxen, (.+, )?kombio"):
         info("chess")
 
 
@@ -41,6 +41,8 @@ def test_players_and_options_as_the_engine_has_them(game, variant):
 def test_score_sense_and_modules():
     assert info("kombio").lower_is_better and not info("abluxxen").lower_is_better
     for g in games():
+        if not g.engine.startswith("cardtable."):     # a plugin has what it chooses to have
+            continue
         for kind in ("ui", "heuristics", "analytics"):
             assert g.module(kind) is not None, (g.name, kind)
         assert g.load("codec") is not None

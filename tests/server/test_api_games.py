@@ -42,7 +42,8 @@ def expected(g: registry.GameInfo) -> dict:
     return {
         "name": g.name, "game": g.name, "title": g.title, "rules_version": g.rules_version,
         "rules_versions": list(g.rules_versions), "lower_is_better": g.lower_is_better,
-        "browser": g.browser, "default_variant": g.variants[0].name,
+        "browser": f"/games/{g.name}/{g.name}.js" if g.web else g.browser,
+        "default_variant": g.variants[0].name,
         "variants": [v.name for v in g.variants],
         "players": {v.name: [v.min_players, v.max_players] for v in g.variants},
         "options": [o.name for o in g.options],

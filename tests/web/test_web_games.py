@@ -364,7 +364,7 @@ def test_lobby_rule_options(new_page, server, artifacts):
         "advanced": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": True},
         "expert": {"optional_draw": False, "ones_beat_top": True, "tiebreak_fewer_hand": True},
         "duel": {"optional_draw": True, "ones_beat_top": False, "shadow_partial": True,
-                 "tiebreak_fewer_hand": True},
+                 "shadow_blocks_draw": False, "tiebreak_fewer_hand": True},
         "classic": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": False},
     }
     for variant, want in defaults.items():
