@@ -18,7 +18,6 @@ from cardtable.server.pace import DEFAULT_MOVE
 from cardtable.server.security import secret_seed
 
 
-
 def table_config(req: P.CreateTable, server: Settings | None = None
                  ) -> tuple[dict, dict, list[dict]]:
     """(settings, base record, seat rows) of a new table; ApiError 422 if bad. `server`:
