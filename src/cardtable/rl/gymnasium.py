@@ -47,7 +47,7 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
-from cardtable.core.registry import games, info
+from cardtable.core.registry import games
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import View, env_name, make_config, render_ansi, rewards
 
