@@ -159,10 +159,12 @@ def test_it_plays_on_the_game_server(installed, tmp_path):
 
 
 def test_no_file_outside_its_folder_names_it():
-    """The game's name appears in its own folder, its test (this file) and the page that
-    tells how it was added, nowhere else in the project."""
-    hits = subprocess.run(["git", "grep", "-l", "-i", "-e", NAME, "-e", "higher or lower",
-                           "--", ".", ":!examples/higher-lower", ":!tests/test_plugin_game.py",
-                           ":!docs/adding-a-game.md"],
-                          cwd=ROOT, capture_output=True, text=True).stdout.split()
-    assert [h for h in hits if not h.startswith(("docs/architecture.md", "README.md"))] == []
+    """Nothing of cardtable itself (its code, browser client, catalogs, build and scripts)
+    names the game: it plays with no edit outside its folder. (The docs and tests that
+    describe the plugin contract use it as their example.)"""
+    hits = subprocess.run(["git", "grep", "--untracked", "-l", "-i", "-e", NAME,
+                           "-e", "higher or lower", "--", "src", "pyproject.toml", "Makefile",
+                           "scripts"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert hits.returncode in (0, 1), hits.stderr
+    assert hits.stdout.split() == []
