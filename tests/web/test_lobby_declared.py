@@ -38,7 +38,7 @@ def test_the_lobby_form_follows_the_declarations(new_page, server):
     page.select_option("#f-variant", "classic")
     assert page.input_value("#f-players") == "2"
     page.select_option("#f-game", "kombio")
-    page.wait_for_selector("#f-snap")
-    assert (page.input_value("#f-target"), page.input_value("#f-snap"),
+    page.wait_for_selector("#f-snap_seconds")
+    assert (page.input_value("#f-target"), page.input_value("#f-snap_seconds"),
             page.is_checked("#f-memory")) == ("77", "8", True)
     assert page.query_selector("#f-variant") is None              # one rule set: no choice

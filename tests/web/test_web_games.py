@@ -364,7 +364,7 @@ def test_lobby_rule_options(new_page, server, artifacts):
         "advanced": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": True},
         "expert": {"optional_draw": False, "ones_beat_top": True, "tiebreak_fewer_hand": True},
         "duel": {"optional_draw": True, "ones_beat_top": False, "shadow_partial": True,
-                 "tiebreak_fewer_hand": True},
+                 "shadow_blocks_draw": False, "tiebreak_fewer_hand": True},
         "classic": {"optional_draw": False, "ones_beat_top": False, "tiebreak_fewer_hand": False},
     }
     for variant, want in defaults.items():
@@ -424,7 +424,7 @@ def test_lobby_rule_options(new_page, server, artifacts):
     page.select_option("#f-game", "kombio")
     assert page.locator("#rule-options").count() == 0
     page.fill("#f-target", "50")
-    page.select_option("#f-snap", "5")
+    page.select_option("#f-snap_seconds", "5")
     page.fill("#f-name", "Ann")
     page.click("#create-btn")
     page.wait_for_url(TABLE_URL)
@@ -474,7 +474,7 @@ def test_phone_lobby_snap_window_and_duel(new_page, server, artifacts):
     # Kombio: the bot's discard opens a snap window for me (8 s long)
     page.select_option("#f-game", "kombio")
     page.select_option("#f-players", "2")
-    page.select_option("#f-snap", "8")
+    page.select_option("#f-snap_seconds", "8")
     page.select_option("#seat-bot-1", "easy")
     page.fill("#f-name", "Ann")
     page.click("#create-btn")

@@ -116,15 +116,15 @@ GAME = GameInfo(
     rules_versions=RULES_VERSIONS,
     options=(
         Option("optional_draw", bool, True, "AB-15: a player who abluxxed nobody may draw one "
-               "card (off in advanced, expert and classic)"),
+               "card (off in advanced, expert and classic)", clause="AB-15"),
         Option("ones_beat_top", bool, False, "AB-20: a set of 1s abluxxes a top layer of 13s "
-               "(on in expert)"),
+               "(on in expert)", clause="AB-20"),
         Option("shadow_partial", bool, True, "DU-4: any set of shadow cards may be abluxxed, a "
-               "larger stack taken in part", variants=("duel",)),
+               "larger stack taken in part", variants=("duel",), clause="DU-4"),
         Option("shadow_blocks_draw", bool, False, "DU-6, the reading before 2026-11-28: a "
-               "shadowluxx counts as abluxxing, so no AB-15 draw follows it", variants=("duel",)),
+               "shadowluxx counts as abluxxing, so no AB-15 draw follows it", variants=("duel",), clause="DU-6"),
         Option("tiebreak_fewer_hand", bool, True, "AB-18: ties go to fewer hand cards (off in "
-               "classic, CL-4)"),
+               "classic, CL-4)", clause="AB-18"),
     ),
     lower_is_better=False,
     ui="cardtable.cli.abluxxen_ui",
@@ -135,6 +135,8 @@ GAME = GameInfo(
     browser="abluxxen",
     bots=(("ppo", "cardtable.rl.policy:PolicyBot"),       # the trained policy (make train)
           ("learned", "cardtable.rl.policy:LearnedBot")),  # imitation (make train-learned)
+    bot_checks=(("ppo", "cardtable.bots.trained:ppo_plays"),
+                ("learned", "cardtable.bots.trained:learned_plays")),
     probes=("play", "draw", "draw pool", "play 0", "play 99", "play 1 2", "draw pool 14",
             "shadow 13", "play X X X X X X", "draw pool 1+1"),
     lessons="cardtable.abluxxen.lessons:LESSONS",

@@ -100,9 +100,14 @@ BOTS: dict[str, type[Bot] | str] = {
     "ismcts": "cardtable.bots.ismcts:ISMCTSBot",
     "pimc": "cardtable.bots.pimc:PIMCBot",
 }
+#: bot name -> "module:function(game, players)" that says whether a declared bot plays, read
+#: without importing the bot (GameInfo.bot_checks: a trained policy lives in the research API)
+CHECKS: dict[str, str] = {}
 for _game in games():
     for _name, _where in _game.bots:
         BOTS.setdefault(_name, _where)
+    for _name, _where in _game.bot_checks:
+        CHECKS.setdefault(_name, _where)
 
 
 def _share(level: str) -> dict[str, float]:
@@ -133,7 +138,16 @@ def bot_names(game: str | None = None, players: int | None = None) -> list[str]:
     names = list(BOTS) + list(LEVELS)
     if game is None:
         return names
-    return [n for n in names if bot_class(LEVELS[n][0] if n in LEVELS else n).plays(game, players)]
+    return [n for n in names if plays(LEVELS[n][0] if n in LEVELS else n, game, players)]
+
+
+def plays(name: str, game: str, players: int | None = None) -> bool:
+    """Does bot `name` play `game` (at `players` seats)? A bot a game declares with a check
+    (GameInfo.bot_checks) is not imported to tell."""
+    if isinstance(BOTS.get(name), str) and name in CHECKS:
+        module, _, attr = CHECKS[name].partition(":")
+        return bool(getattr(importlib.import_module(module), attr)(game, players))
+    return bot_class(name).plays(game, players)
 
 
 def bot_class(name: str) -> type[Bot]:

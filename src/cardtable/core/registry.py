@@ -1,28 +1,34 @@
 """The games of the house: each game declares itself once, in a `GameInfo` its package exports
-as `GAME`, and every other part (records, bots, sim, rl, the terminal) reads that declaration
-instead of naming games.
+as `GAME`, and every other part (records, bots, sim, rl, the terminal, the server) reads that
+declaration instead of naming games.
 
     from cardtable.core.registry import games, info
     info("kombio").lower_is_better          # True
     info("abluxxen").variant("duel").max_players
 
-The built-in games are the packages in `BUILTIN` (this one list; see docs/architecture.md). A
-plain tuple rather than Python entry points: the project runs from its source tree
-(PYTHONPATH=src, no install step in the tests), where entry points are not seen until the
-package is installed again, and a third-party game is not planned; `register(info)` adds one
-at run time (tests/toygame does).
+A game is a plugin: the games are found through the entry-point group `cardtable.games`
+(`GROUP`), each entry point naming its declaration (`abluxxen = "cardtable.abluxxen:GAME"` in
+pyproject.toml's `[project.entry-points."cardtable.games"]`; a game of its own package does the
+same in its own pyproject.toml, docs/adding-a-game.md). The built-in games register that way
+too; `BUILTIN` is the fallback that finds them when the package's metadata is not installed
+(a source tree run with PYTHONPATH=src). `register(info)` adds a game at run time (tests do).
 """
 
 from __future__ import annotations
 
 import importlib
+import warnings
 from dataclasses import dataclass
+from importlib import metadata
 from types import ModuleType
 from typing import Any
 
 from cardtable.core.errors import ConfigError, RulesVersionError
 
-#: the packages of the built-in games, each exporting `GAME = GameInfo(...)` from __init__
+#: the entry-point group a game registers in: name -> "package:GAME" (a GameInfo)
+GROUP = "cardtable.games"
+#: the packages of the built-in games, each exporting `GAME = GameInfo(...)` from __init__,
+#: registered in GROUP by pyproject.toml; found here too when that metadata is not installed
 BUILTIN = ("cardtable.abluxxen", "cardtable.kombio")
 
 
@@ -37,6 +43,18 @@ class Option:
     doc: str
     #: the variants that have it (None: every variant)
     variants: tuple[str, ...] | None = None
+    #: the least and the most a number may be (None: no bound); the game server refuses a
+    #: value outside them, or of another type, with `error` and the setting's name as `field`
+    min: float | None = None
+    max: float | None = None
+    #: the lobby's error code of a bad value (a catalog key `err.api.<error>`)
+    error: str = "invalid"
+    #: a game setting the lobby offers as a choice among these values (None: a number box)
+    choices: tuple[Any, ...] | None = None
+    #: the catalog key of its label in the lobby (None: the lobby shows `doc`)
+    label: str | None = None
+    #: the rule clause it changes ("AB-15"), linked from the lobby to the game's rules page
+    clause: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,10 +97,18 @@ class GameInfo:
     batch: str | None = None        # "module:Class" of the batched simulator (rl/batch)
     analytics: str | None = None    # per-game statistics of sim/analytics.py
     browser: str | None = None      # the browser's game module (web/static/js/<name>.js)
+    #: a game of its own package: the package that holds its browser files, served at
+    #: /games/<name>/: `<name>.js` (its module), `<name>.css`, `rules.<lang>.json` (its rules
+    #: page); GET /api/games then gives `browser` as the module's address
+    web: str | None = None
     #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level)
     search_share: tuple[tuple[str, float], ...] = ()
     #: bots only this game has: name -> "module:Class" (e.g. a trained policy)
     bots: tuple[tuple[str, str], ...] = ()
+    #: how the lobby learns whether one of those bots plays a game at a player count without
+    #: importing it: name -> "module:function(game, players) -> bool" (a trained policy's file
+    #: says which game it learned: bots/trained.py); a bot without one is asked itself (plays)
+    bot_checks: tuple[tuple[str, str], ...] = ()
     #: texts tried as refusals by the property tester besides its garbage (core/checks.py)
     probes: tuple[str, ...] = ()
     #: "module:LESSONS", the game's guided first games (core/lesson.py)
@@ -92,6 +118,14 @@ class GameInfo:
     #: table then keeps every answer until all have answered or the move time is over
     #: (server/windows.py); a game without it: the first claim closes the window, as live
     windows_collect: bool = False
+    #: the game's words (`narration`'s module protocol: why, describe, web_why, web_line, ...);
+    #: None: `cardtable.narration.<name>`, as for the built-in games
+    narration: str | None = None
+    #: the package that holds the game's catalog entries, `en.json` and `de.json` beside its
+    #: `__init__`: merged into the house's catalogs when the game is registered (a key the
+    #: house has already keeps its text); None: the game's words are in the house's catalogs.
+    #: The key `game.<name>` (the game's name in the lobby) defaults to the title.
+    catalog: str | None = None
 
     @property
     def default_variant(self) -> str:
@@ -157,16 +191,46 @@ _loaded = False
 
 
 def _load() -> None:
+    """Register the games once: the built-ins first (BUILTIN's order), then every other game
+    of the entry-point group, by name. A plugin that fails to load, or whose entry point's name
+    is not its declaration's name, is left out with a warning saying why; the house still
+    runs."""
     global _loaded
     if _loaded:
         return
     _loaded = True
+    found = {ep.name: ep for ep in metadata.entry_points(group=GROUP)}
     for package in BUILTIN:
+        ep = found.pop(package.rpartition(".")[2], None)
         try:
-            register(importlib.import_module(package).GAME)
+            register(ep.load() if ep is not None else importlib.import_module(package).GAME)
         except ModuleNotFoundError as e:     # a game not built in this copy
             if not (e.name and package.startswith(e.name)):
                 raise
+    for name in sorted(found):
+        ep = found[name]
+        if name in _GAMES:                   # registered at run time already
+            continue
+        try:
+            game = ep.load()
+        except Exception as e:               # a broken plugin must not stop the house
+            warnings.warn(f"the game {name!r} ({ep.value}) is not loaded: "
+                          f"{type(e).__name__}: {e}", stacklevel=2)
+            continue
+        if not isinstance(game, GameInfo) or game.name != name:
+            warnings.warn(f"the game {name!r} ({ep.value}) is not loaded: its entry point must "
+                          f"name a GameInfo whose name is {name!r}", stacklevel=2)
+            continue
+        register(game)
+
+
+def discover() -> tuple[GameInfo, ...]:
+    """Look for games again (a package installed since the first look): the games of the
+    entry-point group not yet known are registered; the known ones stay. Returns every game."""
+    global _loaded
+    _loaded = False
+    _load()
+    return games()
 
 
 def register(game: GameInfo) -> GameInfo:
@@ -174,7 +238,27 @@ def register(game: GameInfo) -> GameInfo:
     if not isinstance(game, GameInfo):
         raise TypeError(f"register takes a GameInfo, not {type(game).__name__}")
     _GAMES[game.name] = game
+    _add_words(game)
     return game
+
+
+def _add_words(game: GameInfo) -> None:
+    """The game's catalog entries (GameInfo.catalog) joined to the house's, and its name in
+    the lobby (`game.<name>`: its title unless a catalog words it)."""
+    from importlib import resources
+
+    from cardtable import i18n
+
+    for lang in i18n.LANGS:
+        own: dict = {}
+        if game.catalog is not None:
+            import json
+
+            path = resources.files(game.catalog).joinpath(f"{lang}.json")
+            if path.is_file():
+                own = json.loads(path.read_text(encoding="utf-8"))
+        own.setdefault(f"game.{game.name}", game.title)
+        i18n.add(lang, own)
 
 
 def unregister(name: str) -> None:
@@ -183,9 +267,11 @@ def unregister(name: str) -> None:
 
 
 def games() -> tuple[GameInfo, ...]:
-    """Every game, the built-ins first in BUILTIN's order."""
+    """Every game, the built-ins first in BUILTIN's order, then the others as registered (the
+    plugins by name)."""
     _load()
-    return tuple(_GAMES.values())
+    first = {package.rpartition(".")[2]: i for i, package in enumerate(BUILTIN)}
+    return tuple(sorted(_GAMES.values(), key=lambda g: first.get(g.name, len(first))))
 
 
 def names() -> tuple[str, ...]:

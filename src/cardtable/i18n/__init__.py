@@ -52,6 +52,14 @@ def catalog(lang: str) -> dict[str, str]:
     return json.loads(text)
 
 
+def add(lang: str, messages: dict[str, str]) -> None:
+    """Join a game's own messages to the catalog of `lang` (core/registry.py does, for a game
+    that brings its words): a key the catalog has already keeps its text."""
+    table = catalog(lang)
+    for key, msg in messages.items():
+        table.setdefault(key, msg)
+
+
 def has(key: str) -> bool:
     return key in catalog(DEFAULT)
 

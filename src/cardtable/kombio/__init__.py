@@ -77,13 +77,15 @@ GAME = GameInfo(
     options=(Option("max_turns", int, None, "engine option, not a rule: a round without a "
                     "Kombio call ends after this many turns (off by default)"),),
     settings=(Option("target", int, Rules.target, "KO-16: the game ends after the round in "
-                     "which a total reaches it"),),
+                     "which a total reaches it", min=1, max=1000, error="bad_target",
+                     label="lobby.target"),),
     # the server's table settings: the snap window's length (the server's default,
     # server.protocol.DEFAULT_SNAP_SECONDS, is the same 5 s) and the memory mode
     table_settings=(Option("snap_seconds", float, 5.0, "KO-10: the length of a snap window "
-                           "in seconds"),
+                           "in seconds", min=0.2, max=60, error="bad_snap",
+                           choices=(3.0, 5.0, 8.0, 12.0), label="lobby.snap"),
                     Option("memory", bool, False, "memory mode: cards a player has seen "
-                           "turn face down again after 5 s")),
+                           "turn face down again after 5 s", label="lobby.memory")),
     lower_is_better=True,                          # KO-16: the lowest total wins
     ui="cardtable.cli.kombio_ui",
     heuristics="cardtable.kombio.heuristics",

@@ -26,8 +26,16 @@ from cardtable.i18n import t
 
 
 def narrator(game: str):
-    """The narration module of `game`."""
-    return importlib.import_module(f"cardtable.narration.{game}")
+    """The narration module of `game`: the one its declaration names (GameInfo.narration, a
+    game of its own package), else `cardtable.narration.<game>`."""
+    from cardtable.core.errors import ConfigError
+    from cardtable.core.registry import info
+
+    try:
+        own = info(game).narration
+    except ConfigError:               # an unknown game: the house's module of that name, if any
+        own = None
+    return importlib.import_module(own or f"cardtable.narration.{game}")
 
 
 def web_why(game: str, view: dict, seat: int | None, names: list[str], lang: str,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -156,3 +157,10 @@ def render_ansi(state: GameState, seat: int | None, width: int = 110) -> str:
     if not state.over:
         console.print(ui.why(view, seat, names, "en"))
     return buf.getvalue()
+
+
+def env_name(game: str) -> str:
+    """The environment name of a registered game, made from its id (`GameInfo.name`), never
+    from its title: each word of the id capitalised, joined (`abluxxen` -> `Abluxxen`,
+    `two_card` -> `TwoCard`), so any title a game shows people makes a valid id."""
+    return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^A-Za-z0-9]+", info(game).name) if w)

@@ -47,9 +47,9 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
-from cardtable.core.registry import games, info
+from cardtable.core.registry import games
 from cardtable.rl.codec import make_codec
-from cardtable.rl.common import View, make_config, render_ansi, rewards
+from cardtable.rl.common import View, env_name, make_config, render_ansi, rewards
 
 
 class CardtableEnv(gymnasium.Env):
@@ -154,13 +154,13 @@ class CardtableEnv(gymnasium.Env):
 
 
 def env_id(game: str) -> str:
-    """The Gymnasium id of a registered game: `cardtable/<Title>-v0`."""
-    return f"cardtable/{info(game).title}-v0"
+    """The Gymnasium id of a registered game: `cardtable/<Name>-v0` (env_name)."""
+    return f"cardtable/{env_name(game)}-v0"
 
 
 def register() -> None:
-    """Register `cardtable/<Title>-v0` for every registered game with a codec, e.g.
-    `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0`, and `cardtable/<Title>Batch-v0` for
+    """Register `cardtable/<Name>-v0` for every registered game with a codec, e.g.
+    `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0`, and `cardtable/<Name>Batch-v0` for
     every game with a batched simulator (`gymnasium.make_vec` only: rl/batch/vector.py)
     (idempotent; call it again after registering a game)."""
     for g in games():
@@ -168,7 +168,7 @@ def register() -> None:
         if g.codec and name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point=partial(CardtableEnv, game=g.name),
                                disable_env_checker=False)
-        batch = f"cardtable/{g.title}Batch-v0"            # rl/batch/vector.py, make_vec only
+        batch = f"cardtable/{env_name(g.name)}Batch-v0"            # rl/batch/vector.py, make_vec only
         if g.batch and batch not in gymnasium.registry:
             gymnasium.register(id=batch, vector_entry_point=partial(_batch_vector, g.name))
 

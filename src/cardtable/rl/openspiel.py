@@ -89,7 +89,7 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 from cardtable.core.errors import ConfigError
 from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
-from cardtable.rl.common import make_config, rewards
+from cardtable.rl.common import env_name, make_config, rewards
 
 DEALS = 1 << 16
 MAX_LENGTH = 5000        # player actions before a game is cut as a draw (module docstring)
@@ -442,7 +442,7 @@ def register() -> None:
     for g in games():
         if g.codec and g.name not in _TYPES:
             _TYPES[g.name] = _game_type(g.name)
-            cls = type(f"{g.title.replace(' ', '')}Game", (CardtableGame,), {"GAME": g.name})
+            cls = type(f"{env_name(g.name)}Game", (CardtableGame,), {"GAME": g.name})
             globals()[cls.__name__] = cls
             pyspiel.register_game(_TYPES[g.name], cls)
 

@@ -25,15 +25,13 @@ from pathlib import Path
 import numpy as np
 
 from cardtable.bots.base import Bot
+# the shipped policy files (rl/models) of `ppo` and `learned` are named in bots/trained.py, so
+# the lobby can tell which game a policy plays without importing this package
+from cardtable.bots.trained import DEFAULT_MODEL, LEARNED_MODEL, MODELS, file_plays  # noqa: F401
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 from cardtable.rl.codec import make_codec
 
-#: the shipped policy: the one policy file in rl/models (its `meta` names the game it plays)
-MODELS = Path(__file__).parent / "models"
-DEFAULT_MODEL = next(iter(sorted(MODELS.glob("ppo-*.npz"))), MODELS / "ppo.npz")
-#: the policy the bot `learned` plays: imitation (DAgger) of the heuristic bot, rl/imitate.py
-LEARNED_MODEL = next(iter(sorted(MODELS.glob("learned-*.npz"))), MODELS / "learned.npz")
 
 
 class MlpPolicy:
@@ -104,11 +102,7 @@ class PolicyBot(Bot):
 
     @classmethod
     def plays(cls, game: str, players: int | None = None) -> bool:
-        try:
-            meta = load_policy(cls.default_model).meta
-        except ConfigError:                       # no policy file: it plays nothing
-            return False
-        return meta["game"] == game and players in (None, meta.get("players"))
+        return file_plays(cls.default_model, game, players)   # no policy file: nothing
 
     def choose(self, state: GameState) -> Decision:
         meta = self.policy.meta

@@ -17,11 +17,6 @@ from cardtable.server.errors import bad as _bad
 from cardtable.server.pace import DEFAULT_MOVE
 from cardtable.server.security import secret_seed
 
-#: the top-level fields of POST /api/tables that carry a game's declared `settings`
-SETTING_FIELDS = ("target",)
-#: ... and its declared `table_settings` (the engine does not see them)
-TABLE_FIELDS = ("snap_seconds", "memory")
-
 
 def table_config(req: P.CreateTable, server: Settings | None = None
                  ) -> tuple[dict, dict, list[dict]]:
@@ -37,13 +32,9 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     players = req.players or g.variant(variant).default_players
     opts: dict = {"variant": variant} if variant is not None else {}
     opts["players"] = players
-    for name in SETTING_FIELDS:
-        declared, value = g.setting(name), getattr(req, name)
-        if declared is None:
-            if value is not None:
-                raise _bad(f"{name} is not a setting of {g.title}", 422, "settings")
-            continue
-        opts[name] = value or declared.default
+    given = _given_settings(req, g)
+    for o in g.settings:
+        opts[o.name] = given.get(o.name, o.default)
     if req.options:
         opts["options"] = dict(req.options)
     seed = secret_seed()                  # the deal can't be computed from what a seat sees
@@ -88,13 +79,12 @@ def table_config(req: P.CreateTable, server: Settings | None = None
                    "settings")
     elif turn is None and req.public and server is not None and server.public_turn_seconds:
         turn = server.public_turn_seconds       # nobody can stall a public table for ever
-    table = _table_settings(req, g)
     settings = {"game": game, "variant": variant, "players": players,
-                "options": dict(req.options or {}),
-                "target": opts.get("target"), "public": req.public,
+                "options": dict(req.options or {}), "public": req.public,
                 "turn_seconds": turn,
-                "snap_seconds": table["snap_seconds"],
-                "memory": bool(table["memory"]),
+                # the game's declared settings and table settings, each under its name
+                **{o.name: opts[o.name] for o in g.settings},
+                **{o.name: given.get(o.name, o.default) for o in g.table_settings},
                 "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
     if req.pace == "turn":                      # server/pace.py
@@ -103,22 +93,61 @@ def table_config(req: P.CreateTable, server: Settings | None = None
     return settings, base, rows
 
 
-def _table_settings(req: P.CreateTable, g: registry.GameInfo) -> dict:
-    """The table settings of `req` the game declares (the request's value, else the
-    declared default); those it does not declare are null (memory: false), whatever sent."""
+def _given_settings(req: P.CreateTable, g: registry.GameInfo) -> dict:
+    """The game's declared settings and table settings the request gives (null: the default,
+    left out), each checked against its declaration: its type (strictly: no "5" for 5, no
+    true for 1) and bounds; ApiError 422 with the declared error and the name as `field`, and
+    `settings` for a setting the game does not have. Another game's table setting (a client
+    that sends every table setting it knows) is left out, as the engine never sees one."""
+    declared = {o.name: o for o in (*g.settings, *g.table_settings)}
+    others = {o.name for x in registry.games() for o in x.table_settings}
     out = {}
-    for name in TABLE_FIELDS:
-        declared = g.table_setting(name)
-        if declared is None:
-            out[name] = None
-        else:
-            out[name] = getattr(req, name) if name in req.model_fields_set else declared.default
+    for name, value in (req.game_settings or {}).items():
+        o = declared.get(name)
+        if o is None and name in others:
+            continue
+        if o is None:
+            raise _bad(f"{name} is not a setting of {g.title}", 422, "settings",
+                       field=str(name)[:32])
+        if value is None:
+            continue
+        out[name] = _checked(o, value)
     return out
+
+
+def _checked(o: registry.Option, value):
+    """`value` as setting `o` takes it, or ApiError 422 (o.error, field o.name)."""
+    def bad():
+        bounds = ("" if o.min is None and o.max is None else
+                  f" from {o.min} to {o.max}" if o.min is not None and o.max is not None else
+                  f" of at least {o.min}" if o.min is not None else f" of at most {o.max}")
+        return _bad(f"{o.name} must be a {o.type.__name__}{bounds}", 422, o.error,
+                    field=o.name)
+    if isinstance(value, bool) != (o.type is bool):
+        raise bad()
+    if o.type is bool:
+        return value
+    if o.type is int and not isinstance(value, int):
+        raise bad()
+    if o.type is float:
+        if not isinstance(value, (int, float)) or value != value:
+            raise bad()
+        value = float(value)
+    if o.type is str and not isinstance(value, str):
+        raise bad()
+    if (o.min is not None and value < o.min) or (o.max is not None and value > o.max):
+        raise bad()
+    if o.choices is not None and o.type is str and value not in o.choices:
+        raise bad()
+    return value
 
 
 def _option(o: registry.Option) -> P.OptionInfo:
     return P.OptionInfo(name=o.name, type=o.type.__name__, default=o.default, doc=o.doc,
-                        variants=None if o.variants is None else list(o.variants))
+                        variants=None if o.variants is None else list(o.variants),
+                        min=o.min, max=o.max,
+                        choices=None if o.choices is None else list(o.choices),
+                        label=o.label, clause=o.clause)
 
 
 def game_out(g: registry.GameInfo) -> P.GameInfo:
@@ -132,7 +161,8 @@ def game_out(g: registry.GameInfo) -> P.GameInfo:
         bots=[b for b in bot_names(g.name) if b not in LEVELS], levels=list(LEVELS),
         name=g.name, title=g.title, rules_version=g.rules_version,
         rules_versions=list(g.rules_versions), lower_is_better=g.lower_is_better,
-        browser=g.browser, default_variant=g.default_variant,
+        browser=f"/games/{g.name}/{g.name}.js" if g.web else g.browser,   # web/__init__.py
+        default_variant=g.default_variant,
         rule_sets=[P.VariantInfo(name=v.name, min_players=v.min_players,
                                  max_players=v.max_players, default_players=v.default_players,
                                  options=g.option_defaults(v.name)) for v in g.variants],

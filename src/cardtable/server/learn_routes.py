@@ -22,6 +22,7 @@ from fastapi import APIRouter, Path, Request
 from pydantic import Field
 
 from cardtable.bots.base import Bot
+from cardtable.core import registry
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import GameState
 from cardtable.core.lesson import Lesson, lesson, lessons
@@ -149,8 +150,10 @@ async def start_lesson(lesson_id: LessonPath, req: StartLesson, request: Request
     seats = [P.SeatSpec(kind="human") if s == les.seat else P.SeatSpec(kind="bot", bot=les.bots)
              for s in range(les.players)]
     create = P.CreateTable(game=les.game, variant=les.setup.get("variant"),
-                           players=les.players, seats=seats, target=les.setup.get("target"),
-                           public=False, name=req.name)
+                           players=les.players, seats=seats, public=False, name=req.name,
+                           game_settings={o.name: les.setup[o.name] for o in
+                                          registry.info(les.game).settings
+                                          if les.setup.get(o.name) is not None})
     cfg, _, rows = table_config(create)
     cfg["guided_seconds"] = les.table.get("snap_seconds")   # the windows while it guides
     base = les.new_state().record()

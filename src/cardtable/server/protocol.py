@@ -20,6 +20,7 @@ from pydantic import (
     TypeAdapter,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from pydantic_core import PydanticCustomError
@@ -404,21 +405,16 @@ class CreateTable(_Body):
     options: dict[Annotated[str, StringConstraints(max_length=32)], OptionValue] | None = Field(
         None, description="rule options (GET /api/games: `rule_options`, `defaults`): true, "
                           f"false, null or a whole number from 1 to {MAX_OPTION_NUMBER}")
-    target: Annotated[int, Field(ge=1, le=1000)] | None = Field(
-        None, description="the total that ends the game, for a game that has this setting "
-                          "(GET /api/games: `settings`)")
+    game_settings: dict[Annotated[str, StringConstraints(max_length=32)], Any] | None = Field(
+        None, max_length=8, description="the game's settings and table settings by name (GET /api/games: "
+                          "`settings`, `table_settings`: type, default, bounds); each may also "
+                          "stand at the top of the body (`\"target\": 50`); a bad value is "
+                          "refused with the declared error and the name as `field`")
     public: bool = Field(True, description="listed in the lobby; private tables are joined "
                                            "by code or link only")
     turn_seconds: Annotated[float, Field(ge=1, le=86400)] | None = Field(
         None, description="turn timer: a human who has not decided in time is played by a "
                           "bot until they return (none: no timer)")
-    snap_seconds: Annotated[float, Field(ge=0.2, le=60)] = Field(
-        DEFAULT_SNAP_SECONDS, description="length of a snap window in seconds, for a game that "
-                                          "has this table setting (GET /api/games: "
-                                          "`table_settings`)")
-    memory: bool = Field(False, description="memory mode (cards a player has seen turn face "
-                                            "down again after 5 s), for a game that has this "
-                                            "table setting (GET /api/games: `table_settings`)")
     name: Name | None = Field(
         None, description="join the first human seat at once under this name")
     rated: bool = Field(False, description="a rated table (docs/ratings.md): the host is "
@@ -436,6 +432,18 @@ class CreateTable(_Body):
         None, description="turn-based: when a move's time runs out, bot_move: a bot makes "
                           "that move (default); drop: the player is dropped and a bot "
                           "takes the seat for the rest of the game")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _declared_settings_at_the_top(cls, data):
+        """A game's declared setting at the top of the body joins `game_settings`."""
+        names = {o.name for g in registry.games() for o in (*g.settings, *g.table_settings)}
+        top = [k for k in data if k in names and k not in cls.model_fields] \
+            if isinstance(data, dict) else []
+        if top and isinstance(data.get("game_settings") or {}, dict):
+            moved = {**(data.get("game_settings") or {}), **{k: data[k] for k in top}}
+            data = {**{k: v for k, v in data.items() if k not in top}, "game_settings": moved}
+        return data
 
     @field_validator("players")
     @classmethod
@@ -497,8 +505,7 @@ class TableOut(BaseModel):
     options: dict[str, Any]
     actions: int
     rematch: str | None
-    #: Kombio memory mode: cards a player has seen turn face down again after 5 s (a setting
-    #: every player of the table sees; the browser shows it)
+    #: a game's memory mode (a table setting every player of the table sees)
     memory: bool = False
     #: the seat of the table's host (its creator), who may change free seats and cancel it
     host: int | None = None
@@ -545,6 +552,13 @@ class OptionInfo(BaseModel):
     doc: str
     #: the rule sets that have it (null: every one)
     variants: list[str] | None = None
+    #: a number's bounds (null: none); the lobby's choices (null: a number or tick box); the
+    #: catalog key of its label (null: `doc`); the rule clause it changes ("AB-15")
+    min: float | None = None
+    max: float | None = None
+    choices: list[Any] | None = None
+    label: str | None = None
+    clause: str | None = None
 
 
 class VariantInfo(BaseModel):

@@ -5,6 +5,7 @@
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
     /players/{name}   a player's profile       /leaderboard/{game} a game's leaderboard
     /static/...       modules, styles, images
+    /games/{game}/... the browser files of a game of its own package (GameInfo.web)
     /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
 
 (The HTTP API the pages call, /api/..., replays too, is the server's: cardtable.server.)
@@ -16,15 +17,18 @@ address that does not exist (not under /api, /ws or /static) gets that page too,
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable import i18n
+from cardtable.core import registry
 from cardtable.i18n import LANGS
 
 STATIC = Path(__file__).parent / "static"
@@ -45,14 +49,20 @@ class _Static(StaticFiles):
 
 def mount(app: FastAPI) -> None:
     app.mount("/static", _Static(directory=STATIC), name="static")
+    for g in registry.games():          # a game of its own package: its browser files
+        if g.web:
+            app.mount(f"/games/{g.name}", _Static(directory=str(resources.files(g.web))),
+                      name=f"game-{g.name}")
 
     @app.get("/i18n/{lang}.json", include_in_schema=False)
-    async def catalog(lang: str) -> FileResponse:
-        """The message catalog of `lang` (cardtable.i18n), the browser's texts."""
+    async def catalog(lang: str) -> Response:
+        """The message catalog of `lang` (cardtable.i18n), the browser's texts, with the words
+        every registered game brings (GameInfo.catalog, `game.<name>`)."""
         if lang not in LANGS:
             raise StarletteHTTPException(404)
-        return FileResponse(CATALOGS / f"{lang}.json", media_type="application/json",
-                            headers={"Cache-Control": "no-cache"})
+        registry.games()                    # every game's words joined (core/registry.py)
+        return Response(json.dumps(i18n.catalog(lang), ensure_ascii=False),
+                        media_type="application/json", headers={"Cache-Control": "no-cache"})
 
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -64,7 +74,7 @@ def mount(app: FastAPI) -> None:
     async def not_found_page(request: Request, exc: StarletteHTTPException):
         path = request.url.path
         if (exc.status_code == 404 and request.method in ("GET", "HEAD")
-                and not path.startswith(("/api/", "/ws/", "/static/", "/i18n/"))):
+                and not path.startswith(("/api/", "/ws/", "/static/", "/i18n/", "/games/"))):
             return FileResponse(STATIC / "index.html", status_code=404,
                                 headers={"Cache-Control": "no-cache"})
         return await http_exception_handler(request, exc)

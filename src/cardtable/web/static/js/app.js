@@ -5,14 +5,17 @@
 //   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
 import { t, getLang, setLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
-import { GAMES, GAME_IDS } from "./games.js";
+import { GAME_IDS, gamesReady, rulesLabel } from "./games.js";
 import { TABLE_PATH, REPLAY_PATH, PLAYER_PATH, navigate, onRoute } from "./router.js";
 import { renderLobby } from "./lobby.js";
 import { renderTablePage } from "./table.js";
 import { renderAccount, checkSession } from "./account.js";
 
-const RULES_PATH = new RegExp(`^/rules/(${GAME_IDS.join("|")})$`);
-const BOARD_PATH = new RegExp(`^/leaderboard/(${GAME_IDS.join("|")})$`);
+// the games' pages: any game GET /api/games offers (games.js, once it has answered)
+const gamePath = (page, path) => {
+  const m = path.match(new RegExp(`^/${page}/([a-z0-9_]+)$`));
+  return m && GAME_IDS.includes(m[1]) ? m : null;
+};
 const mainEl = () => document.getElementById("main");
 let cleanup = null;          // the current page's teardown
 
@@ -23,7 +26,7 @@ function renderHeader() {
   nav.setAttribute("aria-label", t("nav.lobby"));
   nav.append(
     h("a", { href: "/", "data-link": "" }, t("nav.lobby")),
-    ...GAME_IDS.map((g) => h("a", { href: `/rules/${g}`, "data-link": "" }, t(GAMES[g].rulesNav))),
+    ...GAME_IDS.map((g) => h("a", { href: `/rules/${g}`, "data-link": "" }, rulesLabel(t, g))),
   );
   const sw = document.getElementById("lang-switch");
   clear(sw);
@@ -69,11 +72,11 @@ function route() {
     document.title = `${t("table.replay")} ${m[1]} · cardtable`;
     el.className = "page-replay";
     lazyPage(import("./replay.js"), (mod) => mod.render(el, { code: m[1].toUpperCase() }), el);
-  } else if ((m = path.match(RULES_PATH))) {
+  } else if ((m = gamePath("rules", path))) {
     document.title = `${t("nav.rules")} · ${t("game." + m[1])} · cardtable`;
     el.className = "page-rules";
     lazyPage(import("./rules.js"), (mod) => mod.render(el, { game: m[1] }), el);
-  } else if ((m = path.match(PLAYER_PATH)) || (m = path.match(BOARD_PATH))) {
+  } else if ((m = path.match(PLAYER_PATH)) || (m = gamePath("leaderboard", path))) {
     let route = null;
     try { route = path.startsWith("/players/") ? { player: decodeURIComponent(m[1]) } : { game: m[1] }; } catch (e) { /* bad escape */ }
     if (route) lazyPage(import("./ratings.js"), (mod) => mod.render(el, route), el);
@@ -100,6 +103,9 @@ onLang(() => {
 });
 
 // -- start -----------------------------------------------------------------------------------------
-renderHeader();
-route();
-checkSession();
+// the games the server offers are known before the first page is drawn (games.js)
+gamesReady().then(() => {
+  renderHeader();
+  route();
+  checkSession();
+});

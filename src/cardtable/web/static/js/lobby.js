@@ -1,12 +1,12 @@
-// The lobby (/): a form to open a table (the games, variants, players, rule options and bot
-// levels as GET /api/games gives them; games.js what it does not give), a form to join or
+// The lobby (/): a form to open a table (the games, variants, players, rule options, settings
+// and bot levels as GET /api/games declares them; games.js what it does not give), a form to join or
 // watch a table by its code or link, and the lists of this browser's, open and running tables.
 import { t, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { seatNames } from "./seats.js";
 import { api, apiMessage } from "./api.js";
 import { saveSeat, dropSeat, mySeats, storedName, storeName } from "./store.js";
-import { GAMES, GAME_IDS } from "./games.js";
+import { GAMES, GAME_IDS, rulesLabel } from "./games.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
 import { myGamesPanel, account, onAccount } from "./account.js";
 import { friendsPanel } from "./friends.js";
@@ -26,13 +26,9 @@ export function renderLobby(el) {
     pace: "live", move: "86400", onTimeout: "bot_move",      // pace.js
     options: {},             // rule options set differently from the variant's defaults
   };
-  // a game's own settings (games.js `fields`, `checks`): at their declared defaults once
-  // GET /api/games has answered (`useDefaults`); until then a number is empty (the server's
-  // default) and a choice its first
-  for (const g of GAME_IDS) {
-    for (const f of GAMES[g].fields) form[f.key] = f.number ? "" : f.choices[0];
-    for (const c of GAMES[g].checks) form[c.key] = false;
-  }
+  // a game's own settings (GET /api/games: `settings`, `table_settings`), by "game:name", at
+  // their declared defaults once it has answered (`useDefaults`)
+  form.set = {};
   const learn = learnPanel(() => form.name);     // "Learn to play" (learn.js)
   let joinCode = "";
   let error = "";
@@ -68,37 +64,34 @@ export function renderLobby(el) {
     return (g && g.players[variant()]) || [2, 6];
   }
 
-  /** The declared default of a game's setting (GET /api/games: settings, table_settings). */
-  function declared(game, name) {
+  /** A game's declared settings and table settings (GET /api/games), each offered by the
+   * lobby: a tick box (bool), a choice (`choices`) or a number box (its bounds). */
+  function settingsOf(game) {
     const g = games && games.find((x) => x.game === game);
-    const all = g ? [...(g.settings || []), ...(g.table_settings || [])] : [];
-    const o = all.find((x) => x.name === name);
-    return o ? o.default : undefined;
+    return g ? [...(g.settings || []), ...(g.table_settings || [])] : [];
   }
 
   /** The games' settings at their declared defaults (once GET /api/games has answered). */
   function useDefaults() {
-    for (const g of GAME_IDS) {
-      for (const f of GAMES[g].fields) {
-        const d = declared(g, f.body);
-        if (d !== undefined && d !== null) form[f.key] = d;
+    for (const g of games || []) {
+      for (const o of settingsOf(g.game)) {
+        const d = o.default;
+        form.set[`${g.game}:${o.name}`] = o.type === "bool" ? !!d : (d === null || d === undefined ? (o.choices ? o.choices[0] : "") : d);
       }
-      for (const c of GAMES[g].checks) form[c.key] = !!declared(g, c.body);
     }
     const g = info();
     const first = g && g.rule_sets && g.rule_sets[0];
     if (first) { form.variant = first.name; form.players = first.default_players; }
   }
 
-  /** The rule options of the chosen variant: [{name, clause, def, value}]. The server's list
-   * and the variant's defaults (GET /api/games) say which apply; games.js names their clauses. */
+  /** The rule options of the chosen variant a player may tick: [{name, clause, def, value}].
+   * The declaration (GET /api/games: `rule_options` with their clauses, the variant's
+   * `defaults`) says which apply. */
   function ruleOptions() {
-    const spec = GAMES[form.game].options;
-    if (!spec) return [];
     const g = info();
-    const known = g && Array.isArray(g.options) ? g.options : spec.map((o) => o.name);
-    const defs = (g && g.defaults && g.defaults[form.variant]) || {};
-    return spec.filter((o) => known.includes(o.name) && o.name in defs)
+    if (!g || !Array.isArray(g.rule_options)) return [];
+    const defs = (g.defaults && g.defaults[variant()]) || {};
+    return g.rule_options.filter((o) => o.type === "bool" && o.name in defs)
       .map((o) => ({ name: o.name, clause: o.clause, def: !!defs[o.name],
         value: o.name in form.options ? form.options[o.name] : !!defs[o.name] }));
   }
@@ -138,15 +131,15 @@ export function renderLobby(el) {
       game: form.game, players: form.players, public: form.public, name: form.name.trim(),
       seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
     };
-    const spec = GAMES[form.game];
     if (variants().length > 1) body.variant = form.variant;
     const changed = ruleOptions().filter((o) => o.value !== o.def);
     if (changed.length) body.options = Object.fromEntries(changed.map((o) => [o.name, o.value]));
-    for (const f of spec.fields) {          // an empty or bad number: the server's default
-      const v = Number(form[f.key]);
-      if (form[f.key] !== "" && v) body[f.body] = v;
+    for (const o of settingsOf(form.game)) {     // an empty or bad number: the server's default
+      const x = form.set[`${form.game}:${o.name}`];
+      if (o.type === "bool") { if (x) body[o.name] = true; continue; }
+      const v = o.type === "str" ? x : Number(x);
+      if (x !== "" && x !== undefined && (o.type === "str" || Number.isFinite(v))) body[o.name] = v;
     }
-    for (const c of spec.checks) if (form[c.key]) body[c.body] = true;
     if (form.timer) body.turn_seconds = Number(form.timer);
     if (form.rated && account()) body.rated = true;
     paceBody(form, body);
@@ -195,14 +188,20 @@ export function renderLobby(el) {
     return s;
   }
 
-  /** A game's own setting (games.js `fields`): a number box or a choice of seconds. */
-  function gameField(f) {
-    const id = `f-${f.key}`;
-    const control = f.number
-      ? h("input", { id, type: "number", min: f.number.min, max: f.number.max, value: form[f.key],
-        oninput: (e) => { form[f.key] = e.target.value; } })
-      : select(id, form[f.key], f.choices.map((c) => [c, `${c} s`]), (v) => { form[f.key] = Number(v); });
-    return field(t(f.label), control, id);
+  /** A setting's label: its catalog key, else its declared description. */
+  const settingLabel = (o) => (o.label ? t(o.label) : o.doc);
+
+  /** A game's own setting (declared, not a tick box): a choice of its `choices` (a length of
+   * time, a name ending in `_seconds`, shown in seconds) or a number box with its bounds. */
+  function gameField(o) {
+    const id = `f-${o.name}`;
+    const key = `${form.game}:${o.name}`;
+    const control = o.choices
+      ? select(id, form.set[key], o.choices.map((c) => [c, /_seconds$/.test(o.name) ? `${c} s` : String(c)]),
+        (v) => { form.set[key] = o.type === "str" ? v : Number(v); })
+      : h("input", { id, type: "number", min: o.min ?? undefined, max: o.max ?? undefined, value: form.set[key] ?? "",
+        oninput: (e) => { form.set[key] = e.target.value; } });
+    return field(settingLabel(o), control, id);
   }
 
   function draw() {
@@ -213,7 +212,7 @@ export function renderLobby(el) {
       h("h1", {}, "cardtable"),
       h("p", { class: "tagline" }, t("app.tagline")),
       h("p", { class: "muted" }, t("lobby.intro"),
-        ...GAME_IDS.flatMap((g, i) => [i ? " · " : " ", h("a", { href: `/rules/${g}`, "data-link": "" }, t(GAMES[g].rulesNav))])),
+        ...GAME_IDS.flatMap((g, i) => [i ? " · " : " ", h("a", { href: `/rules/${g}`, "data-link": "" }, rulesLabel(t, g))])),
       h("p", { class: "muted lobby-boards" }, t("rt.leaderboards"), ":",
         ...GAME_IDS.flatMap((g, i) => [i ? " · " : " ", h("a", { href: `/leaderboard/${g}`, "data-link": "", id: `board-link-${g}` }, GAMES[g].title)])));
     if (!gamesTried) { el.append(hero); return; }
@@ -256,11 +255,11 @@ export function renderLobby(el) {
         ...paceFields(form, field, select, draw),
         form.pace === "turn" ? null : field(t("lobby.timer"), select("f-timer", form.timer, [["", t("lobby.timer_none")], ["30", "30 s"], ["60", "60 s"], ["120", "120 s"], ["300", "300 s"]],
           (v) => { form.timer = v; }), "f-timer"),
-        ...GAMES[form.game].fields.map(gameField),
+        ...settingsOf(form.game).filter((o) => o.type !== "bool").map(gameField),
       ),
-      ...GAMES[form.game].checks.map((c) => h("label", { class: "check" }, h("input", { type: "checkbox", id: `f-${c.key}`, checked: form[c.key],
-        onchange: (e) => { form[c.key] = e.target.checked; } }), " ", t(c.label))),
-      GAMES[form.game].options ? h("fieldset", { class: "rule-options", id: "rule-options" }, h("legend", {}, t("lobby.options")),
+      ...settingsOf(form.game).filter((o) => o.type === "bool").map((o) => h("label", { class: "check" }, h("input", { type: "checkbox", id: `f-${o.name}`,
+        checked: !!form.set[`${form.game}:${o.name}`], onchange: (e) => { form.set[`${form.game}:${o.name}`] = e.target.checked; } }), " ", settingLabel(o))),
+      ruleOptions().length ? h("fieldset", { class: "rule-options", id: "rule-options" }, h("legend", {}, t("lobby.options")),
         h("p", { class: "muted small" }, t("lobby.options_hint", { variant: t("variant." + form.variant) })),
         h("ul", { class: "option-list" }, ruleOptions().map((o) => h("li", { class: "option-row" },
           h("label", { class: "check" }, h("input", { type: "checkbox", id: `opt-${o.name}`, name: o.name, checked: o.value,
@@ -270,8 +269,8 @@ export function renderLobby(el) {
               draw();
             } }), " ", t("opt." + o.name)),
           h("span", { class: "opt-meta" },
-            h("a", { class: "clause-ref", href: `/rules/${form.game}#${o.clause}`, target: "_blank", rel: "noopener",
-              title: t("lobby.option_clause", { id: o.clause }) }, o.clause),
+            o.clause ? h("a", { class: "clause-ref", href: `/rules/${form.game}#${o.clause}`, target: "_blank", rel: "noopener",
+              title: t("lobby.option_clause", { id: o.clause }) }, o.clause) : null,
             o.value !== o.def ? h("span", { class: "chip chip-changed" }, t("lobby.option_changed")) : h("span", { class: "muted small" }, t("lobby.option_default"))))))) : null,
       h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), h("ol", { class: "seat-list" }, seatRows)),
       h("div", { class: "field-grid" },

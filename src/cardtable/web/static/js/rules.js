@@ -14,7 +14,8 @@
 import { t, getLang, onLang } from "./i18n.js";
 import { GAMES, GAME_IDS, CLAUSE_ALT } from "./games.js";
 
-const CLAUSE_RE = new RegExp(`\\b(${CLAUSE_ALT})-(\\d+)(\\.\\d+)?\\b`, "g");
+// clause ids of every game known (CLAUSE_ALT grows as games.js learns of games)
+const clauseRE = () => new RegExp(`\\b(${CLAUSE_ALT})-(\\d+)(\\.\\d+)?\\b`, "g");
 const INTERP_RE = /^\*(Interpretation|Auslegung)\b/;
 const cache = new Map();
 
@@ -29,7 +30,7 @@ function node(tag, cls, text) {
 /** Plain text with clause ids turned into links. */
 function textWithRefs(parent, text) {
   let last = 0;
-  for (const m of text.matchAll(CLAUSE_RE)) {
+  for (const m of text.matchAll(clauseRE())) {
     if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
     const id = `${m[1]}-${m[2]}`;
     const a = node("a", "rules-ref", m[0]);
@@ -43,7 +44,7 @@ function textWithRefs(parent, text) {
 /** **bold**, *italic*, `code` (no nesting except refs inside bold/italic). "DU-*" (all clauses
  * of a group) is text, not the start of an italic span. */
 function inline(parent, text) {
-  const re = /\b((?:AB|DU|CL|KO)-\*)|\*\*(.+?)\*\*|`([^`]+)`|\*(.+?)\*/g;
+  const re = new RegExp(`\\b((?:${CLAUSE_ALT})-\\*)|\\*\\*(.+?)\\*\\*|\`([^\`]+)\`|\\*(.+?)\\*`, "g");
   let last = 0;
   for (const m0 of text.matchAll(re)) {
     const m = [m0[0], m0[2], m0[3], m0[4]];
@@ -157,10 +158,11 @@ function clauseEl(c, game) {
   if (c.name) head.appendChild(node("span", "rules-clause-name", c.name));
   art.appendChild(head);
   const body = node("div", "rules-clause-body");
-  renderBlocks(body, c.md);
-  const whole = blocks(c.md);
+  const md = String(c.md || "");        // a clause without text: an empty body
+  renderBlocks(body, md);
+  const whole = blocks(md);
   if (whole.length && whole[0].kind === "interp") art.classList.add("is-interpretation");
-  if (/\*(Interpretation|Auslegung)/.test(c.md)) art.dataset.interp = "1";
+  if (/\*(Interpretation|Auslegung)/.test(md)) art.dataset.interp = "1";
   art.appendChild(body);
   art.setAttribute("aria-labelledby", `${c.id}-h`);
   head.id = `${c.id}-h`;
@@ -181,7 +183,8 @@ function focusClause(id) {
 async function load(game, lang) {
   const key = `${game}.${lang}`;
   if (!cache.has(key)) {
-    cache.set(key, fetch(`/static/rules/${key}.json`).then((r) => {
+    const base = (GAMES[game] && GAMES[game].rules) || `/static/rules/${game}`;   // games.js
+    cache.set(key, fetch(`${base}.${lang}.json`).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.json();
     }).catch((e) => { cache.delete(key); throw e; }));
@@ -198,10 +201,11 @@ function page(data, game) {
   h1.tabIndex = -1;
   header.appendChild(h1);
   if (data.subtitle) header.appendChild(node("p", "rules-subtitle", data.subtitle));
-  const other = GAME_IDS.find((g) => g !== game);
-  const switcher = node("a", "rules-other", t("rules.other", { game: GAMES[other].title }));
-  switcher.href = `/rules/${other}`;
-  header.appendChild(switcher);
+  for (const other of GAME_IDS.filter((g) => g !== game)) {      // every other game's rules
+    const switcher = node("a", "rules-other", t("rules.other", { game: GAMES[other].title }));
+    switcher.href = `/rules/${other}`;
+    header.appendChild(switcher);
+  }
   root.appendChild(header);
   root.setAttribute("aria-labelledby", "rules-title");
 
@@ -229,8 +233,10 @@ function page(data, game) {
     }
     ol.appendChild(li);
   };
-  if (data.glossary) tocItem("#rules-glossary", t("rules.glossary"));
-  for (const s of data.sections) tocItem(`#sec-${s.id}`, s.title, s.clauses.map((c) => c.id));
+  if (Array.isArray(data.glossary) && data.glossary.length) tocItem("#rules-glossary", t("rules.glossary"));
+  // a part left out or empty is not drawn (the format: docs/adding-a-game.md, "The rules page")
+  const sections = Array.isArray(data.sections) ? data.sections.filter((x) => x && x.id) : [];
+  for (const s of sections) tocItem(`#sec-${s.id}`, s.title || s.id, (s.clauses || []).map((c) => c.id));
   tocItem("#rules-intro", t("rules.intro"));
   nav.appendChild(ol);
   root.appendChild(nav);
@@ -238,7 +244,7 @@ function page(data, game) {
   const main = node("div", "rules-body");
   // the game in a few words for players; the notes on this page (clause ids, interpretations,
   // how the clauses count seats) come at the end
-  if (data.lead) {
+  if (Array.isArray(data.lead) && data.lead.length) {
     const lead = node("section", "rules-lead");
     lead.id = "rules-lead";
     for (const p of data.lead) lead.appendChild(inline(node("p"), p));
@@ -252,7 +258,7 @@ function page(data, game) {
   note.appendChild(interpTag(`*${t("rules.interp")}*`));
   note.appendChild(document.createTextNode(" " + t("rules.interp_note")));
   intro.appendChild(note);
-  if (data.callout) {
+  if (data.callout && data.callout.md) {
     const box = node("aside", "rules-callout");
     box.setAttribute("aria-labelledby", "rules-callout-title");
     const h = node("h2", null);
@@ -264,7 +270,7 @@ function page(data, game) {
     box.appendChild(inline(node("p"), data.callout.md));
     main.appendChild(box);
   }
-  if (data.table) {
+  if (data.table && Array.isArray(data.table.head) && Array.isArray(data.table.rows)) {
     const wrap = node("div", "rules-table-wrap");
     wrap.setAttribute("role", "region");
     wrap.setAttribute("aria-label", data.table.title);
@@ -295,12 +301,12 @@ function page(data, game) {
     wrap.appendChild(table);
     main.appendChild(wrap);
   }
-  if (data.glossary) {
+  if (Array.isArray(data.glossary) && data.glossary.length) {
     const g = node("section", "rules-glossary");
     g.id = "rules-glossary";
     g.appendChild(node("h2", null, t("rules.glossary")));
     const dl = node("dl");
-    for (const item of data.glossary) {
+    for (const item of data.glossary.filter((x) => x && x.term)) {
       const dt = node("dt", null, item.term);
       if (item.de) dt.appendChild(node("span", "rules-term-de", ` (${item.de})`));
       dl.appendChild(dt);
@@ -309,15 +315,15 @@ function page(data, game) {
     g.appendChild(dl);
     main.appendChild(g);
   }
-  for (const s of data.sections) {
+  for (const s of sections) {
     const sec = node("section", "rules-section");
     sec.id = `sec-${s.id}`;
-    const h2 = node("h2", null, s.title);
+    const h2 = node("h2", null, s.title || s.id);
     h2.id = `sec-${s.id}-h`;
     sec.setAttribute("aria-labelledby", h2.id);
     sec.appendChild(h2);
     if (s.intro) sec.appendChild(inline(node("p", "rules-section-intro"), s.intro));
-    for (const c of s.clauses) sec.appendChild(clauseEl(c, game));
+    for (const c of s.clauses || []) if (c && c.id) sec.appendChild(clauseEl(c, game));
     const top = node("a", "rules-top", "↑ " + t("rules.back_top"));
     top.href = "#rules-toc";
     sec.appendChild(top);

@@ -41,8 +41,17 @@ export function seatStatus(opts, s) {
   return null;
 }
 
-const CLAUSE = `(?:${CLAUSE_ALT})-\\d+(?:\\.\\d+)?`;
-const REF_RE = new RegExp(`\\s*\\((${CLAUSE})(?:\\.\\.${CLAUSE})?\\)|, (${CLAUSE})(?:\\.\\.${CLAUSE})?\\)`, "g");
+// the clause references of every game known (CLAUSE_ALT grows as games.js learns of games)
+let refAlt = null;
+let refRe = null;
+function refRE() {
+  if (refAlt !== CLAUSE_ALT) {
+    const CLAUSE = `(?:${CLAUSE_ALT})-\\d+(?:\\.\\d+)?`;
+    refRe = new RegExp(`\\s*\\((${CLAUSE})(?:\\.\\.${CLAUSE})?\\)|, (${CLAUSE})(?:\\.\\.${CLAUSE})?\\)`, "g");
+    refAlt = CLAUSE_ALT;
+  }
+  return refRe;
+}
 
 /** A catalog text's clause references, the one form every catalog text uses for them: a
  * parenthesis of ids at a sentence's end ("… (AB-11)", "(KO-8..KO-10)") or the ids closing a
@@ -52,7 +61,7 @@ const REF_RE = new RegExp(`\\s*\\((${CLAUSE})(?:\\.\\.${CLAUSE})?\\)|, (${CLAUSE
 
 /** A text without its clause references (for a button, a tooltip, a screen reader). */
 export function plainText(text) {
-  return String(text).replace(REF_RE, (m, a, b) => (b ? ")" : ""));
+  return String(text).replace(refRE(), (m, a, b) => (b ? ")" : ""));
 }
 
 /** A text whose clause ids become small links to the rules: players read the words, the id is
@@ -61,7 +70,7 @@ export function withRefs(text) {
   text = String(text);
   const out = [];
   let last = 0;
-  for (const m of String(text).matchAll(REF_RE)) {
+  for (const m of String(text).matchAll(refRE())) {
     let end = m.index + m[0].length;
     const stop = /^[.:;,]/.test(text.slice(end)) ? text[end++] : "";      // "… (AB-7)." -> "…. [rule]"
     out.push(text.slice(last, m.index) + (m[2] ? ")" : "") + stop);
