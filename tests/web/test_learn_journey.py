@@ -105,7 +105,7 @@ def test_a_newcomer_learns_to_play_on_a_phone_in_german(new_page, artifacts, lid
     player = AbluxxenPlayer(page, seed=2) if les.game == "abluxxen" else \
         KombioPlayer(page, seed=2, call_after=1, snap_rate=0.0)
     try:
-        play_to_end(page, player, timeout=600)
+        play_to_end(page, player)
     finally:
         page.screenshot(path=str(artifacts / f"learn-{lid}-end-375x740-de.png"))
     page.wait_for_selector("#learn-over")

@@ -69,7 +69,7 @@ def my_games(page: Page) -> dict[str, str]:
 def test_a_guest_signs_up_keeps_the_games_and_finds_them_on_a_phone(new_page, artifacts):
     a = new_page("en", **LAPTOP)
     finished = new_kombio(a, "Lena")
-    play_to_end(a, KombioPlayer(a, seed=3, call_after=1), timeout=240)
+    play_to_end(a, KombioPlayer(a, seed=3, call_after=1))
     running = new_kombio(a, "Lena", target=None)
     a.goto("/")
     expect(a.locator("#my-games")).to_be_hidden()               # a guest: no account panel

@@ -65,7 +65,7 @@ def final_view(server, code: str) -> dict:
 def finish_and_check(page: Page, server, code: str, player, artifacts, name: str, on_turn,
                      score_key: str = "scores") -> dict:
     """Click the game to its end; the end screen's scores and winners must be the record's."""
-    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    play_to_end(page, player, on_turn=on_turn)
     page.wait_for_selector("#result")
     # the last cards land: no card flight (Web Animations, dom.js) still running
     page.wait_for_function("() => !document.getAnimations().some(a => a.playState === 'running')")

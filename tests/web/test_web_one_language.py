@@ -51,7 +51,7 @@ def test_a_whole_game_in_one_language(new_page, server, artifacts, lang, game):
         seen.append(page.evaluate(PAGE_TEXT))
         return False
 
-    play_to_end(page, player, timeout=300, on_turn=on_turn)
+    play_to_end(page, player, on_turn=on_turn)
     page.wait_for_selector("#result")
     # no card of an earlier move is still flying across the final score (it flew to where the
     # board was before the score opened above it)

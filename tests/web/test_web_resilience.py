@@ -95,7 +95,7 @@ def test_server_killed_and_restarted(browser, own_server, artifacts):
             assert_log_whole(page)
             return True
 
-        play_to_end(page, player, timeout=150, on_turn=on_turn)
+        play_to_end(page, player, on_turn=on_turn)
         assert done["kill"]
         page.wait_for_selector("#result")
         view = final_view(own_server["srv"], code)
@@ -171,7 +171,7 @@ def test_socket_dropped_silent_and_offline(new_page, server):
             return True
         return False
 
-    play_to_end(page, player, timeout=150, on_turn=on_turn)
+    play_to_end(page, player, on_turn=on_turn)
     assert done == ["closed", "silent", "offline"], done
     page.wait_for_selector("#result")
     code = page.url.rsplit("/", 1)[1]
