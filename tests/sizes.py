@@ -1,7 +1,8 @@
 """How much the sampled tests play. `make test` runs a sample of the long runs (the property
-test's seeded games, the batched simulators' differential games, one cell of each browser
-matrix) so that the suite can run often; `make test-full` sets CARDTABLE_FULL=1 and runs every
-test at its full size, and the tests marked `full` (tests/conftest.py deselects them otherwise).
+test's seeded games, the batched simulators' differential games, OpenSpiel's perfect-recall
+games, one cell per row of each browser matrix) so that the suite can run often;
+`make test-full` sets CARDTABLE_FULL=1 and runs every test at its full size, and the tests
+marked `full` (tests/conftest.py deselects them otherwise).
 """
 
 from __future__ import annotations
