@@ -15,7 +15,7 @@ TPY    := $(TVENV)/bin/python
 TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test test-batch-full test-train bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train train-learned setup clean
+.PHONY: run play test test-full test-batch-full test-train bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train train-learned setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -25,8 +25,16 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
+# The suite to run often (under 12 minutes on 2 cores): every test, the long runs at a sample
+# size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
+# games; the browser matrices one cell per row), the tests marked `full` deselected.
 test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
+
+# Every test at its full size (CARDTABLE_FULL=1), the tests marked `full` and all that `make
+# test` samples included (about 20 minutes on 2 cores). CI runs both.
+test-full: $(DSTAMP)
+	CARDTABLE_FULL=1 $(PY) -m pytest -n 2 $(ARGS)
 
 # Everything, tests included (the helpers' and CI's environment).
 setup: $(DSTAMP)
@@ -53,9 +61,9 @@ bench: $(BSTAMP)
 bench-batch: $(BSTAMP)
 	$(BPY) bench/bench_batch.py $(ARGS)
 
-# The batched simulator's full differential test: 10,000 seeded games through the engine and
-# the simulator (the normal suite replays 500; tests/rl/test_batch_abluxxen.py); Kombio: 2,000
-# per player count 2-6 (the normal suite replays 100 each; tests/rl/test_batch_kombio.py).
+# The batched simulator's longest differential test: 10,000 seeded games through the engine and
+# the simulator (`make test` replays 150, `make test-full` 500; tests/rl/test_batch_abluxxen.py);
+# Kombio: 2,000 per player count 2-6 (30 and 100 each; tests/rl/test_batch_kombio.py).
 test-batch-full: $(DSTAMP)
 	CARDTABLE_BATCH_GAMES=$(or $(GAMES),10000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_abluxxen.py -k matches_engine
 	CARDTABLE_KOMBIO_BATCH_GAMES=$(or $(KGAMES),2000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_kombio.py -k matches_engine

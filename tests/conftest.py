@@ -2,4 +2,15 @@
 left here test the project as a whole (the house plan, the Makefile, the README).
 
 This file's folder is on `sys.path` (pytest's rootdir-relative import of conftest files), so a
-test anywhere may import the shared helpers kept here: `random_games` and the toy games."""
+test anywhere may import the shared helpers kept here: `random_games`, `sizes` and the toy games.
+
+Tests marked `full` run only in the full run (`make test-full`, CARDTABLE_FULL=1); in
+`make test` they are deselected (reported as such, never counted as passed or skipped)."""
+
+from __future__ import annotations
+
+from sizes import deselect_full
+
+
+def pytest_collection_modifyitems(config, items):
+    deselect_full(config, items)

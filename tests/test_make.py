@@ -41,3 +41,53 @@ def test_run_installs_no_test_extras(target, tmp_path):
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_test_installs_the_dev_extras(tmp_path):
     assert "dev" in _extras(_plan("test", tmp_path))
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_test_full_runs_every_test_at_full_size_and_ci_runs_both(tmp_path):
+    """`make test` samples (no CARDTABLE_FULL), `make test-full` sets CARDTABLE_FULL=1 with the
+    same extras; .ci/run runs both."""
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+
+    def commands(target: str) -> list[str]:
+        proc = subprocess.run(["make", "-n", "-C", str(tmp_path), target], capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return [x for x in proc.stdout.splitlines() if "-m pytest" in x]
+
+    quick, full = commands("test"), commands("test-full")
+    assert len(quick) == 1 and "CARDTABLE_FULL" not in quick[0], quick
+    assert len(full) == 1 and "CARDTABLE_FULL=1 " in full[0], full
+    assert "dev" in _extras(_plan("test-full", tmp_path))
+    ci = [x.strip() for x in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert ci.index("make test") < ci.index("make test-full"), ci
+
+
+def test_the_full_marker_is_deselected_unless_full():
+    """tests/conftest.py drops the tests marked `full` from `make test` (reported as
+    deselected), and keeps them all in `make test-full`."""
+    import sizes
+
+    class Item:
+        def __init__(self, full):
+            self.full = full
+
+        def get_closest_marker(self, name):
+            return object() if name == "full" and self.full else None
+
+    class Config:
+        class hook:
+            deselected: list = []
+
+            @staticmethod
+            def pytest_deselected(items):
+                Config.hook.deselected.extend(items)
+
+    items = [Item(False), Item(True), Item(False)]
+    sizes.deselect_full(Config, items, full=False)
+    assert [i.full for i in items] == [False, False] and len(Config.hook.deselected) == 1
+    items = [Item(False), Item(True)]
+    sizes.deselect_full(Config, items, full=True)
+    assert len(items) == 2 and len(Config.hook.deselected) == 1
+    assert sizes.sample(500, 150) == (500 if sizes.FULL else 150)

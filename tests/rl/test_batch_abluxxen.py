@@ -5,8 +5,8 @@ are equal, every reward is the engine's, and at the end every seat's observation
 the winners and the way the game ended are equal — for every rule set and player count (the
 configurations of rl_configs.py).
 
-The normal suite replays 500 games; `make test-batch-full` replays 10,000
-(CARDTABLE_BATCH_GAMES sets the number)."""
+`make test` replays 150 games, `make test-full` 500 (tests/sizes.py); `make test-batch-full`
+replays 10,000 (CARDTABLE_BATCH_GAMES sets the number)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import random
 import numpy as np
 import pytest
 from rl_configs import CONFIGS, config_id
+from sizes import sample
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.rng import Rng
@@ -26,7 +27,7 @@ from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, rewards
 
 AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
-GAMES = int(os.environ.get("CARDTABLE_BATCH_GAMES", "500"))
+GAMES = int(os.environ.get("CARDTABLE_BATCH_GAMES") or sample(500, 150))
 LOCKSTEP = 50                       # games stepped together in one batch
 ENDED = {1: "hand", 2: "supply"}
 

@@ -13,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import cardtable.rl.openspiel  # noqa: E402,F401  (registers the games)
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from sizes import sample  # noqa: E402
 
 GAMES = [
     ("python_cardtable_abluxxen", {"variant": "basic", "players": 3}),
@@ -168,7 +169,7 @@ def test_random_simulation_every_configuration(config):
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-def _tensors_by_information_state(name, params, deals=2, games=25, seed=5):
+def _tensors_by_information_state(name, params, deals=2, games=sample(25, 10), seed=5):
     """Random games from a few deals (so that histories meet): for every seat at every state,
     its information state string -> the set of its tensors (information state, observation)."""
     game = pyspiel.load_game(name, params)

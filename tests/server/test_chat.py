@@ -51,6 +51,13 @@ async def refused(c: Client, msg: dict) -> dict:
     return await c.reply(msg, kinds=("error",))
 
 
+async def joined(*clients: Client) -> None:
+    """Wait until the server has taken each client in: its chat_log comes after it is attached
+    to the table, so every row stored from then on reaches it live (not only in a chat_log)."""
+    for c in clients:
+        await c.wait_for(lambda m: m["type"] == "chat_log")
+
+
 def test_chat_between_two_seats(srv):
     """Ann's message reaches Bob (and a spectator) with her seat, name, a sequence number and
     the time; Bob's reaction reaches Ann; a client that connects later gets both in its
@@ -137,6 +144,7 @@ def test_rate_limits_per_seat_and_per_spectator(srv):
         ann = await Client(srv.ws_base, code, ta).connect()
         ann2 = await Client(srv.ws_base, code, ta).connect()        # Ann's second tab
         bob = await Client(srv.ws_base, code, tb).connect()
+        await joined(ann, ann2, bob)
         for i in range(BURST - 1):
             await ann.send({"type": "chat", "channel": "table", "text": f"a{i}"})
             await said(bob, f"a{i}")
@@ -174,6 +182,7 @@ def test_text_only_and_bad_input(srv):
         code, ta, tb = two_players(srv)
         ann = await Client(srv.ws_base, code, ta).connect()
         bob = await Client(srv.ws_base, code, tb).connect()
+        await joined(ann, bob)
         html = '<b>hi</b><img src=x onerror="alert(1)"> https://example.org/?a=1&b=2'
         await ann.send({"type": "chat", "channel": "table", "text": html})
         assert (await said(bob, html))["text"] == html

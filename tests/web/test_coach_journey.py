@@ -26,6 +26,9 @@ from cardtable.core.rng import Rng
 
 PHONE = {"width": 375, "height": 740, "phone": True}
 LAPTOP = {"width": 1366, "height": 657}
+#: both languages and both sizes in `make test`; the crossed pairs in `make test-full`
+SIZES = [("en", LAPTOP), ("de", PHONE), pytest.param("en", PHONE, marks=pytest.mark.full),
+         pytest.param("de", LAPTOP, marks=pytest.mark.full)]
 REVIEW_BUDGET = 8
 WORDS = {"en": {"win": "Win chance", "next": "Next mistake"},
          "de": {"win": "Gewinn\u00adchance", "next": "Nächster Fehler"}}   # a soft hyphen
@@ -46,8 +49,7 @@ def pages(browser, coach_server):
         yield make
 
 
-@pytest.mark.parametrize("lang,size", [("en", LAPTOP), ("de", PHONE), ("en", PHONE),
-                                       ("de", LAPTOP)])
+@pytest.mark.parametrize("lang,size", SIZES)
 def test_the_coach_answers_at_a_bot_table(pages, coach_server, artifacts, lang, size):
     out = coach_server.create(game="abluxxen", variant="duel", name="Ann", public=False,
                               seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
@@ -124,8 +126,7 @@ def reviewed_game(coach_server):
     return code, steps
 
 
-@pytest.mark.parametrize("lang,size", [("en", LAPTOP), ("de", PHONE), ("en", PHONE),
-                                       ("de", LAPTOP)])
+@pytest.mark.parametrize("lang,size", SIZES)
 def test_the_replay_shows_the_review(pages, coach_server, reviewed_game, artifacts, lang, size):
     code, steps = reviewed_game
     page = pages(lang=lang, **size)

@@ -117,8 +117,10 @@ def _step_decision(les, k: int) -> dict:
     return les.steps_json()[k]["decision"]
 
 
-@pytest.mark.parametrize("lang", ["de", "en"])
-@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["375x740", "1366x657"])
+@pytest.mark.parametrize("lang,size", [
+    pytest.param("de", PHONE, id="375x740-de"), pytest.param("en", LAPTOP, id="1366x657-en"),
+    pytest.param("en", PHONE, id="375x740-en", marks=pytest.mark.full),    # the crossed pairs:
+    pytest.param("de", LAPTOP, id="1366x657-de", marks=pytest.mark.full)])  # `make test-full`
 def test_screenshots_of_the_lobby_and_a_step(new_page, artifacts, lang, size):
     page = new_page(lang, size["width"], size["height"], phone=size is PHONE)
     page.goto("/")

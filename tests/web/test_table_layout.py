@@ -247,8 +247,14 @@ def check_summary(page: Page, table: ScriptedTable) -> list:
     return bad
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("ruleset", RULESETS, ids=[r[0] for r in RULESETS])
+#: every rule set in one language in `make test` (the languages alternate), in the other one in
+#: `make test-full`
+MATRIX = [pytest.param(r, lang, id=f"{r[0]}-{lang}",
+                       marks=() if (i + k) % 2 == 0 else pytest.mark.full)
+          for i, r in enumerate(RULESETS) for k, lang in enumerate(LANGS)]
+
+
+@pytest.mark.parametrize("ruleset,lang", MATRIX)
 def test_every_decision_in_view(browser, server, artifacts, ruleset, lang):
     """Each kind of decision of the rule set, in the language, at the four sizes: one table is
     played along a trajectory; on the first position of each kind the window takes every size
