@@ -56,7 +56,7 @@ def test_command_writes_report_resumes_and_publishes(tmp_path, capsys):
             "--games", "6", "--jobs", "1", "--out", str(out), "--no-progress"]
     assert main(args) == 0
     saved = sorted(p.name for p in (out / "configs").glob("*.json"))
-    assert len(saved) == 3
+    assert len(saved) == 5            # the duel: DU-4's and DU-6's options off and on; classic
     assert (out / "seats.png").read_bytes()[:8] == PNG
     first = json.loads((out / "configs" / saved[0]).read_text())
     assert main(args + ["--resume"]) == 0                                  # nothing replayed
@@ -66,6 +66,7 @@ def test_command_writes_report_resumes_and_publishes(tmp_path, capsys):
                  "--report", str(report)]) == 0
     text = report.read_text()
     assert "abluxxen/classic/2p" in text and "DU-4 shadow_partial on vs off" in text
+    assert "DU-6 shadow_blocks_draw on vs off" in text
     assert (tmp_path / "docs" / "analytics" / "lengths.png").exists()
 
 

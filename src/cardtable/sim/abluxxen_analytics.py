@@ -26,6 +26,8 @@ def _option_rows(ab: list[dict]) -> list[str]:
                       ("expert", n, ()), ("advanced", n, ())))
     pairs.append(("DU-4 shadow_partial on vs off", ("duel", 2, (("shadow_partial", True),)),
                   ("duel", 2, (("shadow_partial", False),))))
+    pairs.append(("DU-6 shadow_blocks_draw on vs off", ("duel", 2, (("shadow_blocks_draw", True),)),
+                  ("duel", 2, (("shadow_blocks_draw", False),))))
     rows = []
     for name, a, b in pairs:
         if a not in by or b not in by:

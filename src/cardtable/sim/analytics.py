@@ -81,9 +81,9 @@ def analysed() -> list[str]:
 
 def default_configs(game: str, bots: list[str], variants: list[str] | None = None,
                     players: list[int] | None = None) -> list[Config]:
-    """Every rule set and player count of `game` (a game with analytics, or "all"). A rule
-    option that only some variants have (the duel's DU-4 `shadow_partial`) is played off and
-    on there, set explicitly."""
+    """Every rule set and player count of `game` (a game with analytics, or "all"). Each rule
+    option that only some variants have (the duel's DU-4 `shadow_partial`, DU-6
+    `shadow_blocks_draw`) is played off and on there, set explicitly, one at a time."""
     names = analysed()
     if game not in names + ["all"]:
         raise ConfigError(f"unknown game {game!r} ({', '.join(names)} or all)")
@@ -100,7 +100,7 @@ def default_configs(game: str, bots: list[str], variants: list[str] | None = Non
                 raise ConfigError(f"unknown {decl.title} variant {v!r} "
                                   f"(known: {', '.join(decl.variant_names)})")
             own = [o.name for o in decl.options if o.variants and v in o.variants]
-            opts_list = [tuple((o, on) for o in own) for on in (False, True)] if own else [()]
+            opts_list = [((o, on),) for o in own for on in (False, True)] or [()]
             for n in decl.player_counts(v):
                 if players and n not in players:
                     continue

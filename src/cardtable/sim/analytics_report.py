@@ -138,7 +138,7 @@ def write_charts(summaries: list[dict], out: Path) -> list[str]:
             y = x["rate"] * s["players"]     # 1 = a fair share
             lo, hi = x["low"] * s["players"], x["high"] * s["players"]
             ax.errorbar(i + (x["seat"] - (s["players"] - 1) / 2) * 0.12, y,
-                        yerr=[[y - lo], [hi - y]], fmt="o", ms=3,
+                        yerr=[[max(0.0, y - lo)], [max(0.0, hi - y)]], fmt="o", ms=3,
                         color=plt.cm.viridis(x["seat"] / 5))
     ax.axhline(1, color="grey", ls="--", lw=1)
     for k in range(max(s["players"] for s in summaries)):
