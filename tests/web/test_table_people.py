@@ -43,11 +43,11 @@ def test_presence_away_and_stand_in(new_page, server, artifacts):
     ann = seat_page(new_page, code, out["join"], "abluxxen")
     bob = seat_page(new_page, code, bob_join, "abluxxen")
     ann_seat = bob.locator('.seat-panel[data-seat="0"]')
-    expect(ann_seat.locator('[data-presence="online"]')).to_have_count(1)
-    expect(ann.locator('.seat-panel[data-seat="1"] [data-presence="online"]')).to_have_count(1)
+    expect(ann_seat.locator('[data-presence="online"]')).to_have_count(1, timeout=60_000)
+    expect(ann.locator('.seat-panel[data-seat="1"] [data-presence="online"]')).to_have_count(1, timeout=60_000)
     ann.close()
-    expect(ann_seat.locator('[data-presence="offline"]')).to_have_count(1)
-    expect(ann_seat).to_contain_text("offline")
+    expect(ann_seat.locator('[data-presence="offline"]')).to_have_count(1, timeout=60_000)
+    expect(ann_seat).to_contain_text("offline", timeout=60_000)
     # her timer runs out (6 s) when it is her turn: a bot plays for her from then on; Bob
     # keeps playing his own turns meanwhile
     player = AbluxxenPlayer(bob, seed=3)
@@ -60,8 +60,8 @@ def test_presence_away_and_stand_in(new_page, server, artifacts):
         else:                          # the others' turns: wait for the next state
             bob.wait_for_function("""(i) => Number(document.getElementById('board').dataset.index) !== i
               || !!document.querySelector('[data-seat="0"] [data-presence="away"]')""", arg=board(bob)["index"], timeout=60000)
-    expect(ann_seat.locator('[data-presence="away"]')).to_have_count(1)
-    expect(ann_seat).to_contain_text("a bot plays")
+    expect(ann_seat.locator('[data-presence="away"]')).to_have_count(1, timeout=60_000)
+    expect(ann_seat).to_contain_text("a bot plays", timeout=60_000)
     bob.screenshot(path=str(artifacts / "presence-away.png"))
     assert server.get(f"/api/tables/{code}").json()["seats"][0]["away"] is True
 
