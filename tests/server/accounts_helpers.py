@@ -4,6 +4,8 @@ so one client can act as several browsers)."""
 
 from __future__ import annotations
 
+import contextlib
+
 from contextlib import contextmanager
 
 from fastapi.testclient import TestClient
@@ -73,3 +75,25 @@ def session_of(r) -> str | None:
             value = rest.split(";")[0].strip('"')
             return value or None
     return None
+
+
+@contextlib.contextmanager
+def spy_on_verify(web):
+    """Within the block, record every password hash the app's Argon2 hasher verifies against
+    (the list yielded); the hasher still answers as before and is put back afterwards."""
+    passwords = web.app.state.accounts.passwords
+    real = passwords.hasher
+    calls: list = []
+
+    class Spy:
+        def verify(self, h, p):
+            calls.append(h)
+            return real.verify(h, p)
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+    passwords.hasher = Spy()
+    try:
+        yield calls
+    finally:
+        passwords.hasher = real

@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of
+from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of, spy_on_verify
 
 from cardtable.server import accounts as A
 
@@ -88,23 +88,9 @@ def test_passwords_between_10_and_1024_characters_normalised(web):
 def test_a_wrong_password_is_answered_as_an_unknown_name_after_the_same_work(web):
     r, _ = web.sign_up("Carla")
     assert r.status_code == 201
-    passwords = web.app.state.accounts.passwords
-    real = passwords.hasher
-    calls = []
-
-    class Spy:
-        def verify(self, h, p):
-            calls.append(h)
-            return real.verify(h, p)
-
-        def __getattr__(self, name):
-            return getattr(real, name)
-    passwords.hasher = Spy()
-    try:
+    with spy_on_verify(web) as calls:
         wrong = web.call("POST", "/api/session", json={"name": "Carla", "password": "x" * 12})
         unknown = web.call("POST", "/api/session", json={"name": "Nobody", "password": "x" * 12})
-    finally:
-        passwords.hasher = real
     assert wrong.status_code == unknown.status_code == 401
     assert wrong.json() == unknown.json() == {"detail": "wrong name or password",
                                               "error": "bad_login", "params": {}}

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of
+from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of, spy_on_verify
 from argon2 import extract_parameters
 from helpers import ServerProc
 from webauthn_soft import RP, Agent, SoftKey
@@ -249,26 +249,12 @@ def test_no_password_opens_an_account_signed_up_with_a_passkey(web):
     whatever the password: the former dummy's too, the empty one."""
     assert Agent(web).sign_up("Pascal", SoftKey(RP)).status_code == 201
     web.sign_up("Petra")
-    passwords = web.app.state.accounts.passwords
-    real = passwords.hasher
-    calls = []
-
-    class Spy:
-        def verify(self, h, p):
-            calls.append(h)
-            return real.verify(h, p)
-
-        def __getattr__(self, name):
-            return getattr(real, name)
-    passwords.hasher = Spy()
     answers = {}
-    try:
+    with spy_on_verify(web) as calls:
         for name, pw in (("Pascal", OLD_DUMMY), ("Pascal", "x" * 12), ("Petra", "x" * 12),
                          ("Nobody", OLD_DUMMY)):
             r = web.call("POST", "/api/session", json={"name": name, "password": pw})
             answers[name, pw] = (r.status_code, r.json(), session_of(r))
-    finally:
-        passwords.hasher = real
     refused = (401, {"detail": "wrong name or password", "error": "bad_login", "params": {}},
                None)
     assert all(a == refused for a in answers.values()), answers
