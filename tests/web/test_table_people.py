@@ -33,10 +33,10 @@ def seat_page(new_page, code: str, join: dict, game: str, **kw) -> Page:
     return page
 
 
-def test_presence_away_and_stand_in(new_page, server, artifacts):
-    """Bob sees Ann online, then offline when she leaves, then "away: a bot plays" when her
-    turn timer runs out and the stand-in takes her seat."""
-    out = server.create(game="abluxxen", players=3, name="Ann", turn_seconds=6,
+def test_presence_online_then_offline(new_page, server, artifacts):
+    """Bob sees Ann online, then offline when she closes her page (a table without a turn timer,
+    so nothing but her leaving changes her seat's presence)."""
+    out = server.create(game="abluxxen", players=3, name="Ann",
                         seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}])
     code = out["table"]["code"]
     bob_join = server.join(code, "Bob")
@@ -48,6 +48,19 @@ def test_presence_away_and_stand_in(new_page, server, artifacts):
     ann.close()
     expect(ann_seat.locator('[data-presence="offline"]')).to_have_count(1, timeout=60_000)
     expect(ann_seat).to_contain_text("offline", timeout=60_000)
+    assert server.get(f"/api/tables/{code}").json()["seats"][0]["away"] is False
+
+
+def test_presence_away_and_stand_in(new_page, server, artifacts):
+    """Ann never comes to her table with a 6-second turn timer: when her timer runs out, a
+    stand-in bot takes her seat and Bob sees "away: a bot plays" (whatever her presence was
+    before: the timer may run out while her page is still loading on a slow machine)."""
+    out = server.create(game="abluxxen", players=3, name="Ann", turn_seconds=6,
+                        seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}])
+    code = out["table"]["code"]
+    bob_join = server.join(code, "Bob")
+    bob = seat_page(new_page, code, bob_join, "abluxxen")
+    ann_seat = bob.locator('.seat-panel[data-seat="0"]')
     # her timer runs out (6 s) when it is her turn: a bot plays for her from then on; Bob
     # keeps playing his own turns meanwhile
     player = AbluxxenPlayer(bob, seed=3)
