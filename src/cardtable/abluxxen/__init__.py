@@ -128,6 +128,7 @@ GAME = GameInfo(
     ),
     lower_is_better=False,
     ui="cardtable.cli.abluxxen_ui",
+    narration="cardtable.abluxxen.narration",
     heuristics="cardtable.abluxxen.heuristics",
     codec="cardtable.rl.abluxxen_codec:AbluxxenCodec",
     batch="cardtable.rl.batch.abluxxen:AbluxxenBatch",

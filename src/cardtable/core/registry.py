@@ -119,7 +119,7 @@ class GameInfo:
     #: (server/windows.py); a game without it: the first claim closes the window, as live
     windows_collect: bool = False
     #: the game's words (`narration`'s module protocol: why, describe, web_why, web_line, ...);
-    #: None: `cardtable.narration.<name>`, as for the built-in games
+    #: None: the game has none (its lines are empty)
     narration: str | None = None
     #: the package that holds the game's catalog entries, `en.json` and `de.json` beside its
     #: `__init__`: merged into the house's catalogs when the game is registered (a key the

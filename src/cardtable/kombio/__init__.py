@@ -88,6 +88,7 @@ GAME = GameInfo(
                            "turn face down again after 5 s", label="lobby.memory")),
     lower_is_better=True,                          # KO-16: the lowest total wins
     ui="cardtable.cli.kombio_ui",
+    narration="cardtable.kombio.narration",
     heuristics="cardtable.kombio.heuristics",
     codec="cardtable.rl.kombio_codec:KombioCodec",
     batch="cardtable.rl.batch.kombio:KombioBatch",
