@@ -127,7 +127,7 @@ GAME = GameInfo(
                "classic, CL-4)", clause="AB-18"),
     ),
     lower_is_better=False,
-    ui="cardtable.cli.abluxxen_ui",
+    ui="cardtable.abluxxen.ui",
     narration="cardtable.abluxxen.narration",
     heuristics="cardtable.abluxxen.heuristics",
     codec="cardtable.rl.abluxxen_codec:AbluxxenCodec",

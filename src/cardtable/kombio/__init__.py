@@ -87,7 +87,7 @@ GAME = GameInfo(
                     Option("memory", bool, False, "memory mode: cards a player has seen "
                            "turn face down again after 5 s", label="lobby.memory")),
     lower_is_better=True,                          # KO-16: the lowest total wins
-    ui="cardtable.cli.kombio_ui",
+    ui="cardtable.kombio.ui",
     narration="cardtable.kombio.narration",
     heuristics="cardtable.kombio.heuristics",
     codec="cardtable.rl.kombio_codec:KombioCodec",
