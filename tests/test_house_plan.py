@@ -93,7 +93,7 @@ def test_the_counter_sees_a_name(tmp_path):
                     'A = {"kombio": 1}\nB = f"see {A} Abluxxen rules"\nC = "abluxxes"\n')
     assert names_a_game(code) == ["kombio", " Abluxxen rules"]
     assert _own_modules() >= {SRC / "kombio" / "ui.py", SRC / "abluxxen" / "state.py",
-                              SRC / "rl" / "kombio_codec.py", SRC / "sim" / "abluxxen_analytics.py"}
+                              SRC / "kombio" / "codec.py", SRC / "abluxxen" / "analytics.py"}
 
 
 # -- import arrows ----------------------------------------------------------------------------

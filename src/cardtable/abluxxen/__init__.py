@@ -130,9 +130,9 @@ GAME = GameInfo(
     ui="cardtable.abluxxen.ui",
     narration="cardtable.abluxxen.narration",
     heuristics="cardtable.abluxxen.heuristics",
-    codec="cardtable.rl.abluxxen_codec:AbluxxenCodec",
-    batch="cardtable.rl.batch.abluxxen:AbluxxenBatch",
-    analytics="cardtable.sim.abluxxen_analytics",
+    codec="cardtable.abluxxen.codec:AbluxxenCodec",
+    batch="cardtable.abluxxen.batch.env:AbluxxenBatch",
+    analytics="cardtable.abluxxen.analytics",
     browser="abluxxen",
     bots=(("ppo", "cardtable.rl.policy:PolicyBot"),       # the trained policy (make train)
           ("learned", "cardtable.rl.policy:LearnedBot")),  # imitation (make train-learned)

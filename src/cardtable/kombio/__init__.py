@@ -90,9 +90,9 @@ GAME = GameInfo(
     ui="cardtable.kombio.ui",
     narration="cardtable.kombio.narration",
     heuristics="cardtable.kombio.heuristics",
-    codec="cardtable.rl.kombio_codec:KombioCodec",
-    batch="cardtable.rl.batch.kombio:KombioBatch",
-    analytics="cardtable.sim.kombio_analytics",
+    codec="cardtable.kombio.codec:KombioCodec",
+    batch="cardtable.kombio.batch.env:KombioBatch",
+    analytics="cardtable.kombio.analytics",
     browser="kombio",
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
     # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
