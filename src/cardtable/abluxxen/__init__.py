@@ -130,6 +130,7 @@ GAME = GameInfo(
     ui="cardtable.abluxxen.ui",
     narration="cardtable.abluxxen.narration",
     heuristics="cardtable.abluxxen.heuristics",
+    values="cardtable.abluxxen.values",
     codec="cardtable.abluxxen.codec:AbluxxenCodec",
     batch="cardtable.abluxxen.batch.env:AbluxxenBatch",
     analytics="cardtable.abluxxen.analytics",

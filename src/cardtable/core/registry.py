@@ -111,6 +111,10 @@ class GameInfo:
     bot_checks: tuple[tuple[str, str], ...] = ()
     #: texts tried as refusals by the property tester besides its garbage (core/checks.py)
     probes: tuple[str, ...] = ()
+    #: the package that holds the weights of its learned evaluations, `<family>.json` for each
+    #: family its heuristics' `value_family` names (bots/value.py; scripts/train_value.py
+    #: writes them); None: the search uses the game's hand-made `evaluate`
+    values: str | None = None
     #: "module:LESSONS", the game's guided first games (core/lesson.py)
     lessons: str | None = None
     #: its engine takes every answer of a window of simultaneous decisions and settles several
