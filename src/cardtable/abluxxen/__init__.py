@@ -134,7 +134,7 @@ GAME = GameInfo(
     codec="cardtable.abluxxen.codec:AbluxxenCodec",
     batch="cardtable.abluxxen.batch.env:AbluxxenBatch",
     analytics="cardtable.abluxxen.analytics",
-    browser="abluxxen",
+    web="cardtable.abluxxen.web",
     bots=(("ppo", "cardtable.rl.policy:PolicyBot"),       # the trained policy (make train)
           ("learned", "cardtable.rl.policy:LearnedBot")),  # imitation (make train-learned)
     bot_checks=(("ppo", "cardtable.bots.trained:ppo_plays"),

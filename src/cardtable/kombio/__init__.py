@@ -93,7 +93,7 @@ GAME = GameInfo(
     codec="cardtable.kombio.codec:KombioCodec",
     batch="cardtable.kombio.batch.env:KombioBatch",
     analytics="cardtable.kombio.analytics",
-    browser="kombio",
+    web="cardtable.kombio.web",
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
     # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
     search_share=(("expert", 0.2),),
