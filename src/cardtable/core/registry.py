@@ -96,8 +96,8 @@ class GameInfo:
     codec: str | None = None        # "module:Class" of the rl codec (rl/codec.py)
     batch: str | None = None        # "module:Class" of the batched simulator (rl/batch)
     analytics: str | None = None    # per-game statistics of sim/analytics.py
-    browser: str | None = None      # the browser's game module (web/static/js/<name>.js)
-    #: a game of its own package: the package that holds its browser files, served at
+    browser: str | None = None      # a browser module of the client's own (web/static/js)
+    #: the package that holds the game's browser files (the built-in games' too), served at
     #: /games/<name>/: `<name>.js` (its module), `<name>.css`, `rules.<lang>.json` (its rules
     #: page); GET /api/games then gives `browser` as the module's address
     web: str | None = None
