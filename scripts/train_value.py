@@ -9,7 +9,8 @@ turn starts (where the search cuts its rollouts) and the game's final win shares
 the network by maximum likelihood (softmax over the seats, Adam, full batches per player
 count) from a fixed seed. 10% of the games are held out: the script prints the held-out
 log-loss of the network beside that of the game's hand-made `evaluate` and of a uniform
-guess. The weights go to src/cardtable/bots/values/<family>.json.
+guess. The weights go to <family>.json in the package the game declares as its `values`
+(src/cardtable/abluxxen/values/).
 
 Everything is a function of the seed: the same command writes the same weights (numpy's
 floating point aside).
@@ -18,20 +19,19 @@ floating point aside).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from cardtable import new_game
+from cardtable.core.registry import info
 from cardtable.core.rng import Rng
-
-OUT = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "bots" / "values"
 
 #: family -> [(new_game settings, share of the games)]
 FAMILIES = {
@@ -52,7 +52,7 @@ HIDDEN = 16
 def play_one(game: str, opts: dict, seed: int) -> list[tuple[list, list, list]]:
     """One game: [(features at a kept turn start, final win shares, the hand-made evaluate
     there)]."""
-    mod = importlib.import_module(f"cardtable.{game}.heuristics")
+    mod = info(game).module("heuristics")
     g = new_game(game, seed=seed, **opts)
     rng = Rng(seed)
     pick = Rng(seed ^ 0x5EED)
@@ -164,7 +164,8 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--only", default=None, help="train only this family")
     args = ap.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
+    # the package the game declares for its weights, in the source tree this script runs from
+    OUT = Path(str(resources.files(info(args.game).values)))
     for family in FAMILIES[args.game]:
         if args.only and family != args.only:
             continue

@@ -14,31 +14,35 @@ import pytest
 from cardtable.core.registry import games
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cardtable"
-#: the packages the registry work owns: zero files there may name a game
-OWNED = ("core", "bots", "sim", "rl", "cli", "i18n")
-#: the server's files that still name a game: the migration that corrects stored duel tables
-#: (data of one game, fixed once: a migration is history, not a place a new game would touch).
-#: The test fails when one of them stops, so that the list is tightened as they go.
+#: the files outside the games' packages that name a game: the registry (BUILTIN, the one list
+#: of the built-in games) and the migration that corrects stored duel tables (data of one game,
+#: fixed once: a migration is history, not a place a new game would touch). The test fails when
+#: one of them stops, so that the list is tightened as they go.
 KNOWN_REMAINDER = {
+    "core/registry.py",
     "server/migrations/versions/0003_duel_shadow_partial.py",
 }
+#: files under src/cardtable named after a game outside its package: the trained policies the
+#: research API's bots `ppo` and `learned` play (rl/models, found by bots/trained.py)
+NAMED_FILES_REMAINDER = {
+    "rl/models/learned-abluxxen-basic-4p.npz",
+    "rl/models/ppo-abluxxen-basic-4p.npz",
+}
+#: a game's front-end modules (the fields of its declaration, each a module or subpackage of
+#: the game's own package) and the layers each may import besides core and its own game
+FRONT_ENDS = {"ui": {"cli", "narration", "i18n"}, "narration": {"narration", "i18n"},
+              "codec": {"rl"}, "batch": {"rl"}, "analytics": {"sim", "bots"}}
 
 
-def _own_modules() -> set[Path]:
-    """The game packages and every module a game declares as its own (front end, codec,
-    analytics, heuristics, batched simulator): these are the places that may name their game."""
-    out: set[Path] = {SRC / "core" / "registry.py"}     # BUILTIN: the one list of the games
-    for g in games():
-        for dotted in (g.engine, g.ui, g.heuristics, g.codec, g.analytics, g.batch):
-            if dotted is None or not dotted.startswith("cardtable."):   # a plugin's own package
-                continue
-            rel = dotted.partition(":")[0].split(".")[1:]
-            pkg = SRC.joinpath(*rel)
-            if g.engine.partition(":")[0].split(".")[1:] == rel:      # the whole package
-                out.update(pkg.rglob("*.py"))
-            else:
-                out.add(pkg.with_suffix(".py"))
-    return out
+def game_packages() -> dict[str, Path]:
+    """The built-in games' packages (name -> folder): everything of a game is in it, as in a
+    plugin's own package (a plugin is not under src/cardtable)."""
+    return {g.name: SRC.joinpath(*g.engine.split(".")[1:]) for g in games()
+            if g.engine.startswith("cardtable.")}
+
+
+def _in_a_game(path: Path) -> bool:
+    return any(path.is_relative_to(pkg) for pkg in game_packages().values())
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -61,39 +65,57 @@ def names_a_game(path: Path) -> list[str]:
             and id(n) not in docs and pattern.search(n.value)]
 
 
-def _naming_files(packages) -> dict[str, list[str]]:
-    own = _own_modules()
+def _naming_files() -> dict[str, list[str]]:
+    """The Python files outside the games' packages that name a game."""
     out = {}
-    for pkg in packages:
-        for path in sorted((SRC / pkg).rglob("*.py")):
-            if path in own:
-                continue
-            hits = names_a_game(path)
-            if hits:
-                out[path.relative_to(SRC).as_posix()] = hits
+    for path in sorted(SRC.rglob("*.py")):
+        if not _in_a_game(path) and (hits := names_a_game(path)):
+            out[path.relative_to(SRC).as_posix()] = hits
     return out
 
 
-def test_the_owned_packages_name_no_game():
-    assert _naming_files(OWNED) == {}
+def test_a_game_is_named_only_in_its_own_package():
+    """Every package outside the games reads the declarations (protocol validation, table
+    settings, GET /api/games, the replay API, the words through narration, the terminal, the
+    bots, rl, sim): what still names a game outside its package is this list, exactly, so a file
+    that stops naming a game must leave it."""
+    assert set(_naming_files()) == KNOWN_REMAINDER
 
 
-def test_the_server_remainder_is_the_known_list():
-    """The server and web read the declarations (protocol validation, table settings, GET
-    /api/games, the replay API, the words through narration): what still names a game is this
-    list, exactly, so a file that stops naming a game must leave it."""
-    assert set(_naming_files(("server", "web"))) == KNOWN_REMAINDER
+def test_no_file_outside_a_game_is_named_after_it():
+    """Every file of a game (its modules, terminal and browser front ends, codec, batched
+    simulator, words, rules page, learned weights) is in its package: none elsewhere under
+    src/cardtable is named after a game (but the known remainder)."""
+    word = re.compile("|".join(re.escape(g) for g in game_packages()), re.I)
+    named = {p.relative_to(SRC).as_posix() for p in SRC.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and not _in_a_game(p)
+             and word.search(p.relative_to(SRC).as_posix())}
+    assert named == NAMED_FILES_REMAINDER
+
+
+def test_the_declarations_name_modules_of_their_own_package():
+    """A built-in game declares its front ends in its own package, as a plugin does:
+    `<package>.ui`, `.narration`, `.codec`, `.batch...`, `.analytics`, `.web`, `.values`."""
+    for g in games():
+        if not g.engine.startswith("cardtable."):
+            continue
+        for kind in (*FRONT_ENDS, "heuristics", "lessons", "web", "values"):
+            dotted = getattr(g, kind)
+            assert dotted is None or dotted.startswith(f"{g.engine}."), (g.name, kind, dotted)
+        assert g.narration and g.web and g.ui, g.name
 
 
 def test_the_counter_sees_a_name(tmp_path):
     """The counter is not blind: a literal naming a game is found (in any case, inside a
-    longer text, in an f-string), a docstring is not; the exempt modules are the declared."""
+    longer text, in an f-string), a docstring is not; the games' packages are where the
+    declarations are."""
     code = tmp_path / "m.py"
     code.write_text('"""Kombio and abluxxen in a docstring."""\n'
                     'A = {"kombio": 1}\nB = f"see {A} Abluxxen rules"\nC = "abluxxes"\n')
     assert names_a_game(code) == ["kombio", " Abluxxen rules"]
-    assert _own_modules() >= {SRC / "cli" / "kombio_ui.py", SRC / "abluxxen" / "state.py",
-                              SRC / "rl" / "kombio_codec.py", SRC / "sim" / "abluxxen_analytics.py"}
+    assert game_packages() == {"abluxxen": SRC / "abluxxen", "kombio": SRC / "kombio"}
+    assert _in_a_game(SRC / "kombio" / "batch" / "env.py")
+    assert not _in_a_game(SRC / "rl" / "batch" / "jit.py")
 
 
 # -- import arrows ----------------------------------------------------------------------------
@@ -130,6 +152,49 @@ def test_the_graph_sees_arrows(graph):
                                       as_packages=True)
     assert graph.direct_import_exists(importer="cardtable.rl", imported="cardtable.core",
                                       as_packages=True)
+
+
+def _package_of(module: str) -> str:
+    """The package of cardtable a module is in ("cardtable.rl.batch.jit" -> "rl")."""
+    return module.split(".")[1] if module.count(".") else ""
+
+
+def test_a_games_engine_imports_only_core_and_its_front_ends_their_layer(graph):
+    """A game's engine modules (rules, state, heuristics, lessons, ...) import only core; each
+    front end may import besides the layer it serves: the terminal picture (ui) cli, the words
+    narration and i18n, the codec and the batched simulator rl, the statistics sim and bots.
+    As for a plugin, whose package imports cardtable the same way."""
+    wrong = []
+    for name, pkg in game_packages().items():
+        top = f"cardtable.{name}"
+        for module in sorted(graph.find_descendants(top) | {top}):
+            kind = module.removeprefix(top + ".").split(".")[0] if module != top else ""
+            allowed = {"core", name} | FRONT_ENDS.get(kind, set())
+            for imported in graph.find_modules_directly_imported_by(module):
+                if _package_of(imported) not in allowed:
+                    wrong.append(f"{module} imports {imported}")
+    assert wrong == []
+
+
+def test_no_shared_package_imports_a_game(graph):
+    """The packages outside the games reach a game only through its declaration (the
+    registry's dotted names, imported on use), never by an import statement."""
+    own = {f"cardtable.{name}" for name in game_packages()}
+    wrong = [f"{m} imports {i}" for m in sorted(graph.modules)
+             if m.startswith("cardtable.") and ".".join(m.split(".")[:2]) not in own
+             for i in graph.find_modules_directly_imported_by(m)
+             if ".".join(i.split(".")[:2]) in own]
+    assert wrong == []
+
+
+def test_the_layer_checks_see_arrows(graph):
+    """Those two checks are not blind: a front end's import of its layer and the registry's
+    dotted names are where the tests expect them."""
+    assert graph.direct_import_exists(importer="cardtable.abluxxen.ui",
+                                      imported="cardtable.cli.games")
+    assert graph.direct_import_exists(importer="cardtable.kombio.batch.env",
+                                      imported="cardtable.rl.batch.common")
+    assert "cardtable.kombio.batch.kernels" in graph.find_descendants("cardtable.kombio")
 
 
 PACKAGES = ("core", "abluxxen", "kombio", "i18n", "narration", "bots", "sim", "rl", "cli",
@@ -175,3 +240,19 @@ def test_no_comment_points_at_a_tracker_issue():
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
             if re.search(r"\b[Ii]ssues? #?\d+", line)]
     assert refs == []
+
+
+def test_the_wheel_ships_every_file_that_is_not_python():
+    """An installed wheel (not only a source tree) has every game's data: the package-data
+    globs of pyproject.toml (setuptools expands them as pathlib does) cover every file under
+    src/cardtable that is not Python: each game's rules page, browser module and styles,
+    learned weights; the catalogs, the client, the migrations. Nothing is built."""
+    import tomllib
+
+    project = tomllib.loads((SRC.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    data = project["tool"]["setuptools"]["package-data"]
+    covered = {p for pattern in data["cardtable"] for p in SRC.glob(pattern) if p.is_file()}
+    files = [p for p in SRC.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+             and p.suffix not in (".py", ".pyc")]
+    assert any(_in_a_game(p) and p.suffix == ".js" for p in files)
+    assert sorted(p.relative_to(SRC).as_posix() for p in files if p not in covered) == []

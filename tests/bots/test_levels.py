@@ -286,7 +286,8 @@ def test_abluxxen_winning_last_play_is_not_searched():
 # -- the learned evaluation ----------------------------------------------------------------------
 def test_learned_evaluation_is_shipped_and_gives_chances():
     evaluate = value_fn("abluxxen")
-    assert load("abluxxen-multi") is not None and load("abluxxen-duel") is not None
+    assert load("abluxxen", "abluxxen-multi") is not None
+    assert load("abluxxen", "abluxxen-duel") is not None
     for opts in ({"variant": "basic"}, {"variant": "duel"}, {"variant": "classic",
                                                               "players": 5}):
         g = walk("abluxxen", opts, 3, 40)

@@ -11,7 +11,7 @@ import re
 import pytest
 from rich.console import Console
 
-from cardtable.cli import kombio_ui
+from cardtable.kombio import ui as kombio_ui
 from cardtable.cli.main import MENU_MAX, Game
 from cardtable.i18n import t
 from pty_session import PtySession
@@ -136,7 +136,7 @@ def test_a_bare_number_chooses_only_from_a_numbered_menu(lang):
 def test_a_display_layer_is_never_split_across_lines(lang):
     """Five long displays in an 80-column table (issue 31: "[10 10" / "10]"): each layer's
     cards stay on one line, the table breaks between layers."""
-    from cardtable.cli import abluxxen_ui
+    from cardtable.abluxxen import ui as abluxxen_ui
     from cardtable.core.record import new_game
 
     view = new_game("abluxxen", players=5, seed=2).view(0)

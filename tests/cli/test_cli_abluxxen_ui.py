@@ -8,8 +8,8 @@ import pytest
 from rich.console import Console
 
 from cardtable.bots import act, make_bot
-from cardtable.cli import abluxxen_ui as ui
-from cardtable.narration import abluxxen as words
+from cardtable.abluxxen import ui as ui
+from cardtable.abluxxen import narration as words
 from cardtable.cli import games
 from cardtable.cli.i18n import default_lang, t
 from cardtable.core import new_game

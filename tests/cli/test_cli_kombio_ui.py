@@ -9,8 +9,8 @@ from rich.console import Console
 
 from cardtable.bots import act, make_bot
 from cardtable.cli import games
-from cardtable.cli import kombio_ui as ui
-from cardtable.narration import kombio as words
+from cardtable.kombio import ui as ui
+from cardtable.kombio import narration as words
 from cardtable.cli.i18n import t
 from cardtable.kombio import new_game
 

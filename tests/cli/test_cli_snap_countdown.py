@@ -71,7 +71,7 @@ def test_the_countdown_words_name_the_key_in_each_language(lang):
 def test_space_offers_the_card_the_player_can_see_is_the_top_cards_twin(lang):
     """Seat 0 knows its 0.3 is a 5 (KO-2) and discards a drawn 5: the window's one-key snap is
     `snap 0.3`, and nothing when the player knows no twin of the top card."""
-    from cardtable.cli.kombio_ui import KombioSession
+    from cardtable.kombio.ui import KombioSession
     from cardtable.kombio import new_game
 
     def deal_game(grids, deck, seed):

@@ -219,5 +219,5 @@ def test_no_bare_count_before_a_noun():
 @pytest.mark.parametrize("top,en,de", [(10, "not a 10", "keine 10"), (8, "not an 8", "keine 8")])
 def test_a_wrong_snap_says_keine_not_nicht_eine(top, en, de):
     assert t("en", "ko.log.wrong", name="Ann", card="x", avalue="a 5", notop=en) .endswith(en)
-    from cardtable.narration.kombio import _notcard
+    from cardtable.kombio.narration import _notcard
     assert _notcard("en", top) == en and _notcard("de", top) == de

@@ -75,13 +75,13 @@ def test_the_duel_lesson_offers_only_numbers_that_lie_often_enough(lang, often):
     assert often in catalog(lang)["learn.ab.duel.abluxx.done"]
 
 
-RULES = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web" / "static" / "rules"
+RULES = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "kombio" / "web"
 
 
 def test_the_german_kombio_rules_page_says_feld_for_a_slot():
     """The same words on the rules page: per clause (and in its glossary and lead) no more
     Platz/Plätze in German than seat/seats in English, and no "Summe" for a game's total."""
-    de, en = (json.loads((RULES / f"kombio.{lang}.json").read_text()) for lang in ("de", "en"))
+    de, en = (json.loads((RULES / f"rules.{lang}.json").read_text()) for lang in ("de", "en"))
     pairs = [(g["md"], e["md"]) for g, e in zip(de["glossary"], en["glossary"])]
     pairs += list(zip(de["lead"], en["lead"]))
     en_clauses = {c["id"]: c["md"] for s in en["sections"] for c in s["clauses"]}

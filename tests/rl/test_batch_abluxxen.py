@@ -1,6 +1,6 @@
 """The batched Abluxxen simulator (issue 35) agrees with the engine: seeded games of random legal
-play go through both, the engine with the codec (rl/abluxxen_codec.py) and the simulator
-(rl/batch/abluxxen.py), and at every step the seat to move, its legal mask and its observation
+play go through both, the engine with the codec (abluxxen/codec.py) and the simulator
+(abluxxen/batch/env.py), and at every step the seat to move, its legal mask and its observation
 are equal, every reward is the engine's, and at the end every seat's observation, the scores,
 the winners and the way the game ended are equal — for every rule set and player count (the
 configurations of rl_configs.py).
@@ -20,7 +20,7 @@ from sizes import sample
 
 from cardtable.core.errors import ConfigError
 from cardtable.core.rng import Rng
-from cardtable.rl.batch import abluxxen_rules as L
+from cardtable.abluxxen.batch import rules as L
 from cardtable.rl.batch import make_batch
 from cardtable.rl.batch.rng import MT_WORDS, mt_below, mt_seed, mt_shuffle
 from cardtable.rl.codec import make_codec
@@ -193,18 +193,31 @@ def test_a_game_without_a_simulator_says_so(monkeypatch):
 
 def test_the_compiled_code_cache_follows_every_source(tmp_path, monkeypatch):
     """numba's own cache checks only the compiled function's file; ours is keyed by a digest
-    of all the simulator's sources, so a change to the rules a kernel calls is compiled anew."""
+    of all the sources a function may call (its game's batch package and the shared
+    rl/batch), so a change to the rules a kernel calls, or to the shared random numbers, is
+    compiled anew; each game's functions are cached by their own folder's digest."""
+    from pathlib import Path
+
+    from cardtable.abluxxen.batch import kernels
     from cardtable.rl.batch import jit
 
+    game = Path(kernels.__file__).resolve().parent
     assert jit.CACHE_DIR == str(jit.cache_dir())          # the sources as loaded
-    for path in jit._HERE.glob("*.py"):
-        (tmp_path / path.name).write_bytes(path.read_bytes())
-    monkeypatch.setattr(jit, "_HERE", tmp_path)
-    before = jit.cache_dir()
-    rules = tmp_path / "abluxxen_rules.py"
-    rules.write_text(rules.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
-    after = jit.cache_dir()
-    assert before != after and before.parent == after.parent
+    assert kernels.k_playouts._cache._cache_path.startswith(str(jit.cache_dir(game)))
+    shared, own = tmp_path / "batch", tmp_path / "abluxxen" / "batch"
+    for src, dst in ((jit._HERE, shared), (game, own)):
+        dst.mkdir(parents=True)
+        for path in src.glob("*.py"):
+            (dst / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(jit, "_HERE", shared)
+    before = jit.cache_dir(own)
+    assert before != jit.cache_dir() and before.parent == jit.cache_dir().parent
+    for changed in (own / "rules.py", shared / "rng.py"):
+        changed.write_text(changed.read_text(encoding="utf-8") + "\n# changed\n",
+                           encoding="utf-8")
+        after = jit.cache_dir(own)
+        assert before != after and before.parent == after.parent
+        before = after
 
 
 def test_ray_playouts_refuse_bad_input_before_connecting():

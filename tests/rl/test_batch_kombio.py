@@ -1,4 +1,4 @@
-"""The batched Kombio simulator (issue 35; rl/batch/kombio.py) against the engine: the first
+"""The batched Kombio simulator (issue 35; kombio/batch/env.py) against the engine: the first
 round's deal card for card (KO-2), and a differential test that replays seeded random legal
 games through the engine + codec and the simulator in lockstep, comparing at every step the
 seat to move, the legal mask, the observation and the rewards, and at the end the scores, the
@@ -19,11 +19,11 @@ from sizes import sample
 from cardtable import new_game
 from cardtable.core.errors import ConfigError
 from cardtable.kombio.cards import VALUE
-from cardtable.rl.batch import kombio_rules as KR
-from cardtable.rl.batch.kombio import KombioBatch
+from cardtable.kombio.batch import rules as KR
+from cardtable.kombio.batch.env import KombioBatch
 from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import make_config, rewards
-from cardtable.rl.kombio_codec import KombioCodec
+from cardtable.kombio.codec import KombioCodec
 
 GAMES = max(20, int(os.environ.get("CARDTABLE_KOMBIO_BATCH_GAMES") or sample(100, 30)))
 LOCKSTEP = 50

@@ -1,4 +1,5 @@
-"""The browser client's modules (src/cardtable/web/static/js), read as text: one concern per
+"""The browser client's modules (src/cardtable/web/static/js, and each built-in game's own in
+its package, src/cardtable/<game>/web, served at /games/<game>/), read as text: one concern per
 file (none over 500 lines), every module another one imports exists and exports what is
 imported from it, and only the one table of games (games.js) and the games' own modules name a
 game by a string literal (issue 30). A static check: no browser, no server."""
@@ -15,12 +16,34 @@ ROOT = Path(__file__).resolve().parents[2] / "src" / "cardtable"
 JS = ROOT / "web" / "static" / "js"
 INDEX = ROOT / "web" / "static" / "index.html"
 MAX_LINES = 500
+#: the built-in games' own modules, each in its game's package (GameInfo.web)
+GAME_JS = sorted(ROOT.glob("*/web/*.js"))
 #: the files that may name a game: the table of games and the games' own modules
-NAMING_ALLOWED = {"games.js", "abluxxen.js", "kombio.js"}
+NAMING_ALLOWED = {"games.js"} | {p.name for p in GAME_JS}
+
+
+def paths() -> dict[str, Path]:
+    """Every module by its file name (the client's and the built-in games' own)."""
+    out = {p.name: p for p in sorted(JS.glob("*.js"))}
+    for p in GAME_JS:
+        assert p.name not in out, f"two modules named {p.name}"
+        out[p.name] = p
+    return out
 
 
 def modules() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(JS.glob("*.js"))}
+    return {name: p.read_text(encoding="utf-8") for name, p in paths().items()}
+
+
+def resolve(importer: Path, spec: str) -> Path:
+    """The file an import specifier of `importer` names: relative (./x.js), the client's
+    (/static/js/x.js) or a game's (/games/<game>/x.js)."""
+    if spec.startswith("/static/js/"):
+        return JS / spec.removeprefix("/static/js/")
+    if spec.startswith("/games/"):
+        game, _, name = spec.removeprefix("/games/").partition("/")
+        return ROOT / game / "web" / name
+    return importer.parent / spec.removeprefix("./")
 
 
 def game_names() -> list[str]:
@@ -142,9 +165,10 @@ def test_no_module_over_500_lines():
     assert not long, f"JavaScript modules over {MAX_LINES} lines: {long}"
 
 
-_IMPORT_FROM = re.compile(r"\b(import|export)\s*(\{[^}]*\}|\*\s+as\s+\w+|\w+)?\s*(?:,\s*\{[^}]*\})?\s*from\s*[\"'](\./[^\"']+)[\"']")
-_BARE_IMPORT = re.compile(r"\bimport\s*\(?\s*[\"'](\./[^\"']+)[\"']")
-_MODULE_PATH = re.compile(r"[\"'](\./[\w.-]+\.js)[\"']")
+_SPEC = r"(?:\./|/static/js/|/games/[\w-]+/)"
+_IMPORT_FROM = re.compile(r"\b(import|export)\s*(\{[^}]*\}|\*\s+as\s+\w+|\w+)?\s*(?:,\s*\{[^}]*\})?\s*from\s*[\"'](" + _SPEC + r"[^\"']+)[\"']")
+_BARE_IMPORT = re.compile(r"\bimport\s*\(?\s*[\"'](" + _SPEC + r"[^\"']+)[\"']")
+_MODULE_PATH = re.compile(r"[\"'](" + _SPEC + r"[\w.-]+\.(?:js|css))[\"']")
 
 
 def exported_names(src: str) -> set[str]:
@@ -165,17 +189,18 @@ def imported_names(clause: str) -> list[str]:
 
 
 def test_every_imported_module_exists_and_exports_what_is_imported():
-    mods = modules()
+    mods, files = modules(), paths()
     assert "app.js" in mods and "games.js" in mods
+    assert {"abluxxen.js", "kombio.js"} <= set(mods)
     problems = []
     for name, src in mods.items():
-        paths = {m.group(3) for m in _IMPORT_FROM.finditer(src)} | set(_BARE_IMPORT.findall(src))
-        paths |= set(_MODULE_PATH.findall(src))          # a module named for a dynamic import
-        for path in sorted(paths):
-            if not (JS / path).is_file():
+        specs = {m.group(3) for m in _IMPORT_FROM.finditer(src)} | set(_BARE_IMPORT.findall(src))
+        specs |= set(_MODULE_PATH.findall(src))    # a module or style named for a dynamic import
+        for path in sorted(specs):
+            if not resolve(files[name], path).is_file():
                 problems.append(f"{name} imports {path}: no such module")
         for m in _IMPORT_FROM.finditer(src):
-            target = JS / m.group(3)
+            target = resolve(files[name], m.group(3))
             if not target.is_file() or not m.group(2):
                 continue
             missing = set(imported_names(m.group(2))) - exported_names(target.read_text(encoding="utf-8"))
@@ -209,7 +234,7 @@ def test_only_the_games_table_and_the_games_modules_name_a_game():
 @pytest.mark.parametrize("name", sorted(NAMING_ALLOWED))
 def test_the_allowed_files_exist(name):
     """The allowance is not for files that are gone (a renamed module would hide here)."""
-    assert (JS / name).is_file()
+    assert name in paths() and paths()[name].is_file()
 
 
 # -- no module reads the notation (issue 30: decisions travel as JSON) ----------------------------

@@ -25,7 +25,6 @@ from helpers import watch_to_the_end
 from cardtable.core.record import load_record
 
 ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "src" / "cardtable" / "web" / "static"
 DOCS_RULES = ROOT / "docs" / "rules.md"
 GAME_PREFIXES = {"abluxxen": ("AB", "DU", "CL"), "kombio": ("KO",)}
 
@@ -286,7 +285,7 @@ def test_rules_texts_match_the_docs(game):
     clause of docs/rules.md once, and mark the same clauses as interpretations."""
     docs = clause_texts()
     spec = rules_ids(game)
-    data = {lang: json.loads((STATIC / "rules" / f"{game}.{lang}.json").read_text())
+    data = {lang: json.loads((ROOT / "src" / "cardtable" / game / "web" / f"rules.{lang}.json").read_text())
             for lang in ("en", "de")}
     for lang, d in data.items():
         ids = [c["id"] for s in d["sections"] for c in s["clauses"]]
@@ -356,7 +355,7 @@ def test_every_interpretation_is_a_marked_box(rr_server, new_page, artifacts, ga
     its own line or in parentheses) is drawn as a labelled box: a box (.rules-interp, or
     .rules-interp-inline inside a sentence) holding the tag with the word, as many as the text
     marks. Never a mark rendered as mere italics inside the rule."""
-    data = json.loads((STATIC / "rules" / f"{game}.{lang}.json").read_text())
+    data = json.loads((ROOT / "src" / "cardtable" / game / "web" / f"rules.{lang}.json").read_text())
     marks = {c["id"]: len(INTERP_MARK.findall(c["md"])) for s in data["sections"] for c in s["clauses"]}
     page = new_page(lang)
     page.goto(f"{rr_server}/rules/{game}")

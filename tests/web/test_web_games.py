@@ -134,7 +134,7 @@ def test_duel_game(new_page, server, artifacts):
 
 
 RENDER = """async ({view, decisions, sel}) => {
-  const m = await import("/static/js/abluxxen.js");
+  const m = await import("/games/abluxxen/abluxxen.js");
   let el = document.getElementById("probe");
   if (!el) { el = document.createElement("div"); el.id = "probe"; document.body.prepend(el); }
   window.__decided = null;

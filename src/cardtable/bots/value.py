@@ -1,7 +1,8 @@
 """Learned evaluations: a small neural network per game family that estimates each seat's
 chance to win from a full state (a determinization), trained by `scripts/train_value.py`
-from games of the `heuristic` bot and shipped as JSON weights beside this module
-(`values/<family>.json`). Only numpy is needed to use it.
+from games of the `heuristic` bot and shipped as JSON weights in the package the game's
+declaration names (`GameInfo.values`: `<family>.json`, e.g. cardtable/abluxxen/values/). Only
+numpy is needed to use it.
 
 The network scores every seat alike: utility u_s = w2 . tanh(W1 x_s + b1) + b2 for the seat's
 features x_s (`cardtable.<game>.heuristics.features(state)`, standardized with the training
@@ -13,14 +14,13 @@ evaluation (`value_fn` returns None, the search then uses the game's `evaluate`)
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from importlib import resources
 from typing import Callable
 
 import numpy as np
 
 from cardtable.bots.hooks import hook
-
-WEIGHTS = Path(__file__).with_name("values")
+from cardtable.core.registry import info
 
 
 class ValueNet:
@@ -45,15 +45,21 @@ class ValueNet:
         return (e / e.sum()).tolist()
 
 
-_nets: dict[str, ValueNet | None] = {}
+_nets: dict[tuple[str, str], ValueNet | None] = {}
 
 
-def load(family: str) -> ValueNet | None:
-    """The network of `family` (cached); None if none is shipped."""
-    if family not in _nets:
-        path = WEIGHTS / f"{family}.json"
-        _nets[family] = ValueNet(json.loads(path.read_text())) if path.exists() else None
-    return _nets[family]
+def load(game: str, family: str) -> ValueNet | None:
+    """The network of `family` of `game` (cached): `<family>.json` in the package the game
+    declares as its `values`; None if none is shipped."""
+    key = (game, family)
+    if key not in _nets:
+        package, net = info(game).values, None
+        if package is not None:
+            path = resources.files(package).joinpath(f"{family}.json")
+            if path.is_file():
+                net = ValueNet(json.loads(path.read_text(encoding="utf-8")))
+        _nets[key] = net
+    return _nets[key]
 
 
 _fns: dict[str, Callable | None] = {}
@@ -77,7 +83,7 @@ def _make_value_fn(game: str) -> Callable | None:
     def evaluate(state) -> list[float]:
         if state.over:
             return fallback(state)
-        net = load(family_of(state))
+        net = load(game, family_of(state))
         if net is None:
             return fallback(state)
         return net(features(state))

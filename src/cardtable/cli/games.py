@@ -3,7 +3,7 @@
 `main.py` knows nothing about any game: it drives the `GameState` protocol (core.game) and
 leaves every game-specific text and picture to the game's UI module, found here by name.
 
-A UI module (e.g. `cardtable.cli.abluxxen_ui`) provides:
+A UI module (e.g. `cardtable.abluxxen.ui`) provides:
 
     GAME: str
         The game name (as in records, core.registry).

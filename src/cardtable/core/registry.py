@@ -96,8 +96,8 @@ class GameInfo:
     codec: str | None = None        # "module:Class" of the rl codec (rl/codec.py)
     batch: str | None = None        # "module:Class" of the batched simulator (rl/batch)
     analytics: str | None = None    # per-game statistics of sim/analytics.py
-    browser: str | None = None      # the browser's game module (web/static/js/<name>.js)
-    #: a game of its own package: the package that holds its browser files, served at
+    browser: str | None = None      # a browser module of the client's own (web/static/js)
+    #: the package that holds the game's browser files (the built-in games' too), served at
     #: /games/<name>/: `<name>.js` (its module), `<name>.css`, `rules.<lang>.json` (its rules
     #: page); GET /api/games then gives `browser` as the module's address
     web: str | None = None
@@ -111,6 +111,10 @@ class GameInfo:
     bot_checks: tuple[tuple[str, str], ...] = ()
     #: texts tried as refusals by the property tester besides its garbage (core/checks.py)
     probes: tuple[str, ...] = ()
+    #: the package that holds the weights of its learned evaluations, `<family>.json` for each
+    #: family its heuristics' `value_family` names (bots/value.py; scripts/train_value.py
+    #: writes them); None: the search uses the game's hand-made `evaluate`
+    values: str | None = None
     #: "module:LESSONS", the game's guided first games (core/lesson.py)
     lessons: str | None = None
     #: its engine takes every answer of a window of simultaneous decisions and settles several
@@ -119,7 +123,7 @@ class GameInfo:
     #: (server/windows.py); a game without it: the first claim closes the window, as live
     windows_collect: bool = False
     #: the game's words (`narration`'s module protocol: why, describe, web_why, web_line, ...);
-    #: None: `cardtable.narration.<name>`, as for the built-in games
+    #: None: the game has none (its lines are empty)
     narration: str | None = None
     #: the package that holds the game's catalog entries, `en.json` and `de.json` beside its
     #: `__init__`: merged into the house's catalogs when the game is registered (a key the

@@ -87,12 +87,13 @@ GAME = GameInfo(
                     Option("memory", bool, False, "memory mode: cards a player has seen "
                            "turn face down again after 5 s", label="lobby.memory")),
     lower_is_better=True,                          # KO-16: the lowest total wins
-    ui="cardtable.cli.kombio_ui",
+    ui="cardtable.kombio.ui",
+    narration="cardtable.kombio.narration",
     heuristics="cardtable.kombio.heuristics",
-    codec="cardtable.rl.kombio_codec:KombioCodec",
-    batch="cardtable.rl.batch.kombio:KombioBatch",
-    analytics="cardtable.sim.kombio_analytics",
-    browser="kombio",
+    codec="cardtable.kombio.codec:KombioCodec",
+    batch="cardtable.kombio.batch.env:KombioBatch",
+    analytics="cardtable.kombio.analytics",
+    web="cardtable.kombio.web",
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
     # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
     search_share=(("expert", 0.2),),

@@ -1,5 +1,6 @@
 """The games in words, for every front end: the terminal (`cli`), the game server's log and
-the replay viewer. One module per game (`narration.<game>`), each with
+the replay viewer. Each game has its own module, the one its declaration names
+(`GameInfo.narration`, e.g. `cardtable.abluxxen.narration`), each with
 
     why(view, seat, names, lang) -> str            whose decision it is and why
     describe(before, decision, after, actor, viewer, names, lang, ...) -> str
@@ -15,7 +16,8 @@ the replay viewer. One module per game (`narration.<game>`), each with
                                                    viewer's line for each decision)
 
 They read views only (what the viewer may see) and word everything through the catalogs
-(`cardtable.i18n`). The terminal's pictures (rich) stay in `cli.<game>_ui`.
+(`cardtable.i18n`). The terminal's pictures (rich) stay in the game's `ui` module. This package
+holds only what every game's words share (`narrator`, `web_why`, `plain_names`).
 """
 
 from __future__ import annotations
@@ -26,32 +28,26 @@ from cardtable.i18n import t
 
 
 def narrator(game: str):
-    """The narration module of `game`: the one its declaration names (GameInfo.narration, a
-    game of its own package), else `cardtable.narration.<game>`."""
+    """The narration module of `game`, the one its declaration names (GameInfo.narration);
+    None for a game without one, or a game the house does not know."""
     from cardtable.core.errors import ConfigError
     from cardtable.core.registry import info
 
     try:
         own = info(game).narration
-    except ConfigError:               # an unknown game: the house's module of that name, if any
-        own = None
-    return importlib.import_module(own or f"cardtable.narration.{game}")
+    except ConfigError:               # an unknown game: no words
+        return None
+    return None if own is None else importlib.import_module(own)
 
 
 def web_why(game: str, view: dict, seat: int | None, names: list[str], lang: str,
             window: dict | None = None, legal_any: bool = False) -> str:
     """The browser's "whose turn and why" line for the viewer `seat` (None: a spectator or the
-    replay's full view), from that viewer's own `view` only: `narration.<game>.web_why`. A game
+    replay's full view), from that viewer's own `view` only: its narration's `web_why`. A game
     without one (no narration module, or none of this name) gets "". `window`: the state
     message's snap-window part for this viewer (eligible, answered), `legal_any`: the viewer
     may decide now."""
-    try:
-        module = narrator(game)
-    except ModuleNotFoundError as e:
-        if e.name != f"{__name__}.{game}":    # a module it imports is missing: a real fault
-            raise
-        return ""
-    words = getattr(module, "web_why", None)
+    words = getattr(narrator(game), "web_why", None)
     return words(view, seat, names, lang, window=window, legal_any=legal_any) if words else ""
 
 

@@ -4,8 +4,8 @@ research front end (PettingZoo, Gymnasium, OpenSpiel) uses the same codec, so an
 tensor mean the same in all three.
 
 `make_codec(game, players, **options)` returns the codec the game declares (`GameInfo.codec`,
-core/registry.py: a class taking `(players, **options)`; `rl/abluxxen_codec.py`,
-`rl/kombio_codec.py`, whose docstrings give their layouts):
+core/registry.py: a class taking `(players, **options)`; `abluxxen/codec.py`,
+`kombio/codec.py`, whose docstrings give their layouts):
 
     codec.num_actions               size of the fixed discrete action space
     codec.obs_size                  length of the observation tensor

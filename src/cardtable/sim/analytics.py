@@ -11,7 +11,7 @@ start seat". Games run in chunks on worker processes (`jobs`) or as Ray tasks (`
 the result does not depend on which.
 
 Per game the collector keeps a small dict (the `play` of the module a game's declaration names
-as its `analytics`, e.g. sim/abluxxen_analytics.py, documents the keys);
+as its `analytics`, e.g. abluxxen/analytics.py, documents the keys);
 `summarize` turns a configuration's games into the figures of the report:
 
 Abluxxen: win share per seat (95% Wilson intervals), decisions and turns (plays) per game, how

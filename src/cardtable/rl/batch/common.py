@@ -1,5 +1,5 @@
 """What every batched simulator checks the same way: the number of games, the game numbers of
-a partial reset or step, and deal seeds (a game's own module, e.g. rl/batch/abluxxen.py, holds
+a partial reset or step, and deal seeds (a game's own module, e.g. abluxxen/batch/env.py, holds
 its rules' arrays)."""
 
 from __future__ import annotations

@@ -3,25 +3,27 @@
 // clause it changes) and settings (type, default, bounds, choices, label), the bot levels, and
 // where its browser module is; the lobby reads all of that from it, and a game the server
 // offers that this table does not list (a game installed as a plugin, docs/adding-a-game.md)
-// joins it from its declaration (`addGames`, called once at start: `gamesReady`). Kept here is
-// only how this client draws the built-in games, which their own modules need at once:
+// joins it from its declaration (`addGames`, called once at start: `gamesReady`). Every game's
+// browser files, the built-in ones' too, are its package's, served at /games/<game>/ (its
+// GameInfo.web). Kept here is only how this client draws the built-in games, which their own
+// modules need at once:
 //   title     the game's name as shown (the same in every language)
-//   style     its style sheet (css/<game>.css), loaded with its module, after app.css
+//   style     its style sheet (/games/<game>/<game>.css), loaded with its module, after app.css
 //   module    its front-end module: render(el, view, opts), and optionally scores, animHints,
 //             logText, onKey, onTick, onClock (its timers on the board), statusChips (its
 //             chips in the status bar) (table.js, replay.js)
 //   rulesNav  the catalog key of the link to its rules (else "Rules of <title>")
-//   rules     where its rules page's data is, `<rules>.<lang>.json` (default static/rules/<game>)
+//   rules     where its rules page's data is, `<rules>.<lang>.json` (/games/<game>/rules)
 //   clauses   the prefixes of its rule clauses ("AB-14", "KO-5.2"): a clause id names its game
 //   joker     a value drawn as a joker; marks: a card value's action mark (cards.js)
 //   decl      its declaration from GET /api/games (once it has answered)
 export const GAMES = {
   abluxxen: {
-    title: "Abluxxen", module: "./abluxxen.js", style: "../css/abluxxen.css", rulesNav: "nav.rules_ab", clauses: ["AB", "DU", "CL"],
+    title: "Abluxxen", module: "/games/abluxxen/abluxxen.js", style: "/games/abluxxen/abluxxen.css", rules: "/games/abluxxen/rules", rulesNav: "nav.rules_ab", clauses: ["AB", "DU", "CL"],
     joker: 14, marks: {},
   },
   kombio: {
-    title: "Kombio", module: "./kombio.js", style: "../css/kombio.css", rulesNav: "nav.rules_ko", clauses: ["KO"],
+    title: "Kombio", module: "/games/kombio/kombio.js", style: "/games/kombio/kombio.css", rules: "/games/kombio/rules", rulesNav: "nav.rules_ko", clauses: ["KO"],
     joker: null, marks: { 7: "◉", 8: "◉", 9: "◉", 10: "◉", 11: "⇄", 12: "⇄", 13: "◉⇄", 14: "◉◉" },
   },
 };

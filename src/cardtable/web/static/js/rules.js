@@ -1,6 +1,6 @@
 // The rules page of a game: /rules/abluxxen, /rules/kombio (English and German).
 //
-//   render(el, {game}) -> shows static/rules/{game}.{lang}.json; re-renders on a language switch.
+//   render(el, {game}) -> shows /games/{game}/rules.{lang}.json (the game's package's, games.js); re-renders on a language switch.
 //
 // Every clause is an <article id="AB-14"> with its id as a visible label and a link to its own
 // anchor (/rules/abluxxen#AB-14). Interpretations of ambiguous passages are boxed and labelled
@@ -183,7 +183,7 @@ function focusClause(id) {
 async function load(game, lang) {
   const key = `${game}.${lang}`;
   if (!cache.has(key)) {
-    const base = (GAMES[game] && GAMES[game].rules) || `/static/rules/${game}`;   // games.js
+    const base = (GAMES[game] && GAMES[game].rules) || `/games/${game}/rules`;   // games.js
     cache.set(key, fetch(`${base}.${lang}.json`).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.json();

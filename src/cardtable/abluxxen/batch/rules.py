@@ -4,7 +4,7 @@
 The rules follow the engine (abluxxen/state.py and setup.py) step by step, with the same
 clause ids (RULES.md: AB-*, DU-*, CL-*); tests/rl/test_batch_abluxxen.py replays seeded random
 games through both and compares every mask, observation, reward and score. Action ids and the
-observation are the codec's (rl/abluxxen_codec.py documents both).
+observation are the codec's (abluxxen/codec.py documents both).
 
 Rules `R` (an int64 array, one per batch): players, optional_draw (AB-15), ones_beat_top
 (AB-20), duel (DU-1..DU-7), shadow_partial (DU-4), tiebreak_fewer_hand (AB-18, CL-4),
@@ -59,7 +59,7 @@ MAXL = 110
 ROW = LAYERS + SEATS * MAXL
 
 PLAY, SHADOWP, TAKE, KEEP, DRAW, OPTIONAL = 0, 1, 2, 3, 4, 5
-# action ids (rl/abluxxen_codec.py)
+# action ids (abluxxen/codec.py)
 A_JOKERS = 624
 A_SHADOW = 628
 A_TAKE, A_LEAVE, A_KEEP, A_DISCARD, A_PASS, A_DECK = 641, 642, 643, 644, 645, 646
@@ -475,7 +475,7 @@ def apply(g, R, a):
 # -- observing --------------------------------------------------------------------------------
 @njit
 def encode(g, R, me, o):
-    """The codec's observation (rl/abluxxen_codec.py `encode`) of seat `me` into `o` (319)."""
+    """The codec's observation (abluxxen/codec.py `encode`) of seat `me` into `o` (319)."""
     n = R[R_N]
     o[:] = 0.0
     over = g[OVER] != 0

@@ -22,7 +22,7 @@ from cardtable.abluxxen.rules import DEFAULT_PLAYERS, make_rules
 from cardtable.cli.games import SingleGame
 from cardtable.cli.i18n import t
 from cardtable.core.errors import ConfigError
-from cardtable.narration.abluxxen import (JOKER, card, describe, end_reason, fmt_item, fmt_stack,
+from cardtable.abluxxen.narration import (JOKER, card, describe, end_reason, fmt_item, fmt_stack,
                                           hand_count, tie_break, why, _join)
 
 __all__ = ["describe", "help_text", "new_session", "render", "resume_session", "summary",

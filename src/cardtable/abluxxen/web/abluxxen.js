@@ -6,10 +6,10 @@
 //        (the server's line: the state message's or the replay step's), decide(text),
 //        rerender(), ui: {} (kept between renders: the selected hand cards)}. A decision is read
 //        from its kind and args and sent as its text; no text is taken apart or put together here.
-import { t } from "./i18n.js";
-import { h, listText } from "./dom.js";
-import { cardEl, cardsText } from "./cards.js";
-import { nameOf, plainName, num, seatStatus, ruleRef, withRefs } from "./seats.js";
+import { t } from "/static/js/i18n.js";
+import { h, listText } from "/static/js/dom.js";
+import { cardEl, cardsText } from "/static/js/cards.js";
+import { nameOf, plainName, num, seatStatus, ruleRef, withRefs } from "/static/js/seats.js";
 import { setValue, sortCards, onesBeatTop, beats, wouldAbluxx, shadowPartial, shadowOptions, playedSize } from "./abluxxen-rules.js";
 export { setValue, beats, wouldAbluxx, shadowOptions } from "./abluxxen-rules.js";   // the rules the client reads (AB-5, AB-8, AB-9, AB-20, DU-4)
 

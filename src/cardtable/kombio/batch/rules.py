@@ -1,6 +1,6 @@
 """Kombio's rules for the batched simulator, compiled with numba: the row layout, the deals
 (KO-2, KO-4), the knowledge bits and the codec's observation. The turns, the snap window and
-the rounds are in kombio_play.py; rl/batch/abluxxen_rules.py is the model.
+the rounds are in kombio/batch/play.py; abluxxen/batch/rules.py is the model.
 
 A game is one row of a 2-D int16 array (layout below); each seat's private knowledge (KO-2,
 KO-11: a bit per card id 0..69) is two uint64 words in an array of its own (known: (SEATS + 1)
@@ -69,7 +69,7 @@ VALUES = np.array([v for v in range(-1, 15) for _ in range(COPIES[v + 1])], np.i
 
 
 def params(players: int, max_cards: int = 12, target: int = 100) -> np.ndarray:
-    """The parameter array R (as rl/kombio_codec.py's KombioCodec lays out its ids)."""
+    """The parameter array R (as kombio/codec.py's KombioCodec lays out its ids)."""
     P = players * max_cards
     Q = P * (P - 1) // 2
     base_pos = 9 + 3 * max_cards
@@ -178,7 +178,7 @@ def deal_round(g, known, players, start, seed, mt, cards):
 # -- the codec's observation ------------------------------------------------------------------
 @njit
 def encode(g, known, n, K, target, me, o):
-    """The codec's observation (rl/kombio_codec.py `encode`) of seat `me` into `o`."""
+    """The codec's observation (kombio/codec.py `encode`) of seat `me` into `o`."""
     o[:] = 0.0
     over = g[OVER] != 0
     for p in range(n):

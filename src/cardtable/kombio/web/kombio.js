@@ -5,10 +5,10 @@
 // are offered; none is read from its text. opts as in abluxxen.js (opts.why: the server's "why"
 // line), plus opts.state (the
 // server's state message: the snap window).
-import { t } from "./i18n.js";
-import { h, listText } from "./dom.js";
-import { cardEl } from "./cards.js";
-import { nameOf, plainName, num, signed, seatStatus, withRefs } from "./seats.js";
+import { t } from "/static/js/i18n.js";
+import { h, listText } from "/static/js/dom.js";
+import { cardEl } from "/static/js/cards.js";
+import { nameOf, plainName, num, signed, seatStatus, withRefs } from "/static/js/seats.js";
 
 const G = "kombio";
 export { renderKombio as render };            // the table and the replay draw through games.js

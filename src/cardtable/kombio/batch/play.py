@@ -1,5 +1,5 @@
 """Kombio's play for the batched simulator, compiled with numba: the legal action ids (the
-codec's, rl/kombio_codec.py) and applying one, following the engine (kombio/state.py) clause
+codec's, kombio/codec.py) and applying one, following the engine (kombio/state.py) clause
 by clause: turns (KO-5), actions (KO-6, KO-7, KO-11), the snap window with the engine's seeded
 draw among several claims (KO-8..KO-10), calls (KO-12), the end of a round (KO-13, KO-15),
 reshuffles (KO-14) and the next round or the end of the game (KO-4, KO-16).
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.rl.batch.jit import njit
-from cardtable.rl.batch.kombio_rules import (
+from cardtable.kombio.batch.rules import (
     ACT, ACTIVE, ANSWERED, CALLER, CLAIMS, CLAIMS_N, COUNTS, DECK, DECK_N, DISCARD,
     DISCARD_N, DRAWN, ERR, GRIDS, LAST, LAST_SCORES, LENS, OVER, PEEKED, PHASE, R_BASE_PAIR,
     R_BASE_POS, R_K, R_N, R_P, R_Q, R_TARGET, SEATS, SLOTS, SNAP, SNAPPER, TABOO, TO_MOVE,

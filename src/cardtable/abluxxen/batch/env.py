@@ -1,6 +1,6 @@
 """The batched Abluxxen simulator: many games stepped in one call, observations, legal-action
 masks and rewards as NumPy arrays, with the codec's action ids and observation layout
-(rl/abluxxen_codec.py). Every rule set and player count the game declares.
+(abluxxen/codec.py). Every rule set and player count the game declares.
 
     from cardtable.rl.batch import make_batch
     sim = make_batch("abluxxen", 1024, variant="basic", players=4)
@@ -14,7 +14,7 @@ of the seat to move (zeros when over). `rewards` (games x players, float32) hold
 final reward in the games that ended with this step (rl/common.py: "score" or "win"); `done` is
 True for every game that is over. Games that are over ignore their action until `reset`
 (`reset(seed, games=[...])` deals chosen games anew). An illegal action raises ValueError
-before any game changes. The rules run compiled (numba; abluxxen_rules.py) and follow the
+before any game changes. The rules run compiled (numba; abluxxen/batch/rules.py) and follow the
 engine clause by clause; tests/rl/test_batch_abluxxen.py replays seeded games through both.
 """
 
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardtable.rl.abluxxen_codec import AbluxxenCodec
-from cardtable.rl.batch import abluxxen_kernels as K
-from cardtable.rl.batch import abluxxen_rules as L
+from cardtable.abluxxen.codec import AbluxxenCodec
+from cardtable.abluxxen.batch import kernels as K
+from cardtable.abluxxen.batch import rules as L
 from cardtable.rl.batch.common import count_of, game_numbers, seeds_of
 from cardtable.rl.common import make_config
 
@@ -32,7 +32,7 @@ GAME = AbluxxenCodec.game
 
 
 def rules_of(config) -> np.ndarray:
-    """The rule array `R` of abluxxen_rules.py for a configuration (rl/common.py)."""
+    """The rule array `R` of abluxxen/batch/rules.py for a configuration (rl/common.py)."""
     rules = config.new_state(0).rules                # the engine's reading of variant + options
     return np.array([config.players, rules.optional_draw, rules.ones_beat_top, rules.duel,
                      rules.shadow_partial, rules.tiebreak_fewer_hand, rules.shadow_blocks_draw],

@@ -1,10 +1,10 @@
 """The batched Kombio simulator: many games stepped in one call, observations, legal-action
 masks and rewards as NumPy arrays, with the codec's action ids and observation layout
-(rl/kombio_codec.py), at 2-6 players. The same interface as rl/batch/abluxxen.py's
+(kombio/codec.py), at 2-6 players. The same interface as abluxxen/batch/env.py's
 AbluxxenBatch (reset, step, observe, masks, sample_actions, scores, winners, final_rewards,
 playouts); game i of `reset(seed=s)` is the engine's `new_game("kombio", seed=s + i)`, and
 every random draw (KO-2 deals, KO-10 snap draws, KO-14 reshuffles) is the engine's.
-The rules run compiled (numba; kombio_rules.py, kombio_play.py); tests/rl/test_batch_kombio.py
+The rules run compiled (numba; kombio/batch/rules.py, kombio/batch/play.py); tests/rl/test_batch_kombio.py
 replays seeded random games through both and compares every step.
 """
 
@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.core.errors import ConfigError
-from cardtable.rl.batch import kombio_kernels as KK
-from cardtable.rl.batch import kombio_rules as L
+from cardtable.kombio.batch import kernels as KK
+from cardtable.kombio.batch import rules as L
 from cardtable.rl.batch.common import count_of, game_numbers, seeds_of
 from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import make_config
-from cardtable.rl.kombio_codec import KombioCodec
+from cardtable.kombio.codec import KombioCodec
 
 GAME = KombioCodec.game
 

@@ -8,7 +8,7 @@ says never goes beyond what its viewer may see: a card a seat has not seen is `"
 
 Cards on the table are named `P.S` (seat P, slot S), exactly as in the notation (KO-2, KO-3).
 
-The words (why, log lines, the end of a round) are `cardtable.narration.kombio`'s, shared with
+The words (why, log lines, the end of a round) are `cardtable.kombio.narration`'s, shared with
 the server; this module draws the table and runs the session.
 
 The end of a round: the engine deals the next round at once (KO-4), so the view after the
@@ -39,7 +39,7 @@ from cardtable.cli.games import SingleGame, Timed
 from cardtable.cli.i18n import t
 from cardtable.core.errors import ConfigError
 from cardtable.kombio import MAX_PLAYERS, MIN_PLAYERS, new_game
-from cardtable.narration.kombio import (_cards, _join, _known, _pos, _secs, _you, describe,
+from cardtable.kombio.narration import (_cards, _join, _known, _pos, _secs, _you, describe,
                                         round_end, tie_break, why)
 
 __all__ = ["describe", "help_text", "new_session", "render", "resume_session", "revealed",

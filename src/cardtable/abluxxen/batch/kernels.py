@@ -1,13 +1,13 @@
 """Loops over many Abluxxen games, compiled with numba: reset, step, observe, sample, the
 vector environment's learner step and whole random playouts. Each calls the one-game rules of
-abluxxen_rules.py on row i of the state array `S` (games x ROW, int16)."""
+abluxxen/batch/rules.py on row i of the state array `S` (games x ROW, int16)."""
 
 from __future__ import annotations
 
 import numpy as np
 from cardtable.rl.batch.jit import njit
 
-from cardtable.rl.batch.abluxxen_rules import (ACTIONS, LAST, OVER, R_N, ROW, SCORES,
+from cardtable.abluxxen.batch.rules import (ACTIONS, LAST, OVER, R_N, ROW, SCORES,
                                                TO_MOVE, WIN, apply, deal, encode, is_legal,
                                                legal_actions)
 from cardtable.rl.batch.rng import MT_WORDS, split_below, split_next

@@ -1,5 +1,5 @@
 """Loops over many Kombio games, compiled with numba: reset, step, observe, masks, sampling
-and whole random playouts. Each calls the one-game rules of kombio_rules.py / kombio_play.py
+and whole random playouts. Each calls the one-game rules of kombio/batch/rules.py / kombio/batch/play.py
 on row i of the state array `S` (games x ROW, int16), its knowledge `KN[i]` ((SEATS + 1) x 2
 uint64) and its generator `MT[i]` (the engine's Mersenne Twister)."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.rl.batch.jit import njit
-from cardtable.rl.batch.kombio_play import apply, is_legal, legal_actions
-from cardtable.rl.batch.kombio_rules import (CARDS, LAST, OVER, R_K, R_N, R_TARGET, ROW,
+from cardtable.kombio.batch.play import apply, is_legal, legal_actions
+from cardtable.kombio.batch.rules import (CARDS, LAST, OVER, R_K, R_N, R_TARGET, ROW,
                                              SEATS, TO_MOVE, TOTALS, WIN, deal_game, encode)
 from cardtable.rl.batch.rng import MT_WORDS, split_below, split_next
 
@@ -155,7 +155,7 @@ def k_vec_reset(S, KN, MT, R, learner, fixed, rng, obs, mask):
 @njit
 def k_vec_step(S, KN, MT, R, actions, learner, fixed, rng, win, illegal_reward, autoreset,
                obs, mask, reward, terminated, illegal):
-    """Next-step autoreset, as abluxxen_kernels.k_vec_step."""
+    """Next-step autoreset, as abluxxen.batch.kernels.k_vec_step."""
     cards = np.zeros(CARDS, np.int16)
     buf = np.zeros(mask.shape[1], np.int64)
     for i in range(S.shape[0]):
