@@ -5,9 +5,11 @@ A static check, as test_js_modules.py (whose reader of string literals it uses).
 
 from __future__ import annotations
 
-import json
 import re
+from importlib import resources
 
+from cardtable import i18n
+from cardtable.core.registry import info
 from test_js_modules import NAMING_ALLOWED, ROOT, game_names, modules, string_literals
 
 
@@ -18,7 +20,7 @@ CSS = ROOT / "web" / "static" / "css"
 def game_prefixes() -> list[str]:
     """A game's own catalog keys and class names start with the first two letters of its name
     ("ko.rs.left", "ko-grid"); the catalog has many keys of each prefix (not a guess)."""
-    catalog = json.loads((ROOT / "i18n" / "en.json").read_text(encoding="utf-8"))
+    catalog = i18n.catalog("en")
     prefixes = [g[:2] for g in game_names()]
     for p in prefixes:
         assert sum(k.startswith(p + ".") for k in catalog) >= 50, p
@@ -40,7 +42,7 @@ def test_the_generic_modules_use_no_games_keys_or_classes():
 
 def test_the_generic_styles_name_no_game():
     """Issue 30: app.css holds no game's styles (a `.ko-…` or `.card-kombio` selector): each
-    game's are in css/<game>.css, loaded with its module (games.js)."""
+    game's are in its package's web/<game>.css, loaded with its module (games.js)."""
     games = game_names()
     word = re.compile(r"\b(" + "|".join(map(re.escape, games)) + r")\b", re.I)
     own = re.compile(r"\.(" + "|".join(map(re.escape, game_prefixes())) + r")-\w")
@@ -49,4 +51,4 @@ def test_the_generic_styles_name_no_game():
         hits = [line for line in css.splitlines() if word.search(line) or own.search(line)]
         assert hits == [], f"{sheet} holds styles of a game: {hits[:5]}"
     for g in games:
-        assert (CSS / f"{g}.css").is_file(), g
+        assert resources.files(info(g).web).joinpath(f"{g}.css").is_file(), g

@@ -6,11 +6,12 @@ game by a string literal (issue 30). A static check: no browser, no server."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
+
+from cardtable import i18n
 
 ROOT = Path(__file__).resolve().parents[2] / "src" / "cardtable"
 JS = ROOT / "web" / "static" / "js"
@@ -48,7 +49,7 @@ def resolve(importer: Path, spec: str) -> Path:
 
 def game_names() -> list[str]:
     """The games, as the catalog names them (`game.<id>` keys), not as this test would guess."""
-    catalog = json.loads((ROOT / "i18n" / "en.json").read_text(encoding="utf-8"))
+    catalog = i18n.catalog("en")
     names = [k.split(".", 1)[1] for k in catalog if k.startswith("game.")]
     assert len(names) >= 2, names
     return names

@@ -135,6 +135,7 @@ GAME = GameInfo(
     batch="cardtable.abluxxen.batch.env:AbluxxenBatch",
     analytics="cardtable.abluxxen.analytics",
     web="cardtable.abluxxen.web",
+    catalog="cardtable.abluxxen",
     bots=(("ppo", "cardtable.rl.policy:PolicyBot"),       # the trained policy (make train)
           ("learned", "cardtable.rl.policy:LearnedBot")),  # imitation (make train-learned)
     bot_checks=(("ppo", "cardtable.bots.trained:ppo_plays"),

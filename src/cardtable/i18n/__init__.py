@@ -24,8 +24,10 @@ the browser makes it a small link to the rules page, or leaves it out where no l
 (web/static/js/seats.js: withRefs, plainText), so it never prints a bare clause id.
 
 Keys are grouped by prefix: `cli.*` the terminal's frame (main.py), `help.*` command-line help,
-`ab.*` Abluxxen, `ko.*` Kombio, `err.*` the engines' refusals by IllegalDecision.code (their
-`params` are the placeholders), `bot.*`/`seat.*` names of seats, `level.*` bot levels.
+`err.*` the engines' refusals by IllegalDecision.code (their `params` are the placeholders),
+`bot.*`/`seat.*` names of seats, `level.*` bot levels. A game's own words (its events, errors,
+lessons, rule options, `game.<id>`) are in its package's `en.json`/`de.json`, under the first
+two letters of its id (`ab.*`, `err.ab.*`, `learn.ab.*`).
 """
 
 from __future__ import annotations
@@ -45,11 +47,20 @@ _PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # -- the catalog ----------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, str]:
-    """The messages of `lang` (key -> ICU message text), as stored in `<lang>.json`."""
+    """The messages of `lang` (key -> ICU message text): the house's, stored in `<lang>.json`
+    beside this module, and those of every built-in game (a package of cardtable with its own
+    `<lang>.json` beside its `__init__`), so a game's words are there before its declaration
+    is read. A plugin's are joined when it is registered (`add`, from core/registry.py)."""
     if lang not in LANGS:
         raise KeyError(f"no catalog for language {lang!r}")
-    text = resources.files(__name__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    here = resources.files(__name__)
+    table = json.loads(here.joinpath(f"{lang}.json").read_text(encoding="utf-8"))
+    for pkg in sorted(resources.files("cardtable").iterdir(), key=lambda p: p.name):
+        own = pkg.joinpath(f"{lang}.json")
+        if pkg.name != here.name and pkg.joinpath("__init__.py").is_file() and own.is_file():
+            for key, msg in json.loads(own.read_text(encoding="utf-8")).items():
+                table.setdefault(key, msg)
+    return table
 
 
 def add(lang: str, messages: dict[str, str]) -> None:

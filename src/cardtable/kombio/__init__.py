@@ -94,6 +94,7 @@ GAME = GameInfo(
     batch="cardtable.kombio.batch.env:KombioBatch",
     analytics="cardtable.kombio.analytics",
     web="cardtable.kombio.web",
+    catalog="cardtable.kombio",
     # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
     # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
     search_share=(("expert", 0.2),),
