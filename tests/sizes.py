@@ -27,3 +27,38 @@ def deselect_full(config, items: list, full: bool | None = None) -> None:
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = [it for it in items if not it.get_closest_marker("full")]
+
+
+def database_sample(items: list, databases: list[str]) -> None:
+    """Mark `full` the cells of the database matrix that `make test` leaves out: each test that
+    takes the `database` fixture runs there on one database, picked by a checksum of its module
+    and name (the same on every xdist worker and every run), so that the tests of a module are
+    spread over both; `make test-full` runs every test on every database."""
+    import zlib
+
+    import pytest
+
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or "database" not in spec.params:
+            continue
+        name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        if spec.params["database"] != databases[zlib.crc32(name.encode()) % len(databases)]:
+            item.add_marker(pytest.mark.full)
+
+
+#: the folders whose tests take longest, run first (tests/conftest.py): the workers share out
+#: the short tests at the end instead of one waiting for the other's last browser test
+SLOW_FIRST = ("web", "server", "cli", "sim", "rl", "bots")
+
+
+def slow_first(items: list, root) -> None:
+    """Sort `items` (stably) by the folder under tests/ they are in, SLOW_FIRST first."""
+    def rank(item) -> int:
+        try:
+            folder = item.path.relative_to(root).parts[0]
+        except ValueError:
+            return len(SLOW_FIRST)
+        return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)
