@@ -1,8 +1,10 @@
 """How much the sampled tests play. `make test` runs a sample of the long runs (the property
 test's seeded games, the batched simulators' differential games, OpenSpiel's perfect-recall
-games, one cell per row of each browser matrix) so that the suite can run often;
-`make test-full` sets CARDTABLE_FULL=1 and runs every test at its full size, and the tests
-marked `full` (tests/conftest.py deselects them otherwise).
+games, one cell per row of each browser matrix, each server test on one of its two databases)
+so that the suite can run often; `make test-full` sets CARDTABLE_FULL=1 and runs every test at
+its full size, and the tests marked `full` (tests/conftest.py deselects them otherwise). A
+sample is the start of the full run's seeds, or a fixed choice of its cells, so `make
+test-full` covers all that `make test` plays and the rest. SLOW_FIRST orders the folders.
 """
 
 from __future__ import annotations
