@@ -28,8 +28,8 @@ play: $(STAMP)
 # The suite to run often (under 12 minutes on 2 cores): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
 # games; the browser matrices one cell per row; each server test on one of the two databases),
-# the tests marked `full` deselected. The workers share the tests out with `--dist worksteal`
-# (pyproject.toml), the slowest folders first (tests/conftest.py).
+# the tests marked `full` deselected. The slowest folders run first, the browser tests last
+# (tests/sizes.py, SLOW_FIRST).
 test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
 

@@ -7,8 +7,8 @@ test anywhere may import the shared helpers kept here: `random_games`, `sizes` a
 Tests marked `full` run only in the full run (`make test-full`, CARDTABLE_FULL=1); in
 `make test` they are deselected (reported as such, never counted as passed or skipped). This
 hook runs after the folders' own (tests/server/conftest.py marks cells of its database matrix
-`full`). The slowest folders run first (tests/sizes.py, SLOW_FIRST): with `--dist worksteal`
-(pyproject.toml) the two workers end on short tests."""
+`full`). The slowest folders run first and the browser tests last (tests/sizes.py,
+SLOW_FIRST)."""
 
 from __future__ import annotations
 

@@ -49,18 +49,25 @@ def database_sample(items: list, databases: list[str]) -> None:
             item.add_marker(pytest.mark.full)
 
 
-#: the folders whose tests take longest, run first (tests/conftest.py): the workers share out
-#: the short tests at the end instead of one waiting for the other's last browser test
-SLOW_FIRST = ("web", "server", "cli", "sim", "rl", "bots")
+#: the folders whose tests take longest, run first (tests/conftest.py), so that the workers do
+#: not end on one of them; the browser tests (web) run after every other test, as the last
+#: folder: Playwright keeps an event loop running in a worker's main thread from its first
+#: browser test on, where a later `asyncio.run` would be refused (pytest-xdist's default `load`
+#: hands each worker its tests in this order)
+SLOW_FIRST = ("server", "rl", "core", "cli", "kombio", "bots", "sim")
+LAST = "web"
 
 
 def slow_first(items: list, root) -> None:
-    """Sort `items` (stably) by the folder under tests/ they are in, SLOW_FIRST first."""
+    """Sort `items` (stably) by the folder under tests/ they are in: SLOW_FIRST's first, LAST's
+    last, the others between."""
     def rank(item) -> int:
         try:
             folder = item.path.relative_to(root).parts[0]
         except ValueError:
-            return len(SLOW_FIRST)
+            folder = ""
+        if folder == LAST:
+            return len(SLOW_FIRST) + 1
         return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
 
     items.sort(key=rank)

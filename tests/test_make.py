@@ -131,8 +131,8 @@ def test_each_database_test_runs_on_one_database_in_make_test_and_on_both_in_ful
 
 
 def test_the_slowest_folders_run_first():
-    """tests/conftest.py puts the tests of SLOW_FIRST's folders first, in that order, and keeps
-    the order within a folder and among the others."""
+    """tests/conftest.py puts the tests of SLOW_FIRST's folders first, in that order, the
+    browser tests last, and keeps the order within a folder and among the others."""
     import sizes
 
     class Item:
@@ -144,5 +144,5 @@ def test_the_slowest_folders_run_first():
     items = [Item(n) for n in names]
     sizes.slow_first(items, ROOT / "tests")
     assert [str(it.path.relative_to(ROOT / "tests")) for it in items] == [
-        "web/test_b.py", "web/test_a.py", "server/test_c.py", "abluxxen/test_a.py",
-        "i18n/test_d.py", "test_make.py"]
+        "server/test_c.py", "abluxxen/test_a.py", "i18n/test_d.py", "test_make.py",
+        "web/test_b.py", "web/test_a.py"]
