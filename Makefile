@@ -27,7 +27,9 @@ play: $(STAMP)
 
 # The suite to run often (under 12 minutes on 2 cores): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
-# games; the browser matrices one cell per row), the tests marked `full` deselected.
+# games; the browser matrices one cell per row; each server test on one of the two databases),
+# the tests marked `full` deselected. The slowest folders run first, the browser tests last
+# (tests/sizes.py, SLOW_FIRST).
 test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
 
@@ -62,8 +64,8 @@ bench-batch: $(BSTAMP)
 	$(BPY) bench/bench_batch.py $(ARGS)
 
 # The batched simulator's longest differential test: 10,000 seeded games through the engine and
-# the simulator (`make test` replays 150, `make test-full` 500; tests/rl/test_batch_abluxxen.py);
-# Kombio: 2,000 per player count 2-6 (30 and 100 each; tests/rl/test_batch_kombio.py).
+# the simulator (`make test` replays 60, `make test-full` 500; tests/rl/test_batch_abluxxen.py);
+# Kombio: 2,000 per player count 2-6 (20 and 100 each; tests/rl/test_batch_kombio.py).
 test-batch-full: $(DSTAMP)
 	CARDTABLE_BATCH_GAMES=$(or $(GAMES),10000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_abluxxen.py -k matches_engine
 	CARDTABLE_KOMBIO_BATCH_GAMES=$(or $(KGAMES),2000) $(PY) -m pytest -n 0 -rA tests/rl/test_batch_kombio.py -k matches_engine

@@ -5,12 +5,21 @@ This file's folder is on `sys.path` (pytest's rootdir-relative import of conftes
 test anywhere may import the shared helpers kept here: `random_games`, `sizes` and the toy games.
 
 Tests marked `full` run only in the full run (`make test-full`, CARDTABLE_FULL=1); in
-`make test` they are deselected (reported as such, never counted as passed or skipped)."""
+`make test` they are deselected (reported as such, never counted as passed or skipped). This
+hook runs after the folders' own (tests/server/conftest.py marks cells of its database matrix
+`full`). The slowest folders run first and the browser tests last (tests/sizes.py,
+SLOW_FIRST)."""
 
 from __future__ import annotations
 
-from sizes import deselect_full
+from pathlib import Path
+
+import pytest
+
+from sizes import deselect_full, slow_first
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     deselect_full(config, items)
+    slow_first(items, Path(__file__).parent)

@@ -1,8 +1,10 @@
 """How much the sampled tests play. `make test` runs a sample of the long runs (the property
 test's seeded games, the batched simulators' differential games, OpenSpiel's perfect-recall
-games, one cell per row of each browser matrix) so that the suite can run often;
-`make test-full` sets CARDTABLE_FULL=1 and runs every test at its full size, and the tests
-marked `full` (tests/conftest.py deselects them otherwise).
+games, one cell per row of each browser matrix, each server test on one of its two databases)
+so that the suite can run often; `make test-full` sets CARDTABLE_FULL=1 and runs every test at
+its full size, and the tests marked `full` (tests/conftest.py deselects them otherwise). A
+sample is the start of the full run's seeds, or a fixed choice of its cells, so `make
+test-full` covers all that `make test` plays and the rest. SLOW_FIRST orders the folders.
 """
 
 from __future__ import annotations
@@ -27,3 +29,45 @@ def deselect_full(config, items: list, full: bool | None = None) -> None:
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = [it for it in items if not it.get_closest_marker("full")]
+
+
+def database_sample(items: list, databases: list[str]) -> None:
+    """Mark `full` the cells of the database matrix that `make test` leaves out: each test that
+    takes the `database` fixture runs there on one database, picked by a checksum of its module
+    and name (the same on every xdist worker and every run), so that the tests of a module are
+    spread over both; `make test-full` runs every test on every database."""
+    import zlib
+
+    import pytest
+
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or "database" not in spec.params:
+            continue
+        name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        if spec.params["database"] != databases[zlib.crc32(name.encode()) % len(databases)]:
+            item.add_marker(pytest.mark.full)
+
+
+#: the folders whose tests take longest, run first (tests/conftest.py), so that the workers do
+#: not end on one of them; the browser tests (web) run after every other test, as the last
+#: folder: Playwright keeps an event loop running in a worker's main thread from its first
+#: browser test on, where a later `asyncio.run` would be refused (pytest-xdist's default `load`
+#: hands each worker its tests in this order)
+SLOW_FIRST = ("server", "rl", "core", "cli", "kombio", "bots", "sim")
+LAST = "web"
+
+
+def slow_first(items: list, root) -> None:
+    """Sort `items` (stably) by the folder under tests/ they are in: SLOW_FIRST's first, LAST's
+    last, the others between."""
+    def rank(item) -> int:
+        try:
+            folder = item.path.relative_to(root).parts[0]
+        except ValueError:
+            folder = ""
+        if folder == LAST:
+            return len(SLOW_FIRST) + 1
+        return SLOW_FIRST.index(folder) if folder in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)

@@ -91,3 +91,58 @@ def test_the_full_marker_is_deselected_unless_full():
     sizes.deselect_full(Config, items, full=True)
     assert len(items) == 2 and len(Config.hook.deselected) == 1
     assert sizes.sample(500, 150) == (500 if sizes.FULL else 150)
+
+
+def test_each_database_test_runs_on_one_database_in_make_test_and_on_both_in_full():
+    """tests/server/conftest.py marks `full` one database cell of each test that takes the
+    `database` fixture, the same one on every run; the tests of a file fall on both databases,
+    and a test without the fixture is left alone."""
+    import sizes
+
+    class Spec:
+        def __init__(self, db):
+            self.params = {"database": db} if db else {}
+
+    class Item:
+        def __init__(self, name, db):
+            self.path = Path("tests/server/test_x.py")
+            self.originalname = name
+            self.name = f"{name}[{db}]"
+            self.callspec = Spec(db)
+            self.marks: list = []
+
+        def add_marker(self, mark):
+            self.marks.append(mark.name)
+
+    dbs = ["sqlite", "postgresql"]
+
+    def run() -> list:
+        items = [Item(f"test_{i}", db) for i in range(12) for db in dbs] + [Item("test_n", None)]
+        sizes.database_sample(items, dbs)
+        return items
+
+    items = run()
+    kept = [it.callspec.params["database"] for it in items[:-1] if not it.marks]
+    assert len(kept) == 12 and set(kept) == set(dbs)         # one cell each, both databases
+    for i in range(0, 24, 2):                                # the other cell is marked full
+        assert sorted([items[i].marks, items[i + 1].marks]) == [[], ["full"]]
+    assert items[-1].marks == []
+    assert [it.marks for it in run()] == [it.marks for it in items]
+
+
+def test_the_slowest_folders_run_first():
+    """tests/conftest.py puts the tests of SLOW_FIRST's folders first, in that order, the
+    browser tests last, and keeps the order within a folder and among the others."""
+    import sizes
+
+    class Item:
+        def __init__(self, path):
+            self.path = ROOT / "tests" / path
+
+    names = ["abluxxen/test_a.py", "web/test_b.py", "server/test_c.py", "i18n/test_d.py",
+             "test_make.py", "web/test_a.py"]
+    items = [Item(n) for n in names]
+    sizes.slow_first(items, ROOT / "tests")
+    assert [str(it.path.relative_to(ROOT / "tests")) for it in items] == [
+        "server/test_c.py", "abluxxen/test_a.py", "i18n/test_d.py", "test_make.py",
+        "web/test_b.py", "web/test_a.py"]

@@ -46,7 +46,7 @@ ABLUXXEN = [("basic", n, None) for n in (3, 4, 5)] + [("advanced", n, None) for 
     [("expert", n, None) for n in (3, 4, 5)] + [("duel", 2, None)] + \
     [("duel", 2, {"shadow_partial": False})] + [("classic", n, None) for n in (2, 3, 4, 5)]
 
-GAMES_PER_CONFIG = sample(160, 40)  # 15 configurations -> 2400 games (600 in `make test`)
+GAMES_PER_CONFIG = sample(160, 24)  # 15 configurations -> 2400 games (360 in `make test`)
 
 
 @pytest.mark.parametrize("variant,players,options", ABLUXXEN)
@@ -137,7 +137,7 @@ def test_kombio_random_playouts(players, target):  # KO-1..KO-16
         return new_game("kombio", players=players, seed=seed, start=seed % players,
                         target=target)
 
-    games = sample(250, 60)  # 10 configurations -> 2500 games (600 in `make test`)
+    games = sample(250, 24)  # 10 configurations -> 2500 games (240 in `make test`)
     for g in range(games):
         playout(make, 7000 * players + target + g, stats=stats, no_leak=kombio_no_leak,
                 check_result=kombio_result, seen_texts=seen)

@@ -5,7 +5,7 @@ are equal, every reward is the engine's, and at the end every seat's observation
 the winners and the way the game ended are equal — for every rule set and player count (the
 configurations of rl_configs.py).
 
-`make test` replays 150 games, `make test-full` 500 (tests/sizes.py); `make test-batch-full`
+`make test` replays 60 games, `make test-full` 500 (tests/sizes.py); `make test-batch-full`
 replays 10,000 (CARDTABLE_BATCH_GAMES sets the number)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config, rewards
 
 AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
-GAMES = int(os.environ.get("CARDTABLE_BATCH_GAMES") or sample(500, 150))
+GAMES = int(os.environ.get("CARDTABLE_BATCH_GAMES") or sample(500, 60))
 LOCKSTEP = 50                       # games stepped together in one batch
 ENDED = {1: "hand", 2: "supply"}
 

@@ -3,7 +3,7 @@ round's deal card for card (KO-2), and a differential test that replays seeded r
 games through the engine + codec and the simulator in lockstep, comparing at every step the
 seat to move, the legal mask, the observation and the rewards, and at the end the scores, the
 winners and every seat's observation. CARDTABLE_KOMBIO_BATCH_GAMES sets the games per player
-count (2-6): else 30 in `make test`, 100 in `make test-full` (tests/sizes.py); the issue's
+count (2-6): else 20 in `make test`, 100 in `make test-full` (tests/sizes.py); the issue's
 acceptance run used 2000 (`make test-batch-full`)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import make_config, rewards
 from cardtable.kombio.codec import KombioCodec
 
-GAMES = max(20, int(os.environ.get("CARDTABLE_KOMBIO_BATCH_GAMES") or sample(100, 30)))
+GAMES = max(20, int(os.environ.get("CARDTABLE_KOMBIO_BATCH_GAMES") or sample(100, 20)))
 LOCKSTEP = 50
 
 

@@ -1,5 +1,9 @@
 """Fixtures of the server tests: databases (a SQLite file, a throwaway PostgreSQL cluster from
-scripts/ensure-postgres.sh) and real server processes on free loopback ports."""
+scripts/ensure-postgres.sh) and real server processes on free loopback ports.
+
+The tests that take the `database` fixture run on both databases in `make test-full`; `make
+test` runs each such test on one of them, chosen by its name (tests/sizes.py,
+`database_sample`), so that every module still runs on both and the full run has the rest."""
 
 from __future__ import annotations
 
@@ -14,8 +18,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from helpers import ROOT, ServerProc, assert_clean_log, database_url, kill_started
+from sizes import database_sample
 
 DATABASES = ["sqlite", "postgresql"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks `full` the database cells `make test` leaves to `make test-full`."""
+    database_sample(items, DATABASES)
 
 
 @pytest.fixture(scope="session", autouse=True)

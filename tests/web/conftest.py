@@ -18,6 +18,12 @@ sys.path.insert(0, str(ROOT / "tests" / "server"))
 
 from helpers import ServerProc, kill_started  # noqa: E402
 from pages import page_factory  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+# Playwright's expect() waits for a state; its default 5 seconds are a hang guard of a minute
+# here, as the pages' own waits (pages.py): a busy machine took longer than 5 s to show the
+# coach's answer, and a wait ends at the state, so passing tests take no longer
+expect.set_options(timeout=60_000)
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
