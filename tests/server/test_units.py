@@ -447,7 +447,7 @@ def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
     import asyncio
 
     from cardtable.server.config import Settings
-    from cardtable.server.runtime import Hub
+    from cardtable.server.hub import Hub
 
     url, store = _store(tmp_path)
     rec = new_game("abluxxen", variant="duel", seed=3).record()

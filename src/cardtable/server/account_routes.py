@@ -44,11 +44,11 @@ Password = Annotated[str, StringConstraints(max_length=16 * 1024)]
 Token = Annotated[str, StringConstraints(max_length=256)]
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class SignUp(_Body):
+class SignUp(Body):
     name: Name = Field(..., description="the account's name (the rules of a seat's name; "
                                         "not like another account's, lookalikes included)")
     password: Password = Field(..., description="10 to 1024 characters (NFKC)")
@@ -57,23 +57,23 @@ class SignUp(_Body):
                                           "guest's games) become the account's")
 
 
-class LogIn(_Body):
+class LogIn(Body):
     name: Annotated[str, StringConstraints(max_length=256)]
     password: Password
     claim: Annotated[list[Token], Field(max_length=A.MAX_CLAIM)] = Field(
         default_factory=list, description="as for sign-up")
 
 
-class Claim(_Body):
+class Claim(Body):
     claim: Annotated[list[Token], Field(max_length=A.MAX_CLAIM)]
 
 
-class NewPassword(_Body):
+class NewPassword(Body):
     old: Password = Field(..., description="the password now")
     new: Password = Field(..., description="the new password (10 to 1024 characters)")
 
 
-class Confirm(_Body):
+class Confirm(Body):
     password: Password
 
 

@@ -66,7 +66,7 @@ async def _drive_async(conn, op: Op) -> Any:
         return stop.value
 
 
-def _marks(prefix: str, values: list) -> tuple[str, dict]:
+def sql_marks(prefix: str, values: list) -> tuple[str, dict]:
     names = [f"{prefix}{i}" for i in range(len(values))]
     return ", ".join(":" + n for n in names), dict(zip(names, values))
 
@@ -142,7 +142,7 @@ async def delete(store: Store, account_id: int) -> None:
         yield ("UPDATE seats SET name = NULL, account_id = NULL WHERE account_id = :id",
                {"id": account_id})
         if rows:
-            marks, params = _marks("t", [r[0] for r in rows])
+            marks, params = sql_marks("t", [r[0] for r in rows])
             yield (f"UPDATE game_tables SET version = version + 1 WHERE id IN ({marks}) "
                    "AND status <> 'over'", params)
         yield "DELETE FROM sessions WHERE account_id = :id", {"id": account_id}
@@ -226,13 +226,13 @@ async def claim(store: Store, account_id: int, tokens: list[str]) -> int:
         return 0
 
     def op() -> Op:
-        marks, params = _marks("h", hashes)
+        marks, params = sql_marks("h", hashes)
         rows = yield (f"SELECT table_id, seat FROM seats WHERE account_id IS NULL AND "
                       f"kind = 'human' AND token_hash IN ({marks}) ORDER BY table_id, seat",
                       params)
         if not rows:
             return 0
-        tmarks, tparams = _marks("t", sorted({r[0] for r in rows}))
+        tmarks, tparams = sql_marks("t", sorted({r[0] for r in rows}))
         held = {r[0] for r in (yield (
             f"SELECT DISTINCT table_id FROM seats WHERE account_id = :a AND table_id IN "
             f"({tmarks})", dict(tparams, a=account_id)))}
@@ -302,7 +302,7 @@ def games(account_id: int, limit: int = MAX_GAMES) -> Op:
     out = [dict(zip(GAME_COLS, r)) for r in rows]
     if not out:
         return out
-    marks, params = _marks("t", [g["table_id"] for g in out])
+    marks, params = sql_marks("t", [g["table_id"] for g in out])
     seat_rows = yield (f"SELECT table_id, seat, kind, bot, name, joined_at FROM seats "
                        f"WHERE table_id IN ({marks}) ORDER BY table_id, seat", params)
     by_table: dict[int, list[dict]] = {}

@@ -50,7 +50,7 @@ from cardtable.server.games import games_out, table_config
 from cardtable.server.migrate import upgrade
 from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
 from cardtable.server.replay_routes import router as replay_router
-from cardtable.server.chat import chat_replay
+from cardtable.server.chat import chat_replay, notified as chat_notified
 from cardtable.server.quotas import Refused, TableQuotas, searching
 from cardtable.server.hub import Hub
 from cardtable.server.push import Pusher
@@ -58,7 +58,8 @@ from cardtable.server.pace_routes import router as pace_router
 from cardtable.server.push_routes import router as push_router
 from cardtable.server.rating_routes import rated_checks
 from cardtable.server.rating_routes import router as rating_router
-from cardtable.server.runtime import TableRuntime, seat_info_of
+from cardtable.server.runtime import TableRuntime
+from cardtable.server.table_base import seat_info_of
 from cardtable.server.security import (
     MAX_CODE_LEN,
     AddressKeys,
@@ -74,7 +75,8 @@ from cardtable.server.security import (
     same_person,
     secret_seed,
 )
-from cardtable.server.learn_routes import rematch_of, router as learn_router
+from cardtable.server.learn_routes import router as learn_router
+from cardtable.server.lessons import rematch_of
 from cardtable.server.ws import handle_ws
 
 log = logging.getLogger("cardtable.server")
@@ -154,7 +156,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # the keys of the address hashes: the operator's (a file), else the database's own
         keys = AddressKeys(settings.address_secrets) if settings.address_secrets else \
             address_keys(await store.server_key("address", new_address_key))
-        listener = Listener(hub) if url.is_postgres else None
+        listener = Listener(hub, chat_notified) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers, address_keys=keys)
         if listener:
             listener.start()
@@ -443,7 +445,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         store = hub().store
         async with rt.lock:
             async with store.locked(rt.id) as tx:
-                await rt._sync_tx(tx)
+                await rt.sync_tx(tx)
                 if rt.status != "over":
                     raise _bad("the game is not over", 409, "not_over")
                 if rt.rematch:
@@ -473,7 +475,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
                     "created_at": clock.now(), "seen_at": clock.now()}, rows)  # players here
                 tx.set(rematch_code=code)
             new_id = tx.new_table_id
-            rt._set_meta(tx.row, None)
+            rt.set_meta(tx.row, None)
             for c in list(rt.conns):
                 c.send({"type": "rematch", "table": code})
             rt.publish([], only_state=True)

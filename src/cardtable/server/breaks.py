@@ -50,7 +50,7 @@ class RoundBreaks:
 
     def _with_break(self, before: GameState, after: GameState, meta: dict, n: int,
                     now: float) -> dict:
-        """`meta` (see _next_meta) with a round break if the actions that lead from `before` to
+        """`meta` (see next_meta) with a round break if the actions that lead from `before` to
         `after` ended a round and dealt the next one."""
         limit = self.hub.settings.round_break
         if limit <= 0 or after.over or after.round() == before.round():
@@ -70,7 +70,7 @@ class RoundBreaks:
                 return
             b = dict(b, ready=sorted(b["ready"] + [seat]))
             if self._players_here() <= set(b["ready"]):
-                ch.tx.set(**self._next_meta(self.state, self.n, self.seats, self.hub.clock.now()))
+                ch.tx.set(**self.next_meta(self.state, self.n, self.seats, self.hub.clock.now()))
             else:
                 ch.tx.set(snap=b)
 
@@ -83,5 +83,5 @@ class RoundBreaks:
             end = self.break_end()
             if self.n != expected or end is None or self.hub.clock.now() < end - 0.01:
                 return False
-            ch.tx.set(**self._next_meta(self.state, self.n, self.seats, self.hub.clock.now()))
+            ch.tx.set(**self.next_meta(self.state, self.n, self.seats, self.hub.clock.now()))
         return True

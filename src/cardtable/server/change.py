@@ -68,7 +68,7 @@ class TableChanges:
         async with self.lock:
             known = None if lock_row else self.row
             async with self.hub.store.locked(self.id, known) as tx:
-                await self._sync_tx(tx)
+                await self.sync_tx(tx)
                 ch = Change(self, tx)
                 yield ch
                 await game_end(self, ch)        # the result, and the ratings if rated
@@ -92,7 +92,7 @@ class TableChanges:
             self._seed_views(steps)
         if tx.changed("settings"):
             self.settings = tx.row["settings"]
-        self._set_meta(tx.row, ch.seats_after() if ch.seat_changes else None)
+        self.set_meta(tx.row, ch.seats_after() if ch.seat_changes else None)
         for fn in ch._committed:
             fn()
         self.publish(steps)                     # no steps: the new state only

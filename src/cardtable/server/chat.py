@@ -34,7 +34,7 @@ from collections import deque
 from cardtable.server.chat_store import insert_chat, last_mode, recent_chat
 from cardtable.server.netaddr import addr_group
 from cardtable.server.security import TokenBucket
-from cardtable.server.table_base import ProtocolError, _log_failure
+from cardtable.server.table_base import ProtocolError, log_failure
 
 #: the quick reactions: emotes and short phrases (their words: i18n `chat.react.<code>`)
 REACTIONS = ("thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry", "hello")
@@ -211,4 +211,4 @@ def notified(hub, table_id: int) -> None:
     """A NOTIFY "table_id:chat" from the database (any process's chat row)."""
     rt = hub.rts.get(table_id)
     if rt is not None and getattr(rt, "chat_room", None) is not None:
-        asyncio.ensure_future(rt.chat_room.catch_up()).add_done_callback(_log_failure)
+        asyncio.ensure_future(rt.chat_room.catch_up()).add_done_callback(log_failure)

@@ -11,7 +11,7 @@ import time
 
 from sqlalchemy import insert, select, text
 
-from cardtable.server.schema import NOTIFY_CHANNEL, _row, chat
+from cardtable.server.schema import NOTIFY_CHANNEL, row_dict, chat
 
 _COLS = ("id", "channel", "seat", "spectator", "name", "kind", "text", "n", "at")
 
@@ -44,7 +44,7 @@ async def recent_chat(store, table_id: int, limit: int, channels: tuple[str, ...
         q = q.where(chat.c.channel.in_(channels))
     q = q.order_by(chat.c.id.desc()).limit(limit)
     async with store.engine.connect() as conn:
-        rows = [_row(r) for r in await conn.execute(q)]
+        rows = [row_dict(r) for r in await conn.execute(q)]
     return rows[::-1]
 
 

@@ -42,10 +42,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from cardtable.server.clock import Clock
 from cardtable.server.config import DatabaseURL
 from cardtable.server.pg_fast import DecisionPool
-from cardtable.server.schema import (NOTIFY_CHANNEL, Conflict, _row, actions, game_tables,  # noqa: F401
+from cardtable.server.schema import (NOTIFY_CHANNEL, Conflict, row_dict, actions, game_tables,  # noqa: F401
                                      metadata, seats, token_hash)
-from cardtable.server.sqlite_writer import GroupWriter, _insert_table_sqlite, _sqlite_pragmas
-from cardtable.server.tx import BatchTx, Tx, _insert_table  # noqa: F401
+from cardtable.server.sqlite_writer import GroupWriter, insert_table_sqlite, sqlite_pragmas
+from cardtable.server.tx import BatchTx, Tx, insert_new_table  # noqa: F401
 
 class Store:
     """Asynchronous access to the database.
@@ -81,7 +81,7 @@ class Store:
             size, overflow = self.SQLITE_READERS
             self.engine = create_async_engine(url.async_url, pool_size=size,
                                               max_overflow=overflow, pool_timeout=pool_timeout)
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
             self._writer = GroupWriter(url.sync_url.database)
 
     async def close(self) -> None:
@@ -113,33 +113,33 @@ class Store:
                 raise LookupError(f"no table {table_id}")
             tx = BatchTx(self, row)
             yield tx
-            await tx._finish()
+            await tx.finish()
             return
         async with self.engine.begin() as conn:
             q = select(game_tables).where(game_tables.c.id == table_id).with_for_update()
             r = (await conn.execute(q)).first()
             if r is None:
                 raise LookupError(f"no table {table_id}")
-            tx = Tx(self, conn, _row(r))
+            tx = Tx(self, conn, row_dict(r))
             yield tx
-            await tx._finish()
+            await tx.finish()
 
     async def create_table(self, values: dict, seat_rows: list[dict]) -> int:
         if self.url.is_postgres:
             async with self.engine.begin() as conn:
-                return await _insert_table(conn, values, seat_rows)
-        return await self.write(lambda cur: _insert_table_sqlite(cur, values, seat_rows))
+                return await insert_new_table(conn, values, seat_rows)
+        return await self.write(lambda cur: insert_table_sqlite(cur, values, seat_rows))
 
     # -- reads ----------------------------------------------------------------------------------
     async def table_by_code(self, code: str) -> dict[str, Any] | None:
         async with self.engine.connect() as conn:
             r = (await conn.execute(select(game_tables).where(game_tables.c.code == code))).first()
-            return _row(r) if r else None
+            return row_dict(r) if r else None
 
     async def table_row(self, table_id: int) -> dict[str, Any] | None:
         async with self.engine.connect() as conn:
             r = (await conn.execute(select(game_tables).where(game_tables.c.id == table_id))).first()
-            return _row(r) if r else None
+            return row_dict(r) if r else None
 
     async def load(self, table_id: int, since: int = 0):
         """(row, seats, actions since `since`) read in one snapshot."""
@@ -154,7 +154,7 @@ class Store:
                 .where(actions.c.table_id == table_id, actions.c.idx >= since)
                 .where(actions.c.idx < r.n_actions)
                 .order_by(actions.c.idx))
-            return (_row(r), [_row(x) for x in s],
+            return (row_dict(r), [row_dict(x) for x in s],
                     [(x.idx, x.seat, x.text, x.by) for x in a])
 
     async def seat_by_token(self, table_id: int, token: str) -> int | None:
@@ -172,7 +172,7 @@ class Store:
         async with self.engine.connect() as conn:
             s = await conn.execute(select(seats).where(seats.c.table_id == table_id)
                                    .order_by(seats.c.seat))
-            return [_row(x) for x in s]
+            return [row_dict(x) for x in s]
 
     async def open_tables(self, game: str | None, limit: int, status: str = "waiting"
                           ) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
@@ -184,13 +184,13 @@ class Store:
                  .order_by(game_tables.c.created_at.desc()).limit(limit))
             if game:
                 q = q.where(game_tables.c.game == game)
-            rows = [_row(r) for r in await conn.execute(q)]
+            rows = [row_dict(r) for r in await conn.execute(q)]
             by_table: dict[int, list[dict[str, Any]]] = {r["id"]: [] for r in rows}
             if rows:
                 res = await conn.execute(select(seats).where(seats.c.table_id.in_(list(by_table)))
                                          .order_by(seats.c.table_id, seats.c.seat))
                 for x in res:
-                    by_table[x.table_id].append(_row(x))
+                    by_table[x.table_id].append(row_dict(x))
             return rows, by_table
 
     async def delete_waiting_table(self, table_id: int) -> bool:
@@ -225,7 +225,7 @@ class Store:
             res = await conn.execute(
                 select(game_tables.c.id, game_tables.c.settings)
                 .where(game_tables.c.creator.in_(creators), game_tables.c.status != "over"))
-            return [_row(r) for r in res]
+            return [row_dict(r) for r in res]
 
     async def mark_seen(self, table_id: int, now: float) -> None:
         """A seat's player connected to the table: `seen_at`, the first time only (the sweeper

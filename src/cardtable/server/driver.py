@@ -53,13 +53,16 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Callable
 
 from cardtable.bots import act, make_bot
-from cardtable.server.learn_routes import lesson_bot
+from cardtable.server.lessons import lesson_bot
 from cardtable.server.botpool import BotPool, Withdrawn
+from cardtable.server.db import NOTIFY_CHANNEL
 from cardtable.server.hub import Hub
 from cardtable.server.runtime import TableRuntime
-from cardtable.server.table_base import BY_BOT, BY_STANDIN, BY_TIMEOUT, ProtocolError, _log_failure
+from cardtable.server.schema import BY_BOT, BY_STANDIN, BY_TIMEOUT
+from cardtable.server.table_base import ProtocolError, log_failure
 from cardtable.server.security import secret_seed
 
 log = logging.getLogger("cardtable.server.driver")
@@ -173,7 +176,7 @@ class Drivers:
             return
         task = asyncio.create_task(self._drive(table_id))
         self.tasks[table_id] = task
-        task.add_done_callback(_log_failure)
+        task.add_done_callback(log_failure)
 
     async def _lock_sql(self, sql: str, table_id: int):
         async with self._lockconn_lock:
@@ -464,17 +467,16 @@ class Sweeper(_Background):
 
 
 class Listener(_Background):
-    """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables."""
+    """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables;
+    a table talk's note ("table_id:chat") goes to `on_chat` (the app passes chat.py's)."""
 
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Hub, on_chat: Callable[[Hub, int], None]):
         self.hub = hub
+        self.on_chat = on_chat
         self.ready = asyncio.Event()
 
     async def _run(self) -> None:
         import psycopg
-
-        from cardtable.server.chat import notified as chat_notified
-        from cardtable.server.db import NOTIFY_CHANNEL
 
         while True:
             try:
@@ -483,12 +485,12 @@ class Listener(_Background):
                 try:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     for rt in list(self.hub.rts.values()):     # missed while disconnected
-                        asyncio.ensure_future(rt.refresh()).add_done_callback(_log_failure)
+                        asyncio.ensure_future(rt.refresh()).add_done_callback(log_failure)
                     self.ready.set()
                     async for note in conn.notifies():
                         table_id, _, version = note.payload.partition(":")
                         if version == "chat":              # table talk (chat.py)
-                            chat_notified(self.hub, int(table_id))
+                            self.on_chat(self.hub, int(table_id))
                             continue
                         try:
                             table_id, version = int(table_id), int(version)

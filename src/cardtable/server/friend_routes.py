@@ -43,15 +43,15 @@ log = logging.getLogger("cardtable.server")
 Id = Annotated[int, Path(ge=1, le=2**53)]
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class Ask(_Body):
+class Ask(Body):
     name: Name = Field(..., description="the name asked for (the rules of a seat's name)")
 
 
-class Invite(_Body):
+class Invite(Body):
     table: str = Field(..., pattern=r"^[A-Za-z0-9]{1,32}$", description="the table code")
     to: Name = Field(..., description="the friend's name")
 
@@ -62,7 +62,7 @@ class PushOn(BaseModel):
     lang: Literal["en", "de"] = "en"
 
 
-class PushOff(_Body):
+class PushOff(Body):
     endpoint: str = Field(..., max_length=1024)
 
 

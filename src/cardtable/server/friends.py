@@ -33,7 +33,7 @@ import time
 from collections import Counter, OrderedDict
 
 from cardtable.server.accounts import Op, write
-from cardtable.server.login_limits import _Buckets
+from cardtable.server.login_limits import Buckets
 
 #: days a request nobody answered stays; pending requests one account may have out
 REQUEST_DAYS = 30.0
@@ -54,8 +54,8 @@ class FriendLimits:
     def __init__(self, requests_per_day: float = 20.0, request_burst: int = 10,
                  invites_per_hour: float = 60.0, invite_burst: int = 20,
                  max_keys: int = 100_000):
-        self.requests = _Buckets(requests_per_day / DAY, request_burst, max_keys)
-        self.invites = _Buckets(invites_per_hour / 3600.0, invite_burst, max_keys)
+        self.requests = Buckets(requests_per_day / DAY, request_burst, max_keys)
+        self.invites = Buckets(invites_per_hour / 3600.0, invite_burst, max_keys)
 
 
 # -- requests ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from cardtable.core.record import load_record
 from cardtable.server.clock import Clock
 from cardtable.server.runtime import TableRuntime
-from cardtable.server.table_base import Stats, _log_failure
+from cardtable.server.table_base import Stats, log_failure
 
 
 class Hub:
@@ -101,7 +101,7 @@ class Hub:
         rt = self.rts.get(table_id)
         if rt is not None and (version is None or version > rt.version):
             task = asyncio.ensure_future(rt.refresh(version))
-            task.add_done_callback(_log_failure)
+            task.add_done_callback(log_failure)
 
     def expired(self, table_id: int) -> None:
         """The table was deleted (driver.Sweeper): its clients are told and disconnected."""

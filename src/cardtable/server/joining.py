@@ -91,7 +91,7 @@ async def _join_once(rt: TableRuntime, name: str, want: int | None, client: str,
         await ch.update_seat(seat, name=name, token_hash=token_hash(token), joined_at=now,
                              client=client, **mine)
         if len(free) == 1 and rt.status == "waiting":
-            meta = rt._next_meta(rt.state, rt.n, ch.seats_after(), now)
+            meta = rt.next_meta(rt.state, rt.n, ch.seats_after(), now)
             meta["status"] = "playing"
             ch.tx.set(**meta)
     return seat

@@ -26,7 +26,7 @@ from cardtable.server.netaddr import addr_group, quota_group
 from cardtable.server.security import Limits, TokenBucket
 
 
-class _Buckets:
+class Buckets:
     def __init__(self, rate: float, burst: int, max_keys: int):
         self.rate, self.burst, self.max_keys = rate, burst, max_keys
         self._b: OrderedDict[str, TokenBucket] = OrderedDict()
@@ -59,10 +59,10 @@ class _Buckets:
 
 class LoginLimits:
     def __init__(self, limits: Limits, max_keys: int = 100_000):
-        self.attempts = _Buckets(limits.logins_per_minute / 60.0, limits.login_burst, max_keys)
-        self.failures = _Buckets(limits.account_failures_per_hour / 3600.0,
+        self.attempts = Buckets(limits.logins_per_minute / 60.0, limits.login_burst, max_keys)
+        self.failures = Buckets(limits.account_failures_per_hour / 3600.0,
                                  limits.account_failure_burst, max_keys)
-        self.signups = _Buckets(limits.signups_per_hour / 3600.0, limits.signup_burst,
+        self.signups = Buckets(limits.signups_per_hour / 3600.0, limits.signup_burst,
                                 max_keys)
 
     def attempt(self, addr: str) -> float:

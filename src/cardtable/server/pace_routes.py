@@ -42,7 +42,7 @@ class GuestGame(BaseModel):
 
 
 def _games(hashes: list[str]) -> A.Op:
-    marks, params = A._marks("h", hashes)
+    marks, params = A.sql_marks("h", hashes)
     rows = yield ("SELECT t.code, t.game, t.settings, t.status, t.n_actions, t.updated_at, "
                   "t.deadline, t.waiting_for, s.seat FROM seats s JOIN game_tables t ON "
                   f"t.id = s.table_id WHERE s.kind = 'human' AND s.token_hash IN ({marks}) "

@@ -35,15 +35,15 @@ from cardtable.server.security import client_addr, name_keys
 Label = Annotated[str, StringConstraints(max_length=64, strip_whitespace=True)]
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class SignUpOptions(_Body):
+class SignUpOptions(Body):
     name: Name = Field(..., description="the new account's name (the rules of a seat's name)")
 
 
-class Answer(_Body):
+class Answer(Body):
     credential: dict[str, Any] = Field(..., description="the browser's PublicKeyCredential "
                                        "as JSON (its toJSON(): id, rawId, type, response "
                                        "with base64url fields)")

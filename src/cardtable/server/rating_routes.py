@@ -195,7 +195,7 @@ def _profile(account_id: int) -> A.Op:
                        "seat"), r)) for r in rows]
     seats: dict[int, list[dict]] = {}
     if games:
-        marks, params = A._marks("t", [g["id"] for g in games])
+        marks, params = A.sql_marks("t", [g["id"] for g in games])
         for r in (yield (f"SELECT table_id, seat, kind, bot, name FROM seats WHERE table_id "
                          f"IN ({marks}) ORDER BY table_id, seat", params)):
             seats.setdefault(r[0], []).append(dict(zip(("seat", "kind", "bot", "name"), r[1:])))

@@ -36,7 +36,7 @@ import time
 from collections.abc import Generator
 from typing import Any
 
-from cardtable.server.table_base import BY_PLAYER
+from cardtable.server.schema import BY_PLAYER
 from cardtable.sim.ratings import ranks as score_ranks
 
 Op = Generator[tuple[str, dict], list, Any]
@@ -102,7 +102,7 @@ def rate(current: list[tuple[float, float]], seat_ranks: list[int]
     return [(t[0].mu, t[0].sigma) for t in rated]
 
 
-def _marks(prefix: str, values: list) -> tuple[str, dict]:
+def sql_marks(prefix: str, values: list) -> tuple[str, dict]:
     names = [f"{prefix}{i}" for i in range(len(values))]
     return ", ".join(":" + n for n in names), dict(zip(names, values))
 
@@ -155,7 +155,7 @@ def game_end(table_id: int, game: str, seat_rows: list[dict], scores: list[int],
                 "mu": MU, "s": SIGMA, "t": now})
     cur: dict[str, tuple[float, float]] = {}
     if stored:
-        marks, params = _marks("p", stored)
+        marks, params = sql_marks("p", stored)
         rows = yield (f"SELECT player, mu, sigma FROM ratings WHERE game = :g AND player IN "
                       f"({marks}) ORDER BY player" + (" FOR UPDATE" if postgres else ""),
                       dict(params, g=game))

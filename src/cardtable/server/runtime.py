@@ -48,34 +48,48 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 
 from cardtable.core.errors import CardtableError, IllegalDecision, refuse
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
-from cardtable.server.learn_routes import check_step, guided_seconds
+from cardtable.server.lessons import check_step, guided_seconds
 from cardtable.server import views as V
 from cardtable.server.pace import RESTART_GRACE
 from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
 
 from cardtable.server.breaks import RoundBreaks
 from cardtable.server.change import TableChanges
-from cardtable.server.table_base import (  # noqa: F401  (re-exported: ws, driver, tests)
-    BY_BOT, BY_PLAYER, BY_STANDIN, BY_TIMEOUT, CHECKPOINT, MAX_DECISION, ProtocolError, Stats, Step,
-    dumps, norm, seat_info_of,
+from cardtable.server.schema import BY_BOT, BY_PLAYER, BY_STANDIN, BY_TIMEOUT
+from cardtable.server.table_base import (
+    MAX_DECISION, ProtocolError, Step,
+    norm, seat_info_of,
 )
 from cardtable.server.table_views import TableViews
 from cardtable.server.turns import TurnPace
 from cardtable.server.windows import Windows
 
-if TYPE_CHECKING:
-    from cardtable.server.hub import Hub
+from cardtable.server.clock import Clock
+from cardtable.server.config import Settings
+from cardtable.server.db import Store
 
 log = logging.getLogger("cardtable.server")
 
+class TableHost(Protocol):
+    """What a table needs of the place that holds it (hub.py's `Hub` is one): the hub sits
+    above the tables it makes."""
+    store: Store
+    settings: Settings
+    clock: Clock
+    rts: dict[int, Any]         # the tables held, by id
+    push: Any                   # push.Pusher, or None: "your move" alerts (turns.py)
+
+    def after_change(self, rt: Any) -> None: ...
+
+
 class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
-    def __init__(self, hub: Hub, row: dict, seat_rows: list[dict], state: GameState,
+    def __init__(self, hub: TableHost, row: dict, seat_rows: list[dict], state: GameState,
                  log_rows: list[tuple[int, str]]):
         self.hub = hub
         self.id: int = row["id"]
@@ -100,10 +114,10 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         self._lcache: dict = {}
         self._wcache: Any = None
         self._online: tuple | None = None
-        self._set_meta(row, seat_rows)
+        self.set_meta(row, seat_rows)
 
     # -- metadata ---------------------------------------------------------------------------------
-    def _set_meta(self, row: dict, seat_rows: list[dict] | None) -> None:
+    def set_meta(self, row: dict, seat_rows: list[dict] | None) -> None:
         self.row = dict(row)                    # the table row as last committed
         self.status: str = row["status"]
         self.version: int = row["version"]
@@ -183,7 +197,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
             ch.tx.set(settings=dict(self.settings, seats=[
                 {"kind": s["kind"], "bot": s["bot"]} for s in seats_after]))
             if all(s["kind"] == "bot" or s["joined_at"] is not None for s in seats_after):
-                meta = self._next_meta(self.state, self.n, seats_after, self.hub.clock.now())
+                meta = self.next_meta(self.state, self.n, seats_after, self.hub.clock.now())
                 ch.tx.set(status="playing", **meta)
 
     async def cancel(self) -> None:
@@ -247,7 +261,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                         conn.send(msg)
             conn.send_state(self.state_msg(conn.seat, conn.lang))
 
-    def _next_meta(self, state: GameState, n: int, seats: list[dict], now: float) -> dict:
+    def next_meta(self, state: GameState, n: int, seats: list[dict], now: float) -> dict:
         """Status, deadline and window after the position `state` (n actions)."""
         if state.over:
             return {"status": "over", "deadline": None, "snap": None}
@@ -261,7 +275,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         return {"snap": None, "deadline": None}
 
     # -- catching up ------------------------------------------------------------------------------------
-    async def _sync_tx(self, tx) -> None:
+    async def sync_tx(self, tx) -> None:
         """Inside a locked transaction: take over what other processes committed."""
         row = tx.row
         if row["version"] == self.version and row["n_actions"] == self.n:
@@ -285,7 +299,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
             self.n += len(rows)
             self.log.extend((s, b) for _, s, _, b in rows)
             self._seed_views(steps)
-        self._set_meta(row, seat_rows)
+        self.set_meta(row, seat_rows)
         self.publish(steps)
         if self.rematch and self.rematch != old_rematch:
             for c in list(self.conns):
@@ -313,7 +327,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         self.state = load_record(rec)
         self.n = len(rows)
         self.log = [(s, b) for _, s, _, b in rows]
-        self._set_meta(row, seat_rows)
+        self.set_meta(row, seat_rows)
         self.publish([], only_state=True)
         self.bump()
 
@@ -375,7 +389,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                     raise ProtocolError.illegal(e) from None
                 await ch.append(trial, steps)
                 n = self.n + len(steps)
-                ch.tx.set(**self._with_break(self.state, trial, self._next_meta(
+                ch.tx.set(**self._with_break(self.state, trial, self.next_meta(
                     trial, n, ch.seats_after(), now), n, now))
             else:
                 ch.tx.set(snap=pending)
@@ -427,7 +441,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                 ch.tx.set(snap=dict(b, **{"break": now}),
                           deadline=now + self.hub.settings.round_break)
             else:
-                meta = self._next_meta(self.state, self.n, self.seats, now)
+                meta = self.next_meta(self.state, self.n, self.seats, now)
                 meta.pop("snap", None)           # keep the answers given so far
                 ch.tx.set(**meta)
 
@@ -453,13 +467,3 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
 
     def record(self) -> dict:
         return dict(self.base, actions=list(self.state.history))
-
-
-
-def __getattr__(name: str):
-    """`Hub` lives in hub.py (it makes TableRuntimes); importable from here as before."""
-    if name == "Hub":
-        from cardtable.server.hub import Hub
-
-        return Hub
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,6 +29,8 @@ from sqlalchemy import (
 
 
 NOTIFY_CHANNEL = "cardtable"
+#: `by` of an action (actions.by): who made it
+BY_PLAYER, BY_BOT, BY_STANDIN, BY_TIMEOUT = "player", "bot", "standin", "timeout"
 
 metadata = MetaData()
 
@@ -323,7 +325,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def _row(r) -> dict[str, Any]:
+def row_dict(r) -> dict[str, Any]:
     return dict(r._mapping)
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import exc as sa_exc
 from cardtable.server.schema import game_tables, seats
 
 # -- SQLite: plain SQL on the writer's connection -------------------------------------------------
-_INSERT_ACTIONS = 'INSERT INTO actions (table_id, idx, seat, text, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
+INSERT_ACTIONS = 'INSERT INTO actions (table_id, idx, seat, text, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
 _TABLES = {"game_tables": game_tables, "seats": seats}
 
 
@@ -31,7 +31,7 @@ def _sql_value(col, v):
     return v
 
 
-def _update_sql(table: str, values: dict) -> tuple[str, list]:
+def update_sql(table: str, values: dict) -> tuple[str, list]:
     t = _TABLES[table]
     cols = [t.c[k] for k in values]               # KeyError for a column that does not exist
     sql = f"UPDATE {table} SET " + ", ".join(f'"{c.name}" = ?' for c in cols)
@@ -46,7 +46,7 @@ def _insert_sql(table: str, row: dict) -> tuple[str, list]:
     return sql, [_sql_value(c, row[c.name]) for c in cols]
 
 
-def _insert_table_sqlite(cur: sqlite3.Cursor, values: dict, seat_rows: list[dict]) -> int:
+def insert_table_sqlite(cur: sqlite3.Cursor, values: dict, seat_rows: list[dict]) -> int:
     values = dict(values)
     now = values.pop("created_at", None) or time.time()
     sql, params = _insert_sql("game_tables", dict(values, n_actions=0, version=1,
@@ -116,7 +116,7 @@ class GroupWriter:
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        _sqlite_pragmas(conn, None)
+        sqlite_pragmas(conn, None)
         return conn
 
     def _run_batch(self, fns: list) -> list[tuple[bool, Any]]:
@@ -177,7 +177,7 @@ class GroupWriter:
         self._pool.shutdown(wait=True)
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:
+def sqlite_pragmas(dbapi_conn, _record) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")          # readers never wait for the writer
     cur.execute("PRAGMA synchronous=NORMAL")        # durable across kill -9 of the process

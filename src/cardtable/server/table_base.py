@@ -1,4 +1,4 @@
-"""What a table's parts share: who made an action (`BY_*`), `Step` (an applied action and
+"""What a table's parts share: `Step` (an applied action and
 the views around it), `ProtocolError`, the decision-time `Stats`, and the message encoder."""
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from cardtable.core.errors import IllegalDecision
 
 log = logging.getLogger("cardtable.server")
 
-#: `by` of an action: who made it
-BY_PLAYER, BY_BOT, BY_STANDIN, BY_TIMEOUT = "player", "bot", "standin", "timeout"
 MAX_DECISION = 64
 #: a table keeps a copy of its state every CHECKPOINT actions (made when a client catches up
 #: on the history): a page of history is replayed from the nearest one, not from the start
@@ -93,7 +91,7 @@ def seat_info_of(seat_rows: list[dict]) -> list[dict]:
 
 
 
-def _log_failure(task: asyncio.Future) -> None:
+def log_failure(task: asyncio.Future) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("background task failed", exc_info=task.exception())
 

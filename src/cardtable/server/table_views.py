@@ -8,7 +8,7 @@ import logging
 
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
-from cardtable.server.learn_routes import lesson_info
+from cardtable.server.lessons import lesson_info
 from cardtable.narration import web_why
 from cardtable.server import views as V
 from cardtable.server.protocol import PROTOCOL_VERSION

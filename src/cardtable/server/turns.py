@@ -93,7 +93,7 @@ class TurnPace:
     async def _hand_to_bot(self, ch, seat: int) -> None:
         """The seat's player is out for the rest of the game (dropped, or left): the stand-in
         bot takes the seat, its token no longer holds it, and its connections watch from now
-        on (runtime `_set_meta`). The seat keeps its account: a rated game counts it as the
+        on (runtime `set_meta`). The seat keeps its account: a rated game counts it as the
         account's loss (ratings.left_seats)."""
         await ch.update_seat(seat, kind="bot", bot=self.hub.settings.standin,
                              token_hash=None, away=False)

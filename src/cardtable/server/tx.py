@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from sqlalchemy import (
     JSON,
@@ -15,13 +16,29 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from cardtable.server.schema import NOTIFY_CHANNEL, Conflict, _row, actions, game_tables, seats
-from cardtable.server.sqlite_writer import _INSERT_ACTIONS, _insert_table_sqlite, _update_sql
+from cardtable.server.schema import NOTIFY_CHANNEL, Conflict, row_dict, actions, game_tables, seats
+from cardtable.server.sqlite_writer import INSERT_ACTIONS, insert_table_sqlite, update_sql
+from cardtable.server.clock import Clock
+from cardtable.server.config import DatabaseURL
+from cardtable.server.pg_fast import DecisionPool
 
-if TYPE_CHECKING:
-    from cardtable.server.db import Store
+
+class TxStore(Protocol):
+    """What a transaction needs of its store (db.py's `Store` is one): the transaction sits
+    below the store, which makes it."""
+    url: DatabaseURL
+    clock: Clock
+    engine: AsyncEngine
+    decisions: DecisionPool | None
+
+    async def write(self, fn: Callable[[sqlite3.Cursor], Any]) -> Any: ...
+
+    async def load(self, table_id: int, since: int = 0): ...
+
+    async def seats_of(self, table_id: int) -> list[dict[str, Any]]: ...
+
 
 class Tx:
     """A transaction holding the lock of one table row (see `Store.locked`): PostgreSQL.
@@ -29,7 +46,7 @@ class Tx:
     Reads and writes go to the database at once; the row is locked (SELECT ... FOR UPDATE)
     until the commit."""
 
-    def __init__(self, store: Store, conn: AsyncConnection | None, row: dict[str, Any]):
+    def __init__(self, store: TxStore, conn: AsyncConnection | None, row: dict[str, Any]):
         self.store = store
         self.conn = conn
         self.row = row
@@ -44,7 +61,7 @@ class Tx:
     async def seats(self) -> list[dict[str, Any]]:
         res = await self.conn.execute(
             select(seats).where(seats.c.table_id == self.table_id).order_by(seats.c.seat))
-        return [_row(r) for r in res]
+        return [row_dict(r) for r in res]
 
     async def actions_since(self, start: int) -> list[tuple[int, int, str, str]]:
         res = await self.conn.execute(
@@ -73,7 +90,7 @@ class Tx:
 
     async def insert_table(self, values: dict, seat_rows: list[dict]) -> None:
         """Create another table in this transaction (a rematch); its id: `new_table_id`."""
-        self.new_table_id = await _insert_table(self.conn, values, seat_rows)
+        self.new_table_id = await insert_new_table(self.conn, values, seat_rows)
 
     async def also(self, make_op) -> None:
         """Run the operation `make_op()` (a generator of (sql, params) statements in plain SQL
@@ -100,7 +117,7 @@ class Tx:
         values = dict(self._changes, version=version, updated_at=self.store.clock.now())
         return version, values
 
-    async def _finish(self) -> None:
+    async def finish(self) -> None:
         if not self.notify:
             return
         version, values = self._row_update()
@@ -119,7 +136,7 @@ class BatchTx(Tx):
     processes the guarded UPDATE does (the second of two racing writers finds the version
     moved on), and the (table_id, idx) key makes a doubled action impossible."""
 
-    def __init__(self, store: Store, row: dict[str, Any]):
+    def __init__(self, store: TxStore, row: dict[str, Any]):
         super().__init__(store, None, row)
         self._ops: list[tuple] = []
         self._version0 = row["version"]
@@ -168,26 +185,26 @@ class BatchTx(Tx):
     def _write_sqlite(self, cur: sqlite3.Cursor, values: dict) -> None:
         """`_write` in plain SQL on the SQLite writer's connection (see `GroupWriter`): the
         guarded row update first (a Conflict writes nothing), then the other writes."""
-        sql, params = _update_sql("game_tables", values)
+        sql, params = update_sql("game_tables", values)
         cur.execute(sql + " WHERE id = ? AND version = ?", params + [self.table_id,
                                                                     self._version0])
         if cur.rowcount != 1:
             raise Conflict(f"table {self.table_id} changed meanwhile")
         for op in self._ops:
             if op[0] == "insert":
-                cur.executemany(_INSERT_ACTIONS, [
+                cur.executemany(INSERT_ACTIONS, [
                     (r["table_id"], r["idx"], r["seat"], r["text"], r["by"], r["at"])
                     for r in op[2]])
             elif op[0] == "update_seat":
-                sql, params = _update_sql("seats", op[2])
+                sql, params = update_sql("seats", op[2])
                 cur.execute(sql + " WHERE table_id = ? AND seat = ?",
                             params + [self.table_id, op[1]])
             elif op[0] == "insert_table":
-                self.new_table_id = _insert_table_sqlite(cur, op[1], op[2])
+                self.new_table_id = insert_table_sqlite(cur, op[1], op[2])
             elif op[0] == "also":
                 drive_sqlite(cur, op[1]())
 
-    async def _finish(self) -> None:
+    async def finish(self) -> None:
         if not self.notify:
             return
         version, values = self._row_update()
@@ -261,7 +278,7 @@ def drive_sqlite(cur: sqlite3.Cursor, op) -> Any:
         return stop.value
 
 
-async def _insert_table(conn: AsyncConnection, values: dict, seat_rows: list[dict]) -> int:
+async def insert_new_table(conn: AsyncConnection, values: dict, seat_rows: list[dict]) -> int:
     return await conn.run_sync(_insert_table_sync, values, seat_rows)
 
 

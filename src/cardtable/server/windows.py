@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from cardtable.core.errors import IllegalDecision
 from cardtable.core.game import GameState, Window
-from cardtable.server.table_base import BY_TIMEOUT, ProtocolError
+from cardtable.server.schema import BY_TIMEOUT
+from cardtable.server.table_base import ProtocolError
 
 
 class Windows:
@@ -110,5 +111,5 @@ class Windows:
             await ch.append(trial, steps)
             n, now = self.n + len(steps), self.hub.clock.now()
             ch.tx.set(**self._with_break(self.state, trial,
-                                         self._next_meta(trial, n, self.seats, now), n, now))
+                                         self.next_meta(trial, n, self.seats, now), n, now))
         return True

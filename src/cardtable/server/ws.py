@@ -46,7 +46,8 @@ from cardtable.server.protocol import (
 )
 from cardtable.server.hub import Hub
 from cardtable.server.runtime import TableRuntime
-from cardtable.server.table_base import BY_PLAYER, ProtocolError, dumps
+from cardtable.server.schema import BY_PLAYER
+from cardtable.server.table_base import ProtocolError, dumps
 from cardtable.server.security import BadJSON, ClientLimits, TokenBucket, strict_json
 
 log = logging.getLogger("cardtable.server.ws")
