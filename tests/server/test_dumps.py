@@ -2,7 +2,7 @@
 
 import json
 
-from cardtable.server.table_base import dumps
+from cardtable.server.tables.table_base import dumps
 
 
 def test_echoed_ids_beyond_64_bits_are_encoded():

@@ -23,9 +23,9 @@ from fastapi.testclient import TestClient
 from helpers import run_async
 
 from cardtable.server import Settings, create_app
-from cardtable.server.db import BatchTx
-from cardtable.server.joining import JOIN_ATTEMPTS
-from cardtable.server.security import Limits
+from cardtable.server.store.db import BatchTx
+from cardtable.server.tables.joining import JOIN_ATTEMPTS
+from cardtable.server.guard.security import Limits
 
 
 # -- deterministic: another writer moves the row on just before the join's write ----------------

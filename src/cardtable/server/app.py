@@ -1,5 +1,5 @@
 """The FastAPI application: the lobby over HTTP (OpenAPI at /openapi.json) and
-the game over WebSocket (/ws/{code}, ws.py).
+the game over WebSocket (/ws/{code}, ws/endpoint.py).
 
     from cardtable.server import create_app, Settings
     app = create_app(Settings(database="postgresql://localhost/cardtable"))
@@ -32,35 +32,35 @@ from cardtable.core import registry
 from cardtable.core.errors import ConfigError
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
-from cardtable.server.account_routes import Accounts
-from cardtable.server.account_routes import router as account_router
-from cardtable.server.passkey_routes import router as passkey_router
-from cardtable.server.friend_routes import install as install_friends
+from cardtable.server.http.account import Accounts
+from cardtable.server.http.account import router as account_router
+from cardtable.server.http.passkey import router as passkey_router
+from cardtable.server.http.friend import install as install_friends
 from cardtable.server.clock import Clock
 from cardtable.server.config import Settings
-from cardtable.server.coach_routes import router as coach_router
-from cardtable.server.db import Store, token_hash
-from cardtable.server.driver import Drivers, Listener
-from cardtable.server.joining import join_seat
-from cardtable.server.login_limits import LoginLimits
-from cardtable.server.origin import OriginCheck, parse_allowed
+from cardtable.server.http.coach import router as coach_router
+from cardtable.server.store.db import Store, token_hash
+from cardtable.server.tables.driver import Drivers, Listener
+from cardtable.server.tables.joining import join_seat
+from cardtable.server.guard.login_limits import LoginLimits
+from cardtable.server.people.origin import OriginCheck, parse_allowed
 from cardtable.server.errors import ApiError, invalid_code, validation_errors
 from cardtable.server.errors import bad as _bad
 from cardtable.server.games import games_out, table_config
-from cardtable.server.migrate import upgrade
-from cardtable.server.replay_routes import MAX_PAGE, ReplayResponse, replay_page
-from cardtable.server.replay_routes import router as replay_router
-from cardtable.server.chat import chat_replay, notified as chat_notified
-from cardtable.server.quotas import Refused, TableQuotas, searching
-from cardtable.server.hub import Hub
-from cardtable.server.push import Pusher
-from cardtable.server.pace_routes import router as pace_router
-from cardtable.server.push_routes import router as push_router
-from cardtable.server.rating_routes import rated_checks
-from cardtable.server.rating_routes import router as rating_router
-from cardtable.server.runtime import TableRuntime
-from cardtable.server.table_base import seat_info_of
-from cardtable.server.security import (
+from cardtable.server.store.migrate import upgrade
+from cardtable.server.http.replay import MAX_PAGE, ReplayResponse, replay_page
+from cardtable.server.http.replay import router as replay_router
+from cardtable.server.talk.chat import chat_replay, notified as chat_notified
+from cardtable.server.tables.quotas import Refused, TableQuotas, searching
+from cardtable.server.tables.hub import Hub
+from cardtable.server.talk.push import Pusher
+from cardtable.server.http.pace import router as pace_router
+from cardtable.server.http.push import router as push_router
+from cardtable.server.http.rating import rated_checks
+from cardtable.server.http.rating import router as rating_router
+from cardtable.server.tables.runtime import TableRuntime
+from cardtable.server.tables.table_base import seat_info_of
+from cardtable.server.guard.security import (
     MAX_CODE_LEN,
     AddressKeys,
     BadClientId,
@@ -75,9 +75,9 @@ from cardtable.server.security import (
     same_person,
     secret_seed,
 )
-from cardtable.server.learn_routes import router as learn_router
-from cardtable.server.lessons import rematch_of
-from cardtable.server.ws import handle_ws
+from cardtable.server.http.learn import router as learn_router
+from cardtable.server.tables.lessons import rematch_of
+from cardtable.server.ws.endpoint import handle_ws
 
 log = logging.getLogger("cardtable.server")
 
@@ -92,7 +92,7 @@ def table_out(rt: TableRuntime) -> P.TableOut:
 
 
 def _pace_out(row: dict) -> dict:
-    """The pace fields of a table for the lobby (server/pace.py)."""
+    """The pace fields of a table for the lobby (server/tables/pace.py)."""
     s = row["settings"]
     turn = s.get("pace") == "turn"
     return {"pace": "turn" if turn else "live",
@@ -183,13 +183,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # no OpenTelemetry spans, metrics or exporters (never any traffic but the clients')
         extra["telemetry"] = {"tracing": False, "metrics": False, "logs": False,
                               "operation_spans": False, "auto_configure": False}
-    # no /docs or /redoc unless asked for: they load a CDN's scripts (server/apidocs.py)
+    # no /docs or /redoc unless asked for: they load a CDN's scripts (server/http/apidocs.py)
     app = FastAPI(title="cardtable", version=__version__, lifespan=lifespan,
                   description="Lobby of the cardtable game server. Games are played over the "
                               "WebSocket /ws/{code} (docs/protocol.md).",
                   docs_url=None, redoc_url=None, **extra)
     if settings.api_docs:
-        from cardtable.server.apidocs import add_api_docs
+        from cardtable.server.http.apidocs import add_api_docs
 
         add_api_docs(app)
 
@@ -202,10 +202,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(Guard, clients=clients, body_limit=body_limit,
                        own_json=("/api/replay",))       # parsed once, off the loop
     app.state.clients = clients                         # POST /api/replay's own budget
-    app.state.store = lambda: state["store"]            # POST /api/my-moves (pace_routes.py)
+    app.state.store = lambda: state["store"]            # POST /api/my-moves (http/pace.py)
     app.state.hub = lambda: state["hub"]
     app.state.drivers = lambda: state["drivers"]
-    app.state.settings = settings                      # coach_routes.py
+    app.state.settings = settings                      # http/coach.py
     app.state.clock = clock
     app.state.accounts = accounts = Accounts(settings, lambda: state["hub"],
                                              LoginLimits(settings.limits))
@@ -523,7 +523,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
 
     app.include_router(replay_router)                   # POST /api/replay
     app.state.make_table = make_table
-    app.include_router(learn_router)                    # /api/lessons (learn_routes.py)
+    app.include_router(learn_router)                    # /api/lessons (http/learn.py)
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
@@ -563,7 +563,7 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
     capped in all and per address."""
     import uvicorn
 
-    from cardtable.server.connections import TrustedProxies, fit_file_limit, protocols
+    from cardtable.server.guard.connections import TrustedProxies, fit_file_limit, protocols
 
     try:
         settings.url()

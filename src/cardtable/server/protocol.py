@@ -26,7 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from cardtable.core import registry
-from cardtable.server.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict_json
+from cardtable.server.guard.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict_json
 
 PROTOCOL_VERSION = 1
 
@@ -205,7 +205,7 @@ class DecisionInfo(BaseModel):
 
 
 class PaceInfo(BaseModel):
-    """A turn-based table's pace (server/pace.py; null in the state of a live table)."""
+    """A turn-based table's pace (server/tables/pace.py; null in the state of a live table)."""
     pace: Literal["turn"]
     #: the time for each move (seconds)
     move_seconds: float
@@ -290,7 +290,7 @@ class ServerCancelled(BaseModel):
 
 class ServerReminder(BaseModel):
     """A turn-based table: the move's time runs out at `deadline` (sent to the connections
-    of the seats whose move it is, when the reminder is due; server/pace.py)."""
+    of the seats whose move it is, when the reminder is due; server/tables/pace.py)."""
     type: Literal["reminder"]
     table: str
     seat: int
@@ -513,7 +513,7 @@ class TableOut(BaseModel):
     rated: bool = False
     #: a lesson's table (POST /api/lessons/{id}): the lesson's id (GET /api/lessons/{id})
     lesson: str | None = None
-    #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/pace.py)
+    #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/tables/pace.py)
     pace: Literal["live", "turn"] = "live"
     move_seconds: float | None = None
     on_timeout: Literal["bot_move", "drop"] | None = None
