@@ -27,6 +27,7 @@ from cardtable.core.lesson import Lesson, lesson, lessons
 from cardtable.server import protocol as P
 from cardtable.server.errors import bad
 from cardtable.server.games import table_config
+from cardtable.server.http.tables import make_table
 
 router = APIRouter(tags=["lessons"])
 
@@ -82,4 +83,4 @@ async def start_lesson(lesson_id: LessonPath, req: StartLesson, request: Request
     base.pop("actions", None)
     cfg["lesson"] = les.id
     cfg["host"] = les.seat
-    return await request.app.state.make_table(create, request, cfg, base, rows)
+    return await make_table(create, request, cfg, base, rows)

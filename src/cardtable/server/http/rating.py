@@ -1,6 +1,6 @@
 """The HTTP routes of human ratings (docs/api.md "Ratings", docs/ratings.md): a
 player's public profile and the leaderboard of a game; and the checks of rated tables that
-the lobby's create and join routes make (`rated_checks`).
+the lobby's create and join routes make (`rated_host`, `rated_join`; http/tables.py).
 
 A profile is public: anybody may read the games an account played at public tables, its
 ratings and its results. Games at private tables are counted, but their codes (a private
@@ -36,39 +36,36 @@ PAGE = 50
 
 
 # -- rated tables: the checks of POST /api/tables and the joins -------------------------------
-def rated_checks(accounts, settings, hub):
-    """(rated_host, rated_join) for app.py's create and join routes."""
+async def rated_host(req, cfg: dict, request: Request) -> None:
+    """A rated table's host is logged in and takes a seat at once, under the account's
+    name; the table gets a turn timer (a player who leaves cannot stall it, and one whose
+    timer ran out and who did not come back counts as having left). POST /api/tables
+    (http/tables.py)."""
+    found = await request.app.state.accounts.current(request)
+    if found is None:
+        raise ApiError(401, "log in to open a rated table", "rated_login")
+    if req.name is None:
+        raise ApiError(422, "the host of a rated table takes a seat at once (name)",
+                       "rated_host_seat")
+    req.name = found[0]["name"]
+    if not cfg.get("turn_seconds"):
+        cfg["turn_seconds"] = request.app.state.settings.public_turn_seconds or 120.0
 
-    async def rated_host(req, cfg: dict, request: Request) -> None:
-        """A rated table's host is logged in and takes a seat at once, under the account's
-        name; the table gets a turn timer (a player who leaves cannot stall it, and one whose
-        timer ran out and who did not come back counts as having left)."""
-        found = await accounts.current(request)
-        if found is None:
-            raise ApiError(401, "log in to open a rated table", "rated_login")
-        if req.name is None:
-            raise ApiError(422, "the host of a rated table takes a seat at once (name)",
-                           "rated_host_seat")
-        req.name = found[0]["name"]
-        if not cfg.get("turn_seconds"):
-            cfg["turn_seconds"] = settings.public_turn_seconds or 120.0
 
-    async def rated_join(rt, request: Request) -> tuple[str, int]:
-        """The account's name and id for its seat at the rated table `rt` (the join writes
-        the account with the seat, joining.py); 401 `rated_login` for a guest, 409
-        `rated_seat_held` if the account sits there already."""
-        found = await accounts.current(request)
-        if found is None:
-            raise ApiError(401, "this table is rated: log in to sit here (guests may watch)",
-                           "rated_login")
-        account = found[0]
-        held = await A.read(hub().store, _seat_of(rt.id, account["id"]))
-        if held:
-            raise ApiError(409, "your account holds a seat at this table already",
-                           "rated_seat_held")
-        return account["name"], account["id"]
-
-    return rated_host, rated_join
+async def rated_join(rt, request: Request) -> tuple[str, int]:
+    """The account's name and id for its seat at the rated table `rt` (the join writes
+    the account with the seat, joining.py); 401 `rated_login` for a guest, 409
+    `rated_seat_held` if the account sits there already."""
+    found = await request.app.state.accounts.current(request)
+    if found is None:
+        raise ApiError(401, "this table is rated: log in to sit here (guests may watch)",
+                       "rated_login")
+    account = found[0]
+    held = await A.read(request.app.state.hub().store, _seat_of(rt.id, account["id"]))
+    if held:
+        raise ApiError(409, "your account holds a seat at this table already",
+                       "rated_seat_held")
+    return account["name"], account["id"]
 
 
 def _seat_of(table_id: int, account_id: int) -> A.Op:

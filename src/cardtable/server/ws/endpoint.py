@@ -24,6 +24,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from fastapi import APIRouter
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -457,3 +458,12 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
             conn.error(e.code, e.message, ident, e.reason_code, e.params)
             return
         hub.stats.add(time.perf_counter() - received)
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{code}")
+async def ws_play(ws: WebSocket, code: str):
+    st = ws.app.state
+    await handle_ws(ws, code, st.hub(), st.settings, st.clients)
