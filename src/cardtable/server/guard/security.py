@@ -399,7 +399,7 @@ class ClientLimits:
 
 # -- the ASGI guard ---------------------------------------------------------------------------
 #: the largest request bodies (bytes): the lobby's (a few hundred bytes are enough), and the
-#: replay API's (a record: about 12 bytes an action; server/replay_routes.MAX_ACTIONS is 20,000),
+#: replay API's (a record: about 12 bytes an action; server/http/replay.py MAX_ACTIONS is 20,000),
 #: the same cap as every record read by `cardtable replay` and core.record.read_record
 MAX_BODY = 16 * 1024
 MAX_REPLAY_BODY = MAX_RECORD_BYTES

@@ -307,7 +307,7 @@ def touch(account_ids: list[int], now: float) -> Op:
 
 class Presence:
     """Who is online as this process sees it: the accounts with an open WebSocket here
-    (counted by friend_routes.PresenceMiddleware), renewed in the table `presence` every
+    (counted by http/friend.py PresenceMiddleware), renewed in the table `presence` every
     `beat` seconds while any is open, and the accounts whose pages polled (written at most
     every `beat` seconds an account)."""
 
