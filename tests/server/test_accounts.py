@@ -292,7 +292,7 @@ def test_every_account_error_has_words_in_both_languages(lang):
 
     src = Path(__file__).parents[2] / "src" / "cardtable" / "server"
     codes = set()
-    for name in ("http/account.py", "origin.py"):
+    for name in ("http/account.py", "people/origin.py"):
         text = (src / name).read_text()
         codes |= set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', text, re.S))
         codes |= set(re.findall(r'"(origin_missing|cross_origin|[a-z]+_limited)"', text))

@@ -258,7 +258,7 @@ def test_every_passkey_error_has_words_in_both_languages(lang):
 
     src = Path(__file__).parents[2] / "src" / "cardtable" / "server"
     codes = set()
-    for name in ("http/passkey.py", "passkeys.py"):
+    for name in ("http/passkey.py", "people/passkeys.py"):
         text = (src / name).read_text()
         codes |= set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', text, re.S))
     assert {"passkey_expired", "passkey_refused", "bad_passkey", "passkey_known",
