@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))
 from accounts_helpers import app_client
-from cardtable.server.friends import FriendLimits
+from cardtable.server.people.friends import FriendLimits
 with tempfile.TemporaryDirectory() as d, app_client(f"{d}/m.db") as web:
     web.app.state.friends.limits = FriendLimits(request_burst=10**6)
     _, fay = web.sign_up("Fay"); _, eve = web.sign_up("Eve")

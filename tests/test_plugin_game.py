@@ -120,7 +120,7 @@ def test_it_plays_on_the_game_server(installed, tmp_path):
     from fastapi.testclient import TestClient
 
     from cardtable.server import Settings, create_app
-    from cardtable.server.security import Limits
+    from cardtable.server.guard.security import Limits
 
     app = create_app(Settings(database=f"{tmp_path}/plugin.db", announce=False,
                               limits=Limits.off(), bot_workers=0))

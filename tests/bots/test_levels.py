@@ -95,7 +95,7 @@ def test_play_takes_levels():
 
 def test_server_worker_makes_levels_by_name():
     """The server's bot workers build a bot from its level name (server/botpool.think)."""
-    from cardtable.server.botpool import think
+    from cardtable.server.tables.botpool import think
 
     g = walk("abluxxen", {"variant": "basic"}, 2, 9)
     for level in LEVELS:

@@ -25,7 +25,7 @@ def _padded(size: int) -> str:
 
 
 def test_the_server_takes_bodies_of_the_same_size():
-    from cardtable.server.security import MAX_REPLAY_BODY
+    from cardtable.server.guard.security import MAX_REPLAY_BODY
 
     assert MAX_REPLAY_BODY == MAX_RECORD_BYTES
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cardtable.narration import plain_names, web_why
-from cardtable.server.views import public_view
+from cardtable.server.tables.views import public_view
 from random_games import walk
 
 NAMES = ["Ann", "Ben", "Caro"]

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from fastapi.testclient import TestClient
 
 from cardtable.server import Settings, create_app
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 
 ORIGIN = "http://testserver"
 PASSWORD = "correct horse battery"

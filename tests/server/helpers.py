@@ -23,7 +23,7 @@ import websockets
 from cardtable.core.record import load_record
 from cardtable.narration import web_why
 from cardtable.server.protocol import server_message
-from cardtable.server.views import describe, public_view, seat_names
+from cardtable.server.tables.views import describe, public_view, seat_names
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"

@@ -12,7 +12,7 @@ from helpers import GUARD, HOST, Client, free_port
 
 from cardtable.server import Settings, create_app
 from cardtable.server.clock import FakeClock
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 
 HOUR = 3600.0
 DAY = 24 * HOUR

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import ORIGIN, PASSWORD, app_client, session_of, spy_on_verify
 
-from cardtable.server import accounts as A
+from cardtable.server.people import accounts as A
 
 
 @pytest.fixture(scope="module")
@@ -292,7 +292,7 @@ def test_every_account_error_has_words_in_both_languages(lang):
 
     src = Path(__file__).parents[2] / "src" / "cardtable" / "server"
     codes = set()
-    for name in ("account_routes.py", "origin.py"):
+    for name in ("http/account.py", "people/origin.py"):
         text = (src / name).read_text()
         codes |= set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', text, re.S))
         codes |= set(re.findall(r'"(origin_missing|cross_origin|[a-z]+_limited)"', text))
@@ -312,7 +312,7 @@ def test_a_session_ends_when_unused_and_lives_on_while_used(web, database):
 
     import sqlalchemy as sa
 
-    from cardtable.server import sessions as S
+    from cardtable.server.people import sessions as S
     from cardtable.server.config import DatabaseURL
 
     _, used = web.sign_up("Nele")

@@ -20,9 +20,9 @@ from argon2 import extract_parameters
 from helpers import ServerProc
 from webauthn_soft import RP, Agent, SoftKey
 
-from cardtable.server.login_limits import LoginLimits
-from cardtable.server.passwords import Passwords
-from cardtable.server.security import Limits
+from cardtable.server.guard.login_limits import LoginLimits
+from cardtable.server.people.passwords import Passwords
+from cardtable.server.guard.security import Limits
 
 EVIL = "https://evil.example"
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from accounts_helpers import app_client
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import alembic_config, upgrade
+from cardtable.server.store.migrate import alembic_config, upgrade
 
 #: the columns of revision 0003 (the seats had no account then)
 OLD = {"game_tables": ("id", "code", "game", "settings", "base", "public", "status",
@@ -32,7 +32,7 @@ def _games_made_by_a_server(tmp: str):
     """A finished game of two bots and a guest's running game against a bot, made by a
     server on a scratch database: (rows per table, the finished code, the running code and
     its token, the finished record)."""
-    from cardtable.server.db import metadata
+    from cardtable.server.store.db import metadata
 
     with app_client(f"{tmp}/scratch.db") as web:
         r = web.call("POST", "/api/tables", origin=None, json={
@@ -59,7 +59,7 @@ def _games_made_by_a_server(tmp: str):
 
 
 def test_a_database_of_revision_0003_upgrades_and_its_games_go_on(database):
-    from cardtable.server.db import metadata
+    from cardtable.server.store.db import metadata
 
     with tempfile.TemporaryDirectory() as tmp:
         rows, over, code, token, record = _games_made_by_a_server(tmp)

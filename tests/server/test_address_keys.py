@@ -16,7 +16,7 @@ from helpers import ServerProc, assert_clean_log, database_url
 from sqlalchemy import create_engine, text
 
 from cardtable.server.config import DatabaseURL, read_address_secrets
-from cardtable.server.security import AddressKeys
+from cardtable.server.guard.security import AddressKeys
 
 ADDR = "127.0.0.1"
 LIMITS = ("--client-limits", "on", "--limit", "tables=1",

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from fastapi.testclient import TestClient
 
 from cardtable.server import Settings, create_app
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 
 #: the CDN hosts FastAPI's docs pages load from
 CDNS = ("cdn.jsdelivr.net", "cdn.redoc.ly", "fastapi.tiangolo.com", "fonts.googleapis.com")

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from cardtable.core import registry
 from cardtable.server import Settings, create_app
 from cardtable.server.protocol import DEFAULT_SNAP_SECONDS
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))     # tests/: the toy game
 
@@ -130,7 +130,7 @@ from fastapi.testclient import TestClient
 import toygame
 from cardtable.core import registry
 from cardtable.server import Settings, create_app
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 registry.register(dataclasses.replace(toygame.GAME, title="Higher or Lower"))
 with tempfile.TemporaryDirectory() as d, TestClient(create_app(Settings(
         database=f"{d}/games.db", announce=False, limits=Limits.off(), bot_workers=0))) as c:

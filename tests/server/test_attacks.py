@@ -28,7 +28,7 @@ from helpers import (Client, ServerProc, assert_clean_log, long_kombio_record, p
                      play, run_async)
 
 from cardtable.core.record import load_record
-from cardtable.server.security import CODE_ALPHABET, PRIVATE_CODE_LEN, PUBLIC_CODE_LEN
+from cardtable.server.guard.security import CODE_ALPHABET, PRIVATE_CODE_LEN, PUBLIC_CODE_LEN
 
 _addresses = itertools.count(1)
 
@@ -135,7 +135,7 @@ def test_bot_seeds_are_secret():
     from types import SimpleNamespace
 
     from cardtable.server.config import Settings
-    from cardtable.server.driver import Drivers
+    from cardtable.server.tables.driver import Drivers
 
     hub = SimpleNamespace(store=SimpleNamespace(url=SimpleNamespace(is_postgres=False)))
     d = Drivers(hub, Settings(bot_workers=0, sweep_interval=0))

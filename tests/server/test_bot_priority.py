@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import pytest
 from helpers import Client, ServerProc, assert_clean_log, database_url, run_async
 
-from cardtable.server.botpool import BotPool, Withdrawn
-from cardtable.server.driver import RANK_ALONE, RANK_PLAYED, RANK_WATCHED, rank
+from cardtable.server.tables.botpool import BotPool, Withdrawn
+from cardtable.server.tables.driver import RANK_ALONE, RANK_PLAYED, RANK_WATCHED, rank
 
 
 # -- the pool's order (a fake worker: a job starts when the pool submits it and ends when the
@@ -314,7 +314,7 @@ def test_the_owners_of_a_table(tmp_path):
     its host's seat when its creator is logged in."""
     from accounts_helpers import app_client
 
-    from cardtable.server.driver import owners
+    from cardtable.server.tables.driver import owners
 
     with app_client(str(tmp_path / "o.db")) as web:
         store = web.app.state.hub().store

@@ -1,4 +1,4 @@
-"""`TableRuntime.change()` (server/change.py), the one idiom of every change of a table: the
+"""`TableRuntime.change()` (server/tables/change.py), the one idiom of every change of a table: the
 lock, the table's transaction, catching up, and after the commit taking the change over,
 publishing it once, waking the driver and telling the hub. On SQLite and PostgreSQL."""
 
@@ -9,8 +9,8 @@ from helpers import run_async
 
 from cardtable.core.record import new_game
 from cardtable.server.config import DatabaseURL, Settings
-from cardtable.server.db import Conflict, Store
-from cardtable.server.migrate import upgrade
+from cardtable.server.store.db import Conflict, Store
+from cardtable.server.store.migrate import upgrade
 
 
 class Conn:
@@ -34,7 +34,7 @@ class Conn:
 async def _table(url: DatabaseURL, code: str):
     """A store, a hub and the runtime of a new playing Abluxxen duel table with a listening
     client of seat 0; `calls` counts the hub's after_change calls."""
-    from cardtable.server.hub import Hub
+    from cardtable.server.tables.hub import Hub
 
     store = Store(url)
     rec = new_game("abluxxen", variant="duel", seed=3).record()

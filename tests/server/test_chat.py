@@ -1,4 +1,4 @@
-"""Table talk (issue 33, server/chat.py, docs/protocol.md "Table talk"): the players' chat
+"""Table talk (issue 33, server/talk/chat.py, docs/protocol.md "Table talk"): the players' chat
 between seats, the spectators' chat that no seat gets during the game (both in the finished
 game's chat), quick reactions, the limits (length, control characters, rates per seat and per
 spectator), text kept as text, the host's switch, the log a reconnecting client gets, and the

@@ -1,5 +1,5 @@
-"""The coach at bot tables and the review of finished games over HTTP (issue 34; server/coach.py,
-coach_routes.py): the coach answers at a table of one person and bots, computed in the bot pool
+"""The coach at bot tables and the review of finished games over HTTP (issue 34; server/tables/coach.py,
+http/coach.py): the coach answers at a table of one person and bots, computed in the bot pool
 (a real worker process here), and is refused at a table with two people, at a rated table, for
 a token of another table and when it is not the seat's decision; the review refuses a game
 being played and a bot's seat, runs in the pool with its progress, gives exactly what
@@ -20,8 +20,8 @@ from cardtable.bots.review import review as review_of
 from cardtable.core.record import load_record, new_game
 from cardtable.core.rng import Rng
 from cardtable.server import Settings, create_app
-from cardtable.server.coach import coach_allowed
-from cardtable.server.security import Limits
+from cardtable.server.tables.coach import coach_allowed
+from cardtable.server.guard.security import Limits
 
 DEADLINE = 300.0            # a hang guard, not a time budget
 

@@ -1,4 +1,4 @@
-"""Raw connections (issue 29, item 1; server/connections.py): a connection that does not complete
+"""Raw connections (issue 29, item 1; server/guard/connections.py): a connection that does not complete
 its request head in time is closed (slowloris, idle, a half-sent WebSocket upgrade), open
 connections are capped per address (an IPv6 /64 counts as one) and in all, a trusted proxy
 counts only in all, and normal keep-alive requests and WebSocket games go on unaffected.
@@ -20,7 +20,7 @@ import websockets
 
 from helpers import GUARD, HOST, Client, ServerProc, assert_clean_log, play, run_async
 
-from cardtable.server.netaddr import addr_group
+from cardtable.server.guard.netaddr import addr_group
 
 HEAD = ("GET /api/health HTTP/1.1\r\nHost: t\r\n"
         "Connection: keep-alive\r\n\r\n").encode()
@@ -328,7 +328,7 @@ def test_the_fair_share_counts_an_ipv6_56_as_one_client():
     """One /56 with connections from 8 of its /64s (each within the cap per address) fills the
     cap in all; another client's newcomer takes the place of the /56's idle connection, not
     of its seat's, and the /56 cannot take it back."""
-    from cardtable.server.connections import Gate, TrustedProxies
+    from cardtable.server.guard.connections import Gate, TrustedProxies
 
     gate = Gate(8, 4, TrustedProxies(""))
     slots = []

@@ -1,8 +1,8 @@
-"""The server's message encoder (runtime.dumps) takes everything a client may make it echo."""
+"""The server's message encoder (table_base.dumps) takes everything a client may make it echo."""
 
 import json
 
-from cardtable.server.runtime import dumps
+from cardtable.server.tables.table_base import dumps
 
 
 def test_echoed_ids_beyond_64_bits_are_encoded():

@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from accounts_helpers import ORIGIN, app_client
 from push_receiver import PushReceiver
 
-from cardtable.server import friends as F
-from cardtable.server.friends import FriendLimits
+from cardtable.server.people import friends as F
+from cardtable.server.people.friends import FriendLimits
 
 EVIL = "https://evil.example"
 GUARD = 60.0
@@ -399,7 +399,7 @@ def test_every_friends_error_has_words_in_both_languages(lang):
     from cardtable.i18n import t
 
     src = Path(__file__).parents[2] / "src" / "cardtable" / "server"
-    text = (src / "friend_routes.py").read_text() + (src / "friends.py").read_text()
+    text = (src / "http/friend.py").read_text() + (src / "people/friends.py").read_text()
     # ApiError(status, "detail" "detail ...", "code" ...), InviteRefused(status, "code", ...)
     codes = set(re.findall(r'ApiError\(\d+,\s*(?:f?"[^"]*"\s*)+,\s*"([a-z_]+)"', text)) | \
         set(re.findall(r'InviteRefused\(\d+, "([a-z_]+)"', text)) | \

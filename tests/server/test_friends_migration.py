@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from accounts_helpers import PASSWORD, app_client
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import alembic_config, upgrade
-from cardtable.server.passwords import Passwords
-from cardtable.server.security import name_keys
+from cardtable.server.store.migrate import alembic_config, upgrade
+from cardtable.server.people.passwords import Passwords
+from cardtable.server.guard.security import name_keys
 
 NEW_TABLES = {"friend_requests", "friends", "presence", "invites", "account_push"}
 

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from helpers import Client, ServerProc, assert_clean_log, run_async
 
-from cardtable.server.netaddr import addr_group, quota_group
-from cardtable.server.security import AddressKeys, same_address, same_person
+from cardtable.server.guard.netaddr import addr_group, quota_group
+from cardtable.server.guard.security import AddressKeys, same_address, same_person
 
 KEYS = AddressKeys([b"a test's address key"])
 

@@ -23,9 +23,9 @@ from fastapi.testclient import TestClient
 from helpers import run_async
 
 from cardtable.server import Settings, create_app
-from cardtable.server.db import BatchTx
-from cardtable.server.joining import JOIN_ATTEMPTS
-from cardtable.server.security import Limits
+from cardtable.server.store.db import BatchTx
+from cardtable.server.tables.joining import JOIN_ATTEMPTS
+from cardtable.server.guard.security import Limits
 
 
 # -- deterministic: another writer moves the row on just before the join's write ----------------
@@ -38,14 +38,14 @@ def lobby():
 
 
 class Interloper:
-    """Wraps the end of an optimistic change (db.BatchTx._finish, where SQLite writes): before
+    """Wraps the end of an optimistic change (db.BatchTx.finish, where SQLite writes): before
     each of the next `times` writes, another writer moves the table's row on (its version) and
     commits, as another process would, so the guarded write finds it changed (db.Conflict)."""
 
     def __init__(self, monkeypatch, times: int):
         self.left = times
         self.bumped = 0
-        original = BatchTx._finish
+        original = BatchTx.finish
 
         async def finish(tx):
             if self.left > 0 and tx.notify:
@@ -56,7 +56,7 @@ class Interloper:
                     (tx.table_id,)))
             await original(tx)
 
-        monkeypatch.setattr(BatchTx, "_finish", finish)
+        monkeypatch.setattr(BatchTx, "finish", finish)
 
 
 def test_a_join_that_loses_the_race_once_is_tried_again(lobby, monkeypatch):

@@ -1,4 +1,4 @@
-"""Lessons on the game server (server/learn_routes.py, docs/api.md "Lessons"): a lesson's
+"""Lessons on the game server (server/http/learn.py, docs/api.md "Lessons"): a lesson's
 table is private, holds the prepared deal, its bots follow the script, the learner's state
 messages carry the step due (with its decision as JSON and its clause) and the step done, a
 decision the step does not ask for is refused (`lesson_step`) and changes nothing, and after

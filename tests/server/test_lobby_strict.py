@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from cardtable.server import Settings, create_app
 from cardtable.server import protocol as P
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 
 
 @pytest.fixture(scope="module")

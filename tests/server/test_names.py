@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from cardtable.server import Settings, create_app
-from cardtable.server.security import BadName, Limits, clean_name, same_name, skeleton
+from cardtable.server.guard.security import BadName, Limits, clean_name, same_name, skeleton
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from accounts_helpers import app_client
 from test_ratings import play_out, rated_table
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import alembic_config, upgrade
+from cardtable.server.store.migrate import alembic_config, upgrade
 
 
 def _downgrade(url: DatabaseURL, revision: str) -> None:

@@ -1,4 +1,4 @@
-"""Turn-based tables (issue 33, server/pace.py) played over simulated days: the app takes a
+"""Turn-based tables (issue 33, server/tables/pace.py) played over simulated days: the app takes a
 `FakeClock` (server/clock.py) and the test advances it; nothing sleeps. Moves hours apart, the
 reminder (in the page, and by Web Push: the in-test push service decrypts it), a timeout with
 each consequence, a restart in the middle that keeps the deadline, the expiry of an abandoned

@@ -12,7 +12,7 @@ from pace_helpers import Local
 from cardtable.core.record import new_game
 from cardtable.server.clock import FakeClock
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import alembic_config, upgrade
+from cardtable.server.store.migrate import alembic_config, upgrade
 
 
 def test_a_database_of_revision_0006_upgrades_and_its_game_goes_on(database):

@@ -1,4 +1,4 @@
-"""Passkeys (issue 32, passkey_routes.py) through the HTTP API with a software authenticator
+"""Passkeys (issue 32, http/passkey.py) through the HTTP API with a software authenticator
 (webauthn_soft.py): sign up with a passkey, log in with it from another browser, add,
 list and remove passkeys (never the last way to log in), delete a password-less account
 with its passkey; and the attacks: a replayed challenge, an answer made for another site,
@@ -22,7 +22,7 @@ from accounts_helpers import ORIGIN, PASSWORD, app_client
 from webauthn_soft import RP, UP, Agent, SoftKey, b64
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.security import Limits
+from cardtable.server.guard.security import Limits
 
 @pytest.fixture(scope="module")
 def web(database):
@@ -258,7 +258,7 @@ def test_every_passkey_error_has_words_in_both_languages(lang):
 
     src = Path(__file__).parents[2] / "src" / "cardtable" / "server"
     codes = set()
-    for name in ("passkey_routes.py", "passkeys.py"):
+    for name in ("http/passkey.py", "people/passkeys.py"):
         text = (src / name).read_text()
         codes |= set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', text, re.S))
     assert {"passkey_expired", "passkey_refused", "bad_passkey", "passkey_known",

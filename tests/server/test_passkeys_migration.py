@@ -18,8 +18,8 @@ from accounts_helpers import PASSWORD, app_client
 from webauthn_soft import RP, Agent, SoftKey
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import alembic_config, upgrade
-from cardtable.server.security import name_keys
+from cardtable.server.store.migrate import alembic_config, upgrade
+from cardtable.server.guard.security import name_keys
 
 
 def test_a_database_of_revision_0006_upgrades_and_its_accounts_add_passkeys(database):

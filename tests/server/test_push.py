@@ -1,4 +1,4 @@
-"""Web Push ("your move" while the page is closed; server/push.py), end to end: real server
+"""Web Push ("your move" while the page is closed; server/talk/push.py), end to end: real server
 processes (SQLite and PostgreSQL) send to the in-test push service (push_receiver.py), which
 checks the VAPID token and decrypts every message as a browser would."""
 
@@ -16,7 +16,7 @@ from push_receiver import PushReceiver
 from sqlalchemy import create_engine, text
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.push import BadSubscription, check_endpoint
+from cardtable.server.talk.push import BadSubscription, check_endpoint
 
 GUARD = 60.0
 
@@ -248,7 +248,7 @@ def test_send_time_resolver_refuses_local_addresses():
     sent (DNS may change after the subscription was checked)."""
     import asyncio
 
-    from cardtable.server.push import PublicResolver
+    from cardtable.server.talk.push import PublicResolver
 
     async def main():
         strict, loose = PublicResolver(allow_local=False), PublicResolver(allow_local=True)
@@ -272,7 +272,7 @@ def test_which_moves_get_an_alert():
     from types import SimpleNamespace as NS
 
     from cardtable.server.config import Settings
-    from cardtable.server.push import WINDOW_MIN, Pusher
+    from cardtable.server.talk.push import WINDOW_MIN, Pusher
 
     class Rt:
         def __init__(self, to_move, window=None, answered=(), conns=(), status="playing"):

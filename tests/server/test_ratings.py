@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import app_client
 
-from cardtable.server import ratings as R
-from cardtable.server.table_base import ProtocolError
+from cardtable.server.people import ratings as R
+from cardtable.server.tables.table_base import ProtocolError
 
 
 # -- the update -----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from accounts_helpers import app_client
 from test_ratings import play_out, rated_table
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import alembic_config, upgrade
+from cardtable.server.store.migrate import alembic_config, upgrade
 
 #: the tables and columns of revision 0006 that hold these games
 OLD = {"accounts": ("id", "name", "name_key", "name_key2", "password_hash", "created_at",
@@ -32,7 +32,7 @@ OLD = {"accounts": ("id", "name", "name_key", "name_key2", "password_hash", "cre
 
 
 def _made_by_a_server(tmp: str):
-    from cardtable.server.db import metadata
+    from cardtable.server.store.db import metadata
 
     with app_client(f"{tmp}/scratch.db", round_break=0) as web:
         _, s = web.sign_up("Olga")
@@ -53,7 +53,7 @@ def _made_by_a_server(tmp: str):
 
 
 def test_a_database_of_revision_0006_upgrades_and_rated_games_follow(database):
-    from cardtable.server.db import metadata
+    from cardtable.server.store.db import metadata
 
     with tempfile.TemporaryDirectory() as tmp:
         rows, over, running = _made_by_a_server(tmp)

@@ -16,8 +16,8 @@ import pytest
 from helpers import database_url
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.db import Store
-from cardtable.server.migrate import upgrade
+from cardtable.server.store.db import Store
+from cardtable.server.store.migrate import upgrade
 
 
 class JumpLoop(asyncio.SelectorEventLoop):

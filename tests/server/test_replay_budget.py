@@ -17,10 +17,10 @@ import pytest
 
 from cardtable.core.record import new_game
 from cardtable.server import create_app
-from cardtable.server import security
+from cardtable.server.guard import security
 from cardtable.server.config import Settings
-from cardtable.server.security import Limits
-from cardtable.server import replay_routes as replay_api
+from cardtable.server.guard.security import Limits
+from cardtable.server.http import replay as replay_api
 
 
 def _record(seed: int = 3) -> dict:

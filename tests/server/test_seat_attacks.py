@@ -19,7 +19,7 @@ from accounts_helpers import PASSWORD, app_client
 from test_ratings import play_out, rated_table
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.db import token_hash
+from cardtable.server.store.db import token_hash
 
 OTHER = {"X-Cardtable-Client": "e" * 32}          # another browser (a seat per person)
 
@@ -220,7 +220,7 @@ def test_two_joins_of_one_account_at_once_give_it_one_seat(database):
     import asyncio
 
     from cardtable.server.errors import ApiError
-    from cardtable.server.joining import join_seat
+    from cardtable.server.tables.joining import join_seat
 
     with app_client(database, round_break=0) as web:
         _, ann = web.sign_up("Annika")

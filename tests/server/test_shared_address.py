@@ -16,7 +16,7 @@ import pytest
 import websockets
 from helpers import ServerProc, assert_clean_log, run_async
 
-from cardtable.server.security import (
+from cardtable.server.guard.security import (
     PRIVATE_CODE_LEN,
     AddressKeys,
     same_address,

@@ -13,7 +13,7 @@ from helpers import ROOT, database_url
 from sqlalchemy import create_engine, text
 
 from cardtable.server.config import DatabaseURL
-from cardtable.server.migrate import VERSION_TABLE, alembic_config, script_heads, upgrade
+from cardtable.server.store.migrate import VERSION_TABLE, alembic_config, script_heads, upgrade
 
 
 def test_the_scripts_heads_are_alembics():
@@ -24,7 +24,7 @@ def test_the_scripts_heads_are_alembics():
 
 def _upgrade_in_a_new_process(url: str) -> bool:
     """Run migrate.upgrade(url) in a fresh interpreter; whether it imported Alembic."""
-    code = ("import sys; from cardtable.server.migrate import upgrade; "
+    code = ("import sys; from cardtable.server.store.migrate import upgrade; "
             f"upgrade({url!r}); print('alembic' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=str(ROOT), timeout=300)

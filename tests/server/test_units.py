@@ -16,8 +16,8 @@ from cardtable.core.errors import ConfigError
 from cardtable.core.record import new_game
 from cardtable.server.config import DatabaseURL
 from cardtable.server.protocol import Auth, Decide, Ping, Sync, parse_client
-from cardtable.server.views import merge_views, public_view
-from cardtable.server.security import BadJSON, TokenBucket
+from cardtable.server.tables.views import merge_views, public_view
+from cardtable.server.guard.security import BadJSON, TokenBucket
 
 
 def _leaves(obj, path=()):
@@ -135,8 +135,8 @@ def test_migrations_match_the_models_and_are_idempotent(tmp_path):
     from alembic.script import ScriptDirectory
     from sqlalchemy import create_engine
 
-    from cardtable.server.db import metadata
-    from cardtable.server.migrate import alembic_config, upgrade
+    from cardtable.server.store.db import metadata
+    from cardtable.server.store.migrate import alembic_config, upgrade
 
     db = tmp_path / "m.db"
     upgrade(str(db))
@@ -157,7 +157,7 @@ def test_migration_0002_keeps_the_tables_of_0001(tmp_path):
     and the widened code column takes a private table's 26-letter code."""
     from sqlalchemy import create_engine
 
-    from cardtable.server.migrate import upgrade
+    from cardtable.server.store.migrate import upgrade
 
     db = tmp_path / "old.db"
     upgrade(str(db), "0001")
@@ -186,7 +186,7 @@ def test_migration_0003_keeps_old_duel_tables_replaying(tmp_path):  # DU-4
     import sqlalchemy as sa
 
     from cardtable.core.record import load_record
-    from cardtable.server.migrate import upgrade
+    from cardtable.server.store.migrate import upgrade
 
     db = tmp_path / "old.db"
     upgrade(str(db), "0002")
@@ -253,8 +253,8 @@ def test_server_models_describe_what_the_server_sends():
 
 # -- SQLite group commit (db.GroupWriter, Store.write) --------------------------------------------
 def _store(tmp_path):
-    from cardtable.server.db import Store
-    from cardtable.server.migrate import upgrade
+    from cardtable.server.store.db import Store
+    from cardtable.server.store.migrate import upgrade
 
     url = DatabaseURL(str(tmp_path / "g.db"))
     upgrade(url)
@@ -351,7 +351,7 @@ def test_group_commit_conflict_fails_only_its_decision(tmp_path):
     import pytest as _pytest
     from sqlalchemy.exc import IntegrityError
 
-    from cardtable.server.db import Conflict
+    from cardtable.server.store.db import Conflict
 
     _url, store = _store(tmp_path)
 
@@ -447,7 +447,7 @@ def test_hub_keeps_a_runtime_while_anyone_holds_it(tmp_path):
     import asyncio
 
     from cardtable.server.config import Settings
-    from cardtable.server.runtime import Hub
+    from cardtable.server.tables.hub import Hub
 
     url, store = _store(tmp_path)
     rec = new_game("abluxxen", variant="duel", seed=3).record()
@@ -487,7 +487,7 @@ def test_bots_offered_per_game():
     from fastapi.testclient import TestClient
 
     from cardtable.server import Settings, create_app
-    from cardtable.server.security import Limits
+    from cardtable.server.guard.security import Limits
 
     with tempfile.TemporaryDirectory() as d, TestClient(create_app(Settings(
             database=f"{d}/b.db", announce=False, limits=Limits.off(), bot_workers=0))) as c:
@@ -505,7 +505,7 @@ def test_seat_names_and_event_words_in_the_players_language():
     """Issue 14: bots and free seats are named in each language, and a German log line of a
     bot's play has no English in it ('Bot 1 (easy) spielt 2×13' was the slip)."""
     from cardtable.core import new_game
-    from cardtable.server.views import describe, seat_names
+    from cardtable.server.tables.views import describe, seat_names
 
     rows = [{"seat": 0, "kind": "human", "name": "Ann"}, {"seat": 1, "kind": "bot", "bot": "easy"},
             {"seat": 2, "kind": "human", "name": None}]

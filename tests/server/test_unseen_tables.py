@@ -15,8 +15,8 @@ from pace_helpers import Local, settle, until
 
 from cardtable.server.clock import FakeClock
 from cardtable.server.config import DatabaseURL
-from cardtable.server.db import Store
-from cardtable.server.migrate import upgrade
+from cardtable.server.store.db import Store
+from cardtable.server.store.migrate import upgrade
 
 MINUTE = 60.0
 EXPERT = {"game": "kombio", "players": 2, "name": "Ann",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from helpers import Client, Replay, check_messages, expected_why, play, run_async
-from cardtable.server.views import seat_names
+from cardtable.server.tables.views import seat_names
 
 
 def _states(client: Client) -> dict[int, dict]:

@@ -33,7 +33,7 @@ def test_a_game_without_words_gets_an_empty_why(tmp_path, monkeypatch):
             calls.append(game)
             raise KeyError("to_move")
 
-        monkeypatch.setattr("cardtable.server.table_views.web_why", broken)
+        monkeypatch.setattr("cardtable.server.tables.table_views.web_why", broken)
         msg = rt.state_msg(0, "de")
         assert calls == [race.NAME] and msg["why"] == "" and msg["legal"] == ["keep", "swap"]
         hub.release(rt)

@@ -97,9 +97,9 @@ def _run(coro):
 
 async def _table(tmp_path, **settings):
     from cardtable.server.config import DatabaseURL, Settings
-    from cardtable.server.db import Store
-    from cardtable.server.migrate import upgrade
-    from cardtable.server.runtime import Hub
+    from cardtable.server.store.db import Store
+    from cardtable.server.store.migrate import upgrade
+    from cardtable.server.tables.hub import Hub
 
     url = DatabaseURL(str(tmp_path / "race.db"))
     upgrade(url)
@@ -116,7 +116,7 @@ async def _table(tmp_path, **settings):
 
 
 def test_the_runtime_runs_a_window_and_a_round_break_of_a_game_it_does_not_know(tmp_path):
-    from cardtable.server.runtime import ProtocolError
+    from cardtable.server.tables.table_base import ProtocolError
 
     async def main():
         store, hub, rt = await _table(tmp_path, round_break=30.0, round_pause=0.0)

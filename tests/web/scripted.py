@@ -20,7 +20,7 @@ import time
 
 from cardtable.core.record import new_game
 from cardtable.narration import web_why
-from cardtable.server.views import describe, seat_names
+from cardtable.server.tables.views import describe, seat_names
 
 ME = 0
 

@@ -27,7 +27,7 @@ from helpers import ServerProc
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PWTimeout
 
-from cardtable.server.security import MAX_CODE_LEN, PRIVATE_CODE_LEN, PUBLIC_CODE_LEN
+from cardtable.server.guard.security import MAX_CODE_LEN, PRIVATE_CODE_LEN, PUBLIC_CODE_LEN
 from policy import MY_TURN_OR_OVER, AbluxxenPlayer, KombioPlayer, board, wait_moved
 
 TABLE_URL = re.compile(r".*/t/([A-Z0-9]+)$")

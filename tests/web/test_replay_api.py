@@ -1,4 +1,4 @@
-"""POST /api/replay (src/cardtable/server/replay_routes.py): the views of a record, step by step.
+"""POST /api/replay (src/cardtable/server/http/replay.py): the views of a record, step by step.
 
 Every view is checked against the engine (`load_record(record, upto=i).view(seat)`); malformed
 bodies and records get 413/422 with the reason, never a 5xx (also under a hypothesis fuzz)."""
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from cardtable.core.record import load_record, new_game
 from cardtable.narration import web_why
 from cardtable.server import Settings, create_app
-from cardtable.server.security import Limits
-from cardtable.server.replay_routes import MAX_ACTIONS, MAX_BODY
+from cardtable.server.guard.security import Limits
+from cardtable.server.http.replay import MAX_ACTIONS, MAX_BODY
 
 
 @pytest.fixture(scope="module")
@@ -344,7 +344,7 @@ def test_replays_hold_at_most_their_slots_of_worker_threads(monkeypatch):
     import asyncio
     import threading
 
-    from cardtable.server import replay_routes as replay_api
+    from cardtable.server.http import replay as replay_api
 
     lock, active, peak = threading.Lock(), [0], [0]
     full = threading.Event()            # REPLAY_SLOTS builds have run at once

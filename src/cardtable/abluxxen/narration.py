@@ -244,6 +244,6 @@ def tie_break(view) -> str | None:
 
 def web_line(before, decision, after, actor, viewer, names, lang, every_step: bool = False
              ) -> str:
-    """One decision in the game server's words (server/views.py `describe`): the terminal's
+    """One decision in the game server's words (server/tables/views.py `describe`): the terminal's
     line; every decision has its own line, in the replay viewer (`every_step`) too."""
     return describe(before, decision, after, actor, viewer, names, lang)

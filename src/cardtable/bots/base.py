@@ -20,7 +20,7 @@ class Bot:
     name = "bot"
     level: str | None = None        # the difficulty level it was made for (make_bot), if any
     #: True for bots that search (seconds of CPU a decision): the server runs them in worker
-    #: processes (server/botpool.py)
+    #: processes (server/tables/botpool.py)
     searches = False
 
     def __init__(self, seed: int = 0):

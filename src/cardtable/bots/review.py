@@ -182,7 +182,7 @@ class Plan:
     """A review cut into its decisions (`plan`): `jobs()` yields, for every decision to look
     at, its action index and the arguments of `judge` (a copy of the state before it), and
     `result(found)` makes the review out of {index: judge's answer}. `review` runs the jobs one
-    after the other; the server (server/coach.py) runs each in its bot pool."""
+    after the other; the server (server/tables/coach.py) runs each in its bot pool."""
 
     def __init__(self, rec: dict, final: GameState, wanted: list[int], rollouts: int,
                  seed: int):

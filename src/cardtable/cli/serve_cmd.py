@@ -40,7 +40,7 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
         raise ConfigError("--max-connections and --connections-per-address must be 0 "
                           "(no limit) or more")
     from cardtable.server.config import secret_settings
-    from cardtable.server.push import contact_ok
+    from cardtable.server.talk.push import contact_ok
 
     if not contact_ok(push_contact):
         raise ConfigError("--push-contact must be a mailto: address or an https: URL")
@@ -53,7 +53,7 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
         for name, value in secret_settings(database_password_file, address_secret_file).items():
             setattr(settings, name, value)
         settings.url()
-        from cardtable.server.connections import TrustedProxies
+        from cardtable.server.guard.connections import TrustedProxies
 
         TrustedProxies(trusted_proxies)
     except ValueError as e:

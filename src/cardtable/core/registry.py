@@ -120,7 +120,7 @@ class GameInfo:
     #: its engine takes every answer of a window of simultaneous decisions and settles several
     #: claims by its own rules (Kombio: KO-10, a seeded draw among the snaps): a turn-based
     #: table then keeps every answer until all have answered or the move time is over
-    #: (server/windows.py); a game without it: the first claim closes the window, as live
+    #: (server/tables/windows.py); a game without it: the first claim closes the window, as live
     windows_collect: bool = False
     #: the game's words (`narration`'s module protocol: why, describe, web_why, web_line, ...);
     #: None: the game has none (its lines are empty)

@@ -432,7 +432,7 @@ def tie_break(view) -> str | None:
 # -- the game server's words ----------------------------------------------------------------------
 def web_line(before, decision, after, actor, viewer, names, lang, every_step: bool = False
              ) -> str:
-    """One decision in the game server's words (server/views.py `describe`): cards named as
+    """One decision in the game server's words (server/tables/views.py `describe`): cards named as
     the browser shows them ("your card 3"), and a snap window's answers as one line with its
     result (`describe`'s `web`).
 

@@ -131,12 +131,12 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--{name.replace('_', '-')} must be 0 (no limit) or more")
     if a.chat_rate <= 0 or a.chat_burst < 1:
         p.error("--chat-rate must be more than 0 and --chat-burst 1 or more")
-    from cardtable.server.push import contact_ok
+    from cardtable.server.talk.push import contact_ok
 
     if not contact_ok(a.push_contact):
         p.error("--push-contact must be a mailto: address or an https: URL")
 
-    from cardtable.server.origin import parse_allowed
+    from cardtable.server.people.origin import parse_allowed
 
     try:
         parse_allowed(a.allowed_origins)
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(e))
     from dataclasses import fields
 
-    from cardtable.server.security import Limits
+    from cardtable.server.guard.security import Limits
 
     limits = Limits() if a.client_limits == "on" else Limits.off()
     kinds = {f.name: f.type for f in fields(Limits)}

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.engine import URL, make_url
 
-from cardtable.server.security import MAX_BODY, MAX_REPLAY_BODY, Limits
+from cardtable.server.guard.security import MAX_BODY, MAX_REPLAY_BODY, Limits
 
 DEFAULT_DATABASE = "cardtable.db"
 
@@ -236,7 +236,7 @@ class Settings:
     #: print the start line ("cardtable server on http://...") to stdout
     announce: bool = True
     #: serve the interactive API docs /docs and /redoc (Swagger UI, ReDoc: scripts from a CDN
-    #: and inline code on this origin, server/apidocs.py); off: only /openapi.json
+    #: and inline code on this origin, server/http/apidocs.py); off: only /openapi.json
     api_docs: bool = False
     #: Web Push (push.py): the contact the push services see in the VAPID token (`sub`: a
     #: mailto: or https: URL of the operator), subscriptions a seat may keep, and (tests

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import HTTPException
 from fastapi.exceptions import RequestValidationError
 
-from cardtable.server.security import NAME_MAX, BadName
+from cardtable.server.guard.security import NAME_MAX, BadName
 
 
 class ApiError(HTTPException):

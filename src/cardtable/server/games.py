@@ -14,8 +14,8 @@ from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.config import Settings
 from cardtable.server.errors import bad as _bad
-from cardtable.server.pace import DEFAULT_MOVE
-from cardtable.server.security import secret_seed
+from cardtable.server.tables.pace import DEFAULT_MOVE
+from cardtable.server.guard.security import secret_seed
 
 
 def table_config(req: P.CreateTable, server: Settings | None = None
@@ -87,7 +87,7 @@ def table_config(req: P.CreateTable, server: Settings | None = None
                 **{o.name: given.get(o.name, o.default) for o in g.table_settings},
                 "host": next((r["seat"] for r in rows if r["kind"] == "human"), None),
                 "seats": [{"kind": r["kind"], "bot": r["bot"]} for r in rows]}
-    if req.pace == "turn":                      # server/pace.py
+    if req.pace == "turn":                      # server/tables/pace.py
         settings.update(pace="turn", move_seconds=float(req.move_seconds or DEFAULT_MOVE),
                         on_timeout=req.on_timeout or "bot_move")
     return settings, base, rows

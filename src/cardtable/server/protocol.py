@@ -26,7 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from cardtable.core import registry
-from cardtable.server.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict_json
+from cardtable.server.guard.security import MAX_CODE_LEN, NAME_MAX, clean_name, strict_json
 
 PROTOCOL_VERSION = 1
 
@@ -205,7 +205,7 @@ class DecisionInfo(BaseModel):
 
 
 class PaceInfo(BaseModel):
-    """A turn-based table's pace (server/pace.py; null in the state of a live table)."""
+    """A turn-based table's pace (server/tables/pace.py; null in the state of a live table)."""
     pace: Literal["turn"]
     #: the time for each move (seconds)
     move_seconds: float
@@ -242,7 +242,7 @@ class ServerState(BaseModel):
     #: whose decision it is and why, in the connection's language, from this viewer's view
     #: (narration `web_why`; "" while the table waits for players)
     why: str
-    #: a lesson's table, to the learner's seat: the step due, the last done (learn_routes.py)
+    #: a lesson's table, to the learner's seat: the step due, the last done (lessons.py)
     lesson: dict[str, Any] | None = None
 
 
@@ -290,7 +290,7 @@ class ServerCancelled(BaseModel):
 
 class ServerReminder(BaseModel):
     """A turn-based table: the move's time runs out at `deadline` (sent to the connections
-    of the seats whose move it is, when the reminder is due; server/pace.py)."""
+    of the seats whose move it is, when the reminder is due; server/tables/pace.py)."""
     type: Literal["reminder"]
     table: str
     seat: int
@@ -354,13 +354,13 @@ OptionValue = Annotated[bool | Annotated[int, Field(ge=1, le=MAX_OPTION_NUMBER)]
                         BeforeValidator(_option_value)]
 
 
-class _Body(BaseModel):
+class Body(BaseModel):
     """A request body of the lobby: as strict as the WebSocket messages (no unknown keys, no
     "4" for 4 or "no" for false; strings as sent)."""
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class SeatSpec(_Body):
+class SeatSpec(Body):
     """One seat of a new table: a human (joins later) or a bot (name or difficulty level)."""
     kind: Literal["human", "bot"] = "human"
     bot: Annotated[str, StringConstraints(max_length=32)] | None = Field(
@@ -392,7 +392,7 @@ GameName = Annotated[str, StringConstraints(max_length=32), AfterValidator(_know
 MAX_SEATS = 6
 
 
-class CreateTable(_Body):
+class CreateTable(Body):
     game: GameName = Field(..., description="the game (GET /api/games lists them)")
     variant: Annotated[str, StringConstraints(max_length=32),
                        AfterValidator(_known_variant)] | None = Field(
@@ -472,7 +472,7 @@ class CreateTable(_Body):
         return v
 
 
-class JoinTable(_Body):
+class JoinTable(Body):
     name: Name
     seat: Annotated[int, Field(ge=0, le=5)] | None = Field(
         None, description="the seat to take (default: the first free human seat)")
@@ -484,7 +484,7 @@ class JoinByLink(JoinTable):
         ..., description="a table code or a link ending in /t/CODE")
 
 
-class Rematch(_Body):
+class Rematch(Body):
     token: Annotated[str, StringConstraints(min_length=1, max_length=128)]
 
 
@@ -513,7 +513,7 @@ class TableOut(BaseModel):
     rated: bool = False
     #: a lesson's table (POST /api/lessons/{id}): the lesson's id (GET /api/lessons/{id})
     lesson: str | None = None
-    #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/pace.py)
+    #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/tables/pace.py)
     pace: Literal["live", "turn"] = "live"
     move_seconds: float | None = None
     on_timeout: Literal["bot_move", "drop"] | None = None

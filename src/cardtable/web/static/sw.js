@@ -1,5 +1,5 @@
-// The service worker (served as /sw.js: its scope is the whole site; server/push_routes.py).
-// It shows the server's "your move" alerts (Web Push, server/push.py) while no page of the
+// The service worker (served as /sw.js: its scope is the whole site; server/http/push.py).
+// It shows the server's "your move" alerts (Web Push, server/talk/push.py) while no page of the
 // table is open, and opens the table when the alert is clicked. A message carries only
 // {title, body, url, table, tag}: the table and its link, nothing of the game.
 self.addEventListener("install", () => self.skipWaiting());

@@ -1,4 +1,4 @@
-// Turn-based tables (server/pace.py): the pace in the create form, the deadline at
+// Turn-based tables (server/tables/pace.py): the pace in the create form, the deadline at
 // the table ("your move until Tue 14:00" instead of a seconds timer) and a guest's "my games"
 // from this browser's seat tokens (POST /api/my-moves: your moves first).
 import { t, getLang } from "./i18n.js";

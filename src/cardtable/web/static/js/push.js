@@ -1,4 +1,4 @@
-// "Your move" alerts while the page is closed (Web Push; server/push.py, docs/api.md): the
+// "Your move" alerts while the page is closed (Web Push; server/talk/push.py, docs/api.md): the
 // opt-in of a seat in the table's ♪ menu, the service worker's registration (/sw.js) and the
 // subscription, sent to the server with the seat's token. Which table has alerts on in this
 // browser is kept here (localStorage `cardtable.push.CODE`: the endpoint, to opt out).

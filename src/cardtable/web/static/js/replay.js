@@ -11,7 +11,7 @@
 // Space (play / pause). A seat selector switches between each player's view and the full view
 // and keeps the current step. The table is drawn by the game's own module, as at the table
 // (games.js: `render(el, view, {readonly: true, seat})`). Texts: i18n.js (keys "replay.*"); each decision
-// in words comes from the server in both languages (the words of the table's log, server/views.py
+// in words comes from the server in both languages (the words of the table's log, server/tables/views.py
 // describe, with the table's seat names counted from 1): the list of decisions and the step show
 // those words in the page's language; the record's notation (seats counted from 0, as in a
 // record) only in the step's folded "Notation" detail.

@@ -4,7 +4,7 @@
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
 //   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
 
-// A table code as the server issues it (server/security.py: public tables 8 letters, private
+// A table code as the server issues it (server/guard/security.py: public tables 8 letters, private
 // tables 26, MAX_CODE_LEN 32): every route and the lobby's code box accept up to 32.
 export const MAX_CODE_LEN = 32;
 const CODE = `[A-Za-z0-9]{1,${MAX_CODE_LEN}}`;

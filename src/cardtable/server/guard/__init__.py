@@ -1,0 +1,1 @@
+"""The limits that keep the server usable: sizes and rates (security.py), client addresses and their groups (netaddr.py), connections per client (connections.py), log-in attempts (login_limits.py)."""

@@ -1,0 +1,1 @@
+"""The HTTP API, one FastAPI router a feature; app.py includes them."""

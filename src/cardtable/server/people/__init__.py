@@ -1,0 +1,1 @@
+"""Players with accounts: accounts, sessions and their cookie's origin check, passwords, passkeys, friends and presence, ratings and profiles."""

@@ -1,0 +1,1 @@
+"""The database: the `Store` (db.py), its tables (schema.py), one change in one transaction (tx.py), SQLite's writer (sqlite_writer.py), PostgreSQL's one-statement decisions (pg_fast.py) and the Alembic migrations (migrate.py, migrations/)."""

@@ -1,0 +1,1 @@
+"""The tables being played: held in memory (hub.py), the decision path (runtime.py with change.py, windows.py, breaks.py, turns.py, table_views.py), bots and timers (driver.py, botpool.py, coach.py), pace, lessons, joining a seat and who may create a table (quotas.py)."""

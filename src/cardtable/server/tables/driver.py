@@ -1,0 +1,510 @@
+"""Drivers: the bots, the turn timers and the window clocks of the tables.
+
+Every table that is being played has exactly one driver task, in one process:
+- SQLite (one process): this process drives every table with status `playing`; at start it
+  takes up all of them again (after a crash or kill -9 the games go on where their records end).
+- PostgreSQL (any number of processes): a process drives a table while it holds the session
+  advisory lock (727272, table id) on its own lock connection. Every `claim_interval` seconds
+  each process tries to lock the playing tables nobody drives; if a process dies its
+  connection closes, the locks go, and another process takes its tables over within about a
+  second. Even two drivers could not corrupt a game: every decision carries the action index
+  it was made at and is refused as stale if the table moved on (runtime.decide).
+
+**A table of bots only that nobody watches is not driven** (`unattended`): its driver stops
+(parks it) before the next step, and it goes on when a client connects to it (runtime.attach
+tells the drivers). Nothing is lost: the game waits where its record ends, its bots think
+about nobody's game in the meantime, and the sweeper deletes it after `idle_ttl` like any other
+game nobody plays. On PostgreSQL the process that parks a table releases its lock and
+remembers it (`_parked`): it claims it again only while one of its own clients watches it, so
+the table moves to the process of whoever watches it (within `claim_interval`). A rated
+table whose players all left is played out all the same (their ratings wait for its end). A
+table with a human seat is always driven (its timers run, and its player may be connected to another
+process). The bot pool serves the tables where a person plays before the watched tables of
+bots (`rank`, botpool.py).
+
+A driver loop: bots (and the stand-in bot of an away human) decide after `bot_delay`; a human's
+turn timer running out makes the stand-in decide and marks the seat away (it plays for the seat
+until the player returns: connects again, or sends `back` or a decision); in a window of
+simultaneous decisions (the engine's `window()`, e.g. Kombio's snap window) the bot seats
+answer (an answer that is not the window's silence, e.g. a snap, after a reaction time of
+30-70 % of the window, so a quick human can be first) and the window is closed at its
+deadline; a round break (runtime.py) ends when the players are ready or its time is over.
+
+Turn-based tables (pace.py, turns.py): the same loop, on days instead of seconds. A human's
+move time running out makes the stand-in decide (`by: "timeout"`) and then the table's
+`on_timeout` (a bot's move only, or the seat dropped to the stand-in); before that the
+reminder is due (`TableRuntime.reminder_at`) and the driver sends it (`remind`). In a window
+that collects every answer (`collects`) bots answer at once. Every time the drivers and the
+sweeper read or wait on goes through the hub's clock (clock.py), so tests advance a FakeClock.
+
+A bot sees only its seat's knowledge: `cardtable.bots.act` hands it a determinization for its
+seat. Searching bots think in worker processes (botpool.py: people's tables first, their
+owners in turn: `owners`), the cheap ones in worker threads, on copies of the state. Every
+bot's seed has 128 bits of OS randomness (security.secret_seed): a player cannot replay a
+bot's choices to learn its hand.
+
+`Sweeper`: abandoned tables expire (Settings.waiting_ttl, idle_ttl, unseen_ttl); finished games
+are kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+
+from cardtable.bots import act, make_bot
+from cardtable.server.tables.lessons import lesson_bot
+from cardtable.server.tables.botpool import BotPool, Withdrawn
+from cardtable.server.store.db import NOTIFY_CHANNEL
+from cardtable.server.tables.hub import Hub
+from cardtable.server.tables.runtime import TableRuntime
+from cardtable.server.store.schema import BY_BOT, BY_STANDIN, BY_TIMEOUT
+from cardtable.server.tables.table_base import ProtocolError, log_failure
+from cardtable.server.guard.security import secret_seed
+
+log = logging.getLogger("cardtable.server.driver")
+
+#: first key of the drivers' advisory locks (the second is the table id); migrations use 727270
+LOCK_NAMESPACE = 727272
+
+#: a table's rank in the bot pool (lower first): a person plays there, it is watched, neither
+RANK_PLAYED, RANK_WATCHED, RANK_ALONE = 0, 1, 2
+
+
+def unattended(rt: TableRuntime) -> bool:
+    """Bots only and no client of this process: nobody to play for (the driver parks it).
+    Not a rated table: its players left (a bot took each seat), and their ratings wait for
+    the game's end, so its bots play it out (one game's work, then it is over)."""
+    return (not rt.conns and all(s["kind"] == "bot" for s in rt.seats)
+            and not rt.row.get("rated"))
+
+
+def rank(rt: TableRuntime) -> int | None:
+    """The table's place in the bot pool's queue (botpool.py): RANK_PLAYED if a person plays
+    there (a seat's client is connected here, or a human seat is not away: its player may be
+    connected to another process), RANK_WATCHED if a spectator is here, else RANK_ALONE (a
+    table of away players); None for a table nobody is at any more (its request is
+    withdrawn)."""
+    if any(c.seat is not None for c in rt.conns) or any(
+            s["kind"] == "human" and not s["away"] for s in rt.seats):
+        return RANK_PLAYED
+    if rt.conns:
+        return RANK_WATCHED
+    return None if unattended(rt) else RANK_ALONE
+
+
+async def owners(store, table_id: int) -> tuple:
+    """Whose table it is in the bot pool (botpool.py, owners in turn): its creator's address
+    group (the quota key: an IPv4 address, an IPv6 /56) and the account holding its host's
+    seat. A table of neither (made before creators were kept) is an owner of its own."""
+    creator, account = await store.table_owners(table_id)
+    keys = []
+    if creator is not None:
+        keys.append(("creator", creator))
+    if account is not None:
+        keys.append(("account", account))
+    return tuple(keys) or (("table", table_id),)
+
+
+class Drivers:
+    def __init__(self, hub: Hub, settings):
+        self.hub = hub
+        self.settings = settings
+        self.store = hub.store
+        self.tasks: dict[int, asyncio.Task] = {}
+        self._bots: dict[tuple, object] = {}
+        self._rng = random.Random()             # bots' reaction times in windows only
+        self._parked: set[int] = set()          # tables of bots only left when nobody watched
+        self._owners: dict[int, tuple] = {}     # table -> its owners in the bot pool (owners)
+        self.pool = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
+        self.sweeper = Sweeper(hub, settings)
+        self._claim_task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._lockconn = None
+        self._lockconn_lock = asyncio.Lock()
+        self._stopping = False
+        hub.on_change = self.ensure
+        hub.on_expired = self._expired
+
+    # -- ownership -----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        self.sweeper.start()
+        if self.store.url.is_postgres:
+            self._claim_task = asyncio.create_task(self._claim_loop())
+        else:
+            for table_id in await self.store.playing_ids():
+                self._start(table_id)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        await self.sweeper.stop()
+        if self.pool is not None:
+            await self.pool.close()
+        tasks = list(self.tasks.values())
+        if self._claim_task:
+            tasks.append(self._claim_task)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self._lockconn is not None:
+            try:
+                await self._lockconn.close()
+            except Exception:
+                pass
+
+    def _expired(self, table_id: int) -> None:
+        self._parked.discard(table_id)
+        task = self.tasks.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    def ensure(self, rt: TableRuntime) -> None:
+        """Called after every change this process made, and when a client connects to a table
+        nobody here watched (runtime.attach): drive newly started tables, and parked ones."""
+        if rt.status != "playing" or rt.id in self.tasks or self._stopping:
+            return
+        if self.store.url.is_postgres:
+            self._wake.set()
+        else:
+            self._start(rt.id)
+
+    def _start(self, table_id: int) -> None:
+        if table_id in self.tasks or self._stopping:
+            return
+        task = asyncio.create_task(self._drive(table_id))
+        self.tasks[table_id] = task
+        task.add_done_callback(log_failure)
+
+    async def _lock_sql(self, sql: str, table_id: int):
+        async with self._lockconn_lock:
+            cur = await self._lockconn.execute(sql, (LOCK_NAMESPACE, table_id))
+            row = await cur.fetchone()
+            return row[0] if row else None
+
+    async def _claim_loop(self) -> None:
+        import psycopg
+
+        while not self._stopping:
+            try:
+                if self._lockconn is None or self._lockconn.closed:
+                    for t in list(self.tasks.values()):        # our locks are gone with it
+                        t.cancel()
+                    self._lockconn = await psycopg.AsyncConnection.connect(
+                        self.store.url.libpq(), autocommit=True)
+                playing = await self.store.playing_ids()
+                self._parked.intersection_update(playing)
+                for table_id in playing:
+                    if table_id in self.tasks:
+                        continue
+                    if table_id in self._parked and not self._watched_here(table_id):
+                        continue                  # bots only, nobody here watches it
+                    if await self._lock_sql("SELECT pg_try_advisory_lock(%s, %s)", table_id):
+                        self._start(table_id)
+                async with self._lockconn_lock:
+                    await self._lockconn.execute("SELECT 1")    # the lock connection is alive
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("claiming tables failed: %s", e)
+                if self._lockconn is not None:
+                    try:
+                        await self._lockconn.close()
+                    except Exception:
+                        pass
+                self._lockconn = None
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.settings.claim_interval)
+            except TimeoutError:
+                pass
+
+    def _watched_here(self, table_id: int) -> bool:
+        rt = self.hub.rts.get(table_id)
+        return rt is not None and bool(rt.conns)
+
+    async def _release(self, table_id: int) -> None:
+        if self.store.url.is_postgres and self._lockconn is not None and not self._lockconn.closed:
+            try:
+                await self._lock_sql("SELECT pg_advisory_unlock(%s, %s)", table_id)
+            except Exception:
+                pass
+
+    # -- bots ------------------------------------------------------------------------------------------
+    def bot_for(self, rt: TableRuntime, seat: int) -> tuple[str, object]:
+        """(The bot's name or level, its bot) for `seat`: its own, or the stand-in."""
+        s = rt.seats[seat]
+        name = s["bot"] if s["kind"] == "bot" else self.settings.standin
+        key = (rt.id, seat, name)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = lesson_bot(rt.settings.get("lesson") if s["kind"] == "bot" else None,
+                             make_bot(name, seed=secret_seed()))     # a lesson's script first
+            self._bots[key] = bot
+        return name, bot
+
+    async def choose(self, rt: TableRuntime, seat: int, window: bool = False) -> str:
+        name, bot = self.bot_for(rt, seat)
+        state = rt.window_state(seat) if window else rt.state.copy()
+        try:
+            if bot.searches and self.pool is not None:
+                if rt.id not in self._owners:
+                    self._owners[rt.id] = await owners(self.store, rt.id)
+                return await self.pool.decide(rt.id, name, bot.rng.below(2**62), state,
+                                              rank=lambda: rank(rt), owners=self._owners[rt.id])
+            return (await asyncio.to_thread(act, bot, state)).text
+        except (asyncio.CancelledError, Withdrawn):
+            raise
+        except Exception:                 # a broken bot must not stall the table
+            log.exception("bot %s failed at table %s; a random bot decides", bot.name, rt.code)
+            decision = await asyncio.to_thread(act, make_bot("random", seed=secret_seed()),
+                                               state)
+            return decision.text
+
+    # -- one table ----------------------------------------------------------------------------------------
+    async def _drive(self, table_id: int) -> None:
+        rt = await self.hub.runtime(table_id)
+        if rt is None:
+            self.tasks.pop(table_id, None)
+            return
+        rt.driven = True
+        try:
+            if unattended(rt):                      # (see the module docstring)
+                self._parked.add(table_id)
+                return
+            self._parked.discard(table_id)
+            await rt.refresh()
+            if rt.deadline is not None and rt.deadline < self.hub.clock.now():
+                await rt.reset_deadline()           # expired while nobody drove: full time again
+            planned: dict[int, tuple[int, str, float]] = {}
+            while rt.status != "over":
+                if unattended(rt):                  # the last spectator left: park it
+                    self._parked.add(table_id)
+                    break
+                try:
+                    await self._step(rt, planned)
+                except Withdrawn:                   # nobody there any more (botpool.py)
+                    continue
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("driver of table %s", rt.code)
+                    await self.hub.clock.sleep(1.0)
+                    try:
+                        await rt.refresh()
+                    except Exception:
+                        pass
+        finally:
+            rt.driven = False
+            self.tasks.pop(table_id, None)
+            self._owners.pop(table_id, None)
+            for key in [k for k in self._bots if k[0] == table_id]:
+                del self._bots[key]
+            self.hub.release(rt)
+            if not self._stopping:
+                await self._release(table_id)
+
+    @staticmethod
+    async def _decide_for(rt: TableRuntime, seat: int, text: str, n: int, by=None) -> None:
+        """Decide for `seat` as its bot, stand-in or timer (`by`). The decision is tied to move
+        `n`: when a player's own decision got there first it is refused, which is fine."""
+        if by is None:
+            by = BY_BOT if rt.seats[seat]["kind"] == "bot" else BY_STANDIN
+        try:
+            await rt.decide(seat, text, by=by, expected=n)
+        except ProtocolError:
+            pass
+
+    async def _step(self, rt: TableRuntime, planned: dict) -> None:
+        tick, n, state = rt.tick, rt.n, rt.state
+        if rt.status != "playing" or state.over:
+            await rt.wait_change(tick, None if rt.status == "waiting" else 1.0)
+            return
+        clock = self.hub.clock
+        now = clock.now()
+        end = rt.break_end()
+        if end is not None:                 # a round break: nobody decides during it
+            if end <= now:
+                await rt.end_break(n)
+                return
+            await rt.wait_change(tick, end - now)
+            return
+        window = rt.window()
+        if window is not None:
+            order, answers = rt.window_order(), rt.answers()
+            todo = [s for s in order if s not in answers and rt.is_auto(s)]
+            for s in todo:
+                if planned.get(s, (None,))[0] != n:
+                    text = await self.choose(rt, s, window=True)
+                    if rt.n != n:
+                        return
+                    # (a table that collects every answer has no race to be first: at once)
+                    delay = 0.0 if text == window.silence or rt.collects() else \
+                        self._rng.uniform(0.3, 0.7) * rt.window_seconds()
+                    planned[s] = (n, text, clock.now() + delay)
+            for s in list(planned):
+                if planned[s][0] != n or s not in todo:
+                    del planned[s]
+            now = clock.now()
+            due = sorted((p[2], s) for s, p in planned.items() if p[2] <= now)
+            if due:
+                s = due[0][1]
+                _, text, _ = planned.pop(s)
+                await self._decide_for(rt, s, text, n)
+                return
+            if rt.deadline is not None and rt.deadline <= now:
+                await rt.close_window(n)
+                return
+            remind = rt.reminder_at()
+            if remind is not None and remind <= now:
+                await rt.remind(n)
+                return
+            wake = [p[2] for p in planned.values()]
+            if rt.deadline is not None:
+                wake.append(rt.deadline)
+            if remind is not None:
+                wake.append(remind)
+            await rt.wait_change(tick, (min(wake) - now) if wake else None)
+            return
+        seat = state.to_move
+        if rt.is_auto(seat):
+            t0 = time.monotonic()
+            text = await self.choose(rt, seat)
+            wait = self.settings.bot_delay - (time.monotonic() - t0)
+            if wait > 0:
+                await clock.sleep(wait)
+            await self._decide_for(rt, seat, text, n)
+            return
+        if rt.deadline is not None:
+            if rt.deadline <= now:
+                await self._decide_for(rt, seat, await self.choose(rt, seat), n, BY_TIMEOUT)
+                return
+            remind = rt.reminder_at()
+            if remind is not None and remind <= now:
+                await rt.remind(n)
+                return
+            await rt.wait_change(tick, min(rt.deadline, remind or rt.deadline) - now)
+            return
+        await rt.wait_change(tick, None)
+
+
+class _Background:
+    """A task of the server's lifetime: `start()` runs `_run()`, `stop()` cancels it."""
+
+    _task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Sweeper(_Background):
+    """Deletes abandoned tables every `sweep_interval` seconds: tables nobody joined for
+    `waiting_ttl`, games nobody played for `idle_ttl`, tables at which a seat was taken and
+    no seat's player connected within `unseen_ttl` of their making (finished games stay, with
+    their records). A table with a client of this process is never deleted. On PostgreSQL one
+    process sweeps at a time (advisory lock 727271); every deletion is notified, and each
+    process closes its clients' connections to a deleted table."""
+
+    LOCK = 727271
+
+    def __init__(self, hub: Hub, settings):
+        self.hub = hub
+        self.settings = settings
+
+    def start(self) -> None:
+        if self.settings.sweep_interval > 0:
+            super().start()
+
+    async def _run(self) -> None:
+        while True:
+            await self.hub.clock.sleep(self.settings.sweep_interval)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("sweeping abandoned tables failed: %s", e)
+
+    async def sweep(self, now: float | None = None) -> list[int]:
+        """One sweep; the ids of the deleted tables."""
+        now = self.hub.clock.now() if now is None else now
+        keep = {i for i, rt in self.hub.rts.items() if rt.conns}
+        unseen = now - self.settings.unseen_ttl if self.settings.unseen_ttl > 0 else None
+        store = self.hub.store
+        if store.url.is_postgres:
+            from sqlalchemy import text
+
+            async with store.engine.connect() as conn:
+                got = (await conn.execute(text("SELECT pg_try_advisory_lock(:k)"),
+                                          {"k": self.LOCK})).scalar()
+                if not got:
+                    return []
+                try:
+                    gone = await store.sweep(now - self.settings.waiting_ttl,
+                                             now - self.settings.idle_ttl, keep,
+                                             now - self.settings.turn_ttl, unseen)
+                finally:
+                    await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": self.LOCK})
+        else:
+            gone = await store.sweep(now - self.settings.waiting_ttl,
+                                     now - self.settings.idle_ttl, keep,
+                                     now - self.settings.turn_ttl, unseen)
+        for table_id in gone:
+            self.hub.expired(table_id)
+        if gone:
+            log.info("expired %d abandoned tables", len(gone))
+        return gone
+
+
+class Listener(_Background):
+    """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables;
+    a table talk's note ("table_id:chat") goes to `on_chat` (the app passes chat.py's)."""
+
+    def __init__(self, hub: Hub, on_chat: Callable[[Hub, int], None]):
+        self.hub = hub
+        self.on_chat = on_chat
+        self.ready = asyncio.Event()
+
+    async def _run(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.hub.store.url.libpq(),
+                                                             autocommit=True)
+                try:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    for rt in list(self.hub.rts.values()):     # missed while disconnected
+                        asyncio.ensure_future(rt.refresh()).add_done_callback(log_failure)
+                    self.ready.set()
+                    async for note in conn.notifies():
+                        table_id, _, version = note.payload.partition(":")
+                        if version == "chat":              # table talk (chat.py)
+                            self.on_chat(self.hub, int(table_id))
+                            continue
+                        try:
+                            table_id, version = int(table_id), int(version)
+                        except ValueError:
+                            continue
+                        if version < 0:                    # deleted (Sweeper)
+                            self.hub.expired(table_id)
+                        else:
+                            self.hub.notified(table_id, version)
+                finally:
+                    self.ready.clear()
+                    await conn.close()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("LISTEN connection lost: %s", e)
+                await asyncio.sleep(1.0)

@@ -1,0 +1,56 @@
+"""The table talk's store: the table `chat` (schema.py; migration 0005_chat), one row per
+message, reaction or change of the chat's mode, kept with the game (deleted with its table).
+
+PostgreSQL: each insert sends NOTIFY `cardtable` with "table_id:chat", so the other processes
+serving the table send the new row to their clients (chat.notified). SQLite: the writer thread
+(one process)."""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import insert, select, text
+
+from cardtable.server.store.schema import NOTIFY_CHANNEL, row_dict, chat
+
+_COLS = ("id", "channel", "seat", "spectator", "name", "kind", "text", "n", "at")
+
+
+async def insert_chat(store, table_id: int, values: dict) -> dict:
+    """Store one row (channel, seat, spectator, name, kind, text, n); the row with its id."""
+    row = dict(values, table_id=table_id, at=time.time())
+    if store.url.is_postgres:
+        async with store.engine.begin() as conn:
+            res = await conn.execute(insert(chat).values(**row).returning(chat.c.id))
+            row["id"] = res.scalar_one()
+            await conn.execute(text("SELECT pg_notify(:ch, :payload)"),
+                               {"ch": NOTIFY_CHANNEL, "payload": f"{table_id}:chat"})
+        return row
+    cols = list(row)
+
+    def run(cur) -> int:
+        cur.execute(f"INSERT INTO chat ({', '.join(cols)}) VALUES "
+                    f"({', '.join('?' for _ in cols)})", [row[c] for c in cols])
+        return cur.lastrowid
+    row["id"] = await store.write(run)
+    return row
+
+
+async def recent_chat(store, table_id: int, limit: int, channels: tuple[str, ...] | None = None
+                      ) -> list[dict]:
+    """The last `limit` rows of the table (of `channels`), oldest first."""
+    q = select(chat).where(chat.c.table_id == table_id)
+    if channels is not None:
+        q = q.where(chat.c.channel.in_(channels))
+    q = q.order_by(chat.c.id.desc()).limit(limit)
+    async with store.engine.connect() as conn:
+        rows = [row_dict(r) for r in await conn.execute(q)]
+    return rows[::-1]
+
+
+async def last_mode(store, table_id: int) -> bool:
+    """True if the host's last change of the chat's mode turned it off."""
+    q = (select(chat.c.kind).where(chat.c.table_id == table_id, chat.c.kind.in_(("off", "on")))
+         .order_by(chat.c.id.desc()).limit(1))
+    async with store.engine.connect() as conn:
+        return (await conn.execute(q)).scalar() == "off"

@@ -1,0 +1,1 @@
+"""The WebSocket endpoint `/ws/{code}` (endpoint.py)."""
