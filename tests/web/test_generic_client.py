@@ -5,6 +5,7 @@ A static check, as test_js_modules.py (whose reader of string literals it uses).
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 
@@ -18,13 +19,16 @@ CSS = ROOT / "web" / "static" / "css"
 
 
 def game_prefixes() -> list[str]:
-    """A game's own catalog keys and class names start with the first two letters of its name
-    ("ko.rs.left", "ko-grid"); the catalog has many keys of each prefix (not a guess)."""
-    catalog = i18n.catalog("en")
-    prefixes = [g[:2] for g in game_names()]
-    for p in prefixes:
-        assert sum(k.startswith(p + ".") for k in catalog) >= 50, p
-    return prefixes
+    """A game's own catalog keys and class names start with its prefix ("ko.rs.left",
+    "ko-grid"), the one its refusals' codes carry (`err.ko.…`), read from its own catalog (its
+    package's en.json), not guessed from its name."""
+    prefixes = set()
+    for g in game_names():
+        own = json.loads(resources.files(info(g).catalog).joinpath("en.json").read_text("utf-8"))
+        mine = {k.split(".")[1] for k in own if k.startswith("err.")}
+        assert mine, g
+        prefixes |= mine
+    return sorted(prefixes)
 
 
 def test_the_generic_modules_use_no_games_keys_or_classes():
