@@ -85,7 +85,9 @@ class ServerProc:
     def ws_base(self) -> str:
         return f"ws://{HOST}:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> ServerProc:
+    def start(self, timeout: float = 300.0) -> ServerProc:
+        """Start the server and wait until it answers its health check (`timeout`: a guard
+        against a hang, not a budget: a busy machine takes long to import the server)."""
         cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
                str(self.port), "--database", self.database, "--bot-delay", "0",
                "--rate", "200", "--burst", "400", "--client-limits", "off",
