@@ -256,3 +256,15 @@ def test_the_wheel_ships_every_file_that_is_not_python():
              and p.suffix not in (".py", ".pyc")]
     assert any(_in_a_game(p) and p.suffix == ".js" for p in files)
     assert sorted(p.relative_to(SRC).as_posix() for p in files if p not in covered) == []
+
+
+def test_no_module_imports_another_modules_private_names():
+    """What one module shares with another is public: no `from cardtable.x import _y` anywhere
+    under src/cardtable (a plugin game builds on the same public names)."""
+    taken = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cardtable"):
+                taken += [f"{path.relative_to(SRC)}: {node.module}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert taken == []

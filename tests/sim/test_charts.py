@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.sim.analytics_report import _mean, write_charts
-from cardtable.sim.output import _pyplot
+from cardtable.sim.analytics_report import mean_text, write_charts
+from cardtable.sim.output import pyplot
 
 ABLUXXEN = [(v, n) for v in ("basic", "advanced", "expert") for n in (3, 4, 5)] + \
     [("classic", n) for n in (2, 3, 4, 5)]
@@ -33,7 +33,7 @@ def _summary(game, players, variant=None):
 
 @pytest.fixture(scope="module")
 def figures(tmp_path_factory):
-    plt = _pyplot()
+    plt = pyplot()
     kept = {}
     close = plt.close
     summaries = [_summary("abluxxen", n, v) for v, n in ABLUXXEN] + \
@@ -92,6 +92,6 @@ def test_count_axes_have_whole_ticks(figures, name):
 
 
 def test_no_interval_from_one_sample():
-    assert _mean({"mean": 12.0, "low": 12.0, "high": 12.0, "n": 1}) == "12.00 (n=1)"
-    assert _mean({"mean": 12.0, "low": 11.0, "high": 13.0, "n": 30}) == "12.00 (11.00–13.00)"
-    assert _mean({"mean": 0.0, "low": 0.0, "high": 0.0, "n": 0}) == "–"
+    assert mean_text({"mean": 12.0, "low": 12.0, "high": 12.0, "n": 1}) == "12.00 (n=1)"
+    assert mean_text({"mean": 12.0, "low": 11.0, "high": 13.0, "n": 30}) == "12.00 (11.00–13.00)"
+    assert mean_text({"mean": 0.0, "low": 0.0, "high": 0.0, "n": 0}) == "–"

@@ -9,9 +9,9 @@ import statistics
 from typing import Any
 
 from cardtable.bots.base import act
-from cardtable.sim.analytics import (Config, _bots, _dist, _mean_ci, _seats, _share, _slope,
+from cardtable.sim.analytics import (Config, make_bots, dist, mean_ci, seat_stats, share_ci, slope_ci,
                                      derive_seed)
-from cardtable.sim.analytics_report import (_ci, _lengths, _num, _pct, _table, distinct_colours,
+from cardtable.sim.analytics_report import (ci, lengths_text, num, pct, md_table, distinct_colours,
                                             integer_ticks, legend_outside)
 
 
@@ -34,14 +34,14 @@ def _option_rows(ab: list[dict]) -> list[str]:
             continue
         sa, sb = by[a], by[b]
         rows.append([name, f"{a[1]}p",
-                     f"{_num(sa['decisions']['mean'])} vs {_num(sb['decisions']['mean'])}",
-                     f"{_pct(sa['abluxx_turns']['rate'])} vs {_pct(sb['abluxx_turns']['rate'])}",
-                     f"{_pct(sa['ended_by_hand']['rate'])} vs {_pct(sb['ended_by_hand']['rate'])}",
-                     f"{_pct(sa['seats'][0]['rate'])} vs {_pct(sb['seats'][0]['rate'])}",
-                     f"{_pct(sa['ties']['rate'])} vs {_pct(sb['ties']['rate'])}"])
+                     f"{num(sa['decisions']['mean'])} vs {num(sb['decisions']['mean'])}",
+                     f"{pct(sa['abluxx_turns']['rate'])} vs {pct(sb['abluxx_turns']['rate'])}",
+                     f"{pct(sa['ended_by_hand']['rate'])} vs {pct(sb['ended_by_hand']['rate'])}",
+                     f"{pct(sa['seats'][0]['rate'])} vs {pct(sb['seats'][0]['rate'])}",
+                     f"{pct(sa['ties']['rate'])} vs {pct(sb['ties']['rate'])}"])
     if not rows:
         return ["(needs both configurations of a pair)", ""]
-    return _table(["option", "players", "decisions per game", "turns that abluxx",
+    return md_table(["option", "players", "decisions per game", "turns that abluxx",
                    "ended by an emptied hand", "start seat wins", "ties"], rows)
 
 
@@ -52,7 +52,7 @@ def play(cfg: Config, seed: int, index: int) -> dict[str, Any]:
     sh shadowluxxes (DU-4), ot/op optional draws taken/declined (AB-15), j jokers per seat in
     the starting hand."""
     state = cfg.new_state(derive_seed(seed, "analyze", cfg.label, index))
-    bots = _bots(cfg, seed, index)
+    bots = make_bots(cfg, seed, index)
     start = state.view(None)
     jokers = [h.count("X") for h in start["hands"]]
     d = t = ab = at = sh = ot = op = 0
@@ -100,19 +100,19 @@ def summarize(cfg: Config, games: list[dict]) -> dict[str, Any]:
     jokers = []
     for j in sorted(joker_rows):
         rows = joker_rows[j]
-        jokers.append({"jokers": j, **_share(sum(w for w, _ in rows), len(rows)),
+        jokers.append({"jokers": j, **share_ci(sum(w for w, _ in rows), len(rows)),
                        "mean_score": statistics.fmean(sc for _, sc in rows)})
     optional = sum(g["ot"] + g["op"] for g in games)
     return {
-        "turns": _dist([g["t"] for g in games]),
-        "ended_by_hand": _share(sum(g["e"] == "hand" for g in games), n),
-        "ties": _share(sum(len(g["w"]) > 1 for g in games), n),
-        "abluxx_turns": _share(sum(g["at"] for g in games), turns),
+        "turns": dist([g["t"] for g in games]),
+        "ended_by_hand": share_ci(sum(g["e"] == "hand" for g in games), n),
+        "ties": share_ci(sum(len(g["w"]) > 1 for g in games), n),
+        "abluxx_turns": share_ci(sum(g["at"] for g in games), turns),
         "abluxxes_per_turn": sum(g["a"] for g in games) / turns if turns else 0.0,
         "shadow_per_turn": sum(g["sh"] for g in games) / turns if turns else 0.0,
-        "optional_taken": _share(sum(g["ot"] for g in games), optional) if optional else None,
+        "optional_taken": share_ci(sum(g["ot"] for g in games), optional) if optional else None,
         "jokers": jokers,
-        "joker_slope": _slope(xs, ys),
+        "joker_slope": slope_ci(xs, ys),
     }
 
 
@@ -123,23 +123,23 @@ def report(ab: list[dict]) -> list[str]:
     lines += ["## Abluxxen", "", "### Start seat, length and endings", ""]
     rows = []
     for s in ab:
-        seats = " / ".join(_pct(x["rate"]) for x in s["seats"])
+        seats = " / ".join(pct(x["rate"]) for x in s["seats"])
         first = s["seats"][0]
         rows.append([s["label"], f"{s['games']:,}", seats,
-                     f"{_pct(first['low'])}–{_pct(first['high'])}",
-                     _lengths(s), _num(s["turns"]["mean"]), _ci(s["ended_by_hand"]),
-                     _ci(s["ties"])])
-    lines += _table(["configuration", "games", "win share per seat (0 starts)",
+                     f"{pct(first['low'])}–{pct(first['high'])}",
+                     lengths_text(s), num(s["turns"]["mean"]), ci(s["ended_by_hand"]),
+                     ci(s["ties"])])
+    lines += md_table(["configuration", "games", "win share per seat (0 starts)",
                      "seat 0: 95%", "decisions (p10–median–p90)", "turns",
                      "ended by an emptied hand (AB-7)", "shared win (a tie after the tie-break)"], rows)
     lines += ["Games that do not end by an emptied hand end when deck and pool are used up "
               "(AB-14). Fair share: 1/players.", "", "### Abluxxes", ""]
     rows = []
     for s in ab:
-        rows.append([s["label"], _ci(s["abluxx_turns"]), _num(s["abluxxes_per_turn"], 3),
-                     _num(s["shadow_per_turn"], 3) if s["variant"] == "duel" else "–",
-                     _ci(s["optional_taken"])])
-    lines += _table(["configuration", "turns that abluxx", "abluxxes per turn",
+        rows.append([s["label"], ci(s["abluxx_turns"]), num(s["abluxxes_per_turn"], 3),
+                     num(s["shadow_per_turn"], 3) if s["variant"] == "duel" else "–",
+                     ci(s["optional_taken"])])
+    lines += md_table(["configuration", "turns that abluxx", "abluxxes per turn",
                      "shadowluxxes per turn (DU-4)",
                      "optional draws taken (AB-15)"], rows)
     lines += ["Intervals of shares of turns (and of draws) treat the turns as independent; "
@@ -156,13 +156,13 @@ def report(ab: list[dict]) -> list[str]:
         if s["variant"] == "duel":
             continue
         by = {j["jokers"]: j for j in s["jokers"]}
-        cells = [f"{_pct(by[j]['rate'])}" if j in by and by[j]["n"] >= 100 else "–"
+        cells = [f"{pct(by[j]['rate'])}" if j in by and by[j]["n"] >= 100 else "–"
                  for j in range(4)]
         sl = s["joker_slope"]
         rows.append([s["label"], *cells,
                      f"{sl['slope']:+.2f} ({sl['low']:+.2f}…{sl['high']:+.2f})" if sl
                      else "–"])
-    lines += _table(["configuration", "0 jokers", "1", "2", "3",
+    lines += md_table(["configuration", "0 jokers", "1", "2", "3",
                      "points per joker"], rows)
     return lines
 

@@ -22,8 +22,9 @@ from cardtable.abluxxen.rules import DEFAULT_PLAYERS, make_rules
 from cardtable.cli.games import SingleGame
 from cardtable.cli.i18n import t
 from cardtable.core.errors import ConfigError
+from cardtable.i18n import join
 from cardtable.abluxxen.narration import (JOKER, card, describe, end_reason, fmt_item, fmt_stack,
-                                          hand_count, tie_break, why, _join)
+                                          hand_count, tie_break, why)
 
 __all__ = ["describe", "help_text", "new_session", "render", "resume_session", "summary",
            "tie_break", "why"]
@@ -67,7 +68,7 @@ class MatchSession:
         winners = self.match.winners()
         if winners is None:
             return None
-        text = t(lang, "ab.match.winners", n=len(winners), names=_join([names[s] for s in winners], lang))
+        text = t(lang, "ab.match.winners", n=len(winners), names=join([names[s] for s in winners], lang))
         return Text(t(lang, "ab.match.result", n=len(self.match.score_table()), winners=text),
                     style="bold")
 
@@ -218,14 +219,14 @@ def summary(view, names, lang):
         best = max(scores)
         seats = [s for s in range(n) if scores[s] == best]
         if tb == "fewer_hand":
-            tied = _join([t(lang, "ab.sum.with_hand", name=names[s], n=hand_count(view, s))
+            tied = join([t(lang, "ab.sum.with_hand", name=names[s], n=hand_count(view, s))
                           for s in seats], lang)
         else:
-            tied = _join([names[s] for s in seats], lang)
+            tied = join([names[s] for s in seats], lang)
         key = {"fewer_hand": "ab.sum.tie_fewer", "still": "ab.sum.tie_still",
                "shared": "ab.sum.tie_shared"}[tb]
         lines.append(Text(t(lang, key, score=best, tied=tied)))
-    lines.append(Text(t(lang, "ab.sum.winners", n=len(winners), names=_join([names[s] for s in winners], lang)), style="bold"))
+    lines.append(Text(t(lang, "ab.sum.winners", n=len(winners), names=join([names[s] for s in winners], lang)), style="bold"))
     return Group(*lines)
 
 

@@ -137,7 +137,7 @@ class LessonPrompter:
 def run_learn(game: str, variant: str | None = None, lang: str | None = None,
               console: Console | None = None, prompter=None, bot_pause: float | None = None,
               seat_names: list[str] | None = None) -> int:
-    from cardtable.cli.main import BOT_NAMES, BOT_PAUSE, Game, Prompter, _play_session, _say
+    from cardtable.cli.main import BOT_NAMES, BOT_PAUSE, Game, Prompter, play_session, say_line
 
     lang = check_lang(lang)
     if bot_pause is not None and not 0 <= bot_pause <= 60:
@@ -160,13 +160,13 @@ def run_learn(game: str, variant: str | None = None, lang: str | None = None,
               t(lang, "cli.bot_seat", name=names[s], seat=s, kind=level(lang, lesson.bots))
               for s in range(lesson.players)]
     console.rule(f"{t(lang, 'learn.title')}: {t(lang, f'learn.lesson.{lesson.id}')}")
-    _say(console, t(lang, "learn.intro", n=len(lesson.steps)), "bold")
-    _say(console, t(lang, "cli.players", players=", ".join(labels)))
+    say_line(console, t(lang, "learn.intro", n=len(lesson.steps)), "bold")
+    say_line(console, t(lang, "cli.players", players=", ".join(labels)))
     prompter = LessonPrompter(prompter, session,
-                              lambda text: _say(console, text, "yellow"))
+                              lambda text: say_line(console, text, "yellow"))
     g = Game(LessonUI(ui, session), seat, bots, names, lang, console, prompter, True, session,
              bot_pause)
-    rc = _play_session(session, g, ui, seat, names, lang, console, prompter, lambda: None)
+    rc = play_session(session, g, ui, seat, names, lang, console, prompter, lambda: None)
     if session.state.over:
         console.print(Text(t(lang, "learn.over"), style="bold green"))
     return rc

@@ -61,7 +61,7 @@ app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_
 _console = partial(Console, highlight=False)
 
 
-def _say(console: Console, text: str, style: str = "") -> None:
+def say_line(console: Console, text: str, style: str = "") -> None:
     """One message line. In a terminal rich wraps it between words (80 columns stay readable);
     piped, a line stays whole, so logs stay greppable."""
     console.print(Text(text, style=style), soft_wrap=not console.is_terminal)
@@ -127,7 +127,7 @@ class Game:
         return self._present(view, self.seat, prompt) if self._present else view
 
     def say(self, text: str, style: str = "") -> None:
-        _say(self.console, text, style)
+        say_line(self.console, text, style)
 
     def menu(self, legal: list[str]) -> bool:
         """The legal decisions, numbered; a long list (a swap: up to 121) in one line instead,
@@ -333,8 +333,8 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         bot_pause = BOT_PAUSE if prompter.tty else 0.0
     if not 0 <= bot_pause <= 60:
         raise ConfigError(t(lang, "cli.err_bot_pause", n=f"{bot_pause:g}"))
-    _say(console, t(lang, "cli.seed", seed=seed), "bold")
-    _say(console, t(lang, "cli.players", players=", ".join(labels)))
+    say_line(console, t(lang, "cli.seed", seed=seed), "bold")
+    say_line(console, t(lang, "cli.players", players=", ".join(labels)))
     g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
     # who played each seat, for the record (NOTATION.md `seats`): the human by --name (else
     # "Player N" as players count), the bots by their names and levels
@@ -350,19 +350,19 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
             except OSError as e:     # the folder went away during the game
                 raise ConfigError(t(lang, "cli.err_save_failed", path=str(path),
                                     why=e.strerror or str(e))) from None
-            _say(console, t(lang, "cli.saved", path=str(path)), "dim")
+            say_line(console, t(lang, "cli.saved", path=str(path)), "dim")
 
     try:
-        return _play_session(session, g, ui, seat, names, lang, console, prompter,
+        return play_session(session, g, ui, seat, names, lang, console, prompter,
                              save_current)
     except KeyboardInterrupt:                 # Ctrl-C: the record is kept, exit status 130
         console.print()
         save_current()
-        _say(console, t(lang, "cli.quit"))
+        say_line(console, t(lang, "cli.quit"))
         return 130
 
 
-def _play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
+def play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
     """The games of a session, one after another (a CL-5 match: several)."""
     while True:
         state = session.state
@@ -374,7 +374,7 @@ def _play_session(session, g, ui, seat, names, lang, console, prompter, save_cur
         state = session.state                 # an undo may have replaced it
         if not finished:
             save_current()
-            _say(console, t(lang, "cli.quit"))
+            say_line(console, t(lang, "cli.quit"))
             return 0
         if getattr(session, "final_board", True):  # Kombio: the last round's grids were shown
             console.print(ui.render(state.view(None), seat, names, lang))
@@ -391,7 +391,7 @@ def _play_session(session, g, ui, seat, names, lang, console, prompter, save_cur
             except EOFError:
                 answer = "quit"
             if answer.strip().lower() in QUIT_WORDS:
-                _say(console, t(lang, "cli.quit"))
+                say_line(console, t(lang, "cli.quit"))
                 return 0
         session.next_game()
     result = session.result(names, lang)
@@ -459,16 +459,16 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         [t(lang, "seat.player", n=s + 1) for s in range(state.players)]
     actions = rec.get("actions", [])
     variant = state.view(None).get("variant") or ""
-    _say(console, t(lang, "cli.replay_head", game=f"{rec['game']} {variant}".strip(),
+    say_line(console, t(lang, "cli.replay_head", game=f"{rec['game']} {variant}".strip(),
                     players=state.players, seed=rec.get("seed", 0), n=len(actions)), "bold")
-    _say(console, t(lang, "cli.players", players=", ".join(
+    say_line(console, t(lang, "cli.players", players=", ".join(
         t(lang, "cli.bot_seat", name=names[s], seat=s, kind=level(lang, seats[s]["bot"]))
         if seats and seats[s].get("bot") else t(lang, "cli.player_seat", name=names[s], seat=s)
         for s in range(state.players))))
     if seat is not None:
-        _say(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
+        say_line(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
     for code, params in replay_notes(rec):          # e.g. played under an older reading
-        _say(console, t(lang, code, **params), "yellow")
+        say_line(console, t(lang, code, **params), "yellow")
     if pause is None:
         pause = sys.stdout.isatty() and sys.stdin.isatty()
     skip = 0                                   # actions still to show without a pause
@@ -481,7 +481,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
         if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
             line = line.replace("\n", "\n     ")        # further lines under the first one
-            _say(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
+            say_line(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
         if skip:
             skip -= 1
         elif pause and i + 1 < len(actions):
@@ -491,7 +491,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
             except EOFError:
                 answer = "c"
             if answer in QUIT_WORDS:
-                _say(console, t(lang, "cli.replay_stopped"))
+                say_line(console, t(lang, "cli.replay_stopped"))
                 return 0
             if answer in ("c", "all", "alle"):    # on to the end without pauses
                 pause = False
@@ -502,8 +502,8 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
     if state.over:
         console.print(ui.summary(state.view(None), names, lang))
     else:
-        _say(console, ui.why(state.view(seat), seat, names, lang), "bold")
-        _say(console, t(lang, "cli.replay_unfinished"), "dim")
+        say_line(console, ui.why(state.view(seat), seat, names, lang), "bold")
+        say_line(console, t(lang, "cli.replay_unfinished"), "dim")
     return 0
 
 

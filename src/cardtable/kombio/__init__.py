@@ -13,7 +13,7 @@ import copy as _copy
 
 from cardtable.core.errors import ConfigError, RecordError
 from cardtable.core.registry import GameInfo, Option, Variant, check_rules_version
-from cardtable.kombio.rules import (DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules, _int,
+from cardtable.kombio.rules import (DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules, whole_number,
                                     make_rules)
 from cardtable.kombio.setup import check_deal, check_deals
 from cardtable.kombio.state import OPTION_NAMES, RULES_VERSION, RULES_VERSIONS, KombioState
@@ -33,11 +33,11 @@ def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
         check_rules_version(GAME.name, rules_version)
     if variant not in (None, "basic"):
         raise ConfigError(f"Kombio has no variant {variant!r}")
-    players = _int(players, "players")
+    players = whole_number(players, "players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:                      # KO title: 2-6 players
         raise ConfigError(f"Kombio is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
-    seed = _int(seed, "seed")
-    start = _int(start, "start seat")
+    seed = whole_number(seed, "seed")
+    start = whole_number(start, "start seat")
     if not 0 <= start < players:
         raise ConfigError(f"start seat {start} does not exist (seats 0..{players - 1})")
     rules = make_rules(target, options)

@@ -9,9 +9,9 @@ import statistics
 from typing import Any
 
 from cardtable.bots.base import act
-from cardtable.sim.analytics import (Config, _bots, _dist, _mean_ci, _seats, _share, _slope,
+from cardtable.sim.analytics import (Config, make_bots, dist, mean_ci, seat_stats, share_ci, slope_ci,
                                      derive_seed)
-from cardtable.sim.analytics_report import (_ci, _lengths, _mean, _num, _pct, _table,
+from cardtable.sim.analytics_report import (ci, lengths_text, mean_text, num, pct, md_table,
                                             integer_ticks)
 
 #: how the start seat moves, said in the report's opening paragraph
@@ -25,7 +25,7 @@ def play(cfg: Config, seed: int, index: int) -> dict[str, Any]:
     -1, turn of the call (0-based) or -1, the caller's round score or 0, success 1/0 (the
     caller's sum strictly lowest, KO-15), 1 if a grid was emptied (KO-13)]."""
     state = cfg.new_state(derive_seed(seed, "analyze", cfg.label, index))
-    bots = _bots(cfg, seed, index)
+    bots = make_bots(cfg, seed, index)
     n = cfg.players
     d = sr = sw = sc = 0
     rounds: list[list[int]] = []
@@ -88,18 +88,18 @@ def summarize(cfg: Config, games: list[dict]) -> dict[str, Any]:
         rs = by_circuit[c]
         calls.append({"circuit": c + 1, "last": c == 5, "rounds": len(rs),
                       "share_of_calls": len(rs) / len(called),
-                      "caller_score": _mean_ci([r[3] for r in rs]),
-                      "success": _share(sum(r[4] for r in rs), len(rs))})
+                      "caller_score": mean_ci([r[3] for r in rs]),
+                      "success": share_ci(sum(r[4] for r in rs), len(rs))})
     windows = sum(g["sr"] + g["sw"] for g in games)
     return {
-        "rounds_per_game": _dist([len(g["r"]) for g in games]),
-        "turns_per_round": _dist([r[0] for r in rounds]),
+        "rounds_per_game": dist([len(g["r"]) for g in games]),
+        "turns_per_round": dist([r[0] for r in rounds]),
         "rounds": len(rounds),
-        "called": _share(len(called), len(rounds)),
-        "emptied": _share(sum(r[5] for r in rounds), len(rounds)),
-        "call_success": _share(sum(r[4] for r in called), len(called)),
+        "called": share_ci(len(called), len(rounds)),
+        "emptied": share_ci(sum(r[5] for r in rounds), len(rounds)),
+        "call_success": share_ci(sum(r[4] for r in called), len(called)),
         "calls": calls,
-        "snaps_right": _share(sum(g["sr"] for g in games), windows) if windows else None,
+        "snaps_right": share_ci(sum(g["sr"] for g in games), windows) if windows else None,
         "snaps_right_per_round": sum(g["sr"] for g in games) / len(rounds),
         "snaps_wrong_per_round": sum(g["sw"] for g in games) / len(rounds),
         "claims_per_round": sum(g["sc"] for g in games) / len(rounds),
@@ -114,13 +114,13 @@ def report(ko: list[dict]) -> list[str]:
     lines += ["## Kombio", "", "### Start seat, rounds and how rounds end", ""]
     rows = []
     for s in ko:
-        seats = " / ".join(_pct(x["rate"]) for x in s["seats"])
+        seats = " / ".join(pct(x["rate"]) for x in s["seats"])
         t = s["turns_per_round"]
-        rows.append([s["label"], f"{s['games']:,}", seats, _lengths(s),
-                     _num(s["rounds_per_game"]["mean"]),
-                     f"{_num(t['mean'])} ({t['p10']}–{t['median']}–{t['p90']})",
-                     _ci(s["called"]), _ci(s["emptied"]), _ci(s["call_success"])])
-    lines += _table(["configuration", "games", "win share per seat (0 starts round 1)",
+        rows.append([s["label"], f"{s['games']:,}", seats, lengths_text(s),
+                     num(s["rounds_per_game"]["mean"]),
+                     f"{num(t['mean'])} ({t['p10']}–{t['median']}–{t['p90']})",
+                     ci(s["called"]), ci(s["emptied"]), ci(s["call_success"])])
+    lines += md_table(["configuration", "games", "win share per seat (0 starts round 1)",
                      "decisions (p10–median–p90)", "rounds", "turns per round",
                      "rounds ended by a call (KO-12)", "a grid emptied (KO-13)",
                      "calls that succeed (KO-15)"], rows)
@@ -135,15 +135,15 @@ def report(ko: list[dict]) -> list[str]:
         for c in s["calls"]:
             sc = c["caller_score"]
             rows.append([s["label"], f"{c['circuit']}{'+' if c['last'] else ''}",
-                         _pct(c["share_of_calls"]),
-                         _mean(sc),
-                         _ci(c["success"])])
-    lines += _table(["configuration", "circuit", "share of calls", "caller's round score",
+                         pct(c["share_of_calls"]),
+                         mean_text(sc),
+                         ci(c["success"])])
+    lines += md_table(["configuration", "circuit", "share of calls", "caller's round score",
                      "success"], rows)
     lines += ["### Snaps", ""]
-    rows = [[s["label"], _num(s["claims_per_round"], 2), _num(s["snaps_right_per_round"], 2),
-             _num(s["snaps_wrong_per_round"], 2), _ci(s["snaps_right"])] for s in ko]
-    lines += _table(["configuration", "snap claims per round", "right snaps per round",
+    rows = [[s["label"], num(s["claims_per_round"], 2), num(s["snaps_right_per_round"], 2),
+             num(s["snaps_wrong_per_round"], 2), ci(s["snaps_right"])] for s in ko]
+    lines += md_table(["configuration", "snap claims per round", "right snaps per round",
                      "wrong snaps per round", "right share of carried-out snaps (KO-8)"],
                     rows)
     return lines

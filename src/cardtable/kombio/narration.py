@@ -13,11 +13,11 @@ from cardtable.i18n import join, t
 from cardtable.narration import plain_names
 
 # -- small helpers --------------------------------------------------------------------------------
-def _known(v) -> bool:
+def is_known(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _secs(x: float) -> str:
+def secs_text(x: float) -> str:
     return f"{x:g}"
 
 
@@ -35,7 +35,7 @@ def _notcard(lang: str, v) -> str:
     return t(lang, "ko.not_an" if v in _AN else "ko.not_a", card=v)
 
 
-def _cards(n: int, lang: str) -> str:
+def cards_text(n: int, lang: str) -> str:
     return t(lang, "ko.cards", n=n)
 
 
@@ -43,7 +43,7 @@ def _join(items: list[str], lang: str) -> str:
     return join(items, lang)
 
 
-def _pos(text: str) -> tuple[int, int]:
+def parse_pos(text: str) -> tuple[int, int]:
     p, s = text.split(".")
     return int(p), int(s)
 
@@ -55,7 +55,7 @@ def _grid_value(view, p: int, s: int):
     return None
 
 
-def _you(key: str, actor, viewer) -> str:
+def you_key(key: str, actor, viewer) -> str:
     return key + ".you" if viewer is not None and actor == viewer else key
 
 
@@ -134,7 +134,7 @@ def why(view, seat, names, lang) -> str:
                      how=action_how(act))
         return t(lang, "ko.why.action", name=name, act=act, what=action_what(act, lang, True))
     if aw == "action_swap":
-        peeked = [_pos(x) for x in view.get("peeked") or []]
+        peeked = [parse_pos(x) for x in view.get("peeked") or []]
         cards = [card_words(p, s, tm, seat, names, lang) for p, s in peeked]
         if me and len(cards) == 1:
             return t(lang, "ko.why.swap13.you", card=cards[0])
@@ -148,14 +148,14 @@ def why(view, seat, names, lang) -> str:
         return t(lang, "ko.why.snap", top=top, name=name, k=w["answered"], n=len(w["order"]))
     snap = view.get("snap") or {}
     if aw == "give" and snap:
-        p, s = _pos(snap["card"])
+        p, s = parse_pos(snap["card"])
         card = card_words(p, s, tm, seat, names, lang)
         if me:
             return t(lang, "ko.why.give.you", card=card, pos=snap["card"])
         return t(lang, "ko.why.give", name=name, card=card, pos=snap["card"])
     if aw == "hand_over" and snap:
         w = snap["seat"]
-        p, s = _pos(snap["card"])
+        p, s = parse_pos(snap["card"])
         kw = dict(snapper=names[w], snapper_obj=_obj(w, seat, names, lang), name=name,
                   pos=snap["card"], card=card_words(p, s, w, seat, names, lang),
                   avalue=_acard(lang, snap["value"]), notop=_notcard(lang, top))
@@ -248,23 +248,23 @@ def describe(before, decision, after, actor, viewer, names, lang, web: bool = Fa
         lines.append(t(lang, key, name=name, card=card, pos=pos, old=after["top"]))
     elif kind == "discard":
         card = after["top"]
-        line = t(lang, _you("ko.log.discard", actor, viewer), name=name, card=card,
+        line = t(lang, you_key("ko.log.discard", actor, viewer), name=name, card=card,
                  acard=_acard(lang, card))
         if after.get("awaiting") == "action":
             line += t(lang, "ko.log.action", what=action_what(card, lang, True))
         lines.append(line)
     elif kind == "take":
-        lines.append(t(lang, _you("ko.log.take", actor, viewer), name=name, card=before["top"],
+        lines.append(t(lang, you_key("ko.log.take", actor, viewer), name=name, card=before["top"],
                        pos=args[0] if web else f"{actor}.{args[0]}", old=after["top"]))
     elif kind == "kombio":
-        line = t(lang, _you("ko.log.kombio", actor, viewer), name=name)
+        line = t(lang, you_key("ko.log.kombio", actor, viewer), name=name)
         if after["players"] > 2:
-            line += t(lang, _you("ko.log.taboo", actor, viewer), name=name)
+            line += t(lang, you_key("ko.log.taboo", actor, viewer), name=name)
         lines.append(line)
     elif kind == "peek":
-        cards = [_pos(a) for a in args]
+        cards = [parse_pos(a) for a in args]
         vals = [_grid_value(after, p, s) for p, s in cards] if not ended else [None] * len(cards)
-        shown = (you or full) and all(_known(v) for v in vals)
+        shown = (you or full) and all(is_known(v) for v in vals)
         suffix = ("you_memory" if you and mem else "you" if you else "seen") if shown else ""
         if len(cards) == 1:
             key = "ko.log.peek" + ("." + suffix if suffix else "")
@@ -276,37 +276,37 @@ def describe(before, decision, after, actor, viewer, names, lang, web: bool = Fa
                            v1=_acard(lang, vals[0]), v2=_acard(lang, vals[1])))
     elif kind == "swap":
         if len(args) == 2:
-            pair = [_pos(a) for a in args]
+            pair = [parse_pos(a) for a in args]
         else:
-            pair = [_pos(x) for x in before.get("peeked") or []] + [_pos(a) for a in args]
+            pair = [parse_pos(x) for x in before.get("peeked") or []] + [parse_pos(a) for a in args]
         if len(pair) == 2:
-            lines.append(t(lang, _you("ko.log.swap", actor, viewer), name=name,
+            lines.append(t(lang, you_key("ko.log.swap", actor, viewer), name=name,
                            c1=cw(*pair[0]), c2=cw(*pair[1])))
         else:
-            lines.append(t(lang, _you("ko.log.swap", actor, viewer), name=name, c1="?",
+            lines.append(t(lang, you_key("ko.log.swap", actor, viewer), name=name, c1="?",
                            c2="?"))
     elif kind == "keep":
-        lines.append(t(lang, _you("ko.log.keep", actor, viewer), name=name))
+        lines.append(t(lang, you_key("ko.log.keep", actor, viewer), name=name))
     elif kind == "skip":
-        lines.append(t(lang, _you("ko.log.skip", actor, viewer), name=name,
+        lines.append(t(lang, you_key("ko.log.skip", actor, viewer), name=name,
                        act=before.get("action") or before.get("top")))
     elif kind in ("pass", "snap"):
         if (you or full) and not web:                     # KO-10: others' answers are hidden
             if kind == "pass":
-                lines.append(t(lang, _you("ko.log.pass", actor, viewer), name=name))
+                lines.append(t(lang, you_key("ko.log.pass", actor, viewer), name=name))
             else:
-                lines.append(t(lang, _you("ko.log.snap", actor, viewer), name=name,
-                               card=cw(*_pos(args[0]))))
+                lines.append(t(lang, you_key("ko.log.snap", actor, viewer), name=name,
+                               card=cw(*parse_pos(args[0]))))
         if ended or after.get("awaiting") != "snap":
             lines.extend(_window_closed(before, after, ended, viewer, names, lang, web))
     elif kind == "give":
         victim = (before.get("snap") or {}).get("card", "?")
         if web and victim != "?":
-            lines.append(t(lang, _you("ko.log.give_web", actor, viewer), name=name,
+            lines.append(t(lang, you_key("ko.log.give_web", actor, viewer), name=name,
                            card=cw(actor, int(args[0])),
-                           pos=_slot(*_pos(victim), viewer, names, lang, True)))
+                           pos=_slot(*parse_pos(victim), viewer, names, lang, True)))
         else:
-            lines.append(t(lang, _you("ko.log.give", actor, viewer), name=name,
+            lines.append(t(lang, you_key("ko.log.give", actor, viewer), name=name,
                            card=cw(actor, int(args[0])), pos=victim))
     elif kind in ("hand-over", "penalty"):
         snap = before.get("snap") or {}
@@ -315,9 +315,9 @@ def describe(before, decision, after, actor, viewer, names, lang, web: bool = Fa
         if not ended and after["counts"][w] > before["counts"][w]:
             into = t(lang, "ko.log.into", pos=_slot(w, len(after["grids"][w]), viewer, names,
                                                     lang, web))
-        card = cw(*_pos(snap["card"])) if snap else "?"
+        card = cw(*parse_pos(snap["card"])) if snap else "?"
         key = "ko.log.hand_over" if kind == "hand-over" else "ko.log.penalty"
-        line = t(lang, _you(key, actor, viewer), name=name, card=card,
+        line = t(lang, you_key(key, actor, viewer), name=name, card=card,
                  snapper_obj=_obj(w, viewer, names, lang), into=into)
         if kind == "penalty" and not into and not ended:
             line += t(lang, "ko.log.no_penalty")
@@ -338,23 +338,23 @@ def _window_closed(before, after, ended, viewer, names, lang, web=False) -> list
             return []
         return [t(lang, "ko.log.nobody", top=top)]
     w = snap["seat"]
-    p, s = _pos(snap["card"])
+    p, s = parse_pos(snap["card"])
     right = snap["right"]
-    key = _you("ko.log.right" if right else "ko.log.wrong", w, viewer)
+    key = you_key("ko.log.right" if right else "ko.log.wrong", w, viewer)
     line = t(lang, key, name=names[w], card=card_words(p, s, w, viewer, names, lang, web),
              avalue=_acard(lang, snap["value"]), notop=_notcard(lang, top))
     others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
     if others:
-        line += t(lang, _you("ko.log.first", w, viewer), others=_join([names[o] for o in others], lang),
+        line += t(lang, you_key("ko.log.first", w, viewer), others=_join([names[o] for o in others], lang),
                   name=names[w])
     if right and p == w:
         line += t(lang, "ko.log.right_own")
     elif right:
-        line += t(lang, _you("ko.log.right_other", w, viewer), name=names[w],
+        line += t(lang, you_key("ko.log.right_other", w, viewer), name=names[w],
                   pos=_slot(p, s, viewer, names, lang, web) if web else snap["card"])
     elif p == w:
         if after["counts"][w] > before["counts"][w]:
-            line += t(lang, _you("ko.log.penalty_own", w, viewer), name=names[w],
+            line += t(lang, you_key("ko.log.penalty_own", w, viewer), name=names[w],
                       pos=_slot(w, len(after["grids"][w]), viewer, names, lang, web))
         else:
             line += t(lang, "ko.log.no_penalty")
@@ -386,7 +386,7 @@ def round_end(before, after, viewer, names, lang, brief: bool = False) -> list[s
     lines = [t(lang, "ko.round.over", round=r, reason=reason)]
     for q in range(0 if brief else n):
         cards = " ".join(str(v) for v in last["grids"][q] if v is not None) or "—"
-        lines.append(t(lang, _you("ko.round.cards", q, viewer), name=names[q], cards=cards))
+        lines.append(t(lang, you_key("ko.round.cards", q, viewer), name=names[q], cards=cards))
     for q in range(0 if brief else n):
         extra = scores[q] - sums[q]
         lines.append(t(lang, "ko.round.row", name=names[q], sum=sums[q],
@@ -395,14 +395,14 @@ def round_end(before, after, viewer, names, lang, brief: bool = False) -> list[s
     if case is None:
         lines.append(t(lang, "ko.round.none"))
     elif case == "alone":
-        line = t(lang, _you("ko.round.alone", caller, viewer), name=names[caller],
+        line = t(lang, you_key("ko.round.alone", caller, viewer), name=names[caller],
                  sum=sums[caller])
         if any(scores[q] == 0 and q != caller for q in range(n)):
             line += t(lang, "ko.round.empty_zero")
         lines.append(line)
     else:
         low = min(sums[q] for q in range(n) if q != caller)
-        lines.append(t(lang, _you("ko.round.not_alone", caller, viewer), name=names[caller],
+        lines.append(t(lang, you_key("ko.round.not_alone", caller, viewer), name=names[caller],
                        sum=sums[caller], low=low))
     totals = " · ".join(f"{names[q]} {after['totals'][q]}" for q in range(n))
     lines.append(t(lang, "ko.totals", list=totals, target=after["target"]))
@@ -412,7 +412,7 @@ def round_end(before, after, viewer, names, lang, brief: bool = False) -> list[s
                        names=_join(reached, lang)))
     else:
         st = after["round_start"]
-        lines.append(t(lang, _you("ko.round.next", st, viewer), round=after["round"],
+        lines.append(t(lang, you_key("ko.round.next", st, viewer), round=after["round"],
                        name=names[st]))
     return lines
 

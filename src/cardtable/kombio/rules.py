@@ -12,7 +12,7 @@ from cardtable.kombio.state import OPTION_NAMES
 MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS = 2, 6, 4
 
 
-def _int(value, what: str) -> int:
+def whole_number(value, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ConfigError(f"{what} must be a whole number, not {value!r}")
     return value
@@ -32,7 +32,7 @@ class Rules:
 
 def make_rules(target=100, options=None) -> Rules:
     """Check `target` and `options` (ConfigError with a one-line reason)."""
-    target = _int(target, "target")
+    target = whole_number(target, "target")
     if target < 1:
         raise ConfigError(f"the target must be at least 1, not {target}")
     if options is None:
@@ -44,7 +44,7 @@ def make_rules(target=100, options=None) -> Rules:
         if key not in OPTION_NAMES:
             raise ConfigError(f"unknown Kombio option {key!r} (known: {', '.join(OPTION_NAMES)})")
         if key == "max_turns" and value is not None:
-            value = _int(value, "option max_turns")
+            value = whole_number(value, "option max_turns")
             if value < 1:
                 raise ConfigError(f"option max_turns must be at least 1, not {value}")
             max_turns = value

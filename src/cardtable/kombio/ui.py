@@ -38,8 +38,9 @@ from rich.text import Text
 from cardtable.cli.games import SingleGame, Timed
 from cardtable.cli.i18n import t
 from cardtable.core.errors import ConfigError
+from cardtable.i18n import join
 from cardtable.kombio import MAX_PLAYERS, MIN_PLAYERS, new_game
-from cardtable.kombio.narration import (_cards, _join, _known, _pos, _secs, _you, describe,
+from cardtable.kombio.narration import (cards_text, is_known, parse_pos, secs_text, you_key, describe,
                                         round_end, tie_break, why)
 
 __all__ = ["describe", "help_text", "new_session", "render", "resume_session", "revealed",
@@ -81,7 +82,7 @@ class Memory:
         present = set()
         for p, g in enumerate(view["grids"]):
             for s, v in enumerate(g, 1):
-                if not _known(v):
+                if not is_known(v):
                     continue
                 present.add((p, s))
                 e = self.entries.get((p, s))
@@ -126,21 +127,21 @@ class Memory:
         kind, args = words[0], words[1:]
         if kind == "peek" and actor == seat:
             for a in args:
-                self.entries.pop(_pos(a), None)
+                self.entries.pop(parse_pos(a), None)
         elif kind in ("replace", "take") and actor == seat:
             self.entries.pop((seat, int(args[0])), None)
         elif kind == "swap":
             if len(args) == 2:
-                self._move(_pos(args[0]), _pos(args[1]))
+                self._move(parse_pos(args[0]), parse_pos(args[1]))
             elif len(args) == 1 and before.get("peeked"):
-                self._move(_pos(before["peeked"][0]), _pos(args[0]))
+                self._move(parse_pos(before["peeked"][0]), parse_pos(args[0]))
             elif not args and len(before.get("peeked") or []) == 2:
-                self._move(_pos(before["peeked"][0]), _pos(before["peeked"][1]))
+                self._move(parse_pos(before["peeked"][0]), parse_pos(before["peeked"][1]))
         elif kind == "give" and before.get("snap"):
-            self._move((actor, int(args[0])), _pos(before["snap"]["card"]))
+            self._move((actor, int(args[0])), parse_pos(before["snap"]["card"]))
         elif kind == "hand-over" and before.get("snap"):
             w = before["snap"]["seat"]
-            self._move(_pos(before["snap"]["card"]), (w, len(after["grids"][w])))
+            self._move(parse_pos(before["snap"]["card"]), (w, len(after["grids"][w])))
 
 
 class KombioSession(SingleGame):
@@ -163,7 +164,7 @@ class KombioSession(SingleGame):
         # one key (Space) snaps a card the player can see is a `top`: their own first
         shown = self.present(view, seat, False)
         known = [f"{p}.{i}" for p in [seat] + [q for q in range(view["players"]) if q != seat]
-                 for i, v in enumerate(shown["grids"][p], 1) if _known(v) and v == top]
+                 for i, v in enumerate(shown["grids"][p], 1) if is_known(v) and v == top]
         quick = next((f"snap {pos}" for pos in known if f"snap {pos}" in snaps), None)
         hint = t(self.lang, "ko.timed.quick", decision=quick) if quick else ""
 
@@ -172,7 +173,7 @@ class KombioSession(SingleGame):
                      example=example, quick=hint)
 
         return Timed(self.snap_seconds, "pass",
-                     t(self.lang, "ko.timed.prompt", secs=_secs(self.snap_seconds),
+                     t(self.lang, "ko.timed.prompt", secs=secs_text(self.snap_seconds),
                        example=example, top=top),
                      t(self.lang, "ko.timed.timeout"), countdown, quick)
 
@@ -210,7 +211,7 @@ class KombioSession(SingleGame):
 
 def _seconds(value, option: str, lang: str) -> float:
     if not 0 < value <= MAX_SECONDS:
-        raise ConfigError(t(lang, "ko.err_seconds", option=option, n=_secs(value)))
+        raise ConfigError(t(lang, "ko.err_seconds", option=option, n=secs_text(value)))
     return float(value)
 
 
@@ -319,7 +320,7 @@ def _seat_line(view, p, seat, names, lang) -> Text:
     the grid (the compact board)."""
     mark = "▶ " if p == view.get("to_move") else ("• " if p == view.get("active") else "  ")
     head = Text(mark + t(lang, "ko.head.plain", name=names[p],
-                         cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
+                         cards=cards_text(view["counts"][p], lang), total=view["totals"][p]),
                 style="bold" if p == seat else "")
     if view.get("caller") == p and not view.get("over"):      # a short mark: the line below
         head.append(t(lang, "ko.head.taboo.short" if view["players"] > 2     # the board says
@@ -340,7 +341,7 @@ def render(view, seat, names, lang, small: bool | None = None):
         mark = "▶ " if p == to_move else ("• " if p == active else "")
         key = "ko.head.plain" if names[p] == t(lang, "seat.name", n=p) else "ko.head"
         head = Text(mark + t(lang, key, name=names[p], seat=p,
-                             cards=_cards(view["counts"][p], lang), total=view["totals"][p]),
+                             cards=cards_text(view["counts"][p], lang), total=view["totals"][p]),
                     style="bold" if p == seat else "")
         if caller == p and not view.get("over"):
             head.append(t(lang, "ko.head.taboo" if n > 2 else "ko.head.called"), style="magenta")
@@ -353,10 +354,10 @@ def render(view, seat, names, lang, small: bool | None = None):
     if view["top"] is None:
         pile = Text(t(lang, "ko.pile.empty"))
     else:
-        pile = Text(t(lang, "ko.pile", top=view["top"], cards=_cards(view["discard"], lang)))
+        pile = Text(t(lang, "ko.pile", top=view["top"], cards=cards_text(view["discard"], lang)))
         if view.get("top_snapped"):
             pile.append(t(lang, "ko.pile.snapped"), style="dim")
-    pile.append("   ·   " + t(lang, "ko.deck", cards=_cards(view["deck"], lang)))
+    pile.append("   ·   " + t(lang, "ko.deck", cards=cards_text(view["deck"], lang)))
     parts.append(pile)
     if view.get("drawn") is not None and active is not None:
         key = "ko.drawn.you" if seat is not None and active == seat else "ko.drawn.of"
@@ -365,7 +366,7 @@ def render(view, seat, names, lang, small: bool | None = None):
         parts.extend(_knowledge(view, seat, lang))
     if caller is not None and view.get("turns_left") is not None and not view.get("over"):
         k = view["turns_left"]
-        key = _you("ko.turns_left", caller, seat)
+        key = you_key("ko.turns_left", caller, seat)
         parts.append(Text(t(lang, key, name=names[caller], n=k), style="magenta"))
     if view.get("window") and view.get("top") is not None:
         w = view["window"]
@@ -375,7 +376,7 @@ def render(view, seat, names, lang, small: bool | None = None):
         totals = " · ".join(f"{names[p]} {view['totals'][p]}" for p in range(n))
         parts.append(Text(t(lang, "ko.totals", list=totals, target=view["target"])))
     if view.get("memory"):
-        parts.append(Text(t(lang, "ko.memory_note", secs=_secs(view["memory"])), style="dim"))
+        parts.append(Text(t(lang, "ko.memory_note", secs=secs_text(view["memory"])), style="dim"))
     title = t(lang, "ko.title.over" if view.get("over") else "ko.title", round=view["round"],
               target=view["target"])
     if small:
@@ -409,14 +410,14 @@ def revealed(after, names, lang):
 def _knowledge(view, seat, lang) -> list[Text]:
     """What the viewer knows: its own cards (how many, which, their sum) and others' cards."""
     own = [(s, v) for s, v in enumerate(view["grids"][seat], 1) if v is not None]
-    known = [(s, v) for s, v in own if _known(v)]
+    known = [(s, v) for s, v in own if is_known(v)]
     line = Text(t(lang, "ko.known.own", k=len(known), n=len(own)))
     if known:
         line.append(t(lang, "ko.known.list",
                       cards=", ".join(f"{seat}.{s} = {v}" for s, v in known),
                       sum=sum(v for _, v in known)))
     others = [f"{p}.{s} = {v}" for p, g in enumerate(view["grids"]) if p != seat
-              for s, v in enumerate(g, 1) if _known(v)]
+              for s, v in enumerate(g, 1) if is_known(v)]
     return [line, Text(t(lang, "ko.known.others",
                          cards=", ".join(others) if others else t(lang, "ko.known.nothing")))]
 
@@ -442,22 +443,22 @@ def summary(view, names, lang):
                     Text(f"★ {t(lang, 'ko.sum.winner')}" if won else "", style="bold green"))
     target = view.get("target")
     reached = [names[s] for s in range(n) if target is not None and totals[s] >= target]
-    lines = [tab, Text(t(lang, "ko.sum.reached", target=target, names=_join(reached, lang)))]
+    lines = [tab, Text(t(lang, "ko.sum.reached", target=target, names=join(reached, lang)))]
     tb = tie_break(view)
     if tb:
         best = min(totals)
         seats = [s for s in range(n) if totals[s] == best]
         last = rows[-1] if rows else [0] * n
         if tb == "last":
-            tied = _join([t(lang, "ko.sum.with_last", name=names[s], score=last[s])
+            tied = join([t(lang, "ko.sum.with_last", name=names[s], score=last[s])
                           for s in seats], lang)
             lines.append(Text(t(lang, "ko.sum.tie_last", total=best, tied=tied)))
         else:
             lines.append(Text(t(lang, "ko.sum.tie_still", total=best,
-                                tied=_join([names[s] for s in seats], lang),
+                                tied=join([names[s] for s in seats], lang),
                                 score=last[seats[0]])))
     key = "ko.sum.winners"
-    lines.append(Text(t(lang, key, n=len(winners), names=_join([names[s] for s in winners], lang)),
+    lines.append(Text(t(lang, key, n=len(winners), names=join([names[s] for s in winners], lang)),
                       style="bold"))
     return Group(*lines)
 

@@ -130,7 +130,7 @@ def check_bots(bots: list[str]) -> list[str]:
 
 
 # -- one game ------------------------------------------------------------------------------------
-def _bots(cfg: Config, seed: int, index: int) -> list:
+def make_bots(cfg: Config, seed: int, index: int) -> list:
     return [make_bot(b, derive_seed(seed, "analyze-bot", cfg.label, index, s))
             for s, b in enumerate(cfg.bots)]
 
@@ -205,12 +205,12 @@ def _ray_batches(cfg, seed, chunks, address) -> Iterable[tuple[int, list]]:
 
 
 # -- statistics ----------------------------------------------------------------------------------
-def _share(successes: float, n: int) -> dict[str, float]:
+def share_ci(successes: float, n: int) -> dict[str, float]:
     lo, hi = wilson(successes, n)
     return {"rate": successes / n if n else 0.0, "low": lo, "high": hi, "n": n}
 
 
-def _dist(values: list[float]) -> dict[str, float]:
+def dist(values: list[float]) -> dict[str, float]:
     vs = sorted(values)
     if not vs:
         return {"mean": 0.0, "sd": 0.0, "p10": 0, "median": 0, "p90": 0, "min": 0, "max": 0}
@@ -219,7 +219,7 @@ def _dist(values: list[float]) -> dict[str, float]:
             "median": q(0.5), "p90": q(0.9), "min": vs[0], "max": vs[-1]}
 
 
-def _mean_ci(values: list[float]) -> dict[str, float]:
+def mean_ci(values: list[float]) -> dict[str, float]:
     n = len(values)
     if n == 0:
         return {"mean": 0.0, "low": 0.0, "high": 0.0, "n": 0}
@@ -228,7 +228,7 @@ def _mean_ci(values: list[float]) -> dict[str, float]:
     return {"mean": m, "low": m - half, "high": m + half, "n": n}
 
 
-def _slope(xs: list[float], ys: list[float]) -> dict[str, float] | None:
+def slope_ci(xs: list[float], ys: list[float]) -> dict[str, float] | None:
     """Least-squares slope of ys on xs with its 95% interval (normal approximation)."""
     n = len(xs)
     if n < 3:
@@ -244,11 +244,11 @@ def _slope(xs: list[float], ys: list[float]) -> dict[str, float] | None:
     return {"slope": b, "low": b - Z95 * se, "high": b + Z95 * se}
 
 
-def _seats(games: list[dict], players: int) -> list[dict]:
+def seat_stats(games: list[dict], players: int) -> list[dict]:
     out = []
     for s in range(players):
         wins = sum(1 / len(g["w"]) for g in games if s in g["w"])
-        out.append({"seat": s, **_share(wins, len(games)),
+        out.append({"seat": s, **share_ci(wins, len(games)),
                     "mean_score": statistics.fmean(g["s"][s] for g in games)})
     return out
 
@@ -257,8 +257,8 @@ def summarize(cfg: Config, games: list[dict], seconds: float) -> dict[str, Any]:
     n = len(games)
     base = {"label": cfg.label, "game": cfg.game, "variant": cfg.variant, "players": cfg.players,
             "options": dict(cfg.options), "bots": list(cfg.bots), "games": n,
-            "cpu_seconds": seconds, "seats": _seats(games, cfg.players),
-            "decisions": _dist([g["d"] for g in games])}
+            "cpu_seconds": seconds, "seats": seat_stats(games, cfg.players),
+            "decisions": dist([g["d"] for g in games])}
     return {**base, **info(cfg.game).module("analytics").summarize(cfg, games)}
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardtable.core.registry import games, info
-from cardtable.sim.output import _pyplot
+from cardtable.sim.output import pyplot
 
 
 def _by_game(summaries: list[dict]) -> list[tuple[object, list[dict]]]:
@@ -28,25 +28,25 @@ def _by_game(summaries: list[dict]) -> list[tuple[object, list[dict]]]:
             out.append((g.module("analytics"), mine))
     return out
 
-def _pct(x: float) -> str:
+def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _ci(s: dict | None) -> str:
+def ci(s: dict | None) -> str:
     if not s or s.get("n", 1) == 0:
         return "–"
-    return f"{_pct(s['rate'])} ({_pct(s['low'])}–{_pct(s['high'])})"
+    return f"{pct(s['rate'])} ({pct(s['low'])}–{pct(s['high'])})"
 
 
-def _num(x: float, d: int = 1) -> str:
+def num(x: float, d: int = 1) -> str:
     return f"{x:.{d}f}"
 
 
-def _mean(s: dict, d: int = 2) -> str:
+def mean_text(s: dict, d: int = 2) -> str:
     """A mean with its 95% interval; from fewer than two samples no interval, just n."""
     if s.get("n", 2) < 2:
-        return "–" if not s.get("n") else f"{_num(s['mean'], d)} (n=1)"
-    return f"{_num(s['mean'], d)} ({_num(s['low'], d)}–{_num(s['high'], d)})"
+        return "–" if not s.get("n") else f"{num(s['mean'], d)} (n=1)"
+    return f"{num(s['mean'], d)} ({num(s['low'], d)}–{num(s['high'], d)})"
 
 
 def legend_outside(ax, **kw) -> None:
@@ -73,15 +73,15 @@ def distinct_colours(n: int) -> list:
     return [matplotlib.colormaps["turbo"](i / (n - 1)) for i in range(n)]
 
 
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+def md_table(head: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return out + [""]
 
 
-def _lengths(s: dict) -> str:
+def lengths_text(s: dict) -> str:
     d = s["decisions"]
-    return f"{_num(d['mean'])} ({d['p10']}–{d['median']}–{d['p90']})"
+    return f"{num(d['mean'])} ({d['p10']}–{d['median']}–{d['p90']})"
 
 
 def markdown(summaries: list[dict], command: str, charts: list[str], note: str = "") -> str:
@@ -122,7 +122,7 @@ def _games_by_family(summaries: list[dict]) -> list[tuple[str, str]]:
 
 
 def write_charts(summaries: list[dict], out: Path) -> list[str]:
-    plt = _pyplot()
+    plt = pyplot()
     names = []
 
     def save(fig, name):

@@ -94,7 +94,7 @@ def write_summary(result, stats: dict, out: Path, ladder: list[dict] | None = No
 
 
 # -- charts -------------------------------------------------------------------------------------
-def _pyplot():
+def pyplot():
     try:
         import matplotlib
     except ImportError:
@@ -106,7 +106,7 @@ def _pyplot():
 
 
 def write_charts(result, stats: dict, out: Path) -> list[Path]:
-    plt = _pyplot()
+    plt = pyplot()
     out = _mkdir(out)
     paths = []
     title = f"{result.plan.ladder}, {stats['players']} players, {stats['games']} games"

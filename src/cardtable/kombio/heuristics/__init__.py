@@ -83,7 +83,7 @@ from __future__ import annotations
 from cardtable.kombio.heuristics.greedy import KOMBIO_BASE, TAKE_MAX, greedy
 from cardtable.kombio.heuristics.heuristic import P, heuristic
 from cardtable.kombio.heuristics.ranked import PIMC, ranked, turn_key
-from cardtable.kombio.heuristics.search import (_BLIND_KEEP, _NONE, BELIEF_MAX, ISMCTS, bounds,
+from cardtable.kombio.heuristics.search import (BLIND_KEEP, NONE, BELIEF_MAX, ISMCTS, bounds,
                                                 candidates, determinize, evaluate, horizon,
                                                 rollout)
 
@@ -91,4 +91,4 @@ from cardtable.kombio.heuristics.search import (_BLIND_KEEP, _NONE, BELIEF_MAX, 
 HOOKS = ("greedy", "heuristic", "evaluate", "candidates", "rollout", "horizon", "determinize",
          "bounds", "ranked", "turn_key", "ISMCTS", "PIMC")
 
-__all__ = [*HOOKS, "BELIEF_MAX", "KOMBIO_BASE", "P", "TAKE_MAX", "_BLIND_KEEP", "_NONE"]
+__all__ = [*HOOKS, "BELIEF_MAX", "KOMBIO_BASE", "P", "TAKE_MAX", "BLIND_KEEP", "NONE"]

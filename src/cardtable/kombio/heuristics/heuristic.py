@@ -72,7 +72,7 @@ def _counting(seen: int) -> tuple[dict[int, int], int, float]:
     return got
 
 
-class _KCtx:
+class KCtx:
     """What seat `me` knows, digested once per decision (never an unseen card's value). The
     other players' cards (`opp`, `est`, `unk`, `unk_known`) are read on first use: a drawn
     plain card, a give or an own snap needs only the seat's own cards."""
@@ -219,12 +219,12 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def _action_value(ctx: _KCtx, act: int) -> float:
+def _action_value(ctx: KCtx, act: int) -> float:
     """Estimated worth of using the action of a discarded card of value `act` (KO-6)."""
     return _action_values(ctx)[act]
 
 
-def _action_values(ctx: _KCtx) -> dict[int, float]:
+def _action_values(ctx: KCtx) -> dict[int, float]:
     """`_action_value` of every action card (7 to 14), worked out once per decision: 7/8 look
     at an own unseen card, 9/10 at another's, 11/12 the best swap if worth `swap_min`, 13 the
     better of a look and that swap, 14 the same plus 0.5."""
@@ -240,7 +240,7 @@ def _action_values(ctx: _KCtx) -> dict[int, float]:
     return ctx.acts
 
 
-def _draw_gain(ctx: _KCtx, bad: float) -> float:
+def _draw_gain(ctx: KCtx, bad: float) -> float:
     """Expected gain of drawing: replace the worst card, use an action, or discard."""
     if not ctx.total:
         return 0.0
@@ -272,7 +272,7 @@ def _h_choose(state, me: int, rng: Rng) -> Decision | None:
     """The heuristic's decision (None: no rule applies); in a snap window `heuristic` has
     already found a card `me` could snap."""
     phase = state.awaiting
-    ctx = _KCtx(state, me)
+    ctx = KCtx(state, me)
     if phase == "snap":
         return _h_snap(state, ctx, rng)
     if phase == "turn":
@@ -321,7 +321,7 @@ def _snap_candidates(state, me: int) -> bool:
     return False
 
 
-def _h_snap(state, ctx: _KCtx, rng: Rng) -> Decision:
+def _h_snap(state, ctx: KCtx, rng: Rng) -> Decision:
     """KO-8: snap only a card known to equal the top card."""
     top = VALUE[state.discard[-1]]
     me = ctx.me
@@ -340,7 +340,7 @@ def _h_snap(state, ctx: _KCtx, rng: Rng) -> Decision:
     return C.PASS
 
 
-def _target(ctx: _KCtx, exclude=None):
+def _target(ctx: KCtx, exclude=None):
     """Another player's card most worth having: the lowest estimated value."""
     best, pick = None, None
     for p, s, w, knows in ctx.opp:
@@ -352,7 +352,7 @@ def _target(ctx: _KCtx, exclude=None):
     return best, pick
 
 
-def _h_action(state, ctx: _KCtx, rng: Rng) -> Decision:
+def _h_action(state, ctx: KCtx, rng: Rng) -> Decision:
     act = state.act
     me = ctx.me
     unseen_own = [s for s, v in ctx.own if v is None]
@@ -393,7 +393,7 @@ def _h_action(state, ctx: _KCtx, rng: Rng) -> Decision:
     return C.pair("peek", me, slot, pick[0], pick[1])
 
 
-def _mine_and_other(state, me: int):
+def mine_and_other(state, me: int):
     """After the double peek of the 14 (KO-6): ((me, my slot), (other, its slot)) when one of
     the two peeked cards is `me`'s and the other another player's, else None (no swap helps)."""
     (p1, s1), (p2, s2) = state.peeked
@@ -404,10 +404,10 @@ def _mine_and_other(state, me: int):
     return None
 
 
-def _h_action_swap(state, ctx: _KCtx, rng: Rng) -> Decision:
+def _h_action_swap(state, ctx: KCtx, rng: Rng) -> Decision:
     me = ctx.me
     if state.act == 14:
-        pair = _mine_and_other(state, me)
+        pair = mine_and_other(state, me)
         if pair is None:
             return C.KEEP
         a, b = (state.card_seen(me, p, s) for p, s in pair)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cardtable.core.game import Decision
 from cardtable.core.rng import Rng
-from cardtable.kombio.heuristics.heuristic import _KCtx, heuristic
+from cardtable.kombio.heuristics.heuristic import KCtx, heuristic
 from cardtable.kombio.heuristics.search import candidates
 
 # ---------------------------------------------------------------------------------------------
@@ -35,7 +35,7 @@ def ranked(state, rng: Rng) -> list[Decision]:
     if len(cands) == 1:
         return cands
     first = heuristic(state, rng)
-    ctx = _KCtx(state, state.to_move)
+    ctx = KCtx(state, state.to_move)
     key = _order(ctx)
     return [first] + sorted((d for d in cands if d != first), key=key)
 
@@ -46,7 +46,7 @@ def ranked(state, rng: Rng) -> list[Decision]:
 _TIER = {"draw": 0, "discard": 0, "skip": 0, "keep": 0, "pass": 0, "kombio": 1}
 
 
-def _order(ctx: _KCtx):
+def _order(ctx: KCtx):
     """The sort key of `ranked`'s alternatives for the seat of `ctx`: tier (`_TIER`, moves 2),
     then the estimated gain, highest first (a slot is worth its badness: replacing, taking
     into or giving away the worst card gains most; a swap or a double peek gains my card's

@@ -11,7 +11,7 @@ from cardtable.kombio import cards as C
 from cardtable.kombio.cards import VALUE
 from cardtable.kombio.state import DISCARDED, EMPTIED, LOOKED, REPLACED, SWAPPED, TOOK
 from cardtable.kombio.heuristics.greedy import KOMBIO_BASE, TAKE_MAX
-from cardtable.kombio.heuristics.heuristic import _mine_and_other
+from cardtable.kombio.heuristics.heuristic import mine_and_other
 
 # ---------------------------------------------------------------------------------------------
 # evaluate
@@ -86,16 +86,16 @@ BELIEF_MAX = 2
 #: a card kept in place of one its owner never saw: at most 6 (the heuristic keeps a 7 there
 #: only when the cards it has not seen average above 6.3: 56 of 480,000 bounds checked in
 #: games of medium bots, 2-6 players, none with 2, 4 or 5)
-_BLIND_KEEP = 6
+BLIND_KEEP = 6
 _BLIND_WORST = 7       # ... and the owner's known cards: at most 7
-_NONE = 99             # a card its owner knows, no bound yet
+NONE = 99             # a card its owner knows, no bound yet
 _UNIT = 1.0 / (1 << 53)
 _bounds_cache: tuple = (None, None)     # (the plog it was computed from, its bounds)
 
 
 def bounds(state) -> dict[tuple[int, int], int]:
     """(player, slot index) -> the highest value the card there can have by the round's public
-    events (`_NONE` for a card its owner knows without a bound); public, so alike for every
+    events (`NONE` for a card its owner knows without a bound); public, so alike for every
     seat. Slots without an entry: a card its owner has not seen (as far as events tell)."""
     global _bounds_cache
     log = state.plog
@@ -110,8 +110,8 @@ def bounds(state) -> dict[tuple[int, int], int]:
     events.reverse()
     ub = {}                                         # slot -> [highest value, who saw it]
     for p in range(state.players):                  # KO-2: the owner saw slots 3 and 4
-        ub[(p, 2)] = [_NONE, p]
-        ub[(p, 3)] = [_NONE, p]
+        ub[(p, 2)] = [NONE, p]
+        ub[(p, 3)] = [NONE, p]
 
     def cap(p, top):                                # the cards p has seen in its grid
         for key, v in ub.items():
@@ -125,7 +125,7 @@ def bounds(state) -> dict[tuple[int, int], int]:
             ub.pop((p, i), None)
             cap(p, x if knew else _BLIND_WORST)
             if kind == REPLACED:
-                ub[(p, i)] = [x - 1 if knew else _BLIND_KEEP, p]
+                ub[(p, i)] = [x - 1 if knew else BLIND_KEEP, p]
         elif kind == DISCARDED:
             _, p, x = e
             if x < C.ACTION_MIN:
@@ -140,7 +140,7 @@ def bounds(state) -> dict[tuple[int, int], int]:
         elif kind == LOOKED:
             v = ub.get((e[1], e[2]))
             if v is None:
-                ub[(e[1], e[2])] = [_NONE, e[1]]
+                ub[(e[1], e[2])] = [NONE, e[1]]
             else:
                 v[1] = e[1]
         elif kind == EMPTIED:
@@ -177,7 +177,7 @@ def determinize(state, seat: int, seed: int, events: bool = False, trust: float 
     done = 0
     if events:
         for (p, i), top in bounds(state).items():
-            if top >= _NONE:
+            if top >= NONE:
                 continue
             g = d.grids[p]
             c = g[i]
@@ -327,7 +327,7 @@ def rollout(state, random_) -> Decision:
         return C.pair("peek", me, wslot, p, s)
     elif ph == "action_swap":
         if state.act == 14:
-            pair = _mine_and_other(state, me)
+            pair = mine_and_other(state, me)
             if pair is None:
                 return C.KEEP
             a, b = (VALUE[state.grids[p][s - 1]] for p, s in pair)
