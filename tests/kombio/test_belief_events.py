@@ -15,13 +15,13 @@ from .helpers import deal_game, play, window
 
 def test_a_kept_card_is_bounded_by_the_card_it_replaced_and_the_bound_follows_the_card():
     s = deal_game([[5, 6, 9, 2], [7, 8, 10, 3], [4, 4, 1, 1]], deck=[3, 4, 11, 0, 0, 0])
-    assert KH.bounds(s) == {(p, i): KH._NONE for p in range(3) for i in (2, 3)}   # KO-2
+    assert KH.bounds(s) == {(p, i): KH.NONE for p in range(3) for i in (2, 3)}   # KO-2
     play(s, "draw", "replace 3")          # seat 0 keeps the 3 in place of its 9 (it saw the 9)
     window(s)
     b = KH.bounds(s)
     assert b[(0, 2)] == 8                 # lower than the 9 it replaced
     assert b[(0, 3)] == 9                 # its other seen card: no higher than the 9
-    assert b[(1, 2)] == KH._NONE and (0, 0) not in b
+    assert b[(1, 2)] == KH.NONE and (0, 0) not in b
     play(s, "draw", "discard")            # seat 1 throws away a drawn plain 4
     window(s)
     b = KH.bounds(s)
@@ -61,7 +61,7 @@ def test_bounds_hold_in_games_of_the_heuristic_and_samples_keep_them(players):
             for (p, i), top in b.items():
                 c = s.grids[p][i]
                 assert c >= 0
-                if top < KH._NONE:
+                if top < KH.NONE:
                     bounded += 1
                     if VALUE[c] > top:
                         missed.append((top, VALUE[c]))
@@ -75,11 +75,11 @@ def test_bounds_hold_in_games_of_the_heuristic_and_samples_keep_them(players):
             assert d.view(seat) == s.view(seat)
             seen = s.known[seat] | s.public
             for (p, i), top in b.items():
-                if top < KH._NONE and not (seen >> s.grids[p][i]) & 1:
+                if top < KH.NONE and not (seen >> s.grids[p][i]) & 1:
                     sampled += 1
                     outside += VALUE[d.grids[p][i]] > top
     assert bounded > 100 and sampled > 10
-    assert set(missed) <= {(KH._BLIND_KEEP, 7)} and len(missed) <= bounded / 1000, missed
+    assert set(missed) <= {(KH.BLIND_KEEP, 7)} and len(missed) <= bounded / 1000, missed
     assert outside <= sampled / 100     # the deck had no unseen card within the bound
 
 

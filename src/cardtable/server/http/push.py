@@ -20,7 +20,7 @@ from cardtable.server.errors import bad
 from cardtable.server.talk.push import ENDPOINT_MAX, BadSubscription, Pusher
 
 router = APIRouter()
-SW = Path(__file__).resolve().parents[1] / "web" / "static" / "sw.js"
+SW = Path(__file__).resolve().parents[2] / "web" / "static" / "sw.js"      # cardtable/web/static
 
 
 class PushKeys(BaseModel):
