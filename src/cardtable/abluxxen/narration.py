@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from cardtable.i18n import join, t
-from cardtable.narration import plain_names
+from cardtable.narration import plain_names, you_key
 
 JOKER = "X"
 
@@ -53,9 +53,6 @@ def set_value(cards) -> int:
     return nums[0] if nums else 14
 
 
-def _join(items: list[str], lang: str) -> str:
-    return join(items, lang)
-
 
 def hand_count(view, s: int) -> int:
     counts = view.get("hand_counts")
@@ -64,9 +61,6 @@ def hand_count(view, s: int) -> int:
     h = view["hands"][s]
     return h if isinstance(h, int) else len(h)
 
-
-def _you(key: str, actor, viewer) -> str:
-    return key + ".you" if viewer is not None and actor == viewer else key
 
 
 def _whose(cards, victim, viewer, names, lang) -> str:
@@ -173,15 +167,15 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     name = names[actor]
     if kind == "play":
         cards = [JOKER if w.upper() == JOKER else int(w) for w in words[1:]]
-        line = t(lang, _you("ab.log.play", actor, viewer), name=name, set=fmt_set(cards))
+        line = t(lang, you_key("ab.log.play", actor, viewer), name=name, set=fmt_set(cards))
         if hand_count(after, actor) == 0:
-            line += t(lang, _you("ab.log.hand_empty", actor, viewer))
+            line += t(lang, you_key("ab.log.hand_empty", actor, viewer))
         return line
     if kind == "shadow":                    # DU-4: as many cards as the set has, maybe part
         v = int(words[1])
         stack = next((st for st in before.get("shadow") or [] if st and st[0] == v), [v])
         taken = min(len(_top(before, actor)), len(stack))
-        line = t(lang, _you("ab.log.shadow", actor, viewer), name=name,
+        line = t(lang, you_key("ab.log.shadow", actor, viewer), name=name,
                  set=fmt_stack([v] * taken))
         if len(stack) > taken:
             rest = len(stack) - taken
@@ -190,26 +184,26 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     pending = before.get("pending")
     if kind in ("take", "leave") and pending:
         victim = pending["victim"]
-        return t(lang, _you(f"ab.log.{kind}", actor, viewer), name=name,
+        return t(lang, you_key(f"ab.log.{kind}", actor, viewer), name=name,
                  whose=_whose(pending["cards"], victim, viewer, names, lang),
                  victim=t(lang, "ab.to_you") if victim == viewer else names[victim],
                  n=len(pending["cards"]))
     if kind in ("keep", "discard") and pending:
-        return t(lang, _you(f"ab.log.{kind}", actor, viewer), name=name,
+        return t(lang, you_key(f"ab.log.{kind}", actor, viewer), name=name,
                  set=fmt_set(pending["cards"]), n=len(pending["cards"]))
     if kind == "draw" and len(words) == 3 and words[1] == "pool":
-        return t(lang, _you("ab.log.draw_pool", actor, viewer), name=name, item=words[2])
+        return t(lang, you_key("ab.log.draw_pool", actor, viewer), name=name, item=words[2])
     if kind == "draw":
         hb, ha = before["hands"][actor], after["hands"][actor]
         if (viewer is None or viewer == actor) and isinstance(hb, list) and isinstance(ha, list):
             new = Counter(ha) - Counter(hb)
             if sum(new.values()) == 1:
                 c = next(iter(new))
-                return t(lang, _you("ab.log.draw_deck_seen", actor, viewer), name=name,
+                return t(lang, you_key("ab.log.draw_deck_seen", actor, viewer), name=name,
                          card=card(c))
-        return t(lang, _you("ab.log.draw_deck", actor, viewer), name=name)
+        return t(lang, you_key("ab.log.draw_deck", actor, viewer), name=name)
     if kind == "pass":
-        return t(lang, _you("ab.log.pass", actor, viewer), name=name)
+        return t(lang, you_key("ab.log.pass", actor, viewer), name=name)
     return t(lang, "ab.log.other", name=name, decision=decision)
 
 

@@ -10,7 +10,7 @@ so what a line says never goes beyond what its viewer may see: a card a seat has
 from __future__ import annotations
 
 from cardtable.i18n import join, t
-from cardtable.narration import plain_names
+from cardtable.narration import plain_names, you_key
 
 # -- small helpers --------------------------------------------------------------------------------
 def is_known(v) -> bool:
@@ -39,9 +39,6 @@ def cards_text(n: int, lang: str) -> str:
     return t(lang, "ko.cards", n=n)
 
 
-def _join(items: list[str], lang: str) -> str:
-    return join(items, lang)
-
 
 def parse_pos(text: str) -> tuple[int, int]:
     p, s = text.split(".")
@@ -54,9 +51,6 @@ def _grid_value(view, p: int, s: int):
         return grids[p][s - 1]
     return None
 
-
-def you_key(key: str, actor, viewer) -> str:
-    return key + ".you" if viewer is not None and actor == viewer else key
 
 
 def card_words(p: int, s: int, actor, viewer, names, lang, web: bool = False) -> str:
@@ -140,7 +134,7 @@ def why(view, seat, names, lang) -> str:
             return t(lang, "ko.why.swap13.you", card=cards[0])
         if me and len(cards) == 2:
             return t(lang, "ko.why.swap14.you", c1=cards[0], c2=cards[1])
-        return t(lang, "ko.why.swap", name=name, cards=_join(cards, lang))
+        return t(lang, "ko.why.swap", name=name, cards=join(cards, lang))
     if aw == "snap":
         if me:
             return t(lang, "ko.why.snap.you", top=top, atop=_acard(lang, top))
@@ -345,7 +339,7 @@ def _window_closed(before, after, ended, viewer, names, lang, web=False) -> list
              avalue=_acard(lang, snap["value"]), notop=_notcard(lang, top))
     others = [c["seat"] for c in snap.get("claims", []) if c["seat"] != w]
     if others:
-        line += t(lang, you_key("ko.log.first", w, viewer), others=_join([names[o] for o in others], lang),
+        line += t(lang, you_key("ko.log.first", w, viewer), others=join([names[o] for o in others], lang),
                   name=names[w])
     if right and p == w:
         line += t(lang, "ko.log.right_own")
@@ -409,7 +403,7 @@ def round_end(before, after, viewer, names, lang, brief: bool = False) -> list[s
     if after["over"]:
         reached = [names[q] for q in range(n) if after["totals"][q] >= after["target"]]
         lines.append(t(lang, "ko.round.target", target=after["target"],
-                       names=_join(reached, lang)))
+                       names=join(reached, lang)))
     else:
         st = after["round_start"]
         lines.append(t(lang, you_key("ko.round.next", st, viewer), round=after["round"],

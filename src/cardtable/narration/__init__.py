@@ -56,3 +56,8 @@ def plain_names(names: list[str], players: int, lang: str) -> list[str]:
     name, else "Seat N" / "Platz N" (seats counted from 1)."""
     return [names[s] if s < len(names) and names[s] else t(lang, "seat.name", n=s + 1)
             for s in range(players)]
+
+
+def you_key(key: str, actor, viewer) -> str:
+    """The catalog key of an event worded for its viewer: `<key>.you` when the viewer made it."""
+    return key + ".you" if viewer is not None and actor == viewer else key
