@@ -1,8 +1,8 @@
 """The browser client's modules (src/cardtable/web/static/js, and each built-in game's own in
 its package, src/cardtable/<game>/web, served at /games/<game>/), read as text: one concern per
 file (none over 500 lines), every module another one imports exists and exports what is
-imported from it, and only the one table of games (games.js) and the games' own modules name a
-game by a string literal (issue 30). A static check: no browser, no server."""
+imported from it, and only the games' own modules name a game by a string literal (the client
+learns the games from GET /api/games). A static check: no browser, no server."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ INDEX = ROOT / "web" / "static" / "index.html"
 MAX_LINES = 500
 #: the built-in games' own modules, each in its game's package (GameInfo.web)
 GAME_JS = sorted(ROOT.glob("*/web/*.js"))
-#: the files that may name a game: the table of games and the games' own modules
-NAMING_ALLOWED = {"games.js"} | {p.name for p in GAME_JS}
+#: the files that may name a game: the games' own modules
+NAMING_ALLOWED = {p.name for p in GAME_JS}
 
 
 def paths() -> dict[str, Path]:

@@ -109,6 +109,7 @@ GAME = GameInfo(
     name="abluxxen",
     title="Abluxxen",
     engine=__name__,
+    clauses=("AB", "DU", "CL"),
     variants=tuple(Variant(name, r.min_players, r.max_players, DEFAULT_PLAYERS[name],
                            defaults=tuple(options_of(r).items()))
                    for name, r in VARIANTS.items()),

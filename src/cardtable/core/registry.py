@@ -101,6 +101,9 @@ class GameInfo:
     #: /games/<name>/: `<name>.js` (its module), `<name>.css`, `rules.<lang>.json` (its rules
     #: page); GET /api/games then gives `browser` as the module's address
     web: str | None = None
+    #: the prefixes of its rule clauses' ids ("AB" of AB-14): the browser links a clause id with
+    #: one of them to this game's rules page; empty: those of its options' clauses
+    clauses: tuple[str, ...] = ()
     #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level)
     search_share: tuple[tuple[str, float], ...] = ()
     #: bots only this game has: name -> "module:Class" (e.g. a trained policy)

@@ -71,6 +71,7 @@ GAME = GameInfo(
     name="kombio",
     title="Kombio",
     engine=__name__,
+    clauses=("KO",),
     variants=(Variant("basic", MIN_PLAYERS, MAX_PLAYERS, DEFAULT_PLAYERS),),
     rules_version=RULES_VERSION,
     rules_versions=RULES_VERSIONS,

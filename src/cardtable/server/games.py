@@ -168,7 +168,9 @@ def game_out(g: registry.GameInfo) -> P.GameInfo:
                                  options=g.option_defaults(v.name)) for v in g.variants],
         rule_options=[_option(o) for o in g.options],
         settings=[_option(o) for o in g.settings],
-        table_settings=[_option(o) for o in g.table_settings])
+        table_settings=[_option(o) for o in g.table_settings],
+        clauses=list(g.clauses) or sorted({o.clause.split("-")[0] for o in g.options
+                                           if o.clause and "-" in o.clause}))
 
 
 def games_out() -> list[P.GameInfo]:

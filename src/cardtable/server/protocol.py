@@ -588,8 +588,7 @@ class GameInfo(BaseModel):
     rules_versions: list[str]
     #: the score sense: the lowest score wins
     lower_is_better: bool
-    #: the browser's module of the game (web/static/js/<browser>.js), if it has one
-    browser: str | None
+    browser: str | None            # the address of the game's browser module, if it has one
     default_variant: str
     #: the rule sets, the default first, with their players and option values
     rule_sets: list[VariantInfo]
@@ -598,3 +597,4 @@ class GameInfo(BaseModel):
     settings: list[OptionInfo]
     #: settings of a table the engine does not see (a snap window's length, memory mode)
     table_settings: list[OptionInfo]
+    clauses: list[str] = []        # the prefixes of its rule clauses' ids ("AB" of AB-14)

@@ -15,6 +15,8 @@ export { setValue, beats, wouldAbluxx, shadowOptions } from "./abluxxen-rules.js
 
 const G = "abluxxen";
 export { renderAbluxxen as render };          // the table and the replay draw through games.js
+/** How cards.js draws this game's cards: a top layer of jokers alone has the value 14 (AB-9), no value has an action mark. */
+export const cards = { joker: 14, marks: {} };
 
 /** What a shadowluxx of `n` cards from stack `st` takes: "2× 5 (of 3)". */
 function shadowTakeText(st, n) {

@@ -12,6 +12,8 @@ import { nameOf, plainName, num, signed, seatStatus, withRefs } from "/static/js
 
 const G = "kombio";
 export { renderKombio as render };            // the table and the replay draw through games.js
+/** How cards.js draws this game's cards: no joker; the action marks of 7 to 14 (look, swap). */
+export const cards = { joker: null, marks: { 7: "◉", 8: "◉", 9: "◉", 10: "◉", 11: "⇄", 12: "⇄", 13: "◉⇄", 14: "◉◉" } };
 const TARGET_VERBS = ["replace", "take", "peek", "swap", "snap", "give"];
 const MEMORY_SECS = 5;
 const firstSeen = new Map();     // "table|round|P.S|value" -> ms when this client first saw it

@@ -1,57 +1,44 @@
-// The games this client knows. GET /api/games gives each game's declaration (the server's,
-// core/registry.py): its title, rule sets with their players, rule options (each with the
-// clause it changes) and settings (type, default, bounds, choices, label), the bot levels, and
-// where its browser module is; the lobby reads all of that from it, and a game the server
-// offers that this table does not list (a game installed as a plugin, docs/adding-a-game.md)
-// joins it from its declaration (`addGames`, called once at start: `gamesReady`). Every game's
-// browser files, the built-in ones' too, are its package's, served at /games/<game>/ (its
-// GameInfo.web). Kept here is only how this client draws the built-in games, which their own
-// modules need at once:
+// The games this client knows: GET /api/games gives each game's declaration (the server's,
+// core/registry.py), asked once as this module loads (its importers run when it has answered):
+// its title, rule sets with their players, rule options (each with the clause it changes) and
+// settings (type, default, bounds, choices, label), the bot levels, the prefixes of its clauses'
+// ids and where its browser module is. Every game's browser files, the built-in ones' too, are
+// its package's, served at /games/<game>/ (GameInfo.web); no game is named here. An entry:
 //   title     the game's name as shown (the same in every language)
-//   style     its style sheet (/games/<game>/<game>.css), loaded with its module, after app.css
 //   module    its front-end module: render(el, view, opts), and optionally scores, animHints,
 //             logText, onKey, onTick, onClock (its timers on the board), statusChips (its
-//             chips in the status bar) (table.js, replay.js)
-//   rulesNav  the catalog key of the link to its rules (else "Rules of <title>")
-//   rules     where its rules page's data is, `<rules>.<lang>.json` (/games/<game>/rules)
+//             chips in the status bar) (table.js, replay.js), and `cards` ({joker, marks}: a
+//             value drawn as a joker, a value's action mark; cards.js), taken when it loads
+//   style     its style sheet (/games/<game>/<game>.css), loaded with its module, after app.css
+//   rules     where its rules page's data is, `<rules>.<lang>.json` (/games/<game>/rules); the
+//             link to it says the catalog's `rules.nav.<game>` if the game has one, else
+//             "Rules of <title>"
 //   clauses   the prefixes of its rule clauses ("AB-14", "KO-5.2"): a clause id names its game
-//   joker     a value drawn as a joker; marks: a card value's action mark (cards.js)
-//   decl      its declaration from GET /api/games (once it has answered)
-export const GAMES = {
-  abluxxen: {
-    title: "Abluxxen", module: "/games/abluxxen/abluxxen.js", style: "/games/abluxxen/abluxxen.css", rules: "/games/abluxxen/rules", rulesNav: "nav.rules_ab", clauses: ["AB", "DU", "CL"],
-    joker: 14, marks: {},
-  },
-  kombio: {
-    title: "Kombio", module: "/games/kombio/kombio.js", style: "/games/kombio/kombio.css", rules: "/games/kombio/rules", rulesNav: "nav.rules_ko", clauses: ["KO"],
-    joker: null, marks: { 7: "◉", 8: "◉", 9: "◉", 10: "◉", 11: "⇄", 12: "⇄", 13: "◉⇄", 14: "◉◉" },
-  },
-};
+//   decl      its declaration from GET /api/games
+export const GAMES = {};
 
-/** The games' ids, the built-ins first (grows when addGames adds one). */
-export const GAME_IDS = Object.keys(GAMES);
+/** The games' ids, in the server's order (the built-ins first). */
+export const GAME_IDS = [];
 
-/** The prefixes of all clause ids as a regular expression's alternatives: "AB|DU|CL|KO" (a
- * live binding: it grows with the games). */
-export let CLAUSE_ALT = clauseAlt();
+/** The prefixes of all clause ids as a regular expression's alternatives: "AB|DU|CL|KO". */
+export let CLAUSE_ALT = "NONE";
 
 function clauseAlt() {
   return GAME_IDS.flatMap((g) => GAMES[g].clauses).join("|") || "NONE";
 }
 
-/** Join the games of GET /api/games: each known one gets its declaration (`decl`), each other
- * one an entry made from it (its module and style sheet where the server serves its files,
- * its clause prefixes from its rule options' clauses). */
+/** Join the games of GET /api/games: each gets an entry made from its declaration (its module
+ * and style sheet where the server serves its files). */
 export function addGames(declared) {
   for (const d of declared || []) {
     if (!d || typeof d.name !== "string") continue;
     if (!GAMES[d.name]) {
       const base = typeof d.browser === "string" && d.browser.startsWith("/") ? d.browser.replace(/\.js$/, "") : null;
-      const prefixes = (d.rule_options || []).map((o) => String(o.clause || "").split("-")[0]).filter((x) => /^[A-Z]+$/.test(x));
+      const prefixes = Array.isArray(d.clauses) ? d.clauses.filter((x) => /^[A-Z]+$/.test(x)) : [];
       GAMES[d.name] = {
         title: d.title || d.name, module: base ? `${base}.js` : null, style: base ? `${base}.css` : null,
-        rulesNav: null, rules: base ? `${base.slice(0, base.lastIndexOf("/"))}/rules` : null,
-        clauses: [...new Set(prefixes)], joker: null, marks: {},
+        rules: base ? `${base.slice(0, base.lastIndexOf("/"))}/rules` : null,
+        clauses: prefixes, joker: null, marks: {},
       };
       GAME_IDS.push(d.name);
     }
@@ -60,22 +47,19 @@ export function addGames(declared) {
   CLAUSE_ALT = clauseAlt();
 }
 
-let ready = null;
+// the games, asked once before any importer of this module runs (a failed request: none)
+await fetch("/api/games", { headers: { Accept: "application/json" } })
+  .then((r) => (r.ok ? r.json() : [])).then(addGames).catch(() => {});
 
-/** GET /api/games once, its games joined (addGames); resolves either way (a failed request
- * leaves the built-in games). */
+/** The games are known (kept for callers that wait: they are, once this module has loaded). */
 export function gamesReady() {
-  if (!ready) {
-    ready = fetch("/api/games", { headers: { Accept: "application/json" } })
-      .then((r) => (r.ok ? r.json() : [])).then(addGames).catch(() => {});
-  }
-  return ready;
+  return Promise.resolve();
 }
 
-/** The link text of a game's rules: its own catalog key, else "Rules of <title>". */
+/** The link text of a game's rules: its catalog's `rules.nav.<game>`, else "Rules of <title>". */
 export function rulesLabel(t, game) {
-  const g = GAMES[game];
-  return g && g.rulesNav ? t(g.rulesNav) : t("rules.other", { game: g ? g.title : game });
+  const key = `rules.nav.${game}`, own = t(key);
+  return own !== key ? own : t("rules.other", { game: GAMES[game] ? GAMES[game].title : game });
 }
 
 /** The game whose rules a clause id ("KO-8", "DU-4") belongs to. */
@@ -88,7 +72,12 @@ export function gameOfClause(id) {
  * in place when it resolves, so nothing is drawn without the game's styles). */
 export function loadGame(game) {
   if (!GAMES[game] || !GAMES[game].module) return Promise.reject(new Error(`unknown game: ${game}`));
-  return Promise.all([import(GAMES[game].module), loadStyle(GAMES[game].style)]).then(([mod]) => mod);
+  return Promise.all([import(GAMES[game].module), loadStyle(GAMES[game].style)]).then(([mod]) => {
+    const cards = mod.cards || {};
+    GAMES[game].joker = cards.joker === undefined ? null : cards.joker;
+    GAMES[game].marks = cards.marks || {};
+    return mod;
+  });
 }
 
 const styles = new Map();        // href -> the promise of its <link> having loaded
