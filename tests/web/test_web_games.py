@@ -210,6 +210,13 @@ def test_kombio_round(new_page, server, artifacts):
 
     finish_and_check(page, server, code, player, artifacts, "kombio", on_turn, "totals")
     assert player.turns >= 1
+    # at the end every grid is open: the action cards carry their marks (7-10 look, 11-12
+    # swap, 13 both, 14 two looks), which the game's module gives the card drawing (cards.js)
+    marks = page.evaluate(
+        """() => [...document.querySelectorAll('.ko-grid .card[data-value], #board .card[data-value]')]
+                 .map((c) => [c.dataset.value, (c.querySelector('.card-action') || {}).textContent || ''])""")
+    expect_mark = {7: "◉", 8: "◉", 9: "◉", 10: "◉", 11: "⇄", 12: "⇄", 13: "◉⇄", 14: "◉◉"}
+    assert any(int(v) >= 7 for v, _ in marks) and all(m == expect_mark.get(int(v), "") for v, m in marks), marks
     then = load_record(server.record(code), upto=index).view(0)
     known = [v for v in then["grids"][0] if isinstance(v, int)]
     assert shown == len(known)
