@@ -481,13 +481,15 @@ OPTION = {o.name: o for o in OPTIONS}
 @dataclass
 class Loaded:
     """What `load` found: the settings, where each setting given came from (`--port`,
-    `CARDTABLE_PORT`, `FILE line 3`), the config file (None: none) and warnings (one line
-    each) for the entry points to print."""
+    `CARDTABLE_PORT`, `FILE line 3`), the config file (None: none), warnings (one line each)
+    for the entry points to print, and the values given."""
 
     settings: Settings
     origins: dict[str, str]
     config_file: str | None = None
     warnings: list[str] = field(default_factory=list)
+    #: the checked values of the settings given (name -> value), fields of Settings or not
+    values: dict[str, Any] = field(default_factory=dict)
 
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -591,24 +593,23 @@ def read_config_file(path: str) -> tuple[dict[str, tuple[Any, str]], str]:
     return out, text
 
 
-def _file_mode_problem(path: str, has_secret: bool) -> tuple[str, str] | None:
-    """('FAIL'|'WARN', words) if the config file's mode is unsafe, else None: anybody may
-    change it (world-writable), or anybody may read the password it holds."""
+def file_mode_problem(path: str, has_secret: bool) -> tuple[str, str, dict] | None:
+    """('FAIL' or 'WARN', catalog key, its parameters) if the config file's mode is unsafe:
+    every user of the machine may change it, or read the database password it holds. None if
+    it is safe (or cannot be read: reading it reports that)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return None
+    params = {"path": path, "mode": f"{stat.S_IMODE(mode):04o}"}
     if mode & stat.S_IWOTH:
-        return ("FAIL", f"the config file {path} can be changed by every user of the machine "
-                        f"(mode {stat.S_IMODE(mode):04o}): chmod o-w {path}")
+        return ("FAIL", "doctor.config_writable", params)
     if has_secret and mode & stat.S_IROTH:
-        return ("WARN", f"the config file {path} holds the database password and every user "
-                        f"of the machine can read it (mode {stat.S_IMODE(mode):04o}): "
-                        f"chmod 600 {path} (or 640 with the server's group)")
+        return ("WARN", "doctor.config_readable", params)
     return None
 
 
-def _has_password(url: str) -> bool:
+def has_password(url: str) -> bool:
     try:
         return "://" in url and make_url(url.strip()).password is not None
     except Exception:
@@ -659,7 +660,7 @@ def load(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None,
             chosen[name] = (raw, opt.flag)
     if "database" in chosen:
         raw, origin = chosen["database"]
-        if origin == OPTION["database"].flag and isinstance(raw, str) and _has_password(raw):
+        if origin == OPTION["database"].flag and isinstance(raw, str) and has_password(raw):
             raise SettingError(
                 "--database: the URL holds a password, which every user of this machine can "
                 "read in the process list: give the password in a file "
@@ -675,10 +676,12 @@ def load(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None,
         origins[name] = ", ".join(dict.fromkeys(o for _, o in items))
     settings, warnings = build(values, many, origins)
     if config:
-        problem = _file_mode_problem(config, _has_password(str(values.get("database", ""))))
+        problem = file_mode_problem(config, has_password(str(values.get("database", ""))))
         if problem is not None:
-            warnings.append(problem[1])
-    return Loaded(settings, origins, config, warnings)
+            from cardtable.i18n import t
+
+            warnings.append(t("en", problem[1], **problem[2]))
+    return Loaded(settings, origins, config, warnings, values)
 
 
 def _limits(items: list[tuple[str, str]], off: bool):
@@ -773,3 +776,19 @@ def given(namespace) -> tuple[dict[str, Any], str | None]:
     """The settings an argparse namespace of `argument_parser` holds, and its `--config`."""
     got = dict(vars(namespace))
     return got, got.pop("config", None)
+
+
+def markdown_table() -> str:
+    """The settings as the Markdown table of docs/deploy.md ("Configuration"; a test checks
+    that the page holds exactly this)."""
+    rows = ["| setting (file) | command line | environment | default | what |",
+            "| --- | --- | --- | --- | --- |"]
+    for opt in OPTIONS:
+        if opt.hidden:
+            continue
+        value = (f" {opt.metavar}" if opt.metavar and opt.kind is not bool else
+                 f" {'/'.join(opt.choices)}" if opt.choices else "")
+        flag = f"`{opt.flag}/--no-{opt.flag[2:]}`" if opt.kind is bool else f"`{opt.flag}{value}`"
+        rows.append(f"| `{opt.name}` | {flag} | `{opt.env_var}` | {opt.default_words()} | "
+                    f"{opt.help.replace('|', '/')} |")
+    return "\n".join(rows) + "\n"
