@@ -214,7 +214,8 @@ def _secret_check(r: Report, settings, path: str | None) -> None:
 def doctor(flags: dict[str, Any], config: str | None = None, lang: str | None = None) -> int:
     """Run the checks with the settings of `flags`, the environment and the config file;
     0 if none failed, else 1."""
-    from cardtable.server.config import SettingError, load
+    from cardtable.server import load_settings as load
+    from cardtable.server.config import SettingError
 
     lang = check_lang(lang)
     r = Report(lang)

@@ -29,7 +29,8 @@ from cardtable.core.errors import ConfigError
 
 def load_settings(flags: dict[str, Any], config: str | None = None):
     """config.load, its SettingError as ConfigError; the warnings printed to stderr."""
-    from cardtable.server.config import SettingError, load
+    from cardtable.server import load_settings as load
+    from cardtable.server.config import SettingError
 
     try:
         loaded = load(flags, config=config)

@@ -12,7 +12,34 @@ protocol, docs/deploy.md running it (several processes, a load balancer).
 
 from cardtable.server.config import DatabaseURL, Settings
 
-__all__ = ["DatabaseURL", "Settings", "create_app", "main", "run"]
+__all__ = ["DatabaseURL", "Settings", "create_app", "load_settings", "main", "run"]
+
+
+def setting_checks() -> dict:
+    """The checks of settings whose rules live in a room above config.py (the origins: people;
+    the push contact: talk), by setting name: each says what is wrong with a value, or None."""
+    from cardtable.server.people.origin import parse_allowed
+    from cardtable.server.talk.push import contact_ok
+
+    def origins(value: str) -> str | None:
+        try:
+            parse_allowed(value)
+        except ValueError as e:
+            return str(e)
+        return None
+
+    def contact(value: str) -> str | None:
+        return None if contact_ok(value) else "must be a mailto: address or an https: URL"
+
+    return {"allowed_origins": origins, "push_contact": contact}
+
+
+def load_settings(flags: dict, environ=None, config: str | None = None):
+    """config.load with every check (setting_checks): what the entry points and
+    `cardtable doctor` read their settings with."""
+    from cardtable.server.config import load
+
+    return load(flags, environ, config, checks=setting_checks())
 
 
 def create_app(settings: Settings | None = None, clock=None):
@@ -33,12 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     command line, environment, config file). A bad setting: one line, exit status 2."""
     import sys
 
-    from cardtable.server.config import SettingError, argument_parser, given, load
+    from cardtable.server.config import SettingError, argument_parser, given
 
     p = argument_parser("python -m cardtable.server", "Run the cardtable game server.")
     flags, config = given(p.parse_args(argv))
     try:
-        loaded = load(flags, config=config)
+        loaded = load_settings(flags, config=config)
     except SettingError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

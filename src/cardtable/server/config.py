@@ -327,7 +327,7 @@ class Option:
         if self.shown is not None:
             return self.shown
         v = self.default_value()
-        if v is None or v == "":
+        if v is None or v == "" or v == ():
             return "none"
         if isinstance(v, bool):
             return "on" if v else "off"
@@ -363,22 +363,6 @@ def _proxies(v: str) -> str | None:
     except ValueError as e:
         return str(e).removeprefix("--trusted-proxies: ")
     return None
-
-
-def _origins(v: str) -> str | None:
-    from cardtable.server.people.origin import parse_allowed
-
-    try:
-        parse_allowed(v)
-    except ValueError as e:
-        return str(e)
-    return None
-
-
-def _contact(v: str) -> str | None:
-    from cardtable.server.talk.push import contact_ok
-
-    return None if contact_ok(v) else "must be a mailto: address or an https: URL"
 
 
 def _budget(v: int) -> str | None:
@@ -460,14 +444,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("public_turn_seconds", float, "a public table's turn timer if none is set",
            _more_than_0, metavar="S"),
     Option("allowed_origins", str, "origins besides the server's own whose pages may use the "
-           "session cookie (comma-separated, e.g. https://cards.example.org)", _origins,
+           "session cookie (comma-separated, e.g. https://cards.example.org)",
            metavar="ORIGINS"),
     Option("instance", str, "a label of this process in logs and /api/health",
            metavar="NAME", shown="random"),
     Option("api_docs", bool, "serve the interactive API docs /docs and /redoc (scripts from "
            "a CDN: for development only)"),
     Option("push_contact", str, "the operator's contact in Web Push's VAPID token: mailto: "
-           "or https:", _contact, metavar="URL"),
+           "or https:", metavar="URL"),
     Option("push_allow_local", bool, "Web Push to local addresses (tests only)", hidden=True),
     Option("coach_budget", int, "the coach's play-outs when a request names none (0: the "
            "most)", _budget, metavar="N"),
@@ -533,17 +517,20 @@ def _convert(opt: Option, raw: Any) -> Any:
     raise ValueError(f"{raw!r} is not {want}")
 
 
-def _value(opt: Option, raw: Any, origin: str) -> Any:
-    """`raw` converted and checked; SettingError naming `origin`."""
+def _value(opt: Option, raw: Any, origin: str,
+           more: Callable[[Any], str | None] | None = None) -> Any:
+    """`raw` converted and checked (by `opt.check`, then `more`); SettingError naming
+    `origin`."""
     try:
         v = _convert(opt, raw)
     except ValueError as e:
         raise SettingError(f"{origin}: {e}") from None
     if opt.choices and v not in opt.choices:
         raise SettingError(f"{origin}: {v!r} is not one of {', '.join(opt.choices)}")
-    problem = opt.check(v) if opt.check is not None else None
-    if problem:
-        raise SettingError(f"{origin}: {problem}")
+    for check in (opt.check, more):
+        problem = check(v) if check is not None else None
+        if problem:
+            raise SettingError(f"{origin}: {problem}")
     return v
 
 
@@ -617,12 +604,15 @@ def has_password(url: str) -> bool:
 
 
 def load(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None,
-         config: str | None = None) -> Loaded:
+         config: str | None = None,
+         checks: Mapping[str, Callable[[Any], str | None]] | None = None) -> Loaded:
     """The settings from the command line's `flags` (name -> the value given: a string, a
     bool for a flag, a list for `many`; settings not given are left out), the environment and
     the config file (`config`, else $CARDTABLE_CONFIG), in that order of precedence, then the
     defaults. SettingError (one line, naming the setting and its source) for a bad value; a
-    password in the `--database` flag is refused (every user of the machine sees it in `ps`)."""
+    password in the `--database` flag is refused (every user of the machine sees it in `ps`).
+    `checks`: more checks by setting name, those of the rooms above this module
+    (`cardtable.server.load_settings` passes them: the entry points use that)."""
     env = os.environ if environ is None else environ
     chosen: dict[str, tuple[Any, str]] = {}
     many: dict[str, list[tuple[str, str]]] = {}
@@ -670,7 +660,7 @@ def load(flags: Mapping[str, Any], environ: Mapping[str, str] | None = None,
     values: dict[str, Any] = {}
     origins: dict[str, str] = {}
     for name, (raw, origin) in chosen.items():
-        values[name] = _value(OPTION[name], raw, origin)
+        values[name] = _value(OPTION[name], raw, origin, (checks or {}).get(name))
         origins[name] = origin
     for name, items in many.items():
         origins[name] = ", ".join(dict.fromkeys(o for _, o in items))
