@@ -41,6 +41,13 @@ test-full: $(DSTAMP)
 # Everything, tests included (the helpers' and CI's environment).
 setup: $(DSTAMP)
 
+# requirements.lock: the run-time dependencies pinned to the versions in .venv (scripts/lock.py;
+# a deployment installs them with `pip install -r requirements.lock`, docs/deploy.md).
+.PHONY: lock
+lock: $(STAMP)
+	$(PY) scripts/lock.py > requirements.lock.new
+	mv requirements.lock.new requirements.lock
+
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	pkg-config --exists icu-i18n 2>/dev/null || sh scripts/apt-install.sh libicu-dev pkg-config g++

@@ -2,107 +2,108 @@
 docs/deploy.md). `register(app)` adds the command to a Typer app.
 
     cardtable serve                                   # http://127.0.0.1:8000, ./cardtable.db
+    cardtable serve --config /etc/cardtable/cardtable.toml
     cardtable serve --host 0.0.0.0 --port 8080 --database postgresql://user@db/cardtable \
         --database-password-file /run/secrets/db-password --address-secret-file /etc/cardtable/address.keys
     CARDTABLE_DATABASE_URL=postgresql://user:pw@db/cardtable cardtable serve
 
-A password in `--database` shows in `ps` to every user of the machine: give it in a file, or the
-whole URL in the environment (docs/deploy.md).
+Its options are the server's settings (server/config.py OPTIONS), the same as
+`python -m cardtable.server`'s; each also comes from the environment (CARDTABLE_<NAME>) or the
+config file. A password in `--database` is refused: `ps` shows it to every user of the machine.
 
 The database is migrated (Alembic) at start; games being played go on where they were.
-Bad options raise ConfigError (the `cardtable` entry point prints one line, exit status 2).
+Bad settings raise ConfigError (the `cardtable` entry point prints one line, exit status 2).
 """
 
 from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable
+from typing import Any, List, Optional
 
 import typer
 
 from cardtable.core.errors import ConfigError
 
 
-def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str,
-              api_docs: bool = False, trusted_proxies: str = "", max_connections: int = 800,
-              connections_per_address: int = 64,
-              push_contact: str = "mailto:cardtable@localhost",
-              database_password_file: str | None = None,
-              address_secret_file: str | None = None) -> int:
-    from cardtable.bots import bot_names
-    from cardtable.server import Settings
+def load_settings(flags: dict[str, Any], config: str | None = None):
+    """config.load, its SettingError as ConfigError; the warnings printed to stderr."""
+    from cardtable.server import load_settings as load
+    from cardtable.server.config import SettingError
+
+    try:
+        loaded = load(flags, config=config)
+    except SettingError as e:
+        raise ConfigError(str(e)) from None
+    for line in loaded.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    return loaded
+
+
+def serve(flags: dict[str, Any], config: str | None = None) -> int:
+    """Run the server with the settings of `flags`, the environment and the config file."""
     from cardtable.server.app import listen, run
 
-    if not 0 <= port <= 65535:
-        raise ConfigError(f"--port must be 0..65535, not {port}")
-    if bot_delay < 0:
-        raise ConfigError("--bot-delay must not be negative")
-    if standin not in bot_names():
-        raise ConfigError(f"unknown bot {standin!r} (known: {', '.join(bot_names())})")
-    if max_connections < 0 or connections_per_address < 0:
-        raise ConfigError("--max-connections and --connections-per-address must be 0 "
-                          "(no limit) or more")
-    from cardtable.server.config import secret_settings
-    from cardtable.server.talk.push import contact_ok
-
-    if not contact_ok(push_contact):
-        raise ConfigError("--push-contact must be a mailto: address or an https: URL")
-    settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
-                        standin=standin, api_docs=api_docs, trusted_proxies=trusted_proxies,
-                        max_connections=max_connections,
-                        connections_per_address=connections_per_address,
-                        push_contact=push_contact)
-    try:
-        for name, value in secret_settings(database_password_file, address_secret_file).items():
-            setattr(settings, name, value)
-        settings.url()
-        from cardtable.server.guard.connections import TrustedProxies
-
-        TrustedProxies(trusted_proxies)
-    except ValueError as e:
-        raise ConfigError(str(e)) from None
+    settings = load_settings(flags, config).settings
     sock = listen(settings)           # a busy port: one line, exit 2, before the start line
     run(settings, sock)
     return 0
 
 
+def run_serve(host: str, port: int, database: str, bot_delay: float, standin: str,
+              **others: Any) -> int:
+    """`serve` with some settings as Python values (tests)."""
+    flags = dict(host=host, port=port, database=database, bot_delay=bot_delay,
+                 standin=standin, **others)
+    return serve({k: v if isinstance(v, (bool, list)) else str(v)
+                  for k, v in flags.items() if v is not None})
+
+
+def settings_parameters() -> list[inspect.Parameter]:
+    """A Typer option for each setting of config.OPTIONS and `--config` (all default None:
+    not given, so that the environment and the file can give it)."""
+    from cardtable.server.config import CONFIG_HELP, OPTIONS, help_text
+
+    params = [inspect.Parameter("config", inspect.Parameter.KEYWORD_ONLY,
+                                annotation=Optional[str],
+                                default=typer.Option(None, "--config", metavar="FILE",
+                                                     help=CONFIG_HELP))]
+    for opt in OPTIONS:
+        if opt.kind is bool:
+            kind: Any = Optional[bool]
+            names = [f"{opt.flag}/--no-{opt.flag[2:]}"]
+        elif opt.many:
+            kind, names = Optional[List[str]], [opt.flag]
+        else:
+            kind, names = Optional[str], [opt.flag]
+        metavar = None if opt.kind is bool else (opt.metavar or "|".join(opt.choices) or None)
+        params.append(inspect.Parameter(
+            opt.name, inspect.Parameter.KEYWORD_ONLY, annotation=kind,
+            default=typer.Option(None, *names, metavar=metavar, help=help_text(opt),
+                                 hidden=opt.hidden, show_default=False)))
+    return params
+
+
+def settings_command(app: typer.Typer, name: str, help: str,
+                     action: Callable[..., int], extra: list[inspect.Parameter] = ()) -> None:
+    """Register the command `name`, whose options are the server's settings (and `extra`):
+    `action(flags, config, **extra)` runs it, `flags` holding the settings given."""
+    params = settings_parameters() + list(extra)
+    extra_names = {p.name for p in extra}
+
+    def command(**kw: Any) -> None:
+        config = kw.pop("config", None)
+        more = {k: kw.pop(k) for k in list(kw) if k in extra_names}
+        flags = {k: v for k, v in kw.items() if v is not None and v != []}
+        raise typer.Exit(action(flags, config, **more))
+
+    command.__signature__ = inspect.Signature(params)
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__name__ = name
+    app.command(name, help=help)(command)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("serve", help="Run the game server: lobby over HTTP, games over WebSocket.")
-    def serve_cmd(
-        host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
-        port: int = typer.Option(8000, "--port", help="port to listen on"),
-        database: str = typer.Option("cardtable.db", "--database", metavar="URL",
-                                     envvar="CARDTABLE_DATABASE_URL",
-                                     help="SQLite file or postgresql://user@host/db (a "
-                                          "password here shows in ps: use the environment "
-                                          "or --database-password-file)"),
-        database_password_file: str = typer.Option(
-            None, "--database-password-file", metavar="FILE",
-            envvar="CARDTABLE_DATABASE_PASSWORD_FILE",
-            help="PostgreSQL: the password, the first line of FILE"),
-        address_secret_file: str = typer.Option(
-            None, "--address-secret-file", metavar="FILE",
-            envvar="CARDTABLE_ADDRESS_SECRET_FILE",
-            help="the secret keys of the address hashes the database keeps, one a line, the "
-                 "current first (default: a key kept in the database; docs/deploy.md)"),
-        bot_delay: float = typer.Option(0.5, "--bot-delay", metavar="S",
-                                        help="seconds before a bot's decision is applied"),
-        standin: str = typer.Option("medium", "--standin", metavar="BOT",
-                                    help="bot that plays for a player who is away"),
-        api_docs: bool = typer.Option(False, "--api-docs",
-                                      help="serve the interactive API docs /docs and /redoc "
-                                           "(scripts from a CDN: for development only)"),
-        trusted_proxies: str = typer.Option(
-            "", "--trusted-proxies", metavar="ADDRS",
-            help="proxies whose X-Forwarded-For is believed: addresses or networks, "
-                 "comma-separated (default: none; docs/deploy.md)"),
-        max_connections: int = typer.Option(800, "--max-connections", metavar="N",
-                                             help="open connections in all (0: no limit)"),
-        connections_per_address: int = typer.Option(
-            64, "--connections-per-address", metavar="N",
-            help="open connections per address or IPv6 /64 (0: no limit)"),
-        push_contact: str = typer.Option(
-            "mailto:cardtable@localhost", "--push-contact", metavar="URL",
-            help="the operator's contact in Web Push's VAPID token: mailto: or https: "
-                 "(docs/deploy.md)"),
-    ) -> None:
-        raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
-                                   trusted_proxies, max_connections, connections_per_address,
-                                   push_contact, database_password_file, address_secret_file))
+    settings_command(app, "serve", "Run the game server: lobby over HTTP, games over "
+                     "WebSocket.", serve)
