@@ -526,7 +526,8 @@ def _error(msg: str) -> None:
 
 
 # Commands of the other parts: each module has `register(app)`.
-COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd")
+COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
+                   "db_cmd")
 for _name in COMMAND_MODULES:
     importlib.import_module(f"cardtable.cli.{_name}").register(app)
 
