@@ -120,10 +120,16 @@ def test_down_to_every_revision_and_up_again_keeps_the_games(kind, request, tmp_
 
 def test_bad_revisions_are_refused(tmp_path, capsys):
     db = str(tmp_path / "c.db")
-    for args, word in ((["--to", "0099"], "unknown revision"), (["--to", "base"], "unknown")):
+    for args, word in ((["--to", "0099"], "unknown revision"), (["--to", "base"], "unknown"),
+                       (["--list"], "no SQLite database file")):
         assert cli(["migrate", "--database", db, *args]) == 2
         assert word in capsys.readouterr().err
-    assert not Path(db).exists() or M.current_and_head(db)[0] is None
+    assert not Path(db).exists()                        # nothing made by a refusal
+    mistyped = tmp_path / "my dir?#" / "x.db"            # a path that needs quoting in a URI
+    mistyped.parent.mkdir()
+    M.upgrade(str(mistyped))
+    assert cli(["backup", "--database", str(mistyped), "--to", str(tmp_path / "b.db")]) == 0
+    assert M.current_and_head(str(tmp_path / "b.db"))[0] == M.head()
 
 
 def test_a_newer_schema_is_refused_at_start_with_the_command_to_run(tmp_path):

@@ -29,6 +29,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from pathlib import Path
 
 import typer
 
@@ -102,7 +103,8 @@ def _sqlite_copy(src: str, dst: str, what: str) -> tuple[str, int, int]:
         if os.path.exists(f):
             os.remove(f)
     try:
-        source = sqlite3.connect(f"file:{src}?mode=ro", uri=True, timeout=60)
+        source = sqlite3.connect(Path(src).resolve().as_uri() + "?mode=ro", uri=True,
+                                 timeout=60)
     except sqlite3.Error as e:
         raise ConfigError(f"cannot open {what}: {e}") from None
     try:
@@ -302,8 +304,15 @@ def run_migrate(database: str, to: str | None, list_: bool, yes: bool,
     from cardtable.server.store import migrate as M
 
     url = _url(database, password_file)
+    order = _known_revisions()
+    target = order[-1] if to in (None, "head") else to
+    if target not in order and not list_:
+        raise ConfigError(f"--to: unknown revision {to!r}: one of {', '.join(order)} or head "
+                          "(cardtable migrate --list)")
+    if list_ and not url.is_postgres and not os.path.isfile(url.sync_url.database):
+        raise ConfigError(f"no SQLite database file {url.sync_url.database!r}")
     try:
-        current, head = M.current_and_head(url)
+        current, _ = M.current_and_head(url)
     except DBAPIError as e:
         raise ConfigError(f"cannot read the database: {' '.join(str(e.orig).split())}") \
             from None
@@ -311,11 +320,6 @@ def run_migrate(database: str, to: str | None, list_: bool, yes: bool,
         raise M.NewerSchema(url, current)
     if list_:
         return revision_list(current)
-    order = _known_revisions()
-    target = head if to in (None, "head") else to
-    if target not in order:
-        raise ConfigError(f"--to: unknown revision {to!r}: one of {', '.join(order)} or head "
-                          "(cardtable migrate --list)")
     if current is not None and order.index(target) < order.index(current):
         undone = M.revisions()[order.index(target) + 1:order.index(current) + 1]
         if not yes:
