@@ -14,6 +14,11 @@ Tables (schema.py; migration 0004)
             is deleted leaves its seats to nobody and without a name: the games stay in the
             other players' records, the seat named as a free seat is ("Seat 3", "Platz 3").
 
+The data download (GET /api/me/data) reads, besides these, every other table that names the
+account or its seats: its own lines of table talk (`chat_lines`), its seats as stored and their
+push subscriptions (`seat_details`), its ratings (`ratings_data`), its friends, requests,
+invitations, presence and push subscriptions (`friends_data`).
+
 Every operation is a generator of SQL statements (`yield sql, params` gives the rows), run
 by `read` (a connection of the store's engine) or `write` (SQLite: the store's writer
 thread, so no write waits on another; PostgreSQL: one transaction). The statements are plain
