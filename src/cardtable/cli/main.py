@@ -527,7 +527,7 @@ def _error(msg: str) -> None:
 
 # Commands of the other parts: each module has `register(app)`.
 COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
-                   "doctor_cmd")
+                   "doctor_cmd", "db_cmd")
 for _name in COMMAND_MODULES:
     importlib.import_module(f"cardtable.cli.{_name}").register(app)
 

@@ -51,7 +51,7 @@ from cardtable.server.http.status import router as status_router
 from cardtable.server.http.tables import router as tables_router
 from cardtable.server.people.origin import OriginCheck, parse_allowed
 from cardtable.server.store.db import Store
-from cardtable.server.store.migrate import upgrade
+from cardtable.server.store.migrate import refuse_newer, upgrade
 from cardtable.server.tables.driver import Drivers, Listener
 from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.quotas import TableQuotas
@@ -215,7 +215,7 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
     from cardtable.server.guard.connections import TrustedProxies, fit_file_limit, protocols
 
     try:
-        settings.url()
+        refuse_newer(settings.url())       # a schema of a newer release: what to do, exit 2
         TrustedProxies(settings.trusted_proxies)
         sock = sock or listen(settings)
     except (ValueError, ConfigError) as e:

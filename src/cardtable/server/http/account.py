@@ -31,10 +31,12 @@ from cardtable.server.people import sessions as S
 from cardtable.server.guard.connections import mark_useful
 from cardtable.server.errors import ApiError
 from cardtable.server.guard.login_limits import LoginLimits, limit_keys
+from cardtable.server.people.friends import REQUEST_DAYS
 from cardtable.server.people.passkeys import keys_of
 from cardtable.server.people.passkeys import public as passkey_public
 from cardtable.server.tables.pace import waiting_seats
 from cardtable.server.people.passwords import BadPassword, Passwords, clean_password
+from cardtable.server.people.ratings import conservative, established
 from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
 from cardtable.server.tables.views import seat_names
@@ -420,30 +422,46 @@ async def my_seat_here(request: Request, code: Annotated[str, Path(
 
 @router.get("/api/me/data")
 async def my_data(request: Request) -> JSONResponse:
-    """Everything the server keeps about the account, as JSON (a download): the profile,
-    its sessions (when made, last used, until when) and its games; a finished game with its
-    record (NOTATION.md), a running one without (its seed would reveal the hidden cards)."""
+    """Everything the server keeps about the account, as JSON (a download; docs/api.md lists
+    the fields): the profile, its sessions (when made, last used, until when), its games (a
+    finished game with its record, NOTATION.md, a running one without: its seed would reveal
+    the hidden cards; the seat as stored), the lines of table talk the player wrote at those
+    seats (theirs only), the ratings with their history, the friends, friend requests and
+    invitations both ways, when last seen online, the Web Push subscriptions and the
+    passkeys. Nothing of another person that is private: no tokens or key material, no
+    other player's lines, no hint that a sent friend request was declined."""
     s = svc(request)
     account, _ = await s.me(request)
-    sessions = await A.read(s.store, A.sessions_of(account["id"]))
-    games = await A.read(s.store, A.games(account["id"]))
+    me = account["id"]
+    sessions = await A.read(s.store, A.sessions_of(me))
+    games = await A.read(s.store, A.games(me))
+    seats = await A.read(s.store, A.seat_details(me))
     out_games = []
     for g in games:
         item = {"code": g["code"], "game": g["game"], "variant": g["settings"].get("variant"),
                 "status": g["status"], "seat": g["seat"],
                 "names": seat_names(g["seats"], "en"), "actions": g["n_actions"],
-                "created_at": g["created_at"], "updated_at": g["updated_at"]}
+                "created_at": g["created_at"], "updated_at": g["updated_at"],
+                **seats.get(g["code"], {})}
         if g["status"] == "over":
             base = await A.read(s.store, A.base_of(g["table_id"]))
             item["record"] = dict(base or {}, actions=await A.read(
                 s.store, A.actions_of(g["table_id"])))
         out_games.append(item)
-    data = {"format": "cardtable account data", "version": 1, "exported_at": time.time(),
+    ratings = await A.read(s.store, A.ratings_data(me))
+    for r in ratings:
+        r["rating"] = conservative(r["mu"], r["sigma"])
+        r["provisional"] = not established(r["games"], r["opponents"])
+    data = {"format": "cardtable account data", "version": 2, "exported_at": time.time(),
             "profile": {"name": account["name"], "created_at": account["created_at"],
                         "password_changed_at": account["password_at"]},
             "sessions": sessions, "games": out_games,
+            "chat": await A.read(s.store, A.chat_lines(me)),
+            "ratings": ratings,
+            **await A.read(s.store, A.friends_data(me, name_keys(account["name"]),
+                                                   REQUEST_DAYS)),
             # passkeys (passkeys.py): their public ids, labels and dates, no key material
-            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(account["id"]))]}
+            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))]}
     return JSONResponse(data, headers={
         "Content-Disposition": 'attachment; filename="cardtable-account.json"',
         "Cache-Control": "no-store"})

@@ -14,6 +14,11 @@ Tables (schema.py; migration 0004)
             is deleted leaves its seats to nobody and without a name: the games stay in the
             other players' records, the seat named as a free seat is ("Seat 3", "Platz 3").
 
+The data download (GET /api/me/data) reads, besides these, every other table that names the
+account or its seats: its own lines of table talk (`chat_lines`), its seats as stored and their
+push subscriptions (`seat_details`), its ratings (`ratings_data`), its friends, requests,
+invitations, presence and push subscriptions (`friends_data`).
+
 Every operation is a generator of SQL statements (`yield sql, params` gives the rows), run
 by `read` (a connection of the store's engine) or `write` (SQLite: the store's writer
 thread, so no write waits on another; PostgreSQL: one transaction). The statements are plain
@@ -327,3 +332,119 @@ def base_of(table_id: int) -> Op:
         return None
     base = rows[0][0]
     return json.loads(base) if isinstance(base, str) else base
+
+
+# -- the data download (GET /api/me/data) ------------------------------------------------------
+#: lines of table talk at most in the data download (the latest)
+MAX_LINES = 20_000
+
+
+def _rows(cols: tuple[str, ...], rows: list) -> list[dict]:
+    return [dict(zip(cols, r)) for r in rows]
+
+
+def chat_lines(account_id: int, limit: int = MAX_LINES) -> Op:
+    """The lines of table talk the account's player wrote at their seats (messages,
+    reactions, the host's switching the talk off and on), oldest first: only their own, and
+    only those written since they took the seat (a seat left before the start may have had
+    another player). Lines written while watching as a spectator name no account: not here."""
+    rows = yield ("SELECT t.code, c.channel, c.seat, c.name, c.kind, c.text, c.n, c.at "
+                  "FROM chat c JOIN seats s ON s.table_id = c.table_id AND s.seat = c.seat "
+                  "JOIN game_tables t ON t.id = c.table_id WHERE s.account_id = :a AND "
+                  "c.seat IS NOT NULL AND (s.joined_at IS NULL OR c.at >= s.joined_at) "
+                  "ORDER BY c.id DESC LIMIT :n", {"a": account_id, "n": limit})
+    return _rows(("table", "channel", "seat", "name", "kind", "text", "actions_before", "at"),
+                 rows)[::-1]
+
+
+def seat_details(account_id: int) -> Op:
+    """Per table code, what the account's seat row keeps beyond "my games": when it was
+    taken, whether a bot plays it now, the address hash (seats.client: HMAC of the address
+    group, then of the person; docs/deploy.md), and the seat's Web Push subscriptions (their
+    endpoints and languages; the subscriptions' keys are the browser's secrets, not listed)."""
+    rows = yield ("SELECT t.code, s.kind, s.away, s.joined_at, s.client, t.rated, t.pace "
+                  "FROM seats s JOIN game_tables t ON t.id = s.table_id "
+                  "WHERE s.account_id = :a", {"a": account_id})
+    out = {r[0]: {"kind": r[1], "away": bool(r[2]), "joined_at": r[3], "address_hash": r[4],
+                  "rated": bool(r[5]), "pace": r[6] or "live", "push": []} for r in rows}
+    rows = yield ("SELECT t.code, p.endpoint, p.lang, p.created_at FROM push_subscriptions p "
+                  "JOIN seats s ON s.table_id = p.table_id AND s.seat = p.seat "
+                  "JOIN game_tables t ON t.id = p.table_id WHERE s.account_id = :a "
+                  "ORDER BY p.id", {"a": account_id})
+    for code, endpoint, lang, at in rows:
+        out[code]["push"].append({"endpoint": endpoint, "lang": lang, "created_at": at})
+    return out
+
+
+def _player_names(keys: set[str]) -> Op:
+    """Names of rating players ("a:<account id>": the account's name, None if deleted;
+    "b:<bot>": the bot's name)."""
+    ids = sorted({int(k[2:]) for k in keys if k.startswith("a:") and k[2:].isdigit()})
+    names: dict[str, str | None] = {k: k[2:] for k in keys if k.startswith("b:")}
+    if ids:
+        marks, params = sql_marks("i", ids)
+        for i, n in (yield (f"SELECT id, name FROM accounts WHERE id IN ({marks})", params)):
+            names[f"a:{i}"] = n
+    return names
+
+
+def ratings_data(account_id: int) -> Op:
+    """The account's ratings, one per game: mu, sigma, games, wins, the different players
+    rated against (names), and the history (one entry per rated game: the table, the seat,
+    the rank, whether the player left, the rating before and after)."""
+    rows = yield ("SELECT game, mu, sigma, games, wins, opponents, updated_at FROM ratings "
+                  "WHERE account_id = :a ORDER BY game", {"a": account_id})
+    out = _rows(("game", "mu", "sigma", "games", "wins", "opponents", "updated_at"), rows)
+    hist = yield ("SELECT h.game, t.code, h.seat, h.rank, h.left_game, h.mu_before, "
+                  "h.sigma_before, h.mu_after, h.sigma_after, h.at FROM rating_history h "
+                  "JOIN game_tables t ON t.id = h.table_id WHERE h.account_id = :a "
+                  "ORDER BY h.id", {"a": account_id})
+    opp = yield ("SELECT game, opponent FROM rating_opponents WHERE account_id = :a "
+                 "ORDER BY game, opponent", {"a": account_id})
+    names = yield from _player_names({o for _, o in opp})
+    for r in out:
+        r["history"] = [dict(zip(("table", "seat", "rank", "left_game", "mu_before",
+                                  "sigma_before", "mu_after", "sigma_after", "at"), h[1:]),
+                             left_game=bool(h[4])) for h in hist if h[0] == r["game"]]
+        r["opponent_names"] = sorted((names.get(o) for g, o in opp
+                                      if g == r["game"] and names.get(o)), key=str.casefold)
+    return out
+
+
+def friends_data(account_id: int, keys: tuple[str, str], request_days: float) -> Op:
+    """The account's friends, its friend requests both ways, its invitations both ways, when
+    it was last seen online and its Web Push subscriptions for invitations (endpoints and
+    languages, not the browser's keys). A sent request is listed as the friends panel lists
+    it (a declined one like any other: the requester is never told; one withdrawn after its
+    decline not at all, as that would tell it); a received one with `declined_at` if the
+    account declined it."""
+    p = {"me": account_id, "k": keys[0], "k2": keys[1],
+         "since": time.time() - request_days * 86400.0}
+    friends = yield ("SELECT a.name, f.since FROM friends f JOIN accounts a ON "
+                     "a.id = f.friend_id WHERE f.account_id = :me ORDER BY a.name", p)
+    sent = yield ("SELECT to_name, created_at FROM friend_requests WHERE from_id = :me AND "
+                  "withdrawn_at IS NULL AND created_at > :since ORDER BY created_at", p)
+    received = yield ("SELECT a.name, r.created_at, r.declined_at FROM friend_requests r "
+                      "JOIN accounts a ON a.id = r.from_id WHERE (r.to_key = :k OR "
+                      "r.to_key2 = :k2) AND r.from_id <> :me AND (r.declined_at IS NOT NULL "
+                      "OR r.created_at > :since) AND NOT EXISTS (SELECT 1 FROM friends f "
+                      "WHERE f.account_id = :me AND f.friend_id = r.from_id) "
+                      "ORDER BY r.created_at", p)
+    invites = yield ("SELECT i.from_id = :me, a1.name, a2.name, t.code, t.game, i.created_at "
+                     "FROM invites i JOIN accounts a1 ON a1.id = i.from_id JOIN accounts a2 "
+                     "ON a2.id = i.to_id JOIN game_tables t ON t.id = i.table_id WHERE "
+                     "i.from_id = :me OR i.to_id = :me ORDER BY i.id", p)
+    seen = yield "SELECT seen_at FROM presence WHERE account_id = :me", p
+    push = yield ("SELECT endpoint, lang, created_at FROM account_push WHERE account_id = :me "
+                  "ORDER BY id", p)
+    return {
+        "friends": _rows(("name", "since"), friends),
+        "requests_sent": _rows(("name", "created_at"), sent),
+        "requests_received": _rows(("name", "created_at", "declined_at"), received),
+        "invites_sent": [{"to": b, "table": c, "game": g, "created_at": t}
+                         for mine, a, b, c, g, t in invites if mine],
+        "invites_received": [{"from": a, "table": c, "game": g, "created_at": t}
+                             for mine, a, b, c, g, t in invites if not mine],
+        "last_seen_online": seen[0][0] if seen else None,
+        "push_subscriptions": _rows(("endpoint", "lang", "created_at"), push),
+    }

@@ -34,13 +34,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """The address hashes go; the codes keep their 32 characters: a private table's code (26)
+    does not fit the former 16, and the releases before read and write codes of up to 16 in
+    the wider column alike (docs/deploy.md, "Backups, restore and rollback")."""
     op.drop_index("ix_game_tables_creator", table_name="game_tables")
     op.drop_index("ix_game_tables_sweep", table_name="game_tables")
     with op.batch_alter_table("seats") as t:
         t.drop_column("client")
     with op.batch_alter_table("game_tables") as t:
         t.drop_column("creator")
-        t.alter_column("rematch_code", type_=sa.String(16), existing_type=sa.String(32),
-                       existing_nullable=True)
-        t.alter_column("code", type_=sa.String(16), existing_type=sa.String(32),
-                       existing_nullable=False)
