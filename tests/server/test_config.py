@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.server import load_settings as load
-from cardtable.server.config import OPTIONS, SettingError, argument_parser, markdown_table
+from cardtable.server.options import OPTIONS, SettingError, argument_parser, markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "systemd" / "cardtable@.service"
@@ -159,7 +159,7 @@ def test_the_entry_points_say_one_line_and_exit_2(tmp_path):
 
 def test_docs_list_every_setting():
     text = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
-    assert markdown_table() in text, "docs/deploy.md: paste config.markdown_table()"
+    assert markdown_table() in text, "docs/deploy.md: paste options.markdown_table()"
     for opt in OPTIONS:
         if not opt.hidden:
             assert f"`{opt.env_var}`" in text

@@ -21,6 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "guard": set(),                      # sizes, rates, addresses, connections, log-in attempts
     "clock": set(),                      # the time every table and the store read
     "config": {"guard"},                 # Settings (with guard's Limits), database URLs
+    "options": {"config", "guard"},      # the table of settings: flags, environment, file
     "errors": {"guard"},                 # the HTTP API's errors
     "protocol": {"guard"},               # the messages and bodies (pydantic)
     "store": {"clock", "config"},        # the database, transactions, migrations
@@ -33,7 +34,7 @@ ALLOWED: dict[str, set[str]] = {
              "tables", "talk"},
     "app": {"clock", "config", "errors", "games", "guard", "http", "people", "protocol",
             "store", "tables", "talk", "ws"},
-    "server": {"app", "config", "guard", "people", "talk"},
+    "server": {"app", "config", "guard", "options", "people", "talk"},
     "__main__": {"server"},
 }
 MAX_TOP_MODULES = 12

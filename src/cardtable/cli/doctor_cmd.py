@@ -62,7 +62,7 @@ class Report:
 
 
 def _config_check(r: Report, loaded) -> None:
-    from cardtable.server.config import file_mode_problem, has_password
+    from cardtable.server.options import file_mode_problem, has_password
 
     path = loaded.config_file
     if not path:
@@ -215,7 +215,7 @@ def doctor(flags: dict[str, Any], config: str | None = None, lang: str | None = 
     """Run the checks with the settings of `flags`, the environment and the config file;
     0 if none failed, else 1."""
     from cardtable.server import load_settings as load
-    from cardtable.server.config import SettingError
+    from cardtable.server.options import SettingError
 
     lang = check_lang(lang)
     r = Report(lang)

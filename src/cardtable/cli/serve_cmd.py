@@ -28,9 +28,9 @@ from cardtable.core.errors import ConfigError
 
 
 def load_settings(flags: dict[str, Any], config: str | None = None):
-    """config.load, its SettingError as ConfigError; the warnings printed to stderr."""
+    """options.load, its SettingError as ConfigError; the warnings printed to stderr."""
     from cardtable.server import load_settings as load
-    from cardtable.server.config import SettingError
+    from cardtable.server.options import SettingError
 
     try:
         loaded = load(flags, config=config)
@@ -61,9 +61,9 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
 
 
 def settings_parameters() -> list[inspect.Parameter]:
-    """A Typer option for each setting of config.OPTIONS and `--config` (all default None:
+    """A Typer option for each setting of options.OPTIONS and `--config` (all default None:
     not given, so that the environment and the file can give it)."""
-    from cardtable.server.config import CONFIG_HELP, OPTIONS, help_text
+    from cardtable.server.options import CONFIG_HELP, OPTIONS, help_text
 
     params = [inspect.Parameter("config", inspect.Parameter.KEYWORD_ONLY,
                                 annotation=Optional[str],

@@ -35,9 +35,9 @@ def setting_checks() -> dict:
 
 
 def load_settings(flags: dict, environ=None, config: str | None = None):
-    """config.load with every check (setting_checks): what the entry points and
+    """options.load with every check (setting_checks): what the entry points and
     `cardtable doctor` read their settings with."""
-    from cardtable.server.config import load
+    from cardtable.server.options import load
 
     return load(flags, environ, config, checks=setting_checks())
 
@@ -56,11 +56,11 @@ def run(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m cardtable.server`: the same settings as `cardtable serve` (config.OPTIONS:
+    """`python -m cardtable.server`: the same settings as `cardtable serve` (options.OPTIONS:
     command line, environment, config file). A bad setting: one line, exit status 2."""
     import sys
 
-    from cardtable.server.config import SettingError, argument_parser, given
+    from cardtable.server.options import SettingError, argument_parser, given
 
     p = argument_parser("python -m cardtable.server", "Run the cardtable game server.")
     flags, config = given(p.parse_args(argv))
