@@ -50,7 +50,6 @@ lock: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	pkg-config --exists icu-i18n 2>/dev/null || sh scripts/apt-install.sh libicu-dev pkg-config g++
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)

@@ -187,8 +187,9 @@ def clean_name(raw: str) -> str:
 #: of its Unicode version, and ICU and PyICU are released with every Unicode version. The pure
 #: Python candidates were weighed: confusable_homoglyphs finds mixed-script characters but has
 #: no skeleton; confusables (last release 2021) normalizes with its own extra data into many
-#: candidate strings, not the TR39 skeleton; homoglyphs (2020) is unmaintained. PyICU builds
-#: against the system's ICU (libicu-dev, present on the project's machines).
+#: candidate strings, not the TR39 skeleton; homoglyphs (2020) is unmaintained. PyICU comes as
+#: the pyicu-wheels build (ICU inside the wheel: no compiler, no system ICU); the skeletons are
+#: computed when names are compared, never stored, so another ICU version changes no data.
 _SPOOF = icu.SpoofChecker()
 
 
