@@ -25,7 +25,8 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
               connections_per_address: int = 64,
               push_contact: str = "mailto:cardtable@localhost",
               database_password_file: str | None = None,
-              address_secret_file: str | None = None) -> int:
+              address_secret_file: str | None = None, log_format: str = "text",
+              log_level: str = "info", metrics_token_file: str | None = None) -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -39,19 +40,26 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
     if max_connections < 0 or connections_per_address < 0:
         raise ConfigError("--max-connections and --connections-per-address must be 0 "
                           "(no limit) or more")
-    from cardtable.server.config import secret_settings
+    from cardtable.server.config import read_metrics_token, secret_settings
     from cardtable.server.talk.push import contact_ok
 
     if not contact_ok(push_contact):
         raise ConfigError("--push-contact must be a mailto: address or an https: URL")
+    if log_format not in ("text", "json") or log_level not in ("debug", "info", "warning",
+                                                               "error"):
+        raise ConfigError("--log-format is text or json; --log-level debug, info, warning "
+                          "or error")
     settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
                         standin=standin, api_docs=api_docs, trusted_proxies=trusted_proxies,
                         max_connections=max_connections,
                         connections_per_address=connections_per_address,
-                        push_contact=push_contact)
+                        push_contact=push_contact, log_format=log_format,
+                        log_level=log_level)
     try:
         for name, value in secret_settings(database_password_file, address_secret_file).items():
             setattr(settings, name, value)
+        if metrics_token_file:
+            settings.metrics_token = read_metrics_token(metrics_token_file)
         settings.url()
         from cardtable.server.guard.connections import TrustedProxies
 
@@ -102,7 +110,19 @@ def register(app: typer.Typer) -> None:
             "mailto:cardtable@localhost", "--push-contact", metavar="URL",
             help="the operator's contact in Web Push's VAPID token: mailto: or https: "
                  "(docs/deploy.md)"),
+        # seeing it (docs/deploy.md, "Seeing it: metrics, logs, health")
+        log_format: str = typer.Option("text", "--log-format", metavar="text|json",
+                                       help="log lines as text or one JSON object a line"),
+        log_level: str = typer.Option("info", "--log-level",
+                                      metavar="debug|info|warning|error",
+                                      help="cardtable's log level (info: with the access log)"),
+        metrics_token_file: str = typer.Option(
+            None, "--metrics-token-file", metavar="FILE",
+            envvar="CARDTABLE_METRICS_TOKEN_FILE",
+            help="a bearer token (the first line of FILE) that opens GET /metrics to any "
+                 "address (default: loopback only)"),
     ) -> None:
         raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
                                    trusted_proxies, max_connections, connections_per_address,
-                                   push_contact, database_password_file, address_secret_file))
+                                   push_contact, database_password_file, address_secret_file,
+                                   log_format, log_level, metrics_token_file))

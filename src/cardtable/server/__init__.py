@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     import os
 
     from cardtable.server.config import (ADDRESS_SECRET_FILE_ENV, DATABASE_ENV,
-                                         PASSWORD_FILE_ENV, secret_settings)
+                                         METRICS_TOKEN_FILE_ENV, PASSWORD_FILE_ENV,
+                                         read_metrics_token, secret_settings)
 
     d = Settings()
     p = argparse.ArgumentParser(prog="python -m cardtable.server",
@@ -123,6 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--review-budget", type=int, default=d.review_budget,
                    help="a review's play-outs per decision when a request names none (0: "
                         "the most, docs/review.md; default %(default)s)")
+    # seeing it (docs/deploy.md, "Seeing it: metrics, logs, health")
+    p.add_argument("--log-format", choices=("text", "json"), default=d.log_format,
+                   help="log lines as text or one JSON object a line (default %(default)s)")
+    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
+                   default=d.log_level, help="cardtable's log level; info includes the access "
+                                             "log (default %(default)s)")
+    p.add_argument("--metrics-token-file", default=os.environ.get(METRICS_TOKEN_FILE_ENV),
+                   metavar="FILE", help="a bearer token (the first line of FILE) that opens "
+                                        "GET /metrics to any address (default: loopback only)")
     a = p.parse_args(argv)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
@@ -148,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--keep-alive must be more than 0")
     try:
         secret = secret_settings(a.database_password_file, a.address_secret_file)
+        if a.metrics_token_file:
+            secret["metrics_token"] = read_metrics_token(a.metrics_token_file)
         Settings(database=a.database, **secret).url()
     except ValueError as e:
         p.error(str(e))
@@ -187,5 +199,6 @@ def main(argv: list[str] | None = None) -> int:
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,
                  coach_budget=a.coach_budget, review_budget=a.review_budget,
+                 log_format=a.log_format, log_level=a.log_level,
                  **secret, **extra))
     return 0
