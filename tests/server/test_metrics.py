@@ -9,6 +9,8 @@ import asyncio
 import concurrent.futures
 import tempfile
 
+import pytest
+
 from fastapi.testclient import TestClient
 from helpers import Client
 from helpers import run_async as run
@@ -166,3 +168,25 @@ def test_the_bot_pools_wait_is_timed():
     got = {s.name: s.value for fam in text_string_to_metric_families(m.exposition().decode())
            for s in fam.samples}
     assert got["cardtable_bot_wait_seconds_count"] == 1
+
+
+
+def test_a_bad_metrics_token_file_is_refused_at_start(tmp_path, capsys):
+    """A token file that cannot be read, or whose token is too short, stops the start with
+    one line (exit status 2; `cardtable serve`: a ConfigError, which its entry point prints
+    as one line with status 2) before anything is started."""
+    from cardtable.cli.serve_cmd import run_serve
+    from cardtable.core.errors import ConfigError
+    from cardtable.server import main
+
+    short = tmp_path / "short.token"
+    short.write_text("abc\n")
+    for path, says in ((tmp_path / "missing.token", "cannot read the metrics token"),
+                       (short, "16 or more printable ASCII characters")):
+        with pytest.raises(SystemExit) as e:
+            main(["--database", str(tmp_path / "x.db"), "--metrics-token-file", str(path)])
+        assert e.value.code == 2 and says in capsys.readouterr().err
+        with pytest.raises(ConfigError, match=says):
+            run_serve("127.0.0.1", 0, str(tmp_path / "x.db"), 0.5, "medium",
+                      metrics_token_file=str(path))
+    assert not (tmp_path / "x.db").exists()
