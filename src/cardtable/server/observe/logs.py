@@ -13,11 +13,12 @@ Nothing a player keeps secret reaches a line: every line is masked as the access
 from __future__ import annotations
 
 import contextvars
-import json
 import logging
 import re
 import sys
 from datetime import UTC, datetime
+
+import orjson
 
 #: the id of the HTTP request or WebSocket being served (access.py sets it)
 REQUEST: contextvars.ContextVar[str | None] = contextvars.ContextVar("cardtable_request",
@@ -31,6 +32,7 @@ LEVELS = ("debug", "info", "warning", "error")
 
 #: a path's table code, as the nginx block of docs/deploy.md masks it, and secret parameters
 _PAGE = re.compile(r"/(t|replay|ws)/[^\s\"'<>]*")
+_PAGE_PATH = re.compile(r"^/(t|replay|ws)/")
 _API = re.compile(r"/api/(tables|me/games)/[^/\s\"'?<>]+")
 _PARAM = re.compile(r"([?&;](?:token|code|password)=)[^&\s\"'<>]*", re.IGNORECASE)
 
@@ -39,7 +41,9 @@ def mask_path(path: str) -> str:
     """A request path as the access log writes it: the table code of `/t/`, `/replay/` and
     `/ws/` paths as `-` (with anything after it), of `/api/tables/CODE/...` and
     `/api/me/games/CODE/...` as `-` (the rest kept); no query string is ever passed here."""
-    m = re.match(r"^/(t|replay|ws)/", path)
+    if not path.startswith(("/t/", "/replay/", "/ws/", "/api/tables/", "/api/me/games/")):
+        return path
+    m = _PAGE_PATH.match(path)
     if m:
         return f"/{m.group(1)}/-"
     return _API.sub(lambda m: f"/api/{m.group(1)}/-", path, count=1)
@@ -105,7 +109,7 @@ class JSONFormat(logging.Formatter):
             out.update(access)
         if record.exc_info:
             out["exc"] = mask(self.formatException(record.exc_info))
-        return json.dumps(out, ensure_ascii=False, default=str)
+        return orjson.dumps(out, default=str).decode()
 
 
 def level_number(level: str) -> int:
@@ -138,7 +142,9 @@ def setup(fmt: str = "text", level: str = "info", stream=None) -> logging.Handle
 def access_line(log: logging.Logger, method: str, path: str, status: int | None,
                 seconds: float) -> None:
     """One access log line: `GET /api/tables/-/join 200 12.3ms` (the path masked, no query
-    string)."""
+    string). Nothing is done when the access log is off (--log-level warning)."""
+    if not log.isEnabledFor(logging.INFO):
+        return
     path = mask_path(path)
     ms = round(seconds * 1000, 1)
     log.info("%s %s %s %.1fms", method, path, status if status is not None else "-", ms,
