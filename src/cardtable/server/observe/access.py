@@ -49,6 +49,8 @@ class Observe:
         self.app = app
         self.metrics = metrics
         self.trusted = TrustedProxies(trusted)
+        self.open = {kind: metrics.connections.labels(kind) for kind in ("http", "websocket")}
+        self.answered: dict[int, object] = {}        # status -> its counter (labels() once)
 
     def _request_id(self, scope: dict) -> str:
         if self.trusted:
@@ -66,7 +68,7 @@ class Observe:
         rid = self._request_id(scope)
         header = (HEADER, rid.encode("ascii"))
         token = logs.REQUEST.set(rid)
-        gauge = self.metrics.connections.labels("http" if kind == "http" else "websocket")
+        gauge = self.open[kind]
         gauge.inc()
         status: list[int | None] = [None]
         started = time.perf_counter()
@@ -92,7 +94,11 @@ class Observe:
         finally:
             gauge.dec()
             if kind == "http" and status[0] is not None:
-                self.metrics.responses.labels(str(status[0])).inc()
+                counter = self.answered.get(status[0])
+                if counter is None:
+                    counter = self.answered[status[0]] = \
+                        self.metrics.responses.labels(str(status[0]))
+                counter.inc()
             logs.access_line(log, scope.get("method", "GET") if kind == "http" else "WS",
                              scope.get("path", ""), status[0], time.perf_counter() - started)
             logs.REQUEST.reset(token)
