@@ -190,3 +190,38 @@ def test_a_bad_metrics_token_file_is_refused_at_start(tmp_path, capsys):
             run_serve("127.0.0.1", 0, str(tmp_path / "x.db"), 0.5, "medium",
                       metrics_token_file=str(path))
     assert not (tmp_path / "x.db").exists()
+
+
+def test_the_database_pool_gauges_see_a_waiting_task(tmp_path):
+    """The figures read from SQLAlchemy's pool (its checked-out connections, the tasks queued
+    for one) with the SQLAlchemy installed: a pool of one connection, held, and a second
+    task that waits for it."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from cardtable.server.observe.metrics import db_pools
+
+    class Store:
+        engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", pool_size=1,
+                                     max_overflow=0, pool_timeout=None)
+
+    async def main():
+        seen = [db_pools(Store)]
+        async with Store.engine.connect() as held:
+            await held.execute(text("SELECT 1"))
+            seen.append(db_pools(Store))
+
+            async def second():
+                async with Store.engine.connect() as c:
+                    await c.execute(text("SELECT 1"))
+            task = asyncio.create_task(second())
+            while db_pools(Store)["main"][1] == 0 and not task.done():
+                await asyncio.sleep(0.01)
+            seen.append(db_pools(Store))
+        await task
+        seen.append(db_pools(Store))
+        await Store.engine.dispose()
+        return seen
+
+    seen = run(main())
+    assert [s["main"] for s in seen] == [(0, 0), (1, 0), (1, 1), (0, 0)]
