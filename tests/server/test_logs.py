@@ -110,6 +110,8 @@ def test_text_lines_are_one_a_record_and_masked():
     same line; a table code in a path and a token in a query string masked in any message
     (uvicorn's, a library's)."""
     stream = io.StringIO()
+    root, ours = logging.getLogger(), logging.getLogger("cardtable")
+    levels = root.level, ours.level
     handler = logs.setup("text", "info", stream)
     try:
         token = logs.REQUEST.set("abc123")
@@ -122,7 +124,9 @@ def test_text_lines_are_one_a_record_and_masked():
         logging.getLogger("sqlalchemy.engine").info("SELECT ... ('SECRETCODE',)")   # below
         logs.REQUEST.reset(token)
     finally:
-        logging.getLogger().removeHandler(handler)
+        root.removeHandler(handler)
+        root.setLevel(levels[0])
+        ours.setLevel(levels[1])
     lines = stream.getvalue().splitlines()
     assert len(lines) == 2, lines
     assert "SECRETCODE" not in stream.getvalue() and "tok123" not in stream.getvalue()
