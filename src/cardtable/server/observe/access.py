@@ -12,6 +12,7 @@ import logging
 import re
 import secrets
 import time
+from typing import Any
 
 from cardtable.server.guard.connections import SLOT_KEY, Slot, TrustedProxies
 from cardtable.server.observe import logs
@@ -50,7 +51,7 @@ class Observe:
         self.metrics = metrics
         self.trusted = TrustedProxies(trusted)
         self.open = {kind: metrics.connections.labels(kind) for kind in ("http", "websocket")}
-        self.answered: dict[int, object] = {}        # status -> its counter (labels() once)
+        self.answered: dict[int, Any] = {}           # status -> its counter (labels() once)
 
     def _request_id(self, scope: dict) -> str:
         if self.trusted:
