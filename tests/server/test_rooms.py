@@ -20,20 +20,23 @@ PKG = "cardtable.server"
 ALLOWED: dict[str, set[str]] = {
     "guard": set(),                      # sizes, rates, addresses, connections, log-in attempts
     "clock": set(),                      # the time every table and the store read
+    "observe": {"guard"},                # metrics, log lines, the access log
     "config": {"guard"},                 # Settings (with guard's Limits), database URLs
     "options": {"config", "guard"},      # the table of settings: flags, environment, file
     "errors": {"guard"},                 # the HTTP API's errors
     "protocol": {"guard"},               # the messages and bodies (pydantic)
     "store": {"clock", "config"},        # the database, transactions, migrations
     "people": {"clock", "config", "errors", "guard", "protocol", "store"},
-    "tables": {"clock", "config", "errors", "guard", "people", "protocol", "store"},
+    "tables": {"clock", "config", "errors", "guard", "observe", "people", "protocol",
+               "store"},
     "talk": {"clock", "config", "errors", "guard", "protocol", "store", "tables"},
     "games": {"config", "errors", "guard", "protocol", "tables"},
-    "ws": {"clock", "config", "errors", "guard", "people", "protocol", "store", "tables", "talk"},
-    "http": {"clock", "config", "errors", "games", "guard", "people", "protocol", "store",
-             "tables", "talk"},
-    "app": {"clock", "config", "errors", "games", "guard", "http", "people", "protocol",
-            "store", "tables", "talk", "ws"},
+    "ws": {"clock", "config", "errors", "guard", "observe", "people", "protocol", "store",
+           "tables", "talk"},
+    "http": {"clock", "config", "errors", "games", "guard", "observe", "people", "protocol",
+             "store", "tables", "talk"},
+    "app": {"clock", "config", "errors", "games", "guard", "http", "observe", "people",
+            "protocol", "store", "tables", "talk", "ws"},
     "server": {"app", "config", "guard", "options", "people", "talk"},
     "__main__": {"server"},
 }

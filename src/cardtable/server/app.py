@@ -8,8 +8,12 @@ the game over WebSocket (/ws/{code}, ws/endpoint.py).
 (http/: tables.py the lobby's tables, status.py, account.py, passkey.py, friend.py,
 rating.py, replay.py, push.py, pace.py, coach.py, learn.py; ws/endpoint.py) and the
 browser client. What the routers share they find on `app.state`: `settings`, `clock`,
-`url`, `clients`, `quotas`, `accounts`, `pusher`, and, set at start, `hub()`, `store()`,
-`drivers()`, `address_keys`.
+`url`, `clients`, `quotas`, `accounts`, `pusher`, `metrics` (observe/metrics.py: this app's
+registry), `draining` (True while the process drains before it stops: /api/ready says 503),
+and, set at start, `hub()`, `store()`, `drivers()`, `listener()` (PostgreSQL's LISTEN task,
+None on SQLite), `address_keys`. The outermost middleware (observe/access.py) gives every
+request its id, the access log line and its place among the open connections; `run` sets up
+the log lines (observe/logs.py).
 
 At start (lifespan) the database is migrated (Alembic, store/migrate.py), the drivers take up
 the tables being played (tables/driver.py) and, with PostgreSQL, the LISTEN task starts.
@@ -42,6 +46,7 @@ from cardtable.server.http.account import router as account_router
 from cardtable.server.http.coach import router as coach_router
 from cardtable.server.http.friend import install as install_friends
 from cardtable.server.http.learn import router as learn_router
+from cardtable.server.http.metrics import router as metrics_router
 from cardtable.server.http.pace import router as pace_router
 from cardtable.server.http.passkey import router as passkey_router
 from cardtable.server.http.push import router as push_router
@@ -49,6 +54,9 @@ from cardtable.server.http.rating import router as rating_router
 from cardtable.server.http.replay import router as replay_router
 from cardtable.server.http.status import router as status_router
 from cardtable.server.http.tables import router as tables_router
+from cardtable.server.observe import logs
+from cardtable.server.observe.access import Observe
+from cardtable.server.observe.metrics import Metrics
 from cardtable.server.people.origin import OriginCheck, parse_allowed
 from cardtable.server.store.db import Store
 from cardtable.server.store.migrate import refuse_newer, upgrade
@@ -88,6 +96,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     url = settings.url()
     state: dict = {}
     clients = ClientLimits(settings.limits)
+    metrics = Metrics()                     # this app's own registry (observe/metrics.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -95,6 +104,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         store = Store(url, settings.pool_size, settings.max_overflow, clock=clock)
         hub = Hub(store, settings)
         hub.clients = clients
+        hub.metrics = metrics
         drivers = Drivers(hub, settings)
         hub.push = app.state.pusher = Pusher(store, settings)           # Web Push (push.py)
         await hub.push.start()
@@ -102,7 +112,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         keys = AddressKeys(settings.address_secrets) if settings.address_secrets else \
             address_keys(await store.server_key("address", new_address_key))
         listener = Listener(hub, chat_notified) if url.is_postgres else None
-        state.update(store=store, hub=hub, drivers=drivers)
+        state.update(store=store, hub=hub, drivers=drivers, listener=listener)
+        if drivers.pool is not None:
+            drivers.pool.metrics = metrics
         app.state.address_keys = keys
         if listener:
             listener.start()
@@ -147,6 +159,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(OriginCheck, allowed=parse_allowed(settings.allowed_origins))
     app.add_middleware(Guard, clients=clients, body_limit=body_limit,
                        own_json=("/api/replay",))       # parsed once, off the loop
+    # outermost: request ids, the access log, open connections (observe/access.py)
+    app.add_middleware(Observe, metrics=metrics, trusted=settings.trusted_proxies)
     app.state.settings = settings
     app.state.clock = clock
     app.state.url = url
@@ -157,18 +171,27 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.quotas = TableQuotas(settings.limits, clients, lambda: state["store"],
                                    lambda: settings.bot_workers)
     app.state.accounts = Accounts(settings, lambda: state["hub"], LoginLimits(settings.limits))
+    app.state.metrics = metrics
+    app.state.listener = lambda: state.get("listener")  # PostgreSQL's LISTEN (None: SQLite)
+    #: True while the process drains before it stops: /api/ready answers 503 (status.py)
+    app.state.draining = False
+    metrics.watch(hub=lambda: state["hub"], drivers=lambda: state["drivers"],
+                  store=lambda: state["store"], pusher=lambda: app.state.pusher)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(dict({"detail": validation_errors(exc)}, **invalid_code(exc)),
-                            status_code=422)
+        code = invalid_code(exc)
+        metrics.error(code.get("error", "invalid"))
+        return JSONResponse(dict({"detail": validation_errors(exc)}, **code), status_code=422)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        metrics.error(exc.error)
         return JSONResponse({"detail": exc.detail, "error": exc.error, "params": exc.params},
                             status_code=exc.status_code, headers=exc.headers)
 
-    app.include_router(status_router)                   # /api/health, /api/stats, /api/games
+    app.include_router(status_router)                   # /api/health, /api/ready, /api/stats, ...
+    app.include_router(metrics_router)                  # /metrics (Prometheus)
     app.include_router(tables_router)                   # /api/tables/..., /api/join
     app.include_router(ws_router)                       # /ws/{code}: the game
     app.include_router(replay_router)                   # POST /api/replay
@@ -217,6 +240,7 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
     try:
         refuse_newer(settings.url())       # a schema of a newer release: what to do, exit 2
         TrustedProxies(settings.trusted_proxies)
+        logs.setup(settings.log_format, settings.log_level)      # observe/logs.py
         sock = sock or listen(settings)
     except (ValueError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -227,7 +251,11 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
     http, ws = protocols(settings.head_timeout, settings.max_connections,
                          settings.connections_per_address, settings.trusted_proxies)
     app = create_app(settings)
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
+    # uvicorn logs through our handler (log_config None), its info lines (request lines with
+    # their query string) never
+    quiet = max(logging.WARNING, logs.level_number(settings.log_level))
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=quiet,
+                            log_config=None,
                             http=http, ws=ws, timeout_keep_alive=settings.keep_alive,
                             ws_max_size=settings.ws_max_frame, ws_per_message_deflate=False,
                             access_log=False, proxy_headers=bool(settings.trusted_proxies),

@@ -37,6 +37,8 @@ DEFAULT_DATABASE = "cardtable.db"
 DATABASE_ENV = "CARDTABLE_DATABASE_URL"
 PASSWORD_FILE_ENV = "CARDTABLE_DATABASE_PASSWORD_FILE"
 ADDRESS_SECRET_FILE_ENV = "CARDTABLE_ADDRESS_SECRET_FILE"
+#: a file holding the bearer token of GET /metrics
+METRICS_TOKEN_FILE_ENV = "CARDTABLE_METRICS_TOKEN_FILE"
 
 #: the shortest secret key of the address hashes (characters): 16 random characters or more
 MIN_SECRET = 16
@@ -77,6 +79,26 @@ def read_address_secrets(path: str) -> tuple[bytes, ...]:
         raise ValueError(f"the address secret file {path!r}: key {short[0]} has fewer than "
                          f"{MIN_SECRET} characters (make one with `openssl rand -hex 32`)")
     return tuple(k.encode("utf-8") for k in keys)
+
+
+#: the shortest bearer token of `GET /metrics` (characters)
+MIN_METRICS_TOKEN = 16
+
+
+def read_metrics_token(path: str) -> str:
+    """The bearer token of `GET /metrics` kept in the file `path`: its first line, stripped
+    (ValueError if the file cannot be read or the token is shorter than MIN_METRICS_TOKEN)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            token = f.readline(4097).strip()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read the metrics token file {path!r}: "
+                         f"{getattr(e, 'strerror', None) or e}") from None
+    if len(token) < MIN_METRICS_TOKEN or not all("!" <= c <= "~" for c in token):
+        raise ValueError(f"the metrics token file {path!r}: its first line must be a token of "
+                         f"{MIN_METRICS_TOKEN} or more printable ASCII characters, no spaces (e.g. "
+                         "`openssl rand -hex 32`)")
+    return token
 
 
 def secret_settings(password_file: str | None, address_secret_file: str | None) -> dict:
@@ -257,6 +279,14 @@ class Settings:
     #: (coach.py; 0: the most, the expert level's own and review.budget_for's)
     coach_budget: int = 0
     review_budget: int = 0
+    #: the log lines (observe/logs.py): `text` or `json` (one object a line), and the level of
+    #: cardtable's own loggers (debug, info: with the access log, warning, error)
+    log_format: str = "text"
+    log_level: str = "info"
+    #: the bearer token that opens `GET /metrics` to any address (read from a file by the
+    #: entry points); without it only direct requests from loopback or a trusted proxy's own
+    #: address get it (http/metrics.py)
+    metrics_token: str | None = field(default=None, repr=False)
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database, self.database_password)

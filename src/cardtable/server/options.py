@@ -21,7 +21,8 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from cardtable.server.config import DatabaseURL, Settings, secret_settings
+from cardtable.server.config import (DatabaseURL, Settings, read_metrics_token,
+                                     secret_settings)
 from cardtable.server.guard.security import Limits
 
 
@@ -210,6 +211,13 @@ OPTIONS: tuple[Option, ...] = (
            "most)", _budget, metavar="N"),
     Option("review_budget", int, "a review's play-outs per decision when a request names "
            "none (0: the most)", _budget, metavar="N"),
+    Option("log_format", str, "the log lines on stderr: text, or json (one object a line, for "
+           "log shippers)", choices=("text", "json")),
+    Option("log_level", str, "the lowest level logged", choices=("debug", "info", "warning",
+                                                                 "error")),
+    Option("metrics_token_file", str, "a bearer token for GET /metrics from anywhere, the "
+           "first line of FILE (without it only direct requests from loopback or a trusted "
+           "proxy's own address are answered)", default=None, metavar="FILE", field=False),
 )
 
 OPTION = {o.name: o for o in OPTIONS}
@@ -468,6 +476,12 @@ def build(values: dict[str, Any], many: dict[str, list[tuple[str, str]]] | None 
             kw.update(secret_settings(*args))
         except ValueError as e:
             raise SettingError(f"{origins.get(name, OPTION[name].flag)}: {e}") from None
+    if values.get("metrics_token_file"):
+        try:
+            kw["metrics_token"] = read_metrics_token(values["metrics_token_file"])
+        except ValueError as e:
+            raise SettingError(f"{origins.get('metrics_token_file', '--metrics-token-file')}: "
+                               f"{e}") from None
     settings = Settings(**kw)
     try:
         settings.url()

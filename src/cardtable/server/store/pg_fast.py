@@ -26,6 +26,7 @@ class DecisionPool:
     def __init__(self, libpq: str, size: int, ping_after: float = 10.0):
         self.libpq = libpq
         self.ping_after = ping_after
+        self.size = size                             # connections at most (metrics)
         self._slots = asyncio.Semaphore(size)
         self._idle: list[tuple[Any, float]] = []     # (connection, last used), LIFO
 

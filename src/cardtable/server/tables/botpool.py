@@ -54,6 +54,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from cardtable.core.game import GameState
+from cardtable.server.observe.metrics import UNWIRED
 
 log = logging.getLogger("cardtable.server.bots")
 
@@ -106,6 +107,8 @@ class BotPool:
     """`workers` processes; `fn(name, seed, state)` is what a worker runs (`think`; a test may
     give another module-level function, or override `_submit`)."""
 
+    metrics = UNWIRED                               # the app's (observe/metrics.py)
+
     def __init__(self, workers: int, fn=think):
         self.workers = max(1, workers)
         self.fn = fn
@@ -119,6 +122,7 @@ class BotPool:
         self._busy = 0
         self.done = 0                               # decisions made (statistics)
         self.withdrawn = 0                          # requests dropped unserved (statistics)
+        self.queued: dict[object, float] = {}       # waiting table -> since when (metrics)
 
     def stats(self) -> dict:
         return {"workers": self.workers, "busy": self._busy, "decisions": self.done,
@@ -149,6 +153,7 @@ class BotPool:
         if old is not None:
             self._withdraw(old[1], "a newer request replaced it")
         self._waiting[key] = ((Job(fn, args),), fut, rank)
+        self.queued[key] = time.perf_counter()
         self._owners[key] = tuple(owners)
         self._dispatch()
         return await fut
@@ -163,6 +168,7 @@ class BotPool:
         if old is not None:
             self._withdraw(old[1], "a newer request of the table replaced it")
         self._waiting[table] = ((name, seed, state), fut, rank)
+        self.queued[table] = time.perf_counter()
         self._owners[table] = tuple(owners)
         self._dispatch()
         return await fut
@@ -185,6 +191,7 @@ class BotPool:
             if r is None or fut.done():
                 del self._waiting[table]
                 self._owners.pop(table, None)
+                self.queued.pop(table, None)
                 self._withdraw(fut, "nobody is at the table any more")
                 continue
             owner = max(self._owner_served.get(o, -1) for o in self._owner_keys(table))
@@ -200,6 +207,8 @@ class BotPool:
             if table is None:
                 return
             args, fut, _ = self._waiting.pop(table)
+            now = time.perf_counter()
+            self.metrics.bot_waited(now - self.queued.pop(table, now))
             self._clock += 1
             self._served[table] = self._clock
             for o in self._owner_keys(table):
@@ -248,6 +257,7 @@ class BotPool:
             fut.cancel()
         self._waiting.clear()
         self._owners.clear()
+        self.queued.clear()
         if self._executor is not None:
             executor, self._executor = self._executor, None
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

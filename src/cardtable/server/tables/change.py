@@ -106,6 +106,6 @@ class TableChanges:
                 return await fn()
             except Conflict:
                 if attempt >= 2:
-                    log.warning("table %s: repeated conflicts", self.code)
+                    log.warning("table #%d: repeated conflicts", self.id)
                 await self.refresh()
         raise ProtocolError("conflict", "the table is busy: try again")

@@ -258,7 +258,7 @@ class Drivers:
         except (asyncio.CancelledError, Withdrawn):
             raise
         except Exception:                 # a broken bot must not stall the table
-            log.exception("bot %s failed at table %s; a random bot decides", bot.name, rt.code)
+            log.exception("bot %s failed at table #%d; a random bot decides", bot.name, rt.id)
             decision = await asyncio.to_thread(act, make_bot("random", seed=secret_seed()),
                                                state)
             return decision.text
@@ -290,7 +290,7 @@ class Drivers:
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("driver of table %s", rt.code)
+                    log.exception("driver of table #%d", rt.id)
                     await self.hub.clock.sleep(1.0)
                     try:
                         await rt.refresh()

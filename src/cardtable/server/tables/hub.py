@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 
 from cardtable.core.record import load_record
 from cardtable.server.clock import Clock
+from cardtable.server.observe.metrics import UNWIRED
 from cardtable.server.tables.runtime import TableRuntime
 from cardtable.server.tables.table_base import Stats, log_failure
 
@@ -27,6 +28,7 @@ class Hub:
         self.on_expired: Callable[[int], None] | None = None
         self.clients = None                # security.ClientLimits (set by the app)
         self.push = None                   # push.Pusher (set by the app): "your move" alerts
+        self.metrics = UNWIRED             # the app's (observe/metrics.py)
 
     async def runtime(self, table_id: int) -> TableRuntime | None:
         """The table's runtime, loaded if need be, and pinned: it stays this process's one

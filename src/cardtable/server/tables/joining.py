@@ -54,7 +54,7 @@ async def join_seat(hub: Hub, rt: TableRuntime, name: str, want: int | None, cli
             raise _held() from None
         except Conflict:
             if attempt >= 2:
-                log.warning("table %s: a join lost the race for the table %d times", rt.code,
+                log.warning("table #%d: a join lost the race for the table %d times", rt.id,
                             attempt + 1)
             await rt.refresh()
             continue

@@ -84,6 +84,7 @@ class TableHost(Protocol):
     clock: Clock
     rts: dict[int, Any]         # the tables held, by id
     push: Any                   # push.Pusher, or None: "your move" alerts (turns.py)
+    metrics: Any                # observe.metrics.Metrics: decisions and their latency
 
     def after_change(self, rt: Any) -> None: ...
 
@@ -294,7 +295,7 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                 steps = self._play(self.state, self.n, [(s, t, b) for _, s, t, b in rows],
                                    self._viewers())
             except (IllegalDecision, CardtableError):
-                log.exception("table %s: stored actions do not replay", self.code)
+                log.exception("table #%d: stored actions do not replay", self.id)
                 raise
             self.n += len(rows)
             self.log.extend((s, b) for _, s, _, b in rows)
@@ -340,7 +341,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         text = norm(text)
         if not text or len(text) > MAX_DECISION:
             raise ProtocolError("bad_decision", "a decision is 1 to 64 characters of notation")
-        return await self._retrying(lambda: self._decide(seat, text, by, expected, on_commit))
+        with self.hub.metrics.deciding(by):         # counted, timed up to the broadcast
+            return await self._retrying(lambda: self._decide(seat, text, by, expected,
+                                                             on_commit))
 
     async def _decide(self, seat, text, by, expected, on_commit) -> dict:
         async with self.change() as ch:

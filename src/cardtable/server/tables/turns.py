@@ -77,7 +77,7 @@ class TurnPace:
             try:
                 self.hub.push.remind(self, sent)
             except Exception:                   # noqa: BLE001 -- the table never waits for it
-                log.exception("table %s: reminder push", self.code)
+                log.exception("table #%d: reminder push", self.id)
         return True
 
     async def _time_out(self, ch, seat: int) -> None:

@@ -179,6 +179,7 @@ class ChatRoom:
             "channel": channel, "seat": conn.seat,
             "spectator": conn.spectator if conn.seat is None else None,
             "name": name, "kind": kind, "text": text, "n": rt.n})
+        rt.hub.metrics.chat_line(kind)                      # cardtable_chat_lines{kind}
         self.broadcast(row)
 
     async def catch_up(self) -> None:

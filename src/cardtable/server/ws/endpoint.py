@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server.talk import chat as table_talk
 from cardtable.server.guard.connections import mark_useful
+from cardtable.server.observe import logs
 from cardtable.server.protocol import (
     Auth,
     Back,
@@ -157,6 +158,7 @@ class Conn:
     def error(self, code: str, message: str, ident=None, reason_code: str | None = None,
               params: dict | None = None) -> None:
         msg = {"type": "error", "code": code, "message": message, "id": ident}
+        self.rt.hub.metrics.error(code)                     # cardtable_errors{code}
         if reason_code is not None:          # an engine's refusal: its code and params
             msg["reason_code"], msg["params"] = reason_code, params or {}
         self.send(msg)
@@ -214,6 +216,7 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
     await ws.accept()
 
     async def refuse(code_: str, message: str, close_code: int) -> None:
+        hub.metrics.error(code_)
         await ws.send_text(dumps({"type": "error", "code": code_, "message": message,
                                   "id": None}))
         await ws.close(close_code)
@@ -295,6 +298,7 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
     """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
     `since`: send the events from that action on; `tail`: at most that many of the last."""
     conn = Conn(ws, rt, seat, lang, settings, clients, addr)
+    logs.TABLE.set(rt.id)                       # on every log line of this connection
     writer = asyncio.create_task(conn.writer())
     try:
         # under the table's lock: no decision is half broadcast while this client joins, so
@@ -327,7 +331,7 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
     except WebSocketDisconnect:
         pass
     except Exception:
-        log.exception("connection to table %s", rt.code)
+        log.exception("connection to table #%d", rt.id)
     finally:
         rt.detach(conn)
         conn.closed = True
