@@ -72,13 +72,20 @@ class TrustedProxies:
             return True
         if not host or not self.nets:
             return False
-        try:
-            ip = ipaddress.ip_address(host.split("%", 1)[0])
-        except ValueError:
-            return False
-        if ip.version == 6 and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        return any(ip in n for n in self.nets)
+        ip = host_ip(host)
+        return ip is not None and any(ip in n for n in self.nets)
+
+
+def host_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address of a peer's host as the ASGI server gives it (an IPv6 zone dropped, an
+    IPv4-mapped IPv6 address as its IPv4 address); None if it is not an address."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip
 
 
 #: the key of a connection's `Slot` in its requests' and WebSocket's ASGI scope["state"]

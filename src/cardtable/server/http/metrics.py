@@ -14,12 +14,11 @@ nginx block)."""
 from __future__ import annotations
 
 import hmac
-import ipaddress
 
 from fastapi import APIRouter, Request, Response
 
 from cardtable.server.errors import ApiError
-from cardtable.server.guard.connections import TrustedProxies
+from cardtable.server.guard.connections import TrustedProxies, host_ip
 from cardtable.server.observe.metrics import CONTENT_TYPE
 
 router = APIRouter()
@@ -29,13 +28,8 @@ PROXY_HEADERS = ("x-forwarded-for", "forwarded", "x-real-ip")
 
 
 def _loopback(host: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return False
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback
+    ip = host_ip(host)
+    return ip is not None and ip.is_loopback
 
 
 def allowed(request: Request) -> bool:
