@@ -51,7 +51,7 @@ lock: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[server]'
 	touch $(STAMP)
 
 $(DSTAMP): $(STAMP)

@@ -1,5 +1,5 @@
 """Write requirements.lock: every package the cardtable server and CLI need at run time (the
-dependencies of pyproject.toml without extras, and theirs, all the way down), pinned to the
+dependencies of pyproject.toml and its extra `server`, and theirs, all the way down), pinned to the
 version installed in the environment that runs this script (one that is missing, or does not
 satisfy pyproject.toml, is an error: install first, `make setup`).
 
@@ -31,7 +31,8 @@ def closure(pyproject: Path = PYPROJECT) -> dict[str, str]:
     declares (its own text: an installed package's metadata may be older)."""
     env = default_environment()
     found: dict[str, str] = {}
-    roots = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    roots = project["dependencies"] + project["optional-dependencies"]["server"]
     todo = [(Requirement(line), "") for line in roots]
     seen: set[tuple[str, frozenset[str]]] = set()
     while todo:

@@ -9,6 +9,7 @@ one-line message and exit status 2.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import json
 import secrets
@@ -528,7 +529,31 @@ def _error(msg: str) -> None:
 # Commands of the other parts: each module has `register(app)`.
 COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
                    "doctor_cmd", "db_cmd")
+#: the commands of the game server, and the modules they need: the extra `server` (pip install
+#: 'cardtable[server]'; `make run` installs it). Without them these commands say so.
+SERVER_COMMANDS = {"serve_cmd": ("serve",), "doctor_cmd": ("doctor",),
+                   "db_cmd": ("backup", "restore", "migrate")}
+SERVER_STACK = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "icu")
+
+
+def server_installed() -> bool:
+    """Is the extra `server` installed (its modules found, none imported)?"""
+    return all(importlib.util.find_spec(m) is not None for m in SERVER_STACK)
+
+
+def _no_server(name: str) -> None:
+    @app.command(name, help=t(default_lang(), "cli.no_server_help"),
+                 context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def command(ctx: typer.Context) -> None:
+        _error(t(default_lang(), "cli.no_server"))
+        raise typer.Exit(2)
+
+
 for _name in COMMAND_MODULES:
+    if _name in SERVER_COMMANDS and not server_installed():
+        for _command in SERVER_COMMANDS[_name]:
+            _no_server(_command)
+        continue
     importlib.import_module(f"cardtable.cli.{_name}").register(app)
 
 
