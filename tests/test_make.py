@@ -1,4 +1,5 @@
-"""The Makefile: `make run` installs what running needs, `make test` adds the test extras
+"""The Makefile: `make run` installs what running needs (the package and its extra `server`, no
+test extras), `make test` adds the test extras
 (read from what make would run, `make -n`, in a fresh copy with no environment yet)."""
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ def _extras(lines: list[str]) -> set[str]:
 @pytest.mark.parametrize("target", ["run", "play"])
 def test_run_installs_no_test_extras(target, tmp_path):
     lines = _plan(target, tmp_path)
-    assert any(re.search(r"install --quiet -e \.$", x) for x in lines), lines
-    assert _extras(lines) == set(), lines
+    assert any(re.search(r"install --quiet -e '\.\[server\]'$", x) for x in lines), lines
+    assert _extras(lines) == {"server"}, lines
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
