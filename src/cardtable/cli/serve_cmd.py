@@ -25,7 +25,7 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
               connections_per_address: int = 64,
               push_contact: str = "mailto:cardtable@localhost",
               database_password_file: str | None = None,
-              address_secret_file: str | None = None) -> int:
+              address_secret_file: str | None = None, drain_seconds: float = 10.0) -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -44,11 +44,13 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
 
     if not contact_ok(push_contact):
         raise ConfigError("--push-contact must be a mailto: address or an https: URL")
+    if not 0 < drain_seconds < float("inf"):
+        raise ConfigError("--drain-seconds must be more than 0")
     settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
                         standin=standin, api_docs=api_docs, trusted_proxies=trusted_proxies,
                         max_connections=max_connections,
                         connections_per_address=connections_per_address,
-                        push_contact=push_contact)
+                        push_contact=push_contact, drain_seconds=drain_seconds)
     try:
         for name, value in secret_settings(database_password_file, address_secret_file).items():
             setattr(settings, name, value)
@@ -102,7 +104,11 @@ def register(app: typer.Typer) -> None:
             "mailto:cardtable@localhost", "--push-contact", metavar="URL",
             help="the operator's contact in Web Push's VAPID token: mailto: or https: "
                  "(docs/deploy.md)"),
+        drain_seconds: float = typer.Option(
+            10.0, "--drain-seconds", metavar="S",
+            help="on SIGTERM: seconds at most to drain before exiting (docs/deploy.md)"),
     ) -> None:
         raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
                                    trusted_proxies, max_connections, connections_per_address,
-                                   push_contact, database_password_file, address_secret_file))
+                                   push_contact, database_password_file, address_secret_file,
+                                   drain_seconds))

@@ -123,7 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--review-budget", type=int, default=d.review_budget,
                    help="a review's play-outs per decision when a request names none (0: "
                         "the most, docs/review.md; default %(default)s)")
+    p.add_argument("--drain-seconds", type=float, default=d.drain_seconds,
+                   help="on SIGTERM: seconds at most to drain (clients told to reconnect, "
+                        "writes finished, tables given up) before exiting (default "
+                        "%(default)s; docs/deploy.md)")
     a = p.parse_args(argv)
+    if not 0 < a.drain_seconds < float("inf"):
+        p.error("--drain-seconds must be more than 0")
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
     for name in ("head_timeout", "max_connections", "connections_per_address"):
@@ -187,5 +193,5 @@ def main(argv: list[str] | None = None) -> int:
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,
                  coach_budget=a.coach_budget, review_budget=a.review_budget,
-                 **secret, **extra))
+                 drain_seconds=a.drain_seconds, **secret, **extra))
     return 0

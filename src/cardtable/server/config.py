@@ -254,6 +254,10 @@ class Settings:
     #: (coach.py; 0: the most, the expert level's own and review.budget_for's)
     coach_budget: int = 0
     review_budget: int = 0
+    #: seconds a process takes at most to shut down on SIGTERM (app.py, drain): clients told
+    #: to reconnect, the messages being handled answered, the tables' locks given up, the
+    #: requests in flight finished; then it exits (0)
+    drain_seconds: float = 10.0
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database, self.database_password)

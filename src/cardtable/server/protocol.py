@@ -325,7 +325,16 @@ class ServerChatLog(BaseModel):
     messages: list[ServerChat]
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog | ServerReminder, Field(discriminator="type")]
+class ServerReconnect(BaseModel):
+    """The server process is shutting down (SIGTERM, a rolling restart): connect again, to the
+    same URL, after a short random delay; the connection then closes with code 1012."""
+    type: Literal["reconnect"]
+    #: the most milliseconds a client should wait before it connects again (it picks at random
+    #: below this, so that a process's clients do not all arrive at once)
+    delay_ms: int
+
+
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog | ServerReminder | ServerReconnect, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 
