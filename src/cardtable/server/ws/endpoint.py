@@ -356,6 +356,8 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
+            if conn.closed:                       # closing (drain, a client that does not
+                break                             # read): nothing more is handled or answered
             received = time.perf_counter()
             conn.busy = True
             try:
