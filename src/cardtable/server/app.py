@@ -216,15 +216,21 @@ async def drain(app: FastAPI, deadline: float) -> None:
         for conn in list(rt.conns):
             conn.drain()
             told += 1
-    while any(rt.conns for rt in hub.rts.values()) and loop.time() < deadline:
+
+    def sending() -> int:
+        """Connections whose writer has not yet sent its last message and the close (a
+        client need not answer the close: uvicorn's shutdown ends those connections)."""
+        return sum(not c.done.is_set() for rt in hub.rts.values() for c in rt.conns)
+
+    while sending() and loop.time() < deadline:
         await asyncio.sleep(0.02)                 # each closes after its answer is sent
-    left = sum(len(rt.conns) for rt in hub.rts.values())
+    left = sending()
     driven = len(drivers.tasks)
     try:
         await asyncio.wait_for(drivers.release_all(), max(0.1, deadline - loop.time()))
     except TimeoutError:
         log.warning("draining: the tables' drivers did not stop in time")
-    log.warning("draining: %d connections told to reconnect (%d still open), %d tables "
+    log.warning("draining: %d connections told to reconnect (%d still sending), %d tables "
                 "given up, in %.2f s", told, left, driven, loop.time() - started)
 
 

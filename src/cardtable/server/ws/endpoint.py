@@ -98,6 +98,7 @@ class Conn:
         self.spectator: int | None = None         # the table talk's number of a spectator
         self.chat_bucket: TokenBucket | None = None
         self.busy = False                         # a message of the client is being handled
+        self.done = asyncio.Event()               # the writer has sent all and closed
         self.draining = False                     # told to reconnect (drain)
 
     def _put(self, item) -> None:
@@ -216,6 +217,7 @@ class Conn:
                 await self.ws.close(self.close_code)
             except Exception:
                 pass
+            self.done.set()
 
 
 def _summary(e: ValidationError) -> str:
