@@ -198,12 +198,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     return app
 
 
-async def drain(app: FastAPI, deadline: float) -> None:
+async def drain(app: FastAPI, deadline: float, hurry=lambda: False) -> None:
     """Empty this process before it exits (see the module docstring), until the event loop's
     time `deadline` at the latest: every table connection is told to reconnect and closed
     once the message it is handling is answered (ws/endpoint.py, Conn.drain), then the
     tables this process drives are given up (Drivers.release_all). What runs after it
-    (uvicorn's graceful shutdown, the lifespan's end) closes what is left."""
+    (uvicorn's graceful shutdown, the lifespan's end) closes what is left. `hurry()`: stop
+    waiting (a second Ctrl-C)."""
     app.state.draining = True
     try:
         hub, drivers = app.state.hub(), app.state.drivers()
@@ -222,7 +223,7 @@ async def drain(app: FastAPI, deadline: float) -> None:
         client need not answer the close: uvicorn's shutdown ends those connections)."""
         return sum(not c.done.is_set() for rt in hub.rts.values() for c in rt.conns)
 
-    while sending() and loop.time() < deadline:
+    while sending() and loop.time() < deadline and not hurry():
         await asyncio.sleep(0.02)                 # each closes after its answer is sent
     left = sending()
     driven = len(drivers.tasks)
@@ -288,7 +289,7 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
                 server.close()                    # refuse new connections: the balancer
             for s in sockets or ():               # passes them to another process
                 s.close()
-            await drain(app, deadline)
+            await drain(app, deadline, lambda: self.force_exit)
             # uvicorn then waits for the requests in flight, in what is left of the time
             self.config.timeout_graceful_shutdown = max(0.1, deadline - loop.time())
             await super().shutdown(sockets)
