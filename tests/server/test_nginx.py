@@ -1,105 +1,69 @@
-"""The documented proxy setup, for real (issue 29, item 4): Debian's nginx (scripts/ensure-nginx.sh)
-in front of a server, configured with the nginx block of docs/deploy.md itself (read from the
-file, so the documentation cannot drift from what is tested; only the upstream's address and
-the listening port are this test's). The server trusts nginx and must see each client's own address through it, on HTTP and on WebSocket: the limits per
-address count the client, not nginx.
+"""The shipped proxy setup, for real: Debian's nginx (scripts/ensure-nginx.sh) in front of a
+server, configured with the repository's own files, deploy/nginx/cardtable.conf and the main
+context of deploy/nginx/nginx.conf (nginx_helpers.py: only addresses, ports and paths are
+this test's), with TLS on loopback. The server trusts nginx and must see each client's own
+address through it, on HTTP and on WebSocket: the limits per address count the client, not
+nginx.
 
 Clients connect to nginx from 127.0.0.3 and 127.0.0.4 (Linux routes all of 127/8 to the
-loopback); nginx connects to the server from 127.0.0.2 (`proxy_bind`, outside the documented
-block), which the server trusts (`--trusted-proxies 127.0.0.2`)."""
+loopback); nginx connects to the server from 127.0.0.2 (`proxy_bind`, outside the shipped
+file), which the server trusts (`--trusted-proxies 127.0.0.2`)."""
 
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import socket
-import subprocess
 import time
 
 import httpx
 import pytest
 import websockets
 
-from helpers import GUARD, HOST, ROOT, ServerProc, assert_clean_log, free_port, run_async
+from helpers import GUARD, ServerProc, assert_clean_log, free_port, run_async
+from nginx_helpers import MAIN, PROXY, SITE, Nginx, directive, ensure_nginx
 
-NGINX = "/usr/sbin/nginx"
 A, B, C = "127.0.0.3", "127.0.0.4", "127.0.0.5"
-PROXY = "127.0.0.2"             # nginx's address towards the server (the test's health checks
-                                # come from 127.0.0.1, not through the proxy)
-
-
-def documented_block() -> str:
-    """The first ```nginx block of docs/deploy.md."""
-    text = (ROOT / "docs" / "deploy.md").read_text()
-    m = re.search(r"```nginx\n(.*?)```", text, re.S)
-    assert m, "docs/deploy.md has no nginx block"
-    return m.group(1)
-
-
-def nginx_conf(tmp, upstream_port: int, port: int) -> str:
-    block = documented_block()
-    block, n = re.subn(r"upstream cardtable \{[^}]*\}",
-                       f"upstream cardtable {{ server {HOST}:{upstream_port}; }}", block)
-    assert n == 1, block
-    block, n = re.subn(r"listen [^;]*;", f"listen {HOST}:{port};", block)
-    assert n == 1, block
-    # the documented access log, written where this test can read it
-    block, n = re.subn(r"access_log /\S+ ", f"access_log {tmp}/cardtable.access.log ", block)
-    assert n <= 1, block
-    temp = " ".join(f"{k}_temp_path {tmp}/{k};"
-                    for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    return (f"worker_processes 1;\npid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;\n"
-            f"events {{ worker_connections 256; }}\n"
-            # nginx's own default access log (the combined format) unless the block has one
-            f"http {{\n access_log {tmp}/default.access.log;\n proxy_bind {PROXY};\n {temp}\n"
-            f"{block}\n}}\n")
 
 
 @pytest.fixture(scope="module")
 def nginx_and_server(tmp_path_factory):
-    if subprocess.run(["sh", str(ROOT / "scripts" / "ensure-nginx.sh")]).returncode != 0:
-        pytest.fail("scripts/ensure-nginx.sh could not install nginx")
+    ensure_nginx()
     tmp = tmp_path_factory.mktemp("nginx")
     srv = ServerProc(str(tmp / "n.db"), log_dir=tmp, args=(
         "--client-limits", "on", "--trusted-proxies", PROXY,
         "--limit", "connections=1", "--limit", "tables=1")).start()
-    port = free_port()
-    (tmp / "nginx.conf").write_text(nginx_conf(tmp, srv.port, port))
-    proc = subprocess.Popen([NGINX, "-p", str(tmp), "-e", str(tmp / "error.log"),
-                             "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # the site's upstream has two processes: the second is a port nobody listens on (a
+    # process that is down), which nginx must pass over without an error
+    nginx = Nginx(tmp, [srv.port, free_port()]).start()
     try:
-        deadline = time.monotonic() + GUARD
-        while True:
-            assert proc.poll() is None, f"nginx exited: {proc.stderr.read().decode()}"
-            try:
-                socket.create_connection((HOST, port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "nginx did not start"
-                time.sleep(0.05)
-        yield srv, f"http://{HOST}:{port}", f"ws://{HOST}:{port}", tmp
+        yield srv, nginx, tmp
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        nginx.stop()
         srv.stop()
-        shutil.rmtree(tmp / "proxy", ignore_errors=True)
     assert_clean_log(tmp)
 
 
-def _http(source: str) -> httpx.Client:
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=source), trust_env=False,
-                        timeout=GUARD)
+def test_the_shipped_files_say_what_a_rolling_restart_and_scale_need():
+    """The site and main files hold what docs/deploy.md promises (the other tests run them)."""
+    site, main = SITE.read_text(), MAIN.read_text()
+    assert "proxy_set_header Host $http_host;" in site and "$host;" not in site
+    assert site.count("max_fails=0") >= 2
+    assert directive(site, "proxy_next_upstream") == "error timeout http_502 http_503"
+    assert directive(site, "hash") == "$cardtable_table consistent"
+    assert int(directive(site, "keepalive")) > 0
+    assert int(directive(main, "worker_connections")) >= 8192
+    assert int(directive(main, "worker_rlimit_nofile")) > 2 * int(
+        directive(main, "worker_connections"))
 
 
-def test_documented_nginx_block_passes_each_clients_address(nginx_and_server):
-    srv, base, ws_base, tmp = nginx_and_server
-    with _http(A) as a, _http(B) as b:
+def _http(source: str, nginx: Nginx) -> httpx.Client:
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=source, verify=nginx.tls()),
+                        trust_env=False, timeout=GUARD)
+
+
+def test_the_shipped_site_passes_each_clients_address(nginx_and_server):
+    srv, nginx, tmp = nginx_and_server
+    base, ws_base = nginx.base, nginx.ws_base
+    with _http(A, nginx) as a, _http(B, nginx) as b:
         # HTTP: one unfinished table per address (--limit tables=1)
         r = a.post(base + "/api/tables", json={"game": "kombio", "players": 2})
         assert r.status_code == 201, r.text
@@ -113,7 +77,8 @@ def test_documented_nginx_block_passes_each_clients_address(nginx_and_server):
 
     async def connect(source: str):
         ws = await websockets.connect(f"{ws_base}/ws/{code}", proxy=None, max_size=None,
-                                      open_timeout=GUARD, local_addr=(source, 0))
+                                      open_timeout=GUARD, local_addr=(source, 0),
+                                      ssl=nginx.tls())
         return ws, json.loads(await ws.recv())
 
     async def main():
@@ -136,12 +101,13 @@ def test_documented_nginx_block_passes_each_clients_address(nginx_and_server):
     assert "carries no X-Forwarded-For" not in log, log
 
 
-def test_the_documented_access_log_has_no_table_codes_and_no_tokens(nginx_and_server):
-    """A private table's code is its only key and a seat token its seat: the documented block's
+def test_the_shipped_access_log_has_no_table_codes_and_no_tokens(nginx_and_server):
+    """A private table's code is its only key and a seat token its seat: the shipped site's
     access log (its own format) keeps neither, whatever the route (the page, the API, the
     WebSocket with ?token=), yet logs every request. nginx's default format logged both."""
-    srv, base, ws_base, tmp = nginx_and_server
-    with _http(C) as a:                              # A and B made their one table above
+    srv, nginx, tmp = nginx_and_server
+    base, ws_base = nginx.base, nginx.ws_base
+    with _http(C, nginx) as a:                       # A and B made their one table above
         r = a.post(base + "/api/tables", json={"game": "kombio", "players": 2,
                                                "public": False, "name": "Ann"})
         assert r.status_code == 201, r.text
@@ -154,7 +120,8 @@ def test_the_documented_access_log_has_no_table_codes_and_no_tokens(nginx_and_se
 
     async def ws():
         async with websockets.connect(f"{ws_base}/ws/{code}?token={token}", proxy=None,
-                                      open_timeout=GUARD, local_addr=(C, 0)) as w:
+                                      open_timeout=GUARD, local_addr=(C, 0),
+                                      ssl=nginx.tls()) as w:
             await w.recv()
 
     run_async(ws())
@@ -172,3 +139,19 @@ def test_the_documented_access_log_has_no_table_codes_and_no_tokens(nginx_and_se
         assert secret not in text, (secret, logs)
     assert '"GET /t/-"' in text and '"GET /ws/-"' in text, logs
     assert '"GET /api/tables/-/chat"' in text and '"POST /api/me/games/-/seat"' in text, logs
+
+
+def test_sign_up_and_log_in_through_the_site_on_a_tls_port_other_than_443(nginx_and_server):
+    """The browser's Origin names the port (https://127.0.0.1:PORT); the server compares it
+    with the Host it is given: nginx's $host drops the port (and sign-up was refused as
+    cross-origin), the site passes $http_host. The session cookie is the TLS one."""
+    srv, nginx, tmp = nginx_and_server
+    origin = nginx.base
+    body = {"name": "Tls Ann", "password": "a long enough password"}
+    with _http("127.0.0.6", nginx) as c:
+        r = c.post(origin + "/api/accounts", json=body, headers={"Origin": origin})
+        assert r.status_code == 201, r.text
+        assert "__Host-cardtable_session=" in r.headers.get("set-cookie", ""), r.headers
+        c.cookies.clear()
+        r = c.post(origin + "/api/session", json=body, headers={"Origin": origin})
+        assert r.status_code == 200, r.text

@@ -17,6 +17,14 @@ the log lines (observe/logs.py).
 
 At start (lifespan) the database is migrated (Alembic, store/migrate.py), the drivers take up
 the tables being played (tables/driver.py) and, with PostgreSQL, the LISTEN task starts.
+
+On SIGTERM (a rolling restart) `run`'s server drains before uvicorn's own graceful shutdown
+(`drain`): `app.state.draining` is set at once (readiness answers 503), the listening socket
+closes (a load balancer's new connections go to another process), every WebSocket client is
+told to reconnect (ws/endpoint.py), the decisions being committed finish, the tables this
+process drives are given up (their locks go, another process takes them), then uvicorn
+finishes the requests in flight, the lifespan ends, and the process exits 0, all within
+`Settings.drain_seconds`.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import asyncio
 import gc
 import inspect
 import logging
+import signal
 import socket
 import sys
 from contextlib import asynccontextmanager
@@ -163,6 +172,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(Observe, metrics=metrics, trusted=settings.trusted_proxies)
     app.state.settings = settings
     app.state.clock = clock
+    app.state.draining = False                          # set on SIGTERM (drain)
     app.state.url = url
     app.state.clients = clients                         # the limits per client address
     app.state.store = lambda: state["store"]            # the parts made at start (lifespan)
@@ -211,6 +221,43 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     return app
 
 
+async def drain(app: FastAPI, deadline: float, hurry=lambda: False) -> None:
+    """Empty this process before it exits (see the module docstring), until the event loop's
+    time `deadline` at the latest: every table connection is told to reconnect and closed
+    once the message it is handling is answered (ws/endpoint.py, Conn.drain), then the
+    tables this process drives are given up (Drivers.release_all). What runs after it
+    (uvicorn's graceful shutdown, the lifespan's end) closes what is left. `hurry()`: stop
+    waiting (a second Ctrl-C)."""
+    app.state.draining = True
+    try:
+        hub, drivers = app.state.hub(), app.state.drivers()
+    except KeyError:                              # stopped before it had started
+        return
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    told = 0
+    for rt in list(hub.rts.values()):
+        for conn in list(rt.conns):
+            conn.drain()
+            told += 1
+
+    def sending() -> int:
+        """Connections whose writer has not yet sent its last message and the close (a
+        client need not answer the close: uvicorn's shutdown ends those connections)."""
+        return sum(not c.done.is_set() for rt in hub.rts.values() for c in rt.conns)
+
+    while sending() and loop.time() < deadline and not hurry():
+        await asyncio.sleep(0.02)                 # each closes after its answer is sent
+    left = sending()
+    driven = len(drivers.tasks)
+    try:
+        await asyncio.wait_for(drivers.release_all(), max(0.1, deadline - loop.time()))
+    except TimeoutError:
+        log.warning("draining: the tables' drivers did not stop in time")
+    log.warning("draining: %d connections told to reconnect (%d still sending), %d tables "
+                "given up, in %.2f s", told, left, driven, loop.time() - started)
+
+
 def listen(settings: Settings) -> socket.socket:
     """The server's listening socket, bound before anything starts or is announced, so a busy
     port is one error and `--port 0` gets its real port (settings.port is set to it).
@@ -251,6 +298,26 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
     http, ws = protocols(settings.head_timeout, settings.max_connections,
                          settings.connections_per_address, settings.trusted_proxies)
     app = create_app(settings)
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which drains the app (`drain`) before its graceful shutdown."""
+
+        def handle_exit(self, sig, frame) -> None:
+            app.state.draining = True             # readiness says 503 from the signal on
+            super().handle_exit(sig, frame)
+
+        async def shutdown(self, sockets=None) -> None:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + settings.drain_seconds
+            for server in getattr(self, "servers", ()):
+                server.close()                    # refuse new connections: the balancer
+            for s in sockets or ():               # passes them to another process
+                s.close()
+            await drain(app, deadline, lambda: self.force_exit)
+            # uvicorn then waits for the requests in flight, in what is left of the time
+            self.config.timeout_graceful_shutdown = max(0.1, deadline - loop.time())
+            await super().shutdown(sockets)
+
     # uvicorn logs through our handler (log_config None), its info lines (request lines with
     # their query string) never
     quiet = max(logging.WARNING, logs.level_number(settings.log_level))
@@ -261,4 +328,10 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
                             access_log=False, proxy_headers=bool(settings.trusted_proxies),
                             forwarded_allow_ips=settings.trusted_proxies or None,
                             h11_max_incomplete_event_size=16 * 1024)
-    uvicorn.Server(config).run(sockets=[sock])
+    # uvicorn raises the signal it shut down for again once it is done, with the handler it
+    # found: this one (nothing), so a drained process exits with status 0, not by SIGTERM
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        Server(config).run(sockets=[sock])
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -287,6 +287,10 @@ class Settings:
     #: entry points); without it only direct requests from loopback or a trusted proxy's own
     #: address get it (http/metrics.py)
     metrics_token: str | None = field(default=None, repr=False)
+    #: seconds a process takes at most to shut down on SIGTERM (app.py, drain): clients told
+    #: to reconnect, the messages being handled answered, the tables' locks given up, the
+    #: requests in flight finished; then it exits (0)
+    drain_seconds: float = 10.0
 
     def url(self) -> DatabaseURL:
         return DatabaseURL(self.database, self.database_password)

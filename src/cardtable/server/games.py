@@ -6,6 +6,9 @@ registered before the request is offered like the built-in ones."""
 from __future__ import annotations
 
 import secrets
+from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from cardtable.bots import LEVELS, bot_names
 from cardtable.core import registry
@@ -16,6 +19,64 @@ from cardtable.server.config import Settings
 from cardtable.server.errors import bad as _bad
 from cardtable.server.tables.pace import DEFAULT_MOVE
 from cardtable.server.guard.security import secret_seed
+
+
+# -- GET /api/games: the bodies ----------------------------------------------------------------
+class OptionInfo(BaseModel):
+    """A setting a game declares (core/registry.py `Option`)."""
+    name: str
+    #: the JSON type of its value: "bool", "int" or "float" (an int option may also be null)
+    type: Literal["bool", "int", "float", "str"]
+    default: Any
+    doc: str
+    #: the rule sets that have it (null: every one)
+    variants: list[str] | None = None
+    #: a number's bounds (null: none); the lobby's choices (null: a number or tick box); the
+    #: catalog key of its label (null: `doc`); the rule clause it changes ("AB-15")
+    min: float | None = None
+    max: float | None = None
+    choices: list[Any] | None = None
+    label: str | None = None
+    clause: str | None = None
+
+
+class VariantInfo(BaseModel):
+    """A rule set of a game (core/registry.py `Variant`)."""
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int
+    #: each rule option this rule set has, with its value here
+    options: dict[str, Any]
+
+
+class GameInfo(BaseModel):
+    """GET /api/games: a game's declaration (core/registry.py), and the bots that play it."""
+    game: str
+    variants: list[str]
+    players: dict[str, list[int]]
+    options: list[str]
+    #: per variant, the rule options it allows and their values in that variant
+    defaults: dict[str, dict[str, Any]] = {}
+    bots: list[str]
+    levels: list[str]
+    # -- the declaration itself (core/registry.py GameInfo) --
+    name: str
+    title: str
+    rules_version: str
+    rules_versions: list[str]
+    #: the score sense: the lowest score wins
+    lower_is_better: bool
+    browser: str | None            # the address of the game's browser module, if it has one
+    default_variant: str
+    #: the rule sets, the default first, with their players and option values
+    rule_sets: list[VariantInfo]
+    rule_options: list[OptionInfo]
+    #: settings of a new game beyond the rule options (a target score)
+    settings: list[OptionInfo]
+    #: settings of a table the engine does not see (a snap window's length, memory mode)
+    table_settings: list[OptionInfo]
+    clauses: list[str] = []        # the prefixes of its rule clauses' ids ("AB" of AB-14)
 
 
 def table_config(req: P.CreateTable, server: Settings | None = None
@@ -142,18 +203,18 @@ def _checked(o: registry.Option, value):
     return value
 
 
-def _option(o: registry.Option) -> P.OptionInfo:
-    return P.OptionInfo(name=o.name, type=o.type.__name__, default=o.default, doc=o.doc,
+def _option(o: registry.Option) -> OptionInfo:
+    return OptionInfo(name=o.name, type=o.type.__name__, default=o.default, doc=o.doc,
                         variants=None if o.variants is None else list(o.variants),
                         min=o.min, max=o.max,
                         choices=None if o.choices is None else list(o.choices),
                         label=o.label, clause=o.clause)
 
 
-def game_out(g: registry.GameInfo) -> P.GameInfo:
+def game_out(g: registry.GameInfo) -> GameInfo:
     """A game's declaration as GET /api/games gives it, with the bots that play it."""
     names = g.variant_names
-    return P.GameInfo(
+    return GameInfo(
         game=g.name, variants=list(names),
         players={v.name: [v.min_players, v.max_players] for v in g.variants},
         options=[o.name for o in g.options],
@@ -163,7 +224,7 @@ def game_out(g: registry.GameInfo) -> P.GameInfo:
         rules_versions=list(g.rules_versions), lower_is_better=g.lower_is_better,
         browser=f"/games/{g.name}/{g.name}.js" if g.web else g.browser,   # web/__init__.py
         default_variant=g.default_variant,
-        rule_sets=[P.VariantInfo(name=v.name, min_players=v.min_players,
+        rule_sets=[VariantInfo(name=v.name, min_players=v.min_players,
                                  max_players=v.max_players, default_players=v.default_players,
                                  options=g.option_defaults(v.name)) for v in g.variants],
         rule_options=[_option(o) for o in g.options],
@@ -173,6 +234,6 @@ def game_out(g: registry.GameInfo) -> P.GameInfo:
                                            if o.clause and "-" in o.clause}))
 
 
-def games_out() -> list[P.GameInfo]:
+def games_out() -> list[GameInfo]:
     """GET /api/games: every game the house knows, the built-ins first."""
     return [game_out(g) for g in registry.games()]

@@ -211,6 +211,9 @@ OPTIONS: tuple[Option, ...] = (
            "most)", _budget, metavar="N"),
     Option("review_budget", int, "a review's play-outs per decision when a request names "
            "none (0: the most)", _budget, metavar="N"),
+    Option("drain_seconds", float, "on SIGTERM, the longest a process takes to shut down: "
+           "its clients told to reconnect, the messages being handled answered, its tables "
+           "given up", _at_least(0), metavar="S"),
     Option("log_format", str, "the log lines on stderr: text, or json (one object a line, for "
            "log shippers)", choices=("text", "json")),
     Option("log_level", str, "the lowest level logged", choices=("debug", "info", "warning",

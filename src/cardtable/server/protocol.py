@@ -325,7 +325,16 @@ class ServerChatLog(BaseModel):
     messages: list[ServerChat]
 
 
-ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog | ServerReminder, Field(discriminator="type")]
+class ServerReconnect(BaseModel):
+    """The server process is shutting down (SIGTERM, a rolling restart): connect again, to the
+    same URL, after a short random delay; the connection then closes with code 1012."""
+    type: Literal["reconnect"]
+    #: the most milliseconds a client should wait before it connects again (it picks at random
+    #: below this, so that a process's clients do not all arrive at once)
+    delay_ms: int
+
+
+ServerMessage = Annotated[ServerWelcome | ServerState | ServerEvent | ServerAck | ServerError | ServerPong | ServerRematch | ServerCancelled | ServerChat | ServerChatLog | ServerReminder | ServerReconnect, Field(discriminator="type")]
 server_message = TypeAdapter(ServerMessage)
 
 
@@ -541,60 +550,3 @@ class WatchOut(BaseModel):
     ws: str
     index: int
     view: dict[str, Any]
-
-
-class OptionInfo(BaseModel):
-    """A setting a game declares (core/registry.py `Option`)."""
-    name: str
-    #: the JSON type of its value: "bool", "int" or "float" (an int option may also be null)
-    type: Literal["bool", "int", "float", "str"]
-    default: Any
-    doc: str
-    #: the rule sets that have it (null: every one)
-    variants: list[str] | None = None
-    #: a number's bounds (null: none); the lobby's choices (null: a number or tick box); the
-    #: catalog key of its label (null: `doc`); the rule clause it changes ("AB-15")
-    min: float | None = None
-    max: float | None = None
-    choices: list[Any] | None = None
-    label: str | None = None
-    clause: str | None = None
-
-
-class VariantInfo(BaseModel):
-    """A rule set of a game (core/registry.py `Variant`)."""
-    name: str
-    min_players: int
-    max_players: int
-    default_players: int
-    #: each rule option this rule set has, with its value here
-    options: dict[str, Any]
-
-
-class GameInfo(BaseModel):
-    """GET /api/games: a game's declaration (core/registry.py), and the bots that play it."""
-    game: str
-    variants: list[str]
-    players: dict[str, list[int]]
-    options: list[str]
-    #: per variant, the rule options it allows and their values in that variant
-    defaults: dict[str, dict[str, Any]] = {}
-    bots: list[str]
-    levels: list[str]
-    # -- the declaration itself (core/registry.py GameInfo) --
-    name: str
-    title: str
-    rules_version: str
-    rules_versions: list[str]
-    #: the score sense: the lowest score wins
-    lower_is_better: bool
-    browser: str | None            # the address of the game's browser module, if it has one
-    default_variant: str
-    #: the rule sets, the default first, with their players and option values
-    rule_sets: list[VariantInfo]
-    rule_options: list[OptionInfo]
-    #: settings of a new game beyond the rule options (a target score)
-    settings: list[OptionInfo]
-    #: settings of a table the engine does not see (a snap window's length, memory mode)
-    table_settings: list[OptionInfo]
-    clauses: list[str] = []        # the prefixes of its rule clauses' ids ("AB" of AB-14)

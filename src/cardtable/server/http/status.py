@@ -14,8 +14,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from cardtable import __version__
-from cardtable.server import protocol as P
-from cardtable.server.games import games_out
+from cardtable.server.games import GameInfo, games_out
 
 router = APIRouter()
 
@@ -77,8 +76,8 @@ async def stats(request: Request, since: Annotated[int, Query(ge=0, le=2**53)] =
                 bot_pool=pool.stats() if pool else None)
 
 
-@router.get("/api/games", response_model=list[P.GameInfo])
-async def games() -> list[P.GameInfo]:
+@router.get("/api/games", response_model=list[GameInfo])
+async def games() -> list[GameInfo]:
     """The games of this server as they declare themselves (core/registry.py): rule
     sets with their players and option values, rule options and settings with their types
     and defaults, the score sense, the rules version, the browser's module; and the bots

@@ -143,17 +143,33 @@ class Drivers:
         await self.sweeper.stop()
         if self.pool is not None:
             await self.pool.close()
-        tasks = list(self.tasks.values())
+        await self.release_all()
+
+    async def release_all(self) -> None:
+        """Stop driving every table and give up their locks (a process that drains before it
+        exits, app.py): another process claims them at its next look (`claim_interval`). A
+        driver in the middle of a change (a bot's decision being committed) finishes it first:
+        each task is cancelled while this holds its table's lock. Claims nothing afterwards."""
+        self._stopping = True
         if self._claim_task:
-            tasks.append(self._claim_task)
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if self._lockconn is not None:
+            self._claim_task.cancel()
+        tasks = list(self.tasks.items())
+        for table_id, task in tasks:
+            rt = self.hub.rts.get(table_id)
+            if rt is None:
+                task.cancel()
+                continue
+            async with rt.lock:                   # not in the middle of a commit
+                task.cancel()
+        await asyncio.gather(*(t for _, t in tasks),
+                             *([self._claim_task] if self._claim_task else []),
+                             return_exceptions=True)
+        if self._lockconn is not None:            # closing it lets every lock go at once
             try:
                 await self._lockconn.close()
             except Exception:
                 pass
+            self._lockconn = None
 
     def _expired(self, table_id: int) -> None:
         self._parked.discard(table_id)

@@ -14,6 +14,12 @@ by page (`history_page` events at a time, each page made in a worker thread when
 previous one has been sent), so a game of any length can be rejoined with bounded memory per
 connection and without holding up the event loop. Events of decisions made meanwhile are
 queued behind the marker: every event reaches the client once and in order.
+
+A process that shuts down (SIGTERM: app.py drains) tells each client `reconnect` and closes
+its connection with code 1012 ("service restart") once the message it is handling, if any, is
+answered (`Conn.drain`): a decision being committed is acknowledged first; one the server has
+not read yet gets no answer, and the client sends it again after reconnecting (its `index`
+makes that safe). A connection that arrives during the drain gets the same at once.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fastapi import APIRouter
@@ -67,6 +74,11 @@ class History:
 #: messages of the address's budget a history page leaves for the client's own messages
 PAGE_RESERVE = 5
 
+#: a `reconnect` message's `delay_ms`: its clients come back spread over this many milliseconds
+RECONNECT_SPREAD_MS = 1000
+#: the close code after `reconnect` (RFC 6455: "service restart")
+SERVICE_RESTART = 1012
+
 
 class Conn:
     def __init__(self, ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str, settings,
@@ -86,6 +98,9 @@ class Conn:
         self._last_state: dict | None = None
         self.spectator: int | None = None         # the table talk's number of a spectator
         self.chat_bucket: TokenBucket | None = None
+        self.busy = False                         # a message of the client is being handled
+        self.done = asyncio.Event()               # the writer has sent all and closed
+        self.draining = False                     # told to reconnect (drain)
 
     def _put(self, item) -> None:
         if self.closed:
@@ -108,6 +123,16 @@ class Conn:
             self.close_code = code
             self._put(None)
             self.closed = True
+
+    def drain(self) -> None:
+        """The process shuts down: tell the client to reconnect, and close the connection
+        (1012) as soon as no message of its is being handled (else right after that one)."""
+        if self.draining or self.closed:
+            return
+        self.draining = True
+        self.send({"type": "reconnect", "delay_ms": RECONNECT_SPREAD_MS})
+        if not self.busy:
+            self.send_close(SERVICE_RESTART)
 
     def send_history(self, since: int) -> None:
         """Queue the events from action `since` up to now (call under the table's lock, so
@@ -194,6 +219,7 @@ class Conn:
                 await self.ws.close(self.close_code)
             except Exception:
                 pass
+            self.done.set()
 
 
 def _summary(e: ValidationError) -> str:
@@ -206,7 +232,10 @@ def _summary(e: ValidationError) -> str:
 
 
 async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
-                    clients: ClientLimits | None = None) -> None:
+                    clients: ClientLimits | None = None,
+                    draining: Callable[[], bool] = lambda: False) -> None:
+    """One connection to /ws/{code}. `draining()`: the process shuts down (app.py), so the
+    connection is told to reconnect (elsewhere) and closed."""
     params = ws.query_params
     token = params.get("token")
     lang = params.get("lang", "en")
@@ -214,6 +243,10 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
     since_raw, tail_raw = params.get("since"), params.get("tail")
     addr = ws.client.host if ws.client else "unknown"
     await ws.accept()
+    if draining():
+        await ws.send_text(dumps({"type": "reconnect", "delay_ms": RECONNECT_SPREAD_MS}))
+        await ws.close(SERVICE_RESTART)
+        return
 
     async def refuse(code_: str, message: str, close_code: int) -> None:
         hub.metrics.error(code_)
@@ -245,7 +278,7 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
             if token and seat is None:
                 return await refuse("bad_token", "this token holds no seat at this table", 4401)
             await _serve(ws, rt, seat, lang, _number(since_raw), _number(tail_raw), hub,
-                         settings, clients, addr)
+                         settings, clients, addr, draining)
         finally:
             if clients is not None:
                 clients.disconnect(addr)
@@ -294,7 +327,8 @@ def _number(raw: str | None) -> int | None:
 
 async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
                  since: int | None, tail: int | None, hub: Hub, settings,
-                 clients: ClientLimits | None, addr: str) -> None:
+                 clients: ClientLimits | None, addr: str,
+                 draining: Callable[[], bool] = lambda: False) -> None:
     """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
     `since`: send the events from that action on; `tail`: at most that many of the last."""
     conn = Conn(ws, rt, seat, lang, settings, clients, addr)
@@ -316,6 +350,8 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             conn.send_state(rt.state_msg(seat, conn.lang), force=True)
             if seat is not None:
                 rt.presence_changed()
+            if draining():                        # the drain began while this one joined
+                conn.drain()
         talk = table_talk.room(rt, settings)
         if seat is None:
             conn.spectator = talk.spectator_number()
@@ -326,8 +362,16 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
+            if conn.closed:                       # closing (drain, a client that does not
+                break                             # read): nothing more is handled or answered
             received = time.perf_counter()
-            await handle_message(conn, msg, received, hub, settings, clients, addr)
+            conn.busy = True
+            try:
+                await handle_message(conn, msg, received, hub, settings, clients, addr)
+            finally:
+                conn.busy = False
+            if conn.draining:                     # answered: now the connection may close
+                conn.send_close(SERVICE_RESTART)
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -470,4 +514,5 @@ router = APIRouter()
 @router.websocket("/ws/{code}")
 async def ws_play(ws: WebSocket, code: str):
     st = ws.app.state
-    await handle_ws(ws, code, st.hub(), st.settings, st.clients)
+    await handle_ws(ws, code, st.hub(), st.settings, st.clients,
+                    lambda: getattr(st, "draining", False))

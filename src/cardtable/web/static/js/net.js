@@ -7,6 +7,9 @@
 // ms of silence (a socket that died silently: a laptop asleep, a network that swallows packets).
 // Then it retries with backoff (0.3 s doubling up to 5 s), at once when the browser is back
 // online or the page becomes visible again.
+// A server process that shuts down (a rolling restart) sends {"type": "reconnect", "delay_ms"}
+// and closes with 1012: the page connects again to the same URL after a random part of that
+// delay (the load balancer sends it to another process), without the backoff.
 // Status reported through onStatus: "connecting" (first attempt), "open", "reconnecting",
 // "offline" (the browser says there is no network; retries go on).
 // A seat's token never goes into the URL: the socket opens with ?auth=1 and its first message is
@@ -35,6 +38,7 @@ export class TableConnection {
     this.attemptAt = 0;
     this.cfg = Object.assign({}, DEFAULTS, (typeof window !== "undefined" && window.CARDTABLE_NET) || {});
     this.watch = null;
+    this.moving = null;        // ms to wait after the close a `reconnect` message announced
     this.onOffline = () => {
       if (this.closed) return;
       this.drop();
@@ -106,6 +110,10 @@ export class TableConnection {
         this.since = msg.index + 1;
       }
       if (msg.type === "pong" && msg.id === this.pingId) return;     // our heartbeat
+      if (msg.type === "reconnect") {                // the process restarts: come back soon
+        this.moving = Math.random() * (Number(msg.delay_ms) || 1000);
+        return;
+      }
       this.onMessage(msg);
     };
     ws.onclose = (ev) => {
@@ -118,6 +126,14 @@ export class TableConnection {
         return;
       }
       this.setStatus("reconnecting");
+      if (this.moving !== null || ev.code === 1012) {   // a restart: no backoff
+        const wait = this.moving !== null ? this.moving : Math.random() * 1000;
+        this.moving = null;
+        this.retry = 0;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.connect(), wait);
+        return;
+      }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };
