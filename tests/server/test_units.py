@@ -123,6 +123,12 @@ def test_database_urls(tmp_path):
     p = DatabaseURL("postgres://u:secret@127.0.0.1:5/db")
     assert p.is_postgres and p.sync_url.drivername == "postgresql+psycopg"
     assert p.libpq() == "postgresql://u:secret@127.0.0.1:5/db"
+    # a password with spaces and URL characters reaches libpq whole (psycopg parses it back)
+    from psycopg.conninfo import conninfo_to_dict
+
+    odd = DatabaseURL("postgresql://u@127.0.0.1:5/db", "a b/c@d:e%f")
+    assert conninfo_to_dict(odd.libpq()) == {"user": "u", "password": "a b/c@d:e%f",
+                                              "host": "127.0.0.1", "port": "5", "dbname": "db"}
     assert "secret" not in p.display()
     for bad in ("sqlite:///:memory:", "mysql://h/db"):
         with pytest.raises(ValueError):

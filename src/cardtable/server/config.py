@@ -152,8 +152,22 @@ class DatabaseURL:
         return self.kind == "postgresql"
 
     def libpq(self) -> str:
-        """The libpq connection string (PostgreSQL only) for psycopg's own connections."""
-        return self.sync_url.set(drivername="postgresql").render_as_string(hide_password=False)
+        """The libpq connection string (PostgreSQL only) for psycopg's own connections: a URL
+        whose password is percent-encoded whole (SQLAlchemy leaves a space in it as it is,
+        which libpq refuses)."""
+        from urllib.parse import quote
+
+        url = self.sync_url.set(drivername="postgresql")
+        bare = URL.create("postgresql", username=url.username, host=url.host, port=url.port,
+                          database=url.database, query=url.query).render_as_string()
+        if url.password is None:
+            return bare
+        secret = ":" + quote(str(url.password), safe="")
+        scheme, rest = bare.split("://", 1)
+        if url.username is None:
+            return f"{scheme}://{secret}@{rest}"
+        user, at, where = rest.partition("@")
+        return f"{scheme}://{user}{secret}{at}{where}"
 
     def display(self) -> str:
         return self.sync_url.render_as_string(hide_password=True)
