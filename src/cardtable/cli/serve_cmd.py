@@ -25,7 +25,7 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
               connections_per_address: int = 64,
               push_contact: str = "mailto:cardtable@localhost",
               database_password_file: str | None = None,
-              address_secret_file: str | None = None) -> int:
+              address_secret_file: str | None = None, db: dict | None = None) -> int:
     from cardtable.bots import bot_names
     from cardtable.server import Settings
     from cardtable.server.app import listen, run
@@ -44,11 +44,19 @@ def run_serve(host: str, port: int, database: str, bot_delay: float, standin: st
 
     if not contact_ok(push_contact):
         raise ConfigError("--push-contact must be a mailto: address or an https: URL")
+    from cardtable.server.store.budget import check_numbers
+
+    db = db or {}                 # the PostgreSQL connections (store/budget.py): Settings names
+    why = check_numbers(db.get("pool_size", 1), db.get("max_overflow", 0),
+                        db.get("decision_pool", 1), db.get("db_idle_seconds", 0),
+                        db.get("processes", 1))
+    if why:
+        raise ConfigError(why)
     settings = Settings(database=database, host=host, port=port, bot_delay=bot_delay,
                         standin=standin, api_docs=api_docs, trusted_proxies=trusted_proxies,
                         max_connections=max_connections,
                         connections_per_address=connections_per_address,
-                        push_contact=push_contact)
+                        push_contact=push_contact, **db)
     try:
         for name, value in secret_settings(database_password_file, address_secret_file).items():
             setattr(settings, name, value)
@@ -102,7 +110,24 @@ def register(app: typer.Typer) -> None:
             "mailto:cardtable@localhost", "--push-contact", metavar="URL",
             help="the operator's contact in Web Push's VAPID token: mailto: or https: "
                  "(docs/deploy.md)"),
+        db_pool_size: int = typer.Option(10, "--db-pool-size", metavar="N",
+                                         help="PostgreSQL: connections kept for reads and "
+                                              "lobby changes"),
+        db_max_overflow: int = typer.Option(10, "--db-max-overflow", metavar="N",
+                                            help="PostgreSQL: more of them in a burst"),
+        db_decision_pool: int = typer.Option(10, "--db-decision-pool", metavar="N",
+                                             help="PostgreSQL: connections of the decisions"),
+        db_idle_seconds: float = typer.Option(60.0, "--db-idle-seconds", metavar="S",
+                                              help="PostgreSQL: close a pool connection idle "
+                                                   "this long (0: never)"),
+        processes: int = typer.Option(1, "--processes", metavar="N",
+                                      help="PostgreSQL: server processes sharing the "
+                                           "database, checked against its max_connections"),
     ) -> None:
+        db = {"pool_size": db_pool_size, "max_overflow": db_max_overflow,
+              "decision_pool": db_decision_pool, "db_idle_seconds": db_idle_seconds,
+              "processes": processes}
         raise typer.Exit(run_serve(host, port, database, bot_delay, standin, api_docs,
                                    trusted_proxies, max_connections, connections_per_address,
-                                   push_contact, database_password_file, address_secret_file))
+                                   push_contact, database_password_file, address_secret_file,
+                                   db))

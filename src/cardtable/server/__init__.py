@@ -123,7 +123,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--review-budget", type=int, default=d.review_budget,
                    help="a review's play-outs per decision when a request names none (0: "
                         "the most, docs/review.md; default %(default)s)")
+    # PostgreSQL connections per process and processes of the deployment (store/budget.py)
+    p.add_argument("--db-pool-size", type=int, default=d.pool_size, metavar="N",
+                   help="PostgreSQL: connections kept for reads and lobby changes "
+                        "(default %(default)s)")
+    p.add_argument("--db-max-overflow", type=int, default=d.max_overflow, metavar="N",
+                   help="PostgreSQL: more of them in a burst (default %(default)s)")
+    p.add_argument("--db-decision-pool", type=int, default=d.decision_pool, metavar="N",
+                   help="PostgreSQL: connections of the decisions (default %(default)s)")
+    p.add_argument("--db-idle-seconds", type=float, default=d.db_idle_seconds, metavar="S",
+                   help="PostgreSQL: close a pool connection idle this long (0: never; "
+                        "default %(default)s)")
+    p.add_argument("--processes", type=int, default=d.processes, metavar="N",
+                   help="PostgreSQL: server processes sharing the database, checked against "
+                        "its max_connections at start (default %(default)s)")
     a = p.parse_args(argv)
+    from cardtable.server.store.budget import check_numbers
+
+    why = check_numbers(a.db_pool_size, a.db_max_overflow, a.db_decision_pool,
+                        a.db_idle_seconds, a.processes)
+    if why:
+        p.error(why)
     if a.public_seats_per_address < 0:
         p.error("--public-seats-per-address must be 0 (no limit) or more")
     for name in ("head_timeout", "max_connections", "connections_per_address"):
@@ -187,5 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                  api_docs=a.api_docs, push_contact=a.push_contact,
                  push_allow_local=a.push_allow_local, allowed_origins=a.allowed_origins,
                  coach_budget=a.coach_budget, review_budget=a.review_budget,
-                 **secret, **extra))
+                 pool_size=a.db_pool_size, max_overflow=a.db_max_overflow,
+                 decision_pool=a.db_decision_pool, db_idle_seconds=a.db_idle_seconds,
+                 processes=a.processes, **secret, **extra))
     return 0

@@ -50,6 +50,7 @@ from cardtable.server.http.replay import router as replay_router
 from cardtable.server.http.status import router as status_router
 from cardtable.server.http.tables import router as tables_router
 from cardtable.server.people.origin import OriginCheck, parse_allowed
+from cardtable.server.store.budget import IDLE_TIMEOUT_VERSION, budget, check_fits
 from cardtable.server.store.db import Store
 from cardtable.server.store.migrate import upgrade
 from cardtable.server.tables.driver import Drivers, Listener
@@ -92,7 +93,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(upgrade, url)
-        store = Store(url, settings.pool_size, settings.max_overflow, clock=clock)
+        store = Store(url, settings.pool_size, settings.max_overflow, clock=clock,
+                      decision_pool=settings.decision_pool, idle_seconds=settings.db_idle_seconds)
         hub = Hub(store, settings)
         hub.clients = clients
         drivers = Drivers(hub, settings)
@@ -101,7 +103,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # the keys of the address hashes: the operator's (a file), else the database's own
         keys = AddressKeys(settings.address_secrets) if settings.address_secrets else \
             address_keys(await store.server_key("address", new_address_key))
-        listener = Listener(hub, chat_notified) if url.is_postgres else None
+        listener = Listener(hub, chat_notified, drivers.freed) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers)
         app.state.address_keys = keys
         if listener:
@@ -113,8 +115,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await drivers.start()
         tune_gc(settings)
         if settings.announce:
+            conns = (f"; database connections: {budget(settings).describe()}"
+                     if url.is_postgres else "")
             print(f"cardtable server on http://{settings.host}:{settings.port} "
-                  f"(database: {url.display()}, {settings.instance})", flush=True)
+                  f"(database: {url.display()}, {settings.instance}{conns})", flush=True)
         try:
             yield
         finally:
@@ -217,6 +221,9 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
     try:
         settings.url()
         TrustedProxies(settings.trusted_proxies)
+        limits = check_fits(settings)          # PostgreSQL: processes × budget fit (budget.py)
+        if limits is not None and limits.version < IDLE_TIMEOUT_VERSION:
+            settings.db_idle_seconds = 0        # no idle_session_timeout before 14
         sock = sock or listen(settings)
     except (ValueError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)
