@@ -98,6 +98,7 @@ class Player:
         self.rng = rng
         self.errors = errors
         self.decided = 0
+        self.seen: list = []              # the last messages (what a stuck player waits after)
 
     async def run(self) -> None:
         try:
@@ -107,6 +108,8 @@ class Player:
                 acted, ident = set(), 0
                 async for raw in ws:
                     m = json.loads(raw)
+                    self.seen = self.seen[-4:] + [{k: m.get(k) for k in (
+                        "type", "index", "code", "status", "legal", "decision")}]
                     if m["type"] == "error" and m["code"] not in (
                             "stale", "not_your_turn", "already_answered", "game_over"):
                         self.errors.append(m)
@@ -193,7 +196,12 @@ async def _play(servers: list[ServerProc], db: str) -> None:
         made = await asyncio.gather(*(table(i) for i in range(TABLES)))
         players = [p for ps in made for p in ps]
         assert len(players) == 4 * TABLES
-        await asyncio.gather(*(p.run() for p in players))
+        runs = [asyncio.create_task(p.run()) for p in players]
+        _, stuck = await asyncio.wait(runs, timeout=10 * GUARD)     # a hang guard
+        for t in stuck:
+            t.cancel()
+        assert not stuck, "\n".join(f"{p.url.split('?')[0]}: {p.seen}"
+                                     for p, t in zip(players, runs) if t in stuck)
     finally:
         done.set()
         await sampler
