@@ -429,6 +429,12 @@ def main() -> int:
                     help="the server's bot worker processes (0: threads of the server "
                          "process, as before issue 11; default: the server's, one fewer "
                          "than the cores)")
+    ap.add_argument("--processes", default="1,2",
+                    help="server processes on one database, a comma-separated list: each "
+                         "PostgreSQL run once per value (SQLite: 1 only; default %(default)s)")
+    ap.add_argument("--spread", action="store_true",
+                    help="with several processes, a table's seats on the processes in turn "
+                         "(as round-robin); default: a table's clients on one process")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -446,16 +452,24 @@ def main() -> int:
             or args.bot_tables < 0:
         ap.error("--think and --bot-tables must not be negative, --tables and --seconds must "
                  "be positive")
+    try:
+        processes = [int(x) for x in args.processes.split(",")]
+    except ValueError:
+        ap.error(f"--processes: numbers, comma-separated, not {args.processes!r}")
+    if any(n < 1 for n in processes):
+        ap.error("--processes must be 1 or more")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    runs = [(kind, think, bots) for kind in kinds for think in thinks
-            for bots in ([0, args.bot_tables] if args.bot_tables else [0])]
+    # several processes: PostgreSQL only, players alone (the bots' runs on one process)
+    runs = [(kind, think, n, bots) for kind in kinds for think in thinks
+            for n in (processes if kind != "sqlite" else [1])
+            for bots in ([0, args.bot_tables] if args.bot_tables and n == 1 else [0])]
     if not args.json:
         print(f"{cores()} cores, load average {load()} (1, 5, 15 min) at the start", flush=True)
     results = []
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
     clusters: dict[str, tuple[str, str]] = {}
     try:
-        for i, (kind, think, bot_tables) in enumerate(runs):
+        for i, (kind, think, n_procs, bot_tables) in enumerate(runs):
             args.think = think
             if kind == "sqlite":
                 url, label = str(tmp / f"bench-{i}.db"), "sqlite"
@@ -465,7 +479,7 @@ def main() -> int:
                 url, label = new_database(clusters[kind][0], i), "postgresql"
             else:
                 url, label = kind, kind.split(":")[0]
-            bench = Bench(args, url, label, bot_tables)
+            bench = Bench(args, url, label, bot_tables, n_procs)
             bench.start_server(tmp / f"server-{label}-{i}.log")
             try:
                 res = asyncio.run(bench.run())
@@ -482,7 +496,8 @@ def main() -> int:
                         f"bots: {res['their_bot_moves']} bot moves, mean "
                         f"{res['their_bot_mean_s']} s, max {res['their_bot_max_s']} s)"
                         if bot_tables else " alone")
-                print(f"{res['database']:>10}, think {think:g} ms{busy}: {res['tables']} tables "
+                print(f"{res['database']:>10} ({n_procs} process{'es' if n_procs > 1 else ''}), "
+                      f"think {think:g} ms{busy}: {res['tables']} tables "
                       f"({res['clients']} clients, {res['game']}, {res['players']} seats), "
                       f"{res['seconds']} s: {res['decisions']} decisions = "
                       f"{res['decisions_per_s']}/s; round trip p50 {res['rtt_p50_ms']} ms p99 "
@@ -499,7 +514,7 @@ def main() -> int:
     pairs = []
     for r in results:
         if r["bot_tables"]:
-            alone = next((x for x in results if not x["bot_tables"]
+            alone = next((x for x in results if not x["bot_tables"] and x["processes"] == 1
                           and (x["database"], x["think_ms"]) == (r["database"], r["think_ms"])),
                          None)
             if alone is not None:
@@ -515,16 +530,28 @@ def main() -> int:
         return 0
     print(f"\n{cores()} cores; load average {load()} (1, 5, 15 min) at the end; "
           "a load above the cores means other work shared the CPU with the runs")
-    print("\n| database | think ms | tables | bot tables (bot decisions) | decisions/s "
-          "| server p50 ms | server p99 ms | round trip p50 ms | round trip p99 ms "
-          "| load 1 min (before → after) | errors |"
-          "\n|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| database | processes | think ms | tables | bot tables (bot decisions) "
+          "| decisions/s | server p50 ms | server p99 ms | round trip p50 ms "
+          "| round trip p99 ms | load 1 min (before → after) | errors |"
+          "\n|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         bots = f"{r['bot_tables']} ({r['bot_decisions']})" if r["bot_tables"] else "—"
-        print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {bots} "
+        print(f"| {r['database']} | {r['processes']} | {r['think_ms']:g} | {r['tables']} "
+              f"| {bots} "
               f"| {r['decisions_per_s']} | {r['server_p50_ms']} | {r['server_p99_ms']} "
               f"| {r['rtt_p50_ms']} | {r['rtt_p99_ms']} "
               f"| {r['load_before'].split()[0]} → {r['load_after'].split()[0]} | {r['errors']} |")
+    for r in results:                 # several processes / one, players alone, same run
+        one = next((x for x in results if x["processes"] == 1 and not x["bot_tables"]
+                    and (x["database"], x["think_ms"]) == (r["database"], r["think_ms"])),
+                   None)
+        if r["processes"] > 1 and one is not None:
+            print(f"\n{r['database']}, think {r['think_ms']:g} ms, {r['tables']} tables: "
+                  f"{r['processes']} processes / 1: round trip p99 {one['rtt_p99_ms']} → "
+                  f"{r['rtt_p99_ms']} ms ({ratio(one['rtt_p99_ms'], r['rtt_p99_ms'])}), p50 "
+                  f"{one['rtt_p50_ms']} → {r['rtt_p50_ms']} ms "
+                  f"({ratio(one['rtt_p50_ms'], r['rtt_p50_ms'])}); server p99 "
+                  f"{one['server_p99_ms']} → {r['server_p99_ms']} ms")
     if pairs:
         print("\nThe players beside the bots / alone (round trip; server-side in brackets):")
         for alone, busy in pairs:
