@@ -8,8 +8,8 @@ clients on loopback, against a real server process, on SQLite and on PostgreSQL.
     python bench/bench_server.py --think 0,1000,2000 --bot-tables 0 --seconds 30   # throughput
     python bench/bench_server.py --database postgresql --tables 200 --bot-tables 0 --processes 1,2
 
-The default run measures, on each database, the players' latency alone and then beside busy
-bots: 100 tables of clients deciding at a player's pace (think 1 s), 15 s, once alone and once
+The default run measures, on each database, the players' latency alone (PostgreSQL: with one
+server process and with two, `--processes`) and then beside busy bots (one process): 100 tables of clients deciding at a player's pace (think 1 s), 15 s, once alone and once
 beside `--bot-tables` tables (20) of `--bot-level` bots (expert) that think flat out (no bot
 delay), each watched by a spectator (a table of bots only is played only while watched), and
 one table of a player with bots of that level (its bots' time per move: they must not wait
