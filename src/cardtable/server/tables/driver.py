@@ -75,15 +75,15 @@ log = logging.getLogger("cardtable.server.driver")
 #: first key of the drivers' advisory locks (the second is the table id); migrations use 727270
 LOCK_NAMESPACE = 727272
 
-#: the playing tables of this database whose driver lock nobody holds (one query: an idle
-#: process asks this once a `claim_interval`, instead of trying every table's lock)
+#: the playing tables of this database and whether their driver lock is free (one query: an
+#: idle process asks this once a `claim_interval`, instead of trying every table's lock)
 FREE_SQL = """
-SELECT g.id FROM game_tables g
-WHERE g.status = 'playing' AND NOT EXISTS (
+SELECT g.id, NOT EXISTS (
     SELECT 1 FROM pg_locks l
     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-      AND l.classid::bigint = %(ns)s AND l.objid::bigint = g.id)
+      AND l.classid::bigint = %(ns)s AND l.objid::bigint = g.id) AS free
+FROM game_tables g WHERE g.status = 'playing'
 """
 
 #: a table's rank in the bot pool (lower first): a person plays there, it is watched, neither
@@ -219,13 +219,15 @@ class Drivers:
             row = await cur.fetchone()
             return row[0] if row else None
 
-    async def _free_tables(self) -> list[int]:
-        """The playing tables nobody drives (FREE_SQL, on the lock connection: the query also
-        shows that the connection, and with it this process's locks, is alive)."""
+    async def _playing_tables(self) -> tuple[set[int], list[int]]:
+        """The playing tables, and those of them nobody drives (FREE_SQL, on the lock
+        connection: the query also shows that the connection, and with it this process's
+        locks, is alive)."""
         async with self._lockconn_lock:
             self.lock_queries += 1
             cur = await self._lockconn.execute(FREE_SQL, {"ns": LOCK_NAMESPACE})
-            return [r[0] for r in await cur.fetchall()]
+            rows = await cur.fetchall()
+        return {r[0] for r in rows}, [r[0] for r in rows if r[1]]
 
     async def _claim_loop(self) -> None:
         import psycopg
@@ -238,9 +240,8 @@ class Drivers:
                         t.cancel()
                     self._lockconn = await psycopg.AsyncConnection.connect(
                         self.store.url.libpq(), autocommit=True)
-                free = await self._free_tables()
-                # a parked table another process drives now is no longer ours to skip
-                self._parked.intersection_update(free)
+                playing, free = await self._playing_tables()
+                self._parked.intersection_update(playing)
                 for table_id in free:
                     if table_id in self.tasks:
                         continue
