@@ -6,9 +6,10 @@ clients on loopback, against a real server process, on SQLite and on PostgreSQL.
     python bench/bench_server.py --database postgresql://user@127.0.0.1:5432/db
     python bench/bench_server.py --game kombio --players 4
     python bench/bench_server.py --think 0,1000,2000 --bot-tables 0 --seconds 30   # throughput
+    python bench/bench_server.py --database postgresql --tables 200 --bot-tables 0 --processes 1,2
 
-The default run measures, on each database, the players' latency alone and then beside busy
-bots: 100 tables of clients deciding at a player's pace (think 1 s), 15 s, once alone and once
+The default run measures, on each database, the players' latency alone (PostgreSQL: with one
+server process and with two, `--processes`) and then beside busy bots (one process): 100 tables of clients deciding at a player's pace (think 1 s), 15 s, once alone and once
 beside `--bot-tables` tables (20) of `--bot-level` bots (expert) that think flat out (no bot
 delay), each watched by a spectator (a table of bots only is played only while watched), and
 one table of a player with bots of that level (its bots' time per move: they must not wait
@@ -26,6 +27,12 @@ a rematch (same players, same tokens), so the load stays for the whole run. Repo
 decisions per second (decisions acknowledged by the server), the client round trip of a
 decision (sent -> `ack` received), and the server-side latency (decision message received ->
 committed and broadcast to every client's queue; GET /api/stats), p50 and p99.
+
+`--processes 1,2` (the default) runs PostgreSQL once with one server process and once with two
+on the same database (SQLite: one process only), in the same run, and prints the players' p99
+of two processes over one's. Each table's clients go to one process, table i to process
+i mod n, as the documented nginx block's `hash $uri consistent` routes them (`--spread`: each
+seat to another process instead, as round-robin would; docs/deploy.md "Beyond one machine").
 
 PostgreSQL comes from scripts/ensure-postgres.sh (a throwaway cluster with default,
 durable settings, stopped at the end) unless a URL is given. Only 127.0.0.1 is used.
@@ -80,8 +87,10 @@ def pct(values: list[float], p: float) -> float | None:
 
 
 class Seat:
-    def __init__(self, bench: Bench, code: str, seat: int, token: str, rng: random.Random):
+    def __init__(self, bench: Bench, code: str, seat: int, token: str, rng: random.Random,
+                 port: int | None = None):
         self.bench = bench
+        self.port = bench.port if port is None else port     # the server process it talks to
         self.code = code
         self.seat = seat
         self.token = token
@@ -94,7 +103,7 @@ class Seat:
     async def run(self) -> None:
         b = self.bench
         while not b.stopping:
-            url = f"ws://{HOST}:{b.port}/ws/{self.code}?token={self.token}"
+            url = f"ws://{HOST}:{self.port}/ws/{self.code}?token={self.token}"
             try:
                 async with websockets.connect(url, max_size=None, proxy=None, compression=None,
                                               open_timeout=30, ping_interval=None) as ws:
@@ -157,12 +166,17 @@ class Seat:
 
 
 class Bench:
-    def __init__(self, args, database: str, label: str, bot_tables: int = 0):
+    def __init__(self, args, database: str, label: str, bot_tables: int = 0,
+                 processes: int = 1):
         self.args = args
         self.bot_tables = bot_tables
         self.database = database
         self.label = label
-        self.port = free_port()
+        self.processes = processes
+        self.ports = [free_port() for _ in range(processes)]
+        self.port = self.ports[0]
+        self.procs: list[subprocess.Popen] = []
+        self._logs: list = []
         self.stopping = False
         self.measuring = False
         self.decisions = 0
@@ -182,35 +196,45 @@ class Bench:
         return f"http://{HOST}:{self.port}"
 
     def start_server(self, log: Path) -> None:
-        cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
-               str(self.port), "--database", self.database, "--bot-delay", "0",
-               "--rate", "1000", "--burst", "1000", "--client-limits", "off",
-               "--max-connections", "0"]        # 200 tables of 4 players: 800 sockets and more
-        if self.args.bot_workers is not None:
-            cmd += ["--bot-workers", str(self.args.bot_workers)]
-        self._log = open(log, "wb")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
-                                     cwd=str(ROOT))
-        for _ in range(600):
-            if self.proc.poll() is not None:
-                raise SystemExit(f"server exited; see {log}")
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1, trust_env=False) \
-                        .status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise SystemExit("server did not start")
+        """The server's processes (one per port), all on the bench's database."""
+        for k, port in enumerate(self.ports):
+            cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
+                   str(port), "--database", self.database, "--bot-delay", "0",
+                   "--rate", "1000", "--burst", "1000", "--client-limits", "off",
+                   "--max-connections", "0",    # 200 tables of 4 players: 800 sockets and more
+                   "--processes", str(self.processes)]
+            if self.args.bot_workers is not None:
+                cmd += ["--bot-workers", str(self.args.bot_workers)]
+            out = open(log.with_name(f"{log.stem}-{k}{log.suffix}"), "wb")
+            self._logs.append(out)
+            self.procs.append(subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                               cwd=str(ROOT)))
+        self.proc = self.procs[0]
+        for proc, port in zip(self.procs, self.ports):
+            for _ in range(600):
+                if proc.poll() is not None:
+                    raise SystemExit(f"server exited; see {log}")
+                try:
+                    if httpx.get(f"http://{HOST}:{port}/api/health", timeout=1,
+                                 trust_env=False).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.1)
+            else:
+                raise SystemExit("server did not start")
 
     def stop_server(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
             try:
-                self.proc.wait(20)
+                proc.wait(20)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self._log.close()
+                proc.kill()
+        for out in self._logs:
+            out.close()
 
     async def rematch(self, code: str, token: str) -> None:
         if self.stopping:
@@ -237,8 +261,11 @@ class Bench:
                 self.errors.append(f"watcher: {type(e).__name__}: {e}")
                 await asyncio.sleep(0.5)
 
-    async def make_table(self, rng: random.Random) -> list[Seat]:
+    async def make_table(self, rng: random.Random, k: int = 0) -> list[Seat]:
+        """Table number k: made through, and played on, process k mod n (--spread: its seats
+        on the processes in turn)."""
         a = self.args
+        n = self.processes
         body = {"game": a.game, "players": a.players, "public": False}
         if a.game == "abluxxen":
             body["variant"] = a.variant
@@ -252,7 +279,9 @@ class Bench:
         for i in range(a.players):
             j = await self.http.post(f"/api/tables/{code}/join", json={"name": f"P{i}"})
             j.raise_for_status()
-            seats.append(Seat(self, code, i, j.json()["token"], random.Random(rng.random())))
+            port = self.ports[(k + i) % n if a.spread else k % n]
+            seats.append(Seat(self, code, i, j.json()["token"], random.Random(rng.random()),
+                              port))
         return seats
 
     async def run(self) -> dict:
@@ -264,11 +293,11 @@ class Bench:
         seats: list[Seat] = []
         sem = asyncio.Semaphore(16)
 
-        async def one():
+        async def one(k: int):
             async with sem:
-                seats.extend(await self.make_table(rng))
+                seats.extend(await self.make_table(rng, k))
 
-        await asyncio.gather(*(one() for _ in range(a.tables)))
+        await asyncio.gather(*(one(k) for k in range(a.tables)))
         mixed = None
         if self.bot_tables:                       # a player with bots of that level
             body = {"game": a.game, "players": a.players, "public": False, "name": "P0",
@@ -299,13 +328,23 @@ class Bench:
         self.measuring = True
         start = time.perf_counter()
         load0 = load()
+        others = [f"http://{HOST}:{p}" for p in self.ports[1:]]
         stats0 = (await self.http.get("/api/stats")).json()
+        others0 = [(await self.http.get(b + "/api/stats")).json() for b in others]
         await asyncio.sleep(a.seconds)
         self.measuring = False
         load1 = load()
         elapsed = time.perf_counter() - start
         stats = (await self.http.get("/api/stats",
                                      params={"since": stats0["decisions"]})).json()
+        for b, s0 in zip(others, others0):    # a second process: the worse of their figures
+            s1 = (await self.http.get(b + "/api/stats",
+                                      params={"since": s0["decisions"]})).json()
+            for key in ("p50_ms", "p99_ms"):
+                if s1.get(key) is not None and (stats.get(key) is None
+                                                or s1[key] > stats[key]):
+                    stats[key] = s1[key]
+            stats["decisions"] += s1["decisions"] - s0["decisions"]
         pool0, pool1 = stats0.get("bot_pool") or {}, stats.get("bot_pool") or {}
         self.stopping = True
         for t in tasks:
@@ -313,7 +352,8 @@ class Bench:
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.http.aclose()
         return {
-            "database": self.label, "tables": a.tables, "clients": len(seats),
+            "database": self.label, "processes": self.processes, "tables": a.tables,
+            "clients": len(seats),
             "game": a.game + (f" {a.variant}" if a.game == "abluxxen" else ""),
             "players": a.players, "seconds": round(elapsed, 1), "setup_s": round(setup, 1),
             "decisions": self.decisions,
@@ -389,6 +429,12 @@ def main() -> int:
                     help="the server's bot worker processes (0: threads of the server "
                          "process, as before issue 11; default: the server's, one fewer "
                          "than the cores)")
+    ap.add_argument("--processes", default="1,2",
+                    help="server processes on one database, a comma-separated list: each "
+                         "PostgreSQL run once per value (SQLite: 1 only; default %(default)s)")
+    ap.add_argument("--spread", action="store_true",
+                    help="with several processes, a table's seats on the processes in turn "
+                         "(as round-robin); default: a table's clients on one process")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -406,16 +452,24 @@ def main() -> int:
             or args.bot_tables < 0:
         ap.error("--think and --bot-tables must not be negative, --tables and --seconds must "
                  "be positive")
+    try:
+        processes = [int(x) for x in args.processes.split(",")]
+    except ValueError:
+        ap.error(f"--processes: numbers, comma-separated, not {args.processes!r}")
+    if any(n < 1 for n in processes):
+        ap.error("--processes must be 1 or more")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    runs = [(kind, think, bots) for kind in kinds for think in thinks
-            for bots in ([0, args.bot_tables] if args.bot_tables else [0])]
+    # several processes: PostgreSQL only, players alone (the bots' runs on one process)
+    runs = [(kind, think, n, bots) for kind in kinds for think in thinks
+            for n in (processes if kind != "sqlite" else [1])
+            for bots in ([0, args.bot_tables] if args.bot_tables and n == 1 else [0])]
     if not args.json:
         print(f"{cores()} cores, load average {load()} (1, 5, 15 min) at the start", flush=True)
     results = []
     tmp = Path(tempfile.mkdtemp(prefix="cardtable-bench-"))
     clusters: dict[str, tuple[str, str]] = {}
     try:
-        for i, (kind, think, bot_tables) in enumerate(runs):
+        for i, (kind, think, n_procs, bot_tables) in enumerate(runs):
             args.think = think
             if kind == "sqlite":
                 url, label = str(tmp / f"bench-{i}.db"), "sqlite"
@@ -425,7 +479,7 @@ def main() -> int:
                 url, label = new_database(clusters[kind][0], i), "postgresql"
             else:
                 url, label = kind, kind.split(":")[0]
-            bench = Bench(args, url, label, bot_tables)
+            bench = Bench(args, url, label, bot_tables, n_procs)
             bench.start_server(tmp / f"server-{label}-{i}.log")
             try:
                 res = asyncio.run(bench.run())
@@ -442,7 +496,8 @@ def main() -> int:
                         f"bots: {res['their_bot_moves']} bot moves, mean "
                         f"{res['their_bot_mean_s']} s, max {res['their_bot_max_s']} s)"
                         if bot_tables else " alone")
-                print(f"{res['database']:>10}, think {think:g} ms{busy}: {res['tables']} tables "
+                print(f"{res['database']:>10} ({n_procs} process{'es' if n_procs > 1 else ''}), "
+                      f"think {think:g} ms{busy}: {res['tables']} tables "
                       f"({res['clients']} clients, {res['game']}, {res['players']} seats), "
                       f"{res['seconds']} s: {res['decisions']} decisions = "
                       f"{res['decisions_per_s']}/s; round trip p50 {res['rtt_p50_ms']} ms p99 "
@@ -459,7 +514,7 @@ def main() -> int:
     pairs = []
     for r in results:
         if r["bot_tables"]:
-            alone = next((x for x in results if not x["bot_tables"]
+            alone = next((x for x in results if not x["bot_tables"] and x["processes"] == 1
                           and (x["database"], x["think_ms"]) == (r["database"], r["think_ms"])),
                          None)
             if alone is not None:
@@ -475,16 +530,28 @@ def main() -> int:
         return 0
     print(f"\n{cores()} cores; load average {load()} (1, 5, 15 min) at the end; "
           "a load above the cores means other work shared the CPU with the runs")
-    print("\n| database | think ms | tables | bot tables (bot decisions) | decisions/s "
-          "| server p50 ms | server p99 ms | round trip p50 ms | round trip p99 ms "
-          "| load 1 min (before → after) | errors |"
-          "\n|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| database | processes | think ms | tables | bot tables (bot decisions) "
+          "| decisions/s | server p50 ms | server p99 ms | round trip p50 ms "
+          "| round trip p99 ms | load 1 min (before → after) | errors |"
+          "\n|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         bots = f"{r['bot_tables']} ({r['bot_decisions']})" if r["bot_tables"] else "—"
-        print(f"| {r['database']} | {r['think_ms']:g} | {r['tables']} | {bots} "
+        print(f"| {r['database']} | {r['processes']} | {r['think_ms']:g} | {r['tables']} "
+              f"| {bots} "
               f"| {r['decisions_per_s']} | {r['server_p50_ms']} | {r['server_p99_ms']} "
               f"| {r['rtt_p50_ms']} | {r['rtt_p99_ms']} "
               f"| {r['load_before'].split()[0]} → {r['load_after'].split()[0]} | {r['errors']} |")
+    for r in results:                 # several processes / one, players alone, same run
+        one = next((x for x in results if x["processes"] == 1 and not x["bot_tables"]
+                    and (x["database"], x["think_ms"]) == (r["database"], r["think_ms"])),
+                   None)
+        if r["processes"] > 1 and one is not None:
+            print(f"\n{r['database']}, think {r['think_ms']:g} ms, {r['tables']} tables: "
+                  f"{r['processes']} processes / 1: round trip p99 {one['rtt_p99_ms']} → "
+                  f"{r['rtt_p99_ms']} ms ({ratio(one['rtt_p99_ms'], r['rtt_p99_ms'])}), p50 "
+                  f"{one['rtt_p50_ms']} → {r['rtt_p50_ms']} ms "
+                  f"({ratio(one['rtt_p50_ms'], r['rtt_p50_ms'])}); server p99 "
+                  f"{one['server_p99_ms']} → {r['server_p99_ms']} ms")
     if pairs:
         print("\nThe players beside the bots / alone (round trip; server-side in brackets):")
         for alone, busy in pairs:

@@ -11,7 +11,8 @@
 #
 # The cluster's directory is told on stderr ("cluster: DIR"); set CARDTABLE_PG_DIR to choose
 # it (it must be reachable by the postgres user: e.g. under /tmp). CARDTABLE_PG_FAST=1 turns
-# fsync off (tests: they kill the server, never the database). As root, the cluster runs as
+# fsync off (tests: they kill the server, never the database); CARDTABLE_PG_MAX_CONNECTIONS sets
+# its max_connections (default 300; PostgreSQL's own default is 100). As root, the cluster runs as
 # the `postgres` user (initdb refuses root); trust authentication, loopback only.
 set -euo pipefail
 
@@ -96,7 +97,7 @@ started=""
 for _ in $(seq 1 20); do
     port=$(( 20000 + RANDOM % 30000 ))
     port_free "$port" || continue
-    opts="-h 127.0.0.1 -p $port -k $dir -c max_connections=300 -c shared_buffers=128MB ${extra[*]:-}"
+    opts="-h 127.0.0.1 -p $port -k $dir -c max_connections=${CARDTABLE_PG_MAX_CONNECTIONS:-300} -c shared_buffers=128MB ${extra[*]:-}"
     if as_owner "$BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -o "$opts" -w -t 60 start \
         >/dev/null 2>&1; then
         started=1

@@ -30,22 +30,6 @@ CONNECT_TIMEOUT = 10
 OK, WARN, FAIL = "OK", "WARN", "FAIL"
 
 
-def connection_budget(settings) -> int:
-    """The PostgreSQL connections one server process may hold at most: the engine's pool
-    (`pool_size` + `max_overflow`), the decisions' pool (`pool_size`), the table-lock
-    connection and the LISTEN connection. store/db.py's `connection_budget`, where it exists,
-    is the one source."""
-    from cardtable.server.store import db
-
-    own = getattr(db, "connection_budget", None)
-    if own is not None:
-        try:
-            return int(own(settings))
-        except TypeError:
-            pass
-    return settings.pool_size + settings.max_overflow + settings.pool_size + 2
-
-
 class Report:
     """The lines of a check run, in `lang`."""
 
@@ -154,9 +138,11 @@ def _budget_check(r: Report, rows, settings) -> None:
 
     most = setting("max_connections")
     reserved = setting("superuser_reserved_connections") + setting("reserved_connections")
-    processes = max(1, int(getattr(settings, "processes", 1) or 1))
-    budget = connection_budget(settings)
-    room, need = most - reserved, processes * budget
+    from cardtable.server.store.budget import MIGRATION, budget as budget_of
+
+    processes = settings.processes
+    budget = budget_of(settings).total
+    room, need = most - reserved, processes * budget + MIGRATION
     params = dict(processes=processes, budget=budget, need=need, room=room, max=most,
                   reserved=reserved)
     if need <= room:

@@ -67,6 +67,7 @@ from cardtable.server.observe import logs
 from cardtable.server.observe.access import Observe
 from cardtable.server.observe.metrics import Metrics
 from cardtable.server.people.origin import OriginCheck, parse_allowed
+from cardtable.server.store.budget import IDLE_TIMEOUT_VERSION, budget, check_fits
 from cardtable.server.store.db import Store
 from cardtable.server.store.migrate import refuse_newer, upgrade
 from cardtable.server.tables.driver import Drivers, Listener
@@ -110,7 +111,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await asyncio.to_thread(upgrade, url)
-        store = Store(url, settings.pool_size, settings.max_overflow, clock=clock)
+        store = Store(url, settings.pool_size, settings.max_overflow, clock=clock,
+                      decision_pool=settings.decision_pool, idle_seconds=settings.db_idle_seconds)
         hub = Hub(store, settings)
         hub.clients = clients
         hub.metrics = metrics
@@ -120,7 +122,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # the keys of the address hashes: the operator's (a file), else the database's own
         keys = AddressKeys(settings.address_secrets) if settings.address_secrets else \
             address_keys(await store.server_key("address", new_address_key))
-        listener = Listener(hub, chat_notified) if url.is_postgres else None
+        listener = Listener(hub, chat_notified, drivers.freed) if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers, listener=listener)
         if drivers.pool is not None:
             drivers.pool.metrics = metrics
@@ -134,8 +136,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await drivers.start()
         tune_gc(settings)
         if settings.announce:
+            conns = (f"; database connections: {budget(settings).describe()}"
+                     if url.is_postgres else "")
             print(f"cardtable server on http://{settings.host}:{settings.port} "
-                  f"(database: {url.display()}, {settings.instance})", flush=True)
+                  f"(database: {url.display()}, {settings.instance}{conns})", flush=True)
         try:
             yield
         finally:
@@ -254,7 +258,7 @@ async def drain(app: FastAPI, deadline: float, hurry=lambda: False) -> None:
         await asyncio.wait_for(drivers.release_all(), max(0.1, deadline - loop.time()))
     except TimeoutError:
         log.warning("draining: the tables' drivers did not stop in time")
-    log.warning("draining: %d connections told to reconnect (%d still sending), %d tables "
+    log.info("draining: %d connections told to reconnect (%d still sending), %d tables "
                 "given up, in %.2f s", told, left, driven, loop.time() - started)
 
 
@@ -288,6 +292,9 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
         refuse_newer(settings.url())       # a schema of a newer release: what to do, exit 2
         TrustedProxies(settings.trusted_proxies)
         logs.setup(settings.log_format, settings.log_level)      # observe/logs.py
+        limits = check_fits(settings)          # PostgreSQL: processes × budget fit (budget.py)
+        if limits is not None and limits.version < IDLE_TIMEOUT_VERSION:
+            settings.db_idle_seconds = 0        # no idle_session_timeout before 14
         sock = sock or listen(settings)
     except (ValueError, ConfigError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -262,9 +262,16 @@ class Settings:
     #: worker processes for the bots' thinking (0: threads of the server process, tests only);
     #: by default one core is left to the server (default_bot_workers)
     bot_workers: int = field(default_factory=lambda: default_bot_workers())
-    #: database pools (PostgreSQL; two of them: reads and lobby, decisions)
-    pool_size: int = 20
+    #: PostgreSQL connections of a process (store/budget.py, docs/deploy.md "Database
+    #: connections"): the pool of reads and lobby changes (`pool_size` kept open, `max_overflow`
+    #: more in a burst), the decisions' pool, plus LISTEN and locks: at most 32 by default;
+    #: `processes` of the deployment share the database (checked against max_connections at
+    #: start); a pool connection idle for `db_idle_seconds` is closed (0: kept; PostgreSQL 14+)
+    pool_size: int = 10
     max_overflow: int = 10
+    decision_pool: int = 10
+    processes: int = 1
+    db_idle_seconds: float = 60.0
     #: garbage collector thresholds set after start-up (app.tune_gc; None: Python's defaults,
     #: no freeze)
     gc_threshold: tuple[int, int, int] | None = (10_000, 10, 10)

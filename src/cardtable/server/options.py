@@ -61,14 +61,17 @@ class Option:
     many: bool = False
     hidden: bool = False
     shown: str | None = None
+    #: the name on the command line and in the environment where it is not the field's
+    #: (`db_pool_size` for the field `pool_size`)
+    called: str | None = None
 
     @property
     def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
+        return "--" + (self.called or self.name).replace("_", "-")
 
     @property
     def env_var(self) -> str:
-        return self.env or ENV_PREFIX + self.name.upper()
+        return self.env or ENV_PREFIX + (self.called or self.name).upper()
 
     def default_value(self) -> Any:
         """The value when no source gives one (None: `Settings`' own default factory)."""
@@ -211,6 +214,17 @@ OPTIONS: tuple[Option, ...] = (
            "most)", _budget, metavar="N"),
     Option("review_budget", int, "a review's play-outs per decision when a request names "
            "none (0: the most)", _budget, metavar="N"),
+    Option("processes", int, "PostgreSQL: server processes sharing the database, checked "
+           "against its max_connections at start (docs/deploy.md, Database connections)",
+           _at_least(1), metavar="N"),
+    Option("pool_size", int, "PostgreSQL: connections kept for reads and lobby changes",
+           _at_least(1), metavar="N", called="db_pool_size"),
+    Option("max_overflow", int, "PostgreSQL: more of them in a burst", _at_least(0),
+           metavar="N", called="db_max_overflow"),
+    Option("decision_pool", int, "PostgreSQL: connections of the decisions", _at_least(1),
+           metavar="N", called="db_decision_pool"),
+    Option("db_idle_seconds", float, "PostgreSQL: close a pool connection idle this long (0: "
+           "never)", _at_least(0), metavar="S"),
     Option("drain_seconds", float, "on SIGTERM, the longest a process takes to shut down: "
            "its clients told to reconnect, the messages being handled answered, its tables "
            "given up", _at_least(0), metavar="S"),

@@ -47,6 +47,14 @@ from cardtable.server.store.schema import (NOTIFY_CHANNEL, Conflict, row_dict, a
 from cardtable.server.store.sqlite_writer import GroupWriter, insert_table_sqlite, sqlite_pragmas
 from cardtable.server.store.tx import BatchTx, Tx, insert_new_table  # noqa: F401
 
+def idle_options(idle_seconds: float) -> str:
+    """libpq `options` that make the database server close the session after `idle_seconds`
+    idle outside a transaction ("" for 0: never)."""
+    if idle_seconds <= 0:
+        return ""
+    return f"-c idle_session_timeout={max(1, round(idle_seconds * 1000))}"
+
+
 class Store:
     """Asynchronous access to the database.
 
@@ -56,7 +64,8 @@ class Store:
     no write lock is ever held across awaits, the process's tables do not queue behind each
     other's round trips, and a burst of decisions costs one COMMIT.
 
-    The engine's connections (PostgreSQL: `pool_size` + `max_overflow`; SQLite: 5 + 5 readers)
+    The engine's connections (PostgreSQL: `pool_size` + `max_overflow`, and `decision_pool`
+    of the decisions: store/budget.py counts them; SQLite: 5 + 5 readers)
     are handed out first come, first served; when all are busy a read waits for one as long as
     it takes (`pool_timeout`, None: no limit), so a burst of requests waits instead of failing
     (with SQLAlchemy's default, 30 s, a burst on SQLite got errors). How many wait is bounded by
@@ -66,16 +75,26 @@ class Store:
     #: side, and more threads than this do not read faster on a few cores
     SQLITE_READERS = (5, 5)
 
-    def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 20,
-                 clock: Clock | None = None, pool_timeout: float | None = None):
+    def __init__(self, url: DatabaseURL, pool_size: int = 10, max_overflow: int = 10,
+                 clock: Clock | None = None, pool_timeout: float | None = None,
+                 decision_pool: int | None = None, idle_seconds: float = 0.0):
         self.url = url
         self.clock = clock or Clock()           # the times it writes (clock.py)
         if url.is_postgres:
+            # an idle pool connection is closed by the database server after `idle_seconds`
+            # (idle_session_timeout, PostgreSQL 14+): a quiet process holds only its LISTEN
+            # and lock connections; the pools notice (pre-ping, DecisionPool's ping) and
+            # open a new one when needed. Never on those two: they are idle by design.
+            options = idle_options(idle_seconds)
             self.engine: AsyncEngine = create_async_engine(
                 url.async_url, pool_size=pool_size, max_overflow=max_overflow,
-                pool_timeout=pool_timeout, pool_pre_ping=True)
+                pool_timeout=pool_timeout, pool_pre_ping=True,
+                connect_args={"options": options} if options else {})
             # the decisions' one-statement writes: their own connections (autocommit)
-            self.decisions = DecisionPool(url.libpq(), pool_size)
+            self.decisions = DecisionPool(
+                url.libpq(), pool_size if decision_pool is None else decision_pool,
+                ping_after=min(10.0, idle_seconds / 2) if idle_seconds > 0 else 10.0,
+                options=options)
             self._writer = None
         else:
             size, overflow = self.SQLITE_READERS

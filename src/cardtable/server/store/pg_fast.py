@@ -21,17 +21,22 @@ class DecisionPool:
     writes, in a FIFO queue (under load every decision waits its turn; no connection is opened
     and closed per decision). No per-checkout ping round trip (SQLAlchemy's pre-ping doubled
     the round trips of a decision): a connection idle for `ping_after` seconds is checked
-    first, a broken one replaced; a statement that fails closes its connection."""
+    first, a broken one replaced (also one the database server closed when it was idle too
+    long: db.idle_options); a statement that fails closes its connection. At most `size`
+    connections are open (store/budget.py counts them)."""
 
-    def __init__(self, libpq: str, size: int, ping_after: float = 10.0):
+    def __init__(self, libpq: str, size: int, ping_after: float = 10.0, options: str = ""):
         self.libpq = libpq
+        self.options = options              # libpq options (db.idle_options)
+        self.size = size
         self.ping_after = ping_after
         self.size = size                             # connections at most (metrics)
         self._slots = asyncio.Semaphore(size)
         self._idle: list[tuple[Any, float]] = []     # (connection, last used), LIFO
 
     async def _connect(self):
-        return await _psycopg().AsyncConnection.connect(self.libpq, autocommit=True)
+        extra = {"options": self.options} if self.options else {}
+        return await _psycopg().AsyncConnection.connect(self.libpq, autocommit=True, **extra)
 
     async def _get(self) -> tuple[Any, bool]:
         """A connection, and whether it was reused (an idle one) rather than new."""

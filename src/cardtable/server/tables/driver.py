@@ -4,11 +4,16 @@ Every table that is being played has exactly one driver task, in one process:
 - SQLite (one process): this process drives every table with status `playing`; at start it
   takes up all of them again (after a crash or kill -9 the games go on where their records end).
 - PostgreSQL (any number of processes): a process drives a table while it holds the session
-  advisory lock (727272, table id) on its own lock connection. Every `claim_interval` seconds
-  each process tries to lock the playing tables nobody drives; if a process dies its
-  connection closes, the locks go, and another process takes its tables over within about a
-  second. Even two drivers could not corrupt a game: every decision carries the action index
-  it was made at and is refused as stale if the table moved on (runtime.decide).
+  advisory lock (727272, table id) on its own lock connection. A process that lets a table
+  go (it parks it, or stops) unlocks it and notifies "table_id:free" (NOTIFY cardtable): the
+  others' listeners wake their claim loops at once. Every `claim_interval` seconds each
+  process asks once which playing tables nobody holds (`FREE_SQL`: game_tables against
+  pg_locks, one query whatever the number of tables) and tries to lock only those: an idle
+  process makes one query an interval, not one a table. If a process dies its connection
+  closes, the locks go, and another process takes its tables over within about
+  `claim_interval`. Even two drivers could not corrupt a game: every decision carries the
+  action index it was made at and is refused as stale if the table moved on
+  (runtime.decide).
 
 **A table of bots only that nobody watches is not driven** (`unattended`): its driver stops
 (parks it) before the next step, and it goes on when a client connects to it (runtime.attach
@@ -70,6 +75,17 @@ log = logging.getLogger("cardtable.server.driver")
 #: first key of the drivers' advisory locks (the second is the table id); migrations use 727270
 LOCK_NAMESPACE = 727272
 
+#: the playing tables of this database and whether their driver lock is free (one query: an
+#: idle process asks this once a `claim_interval`, instead of trying every table's lock)
+FREE_SQL = """
+SELECT g.id, NOT EXISTS (
+    SELECT 1 FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND l.classid::bigint = %(ns)s AND l.objid::bigint = g.id) AS free
+FROM game_tables g WHERE g.status = 'playing'
+"""
+
 #: a table's rank in the bot pool (lower first): a person plays there, it is watched, neither
 RANK_PLAYED, RANK_WATCHED, RANK_ALONE = 0, 1, 2
 
@@ -126,6 +142,10 @@ class Drivers:
         self._lockconn = None
         self._lockconn_lock = asyncio.Lock()
         self._stopping = False
+        #: statements sent on the lock connection and claim rounds done (PostgreSQL): an idle
+        #: process sends one a round (tests/server/test_lock_notify.py, docs/deploy.md)
+        self.lock_queries = 0
+        self.claim_rounds = 0
         hub.on_change = self.ensure
         hub.on_expired = self._expired
 
@@ -151,6 +171,7 @@ class Drivers:
         driver in the middle of a change (a bot's decision being committed) finishes it first:
         each task is cancelled while this holds its table's lock. Claims nothing afterwards."""
         self._stopping = True
+        held = [i for i in self.tasks if self.store.url.is_postgres]
         if self._claim_task:
             self._claim_task.cancel()
         tasks = list(self.tasks.items())
@@ -166,6 +187,13 @@ class Drivers:
                              return_exceptions=True)
         if self._lockconn is not None:            # closing it lets every lock go at once
             try:
+                if held and not self._lockconn.closed:   # the others take them over at once
+                    async with self._lockconn_lock:
+                        self.lock_queries += 2
+                        await self._lockconn.execute("SELECT pg_advisory_unlock_all()")
+                        await self._lockconn.execute(
+                            "SELECT pg_notify(%s, x::text || ':free') FROM unnest(%s::int[]) x",
+                            (NOTIFY_CHANNEL, held))
                 await self._lockconn.close()
             except Exception:
                 pass
@@ -176,6 +204,12 @@ class Drivers:
         task = self.tasks.pop(table_id, None)
         if task is not None:
             task.cancel()
+
+    def freed(self, table_id: int) -> None:
+        """Another process let a table go ("table_id:free", Listener): claim it now rather than
+        at the next round."""
+        if not self._stopping and table_id not in self.tasks:
+            self._wake.set()
 
     def ensure(self, rt: TableRuntime) -> None:
         """Called after every change this process made, and when a client connects to a table
@@ -194,33 +228,45 @@ class Drivers:
         self.tasks[table_id] = task
         task.add_done_callback(log_failure)
 
-    async def _lock_sql(self, sql: str, table_id: int):
+    async def _lock_sql(self, sql: str, *params):
         async with self._lockconn_lock:
-            cur = await self._lockconn.execute(sql, (LOCK_NAMESPACE, table_id))
+            self.lock_queries += 1
+            cur = await self._lockconn.execute(sql, params)
             row = await cur.fetchone()
             return row[0] if row else None
+
+    async def _playing_tables(self) -> tuple[set[int], list[int]]:
+        """The playing tables, and those of them nobody drives (FREE_SQL, on the lock
+        connection: the query also shows that the connection, and with it this process's
+        locks, is alive)."""
+        async with self._lockconn_lock:
+            self.lock_queries += 1
+            cur = await self._lockconn.execute(FREE_SQL, {"ns": LOCK_NAMESPACE})
+            rows = await cur.fetchall()
+        return {r[0] for r in rows}, [r[0] for r in rows if r[1]]
 
     async def _claim_loop(self) -> None:
         import psycopg
 
         while not self._stopping:
+            self._wake.clear()                    # a wake from now on means another round
             try:
                 if self._lockconn is None or self._lockconn.closed:
                     for t in list(self.tasks.values()):        # our locks are gone with it
                         t.cancel()
                     self._lockconn = await psycopg.AsyncConnection.connect(
                         self.store.url.libpq(), autocommit=True)
-                playing = await self.store.playing_ids()
+                playing, free = await self._playing_tables()
                 self._parked.intersection_update(playing)
-                for table_id in playing:
+                for table_id in free:
                     if table_id in self.tasks:
                         continue
                     if table_id in self._parked and not self._watched_here(table_id):
                         continue                  # bots only, nobody here watches it
-                    if await self._lock_sql("SELECT pg_try_advisory_lock(%s, %s)", table_id):
+                    if await self._lock_sql("SELECT pg_try_advisory_lock(%s, %s)",
+                                            LOCK_NAMESPACE, table_id):
                         self._start(table_id)
-                async with self._lockconn_lock:
-                    await self._lockconn.execute("SELECT 1")    # the lock connection is alive
+                self.claim_rounds += 1
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -231,7 +277,6 @@ class Drivers:
                     except Exception:
                         pass
                 self._lockconn = None
-            self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), self.settings.claim_interval)
             except TimeoutError:
@@ -241,10 +286,18 @@ class Drivers:
         rt = self.hub.rts.get(table_id)
         return rt is not None and bool(rt.conns)
 
-    async def _release(self, table_id: int) -> None:
+    async def _release(self, table_id: int, playing: bool) -> None:
+        """Unlock a table this process drove; one still being played (parked) is notified as
+        "table_id:free", so another process whose client watches it claims it at once."""
         if self.store.url.is_postgres and self._lockconn is not None and not self._lockconn.closed:
             try:
-                await self._lock_sql("SELECT pg_advisory_unlock(%s, %s)", table_id)
+                if playing:
+                    await self._lock_sql("SELECT pg_advisory_unlock(%s, %s), pg_notify(%s, %s)",
+                                         LOCK_NAMESPACE, table_id, NOTIFY_CHANNEL,
+                                         f"{table_id}:free")
+                else:
+                    await self._lock_sql("SELECT pg_advisory_unlock(%s, %s)",
+                                         LOCK_NAMESPACE, table_id)
             except Exception:
                 pass
 
@@ -320,7 +373,7 @@ class Drivers:
                 del self._bots[key]
             self.hub.release(rt)
             if not self._stopping:
-                await self._release(table_id)
+                await self._release(table_id, rt.status == "playing")
 
     @staticmethod
     async def _decide_for(rt: TableRuntime, seat: int, text: str, n: int, by=None) -> None:
@@ -484,11 +537,14 @@ class Sweeper(_Background):
 
 class Listener(_Background):
     """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables;
-    a table talk's note ("table_id:chat") goes to `on_chat` (the app passes chat.py's)."""
+    a table talk's note ("table_id:chat") goes to `on_chat` (the app passes chat.py's), a
+    table another process let go ("table_id:free") to `on_free` (Drivers.freed)."""
 
-    def __init__(self, hub: Hub, on_chat: Callable[[Hub, int], None]):
+    def __init__(self, hub: Hub, on_chat: Callable[[Hub, int], None],
+                 on_free: Callable[[int], None] | None = None):
         self.hub = hub
         self.on_chat = on_chat
+        self.on_free = on_free
         self.ready = asyncio.Event()
 
     async def _run(self) -> None:
@@ -507,6 +563,10 @@ class Listener(_Background):
                         table_id, _, version = note.payload.partition(":")
                         if version == "chat":              # table talk (chat.py)
                             self.on_chat(self.hub, int(table_id))
+                            continue
+                        if version == "free":              # a driver let it go (Drivers)
+                            if self.on_free is not None:
+                                self.on_free(int(table_id))
                             continue
                         try:
                             table_id, version = int(table_id), int(version)

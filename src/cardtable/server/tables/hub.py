@@ -23,6 +23,8 @@ class Hub:
         self.clock = getattr(store, "clock", None) or Clock()   # the game's time (clock.py)
         self.rts: dict[int, TableRuntime] = {}
         self._loading: dict[int, asyncio.Future] = {}
+        #: notifications of tables being loaded (their commits may be newer than the read)
+        self._missed: dict[int, int | None] = {}
         self.stats = Stats()
         self.on_change: Callable[[TableRuntime], None] | None = None
         self.on_expired: Callable[[int], None] | None = None
@@ -59,6 +61,11 @@ class Hub:
                 state = await asyncio.to_thread(load_record, rec)
                 rt = TableRuntime(self, row, seat_rows, state, [(s, b) for _, s, _, b in rows])
                 self.rts[table_id] = rt
+                if table_id in self._missed:       # a commit notified while it was read
+                    version = self._missed.pop(table_id)
+                    if version is None or version > rt.version:
+                        asyncio.ensure_future(rt.refresh(version)).add_done_callback(
+                            log_failure)
             fut.set_result(rt)
             return rt
         except BaseException as e:
@@ -67,6 +74,7 @@ class Hub:
             raise
         finally:
             self._loading.pop(table_id, None)
+            self._missed.pop(table_id, None)
 
     async def runtime_by_code(self, code: str) -> TableRuntime | None:
         """The runtime of the table `code`, pinned as by `runtime` (the caller releases it)."""
@@ -101,6 +109,13 @@ class Hub:
     def notified(self, table_id: int, version: int | None) -> None:
         """A NOTIFY from the database (any process's commit)."""
         rt = self.rts.get(table_id)
+        if rt is None and table_id in self._loading:
+            # being loaded: its read may predate this commit, refreshed once it is loaded
+            # (else its clients would wait for the next change, and their turn never come)
+            known = self._missed.get(table_id, -1)
+            self._missed[table_id] = (None if version is None or known is None
+                                      else max(known, version))
+            return
         if rt is not None and (version is None or version > rt.version):
             task = asyncio.ensure_future(rt.refresh(version))
             task.add_done_callback(log_failure)
