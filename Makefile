@@ -25,7 +25,7 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
-# The suite to run often (23 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
+# The suite to run often (25 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
 # games; the browser matrices one cell per row; each server test on one of the two databases),
 # the tests marked `full` deselected. The slowest folders run first, the browser tests last
@@ -34,7 +34,7 @@ test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
 
 # Every test at its full size (CARDTABLE_FULL=1), the tests marked `full` and all that `make
-# test` samples included (30 minutes on a quiet 2-core machine). CI runs both.
+# test` samples included (33 minutes on a quiet 2-core machine). CI runs both.
 test-full: $(DSTAMP)
 	CARDTABLE_FULL=1 $(PY) -m pytest -n 2 $(ARGS)
 
