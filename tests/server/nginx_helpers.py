@@ -153,3 +153,17 @@ class Nginx:
         p = self.tmp / "error.log"
         return p.read_text(errors="replace") if p.exists() else ""
 
+
+async def private_duel(http) -> tuple[str, list[str]]:
+    """A private duel made through the proxy with `http` (an httpx.AsyncClient on it) and its
+    two players joined: its code and their seat tokens."""
+    r = await http.post("/api/tables", json={"game": "abluxxen", "variant": "duel",
+                                             "public": False})
+    assert r.status_code == 201, r.text
+    code = r.json()["table"]["code"]
+    tokens = []
+    for name in ("Ann", "Bob"):
+        r = await http.post(f"/api/tables/{code}/join", json={"name": name})
+        assert r.status_code == 200, r.text
+        tokens.append(r.json()["token"])
+    return code, tokens

@@ -29,7 +29,7 @@ import threading
 import httpx
 
 from helpers import GUARD, ROOT, assert_clean_log, database_url, free_port, run_async
-from nginx_helpers import Nginx, ensure_nginx
+from nginx_helpers import Nginx, ensure_nginx, private_duel
 
 SECTION = "## From an empty machine to two processes"
 
@@ -124,15 +124,7 @@ async def _play_a_little(nginx: Nginx) -> None:
 
     async with httpx.AsyncClient(base_url=nginx.base, verify=nginx.tls(), trust_env=False,
                                  timeout=GUARD) as http:
-        r = await http.post("/api/tables", json={"game": "abluxxen", "variant": "duel",
-                                                 "public": False})
-        assert r.status_code == 201, r.text
-        code = r.json()["table"]["code"]
-        tokens = []
-        for name in ("Ann", "Bob"):
-            r = await http.post(f"/api/tables/{code}/join", json={"name": name})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
+        code, tokens = await private_duel(http)
     for token in tokens:
         async with websockets.connect(f"{nginx.ws_base}/ws/{code}?token={token}",
                                       ssl=nginx.tls(), proxy=None, open_timeout=GUARD,

@@ -31,7 +31,7 @@ import websockets
 from websockets.exceptions import InvalidStatus
 
 from helpers import GUARD, HOST, Client, ServerProc, assert_clean_log, database_url, run_async
-from nginx_helpers import PROXY, Nginx, ensure_nginx
+from nginx_helpers import PROXY, Nginx, ensure_nginx, private_duel
 from sizes import sample
 
 #: errors a player may get for a decision when the game moved on under it
@@ -232,21 +232,9 @@ def test_rolling_restart_behind_nginx(request, tmp_path):
         tls = nginx.tls()
         async with httpx.AsyncClient(base_url=nginx.base, verify=tls, trust_env=False,
                                      timeout=GUARD) as http:
-            async def table() -> tuple[str, list[str]]:
-                r = await http.post("/api/tables", json={"game": "abluxxen", "variant": "duel",
-                                                         "public": False})
-                assert r.status_code == 201, r.text
-                code = r.json()["table"]["code"]
-                tokens = []
-                for name in ("Ann", "Bob"):
-                    r = await http.post(f"/api/tables/{code}/join", json={"name": name})
-                    assert r.status_code == 200, r.text
-                    tokens.append(r.json()["token"])
-                return code, tokens
-
             made = []
             for i in range(0, tables, 20):
-                made += await asyncio.gather(*(table() for _ in range(min(20, tables - i))))
+                made += await asyncio.gather(*(private_duel(http) for _ in range(min(20, tables - i))))
         rng = random.Random(44)
         players = {(code, seat): Player(f"{nginx.ws_base}/ws/{code}?token={tok}", tls,
                                         random.Random(rng.random()), wake)
