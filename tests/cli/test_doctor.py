@@ -149,3 +149,24 @@ def test_postgresql_budget_and_address_key(run, env, pg_url):
     assert _status(r.stdout, "en", "budget") == "FAIL"
     assert "raise max_connections in postgresql.conf to at least" in r.stdout
     assert _status(r.stdout, "en", "migrations") == "OK"
+
+
+def test_on_an_80_column_terminal_the_lines_wrap_between_words(monkeypatch):
+    """A terminal gets each check wrapped at its width, the rest indented under the text; a pipe
+    gets the one line (what grep and the tests above read)."""
+    import os
+    import sys
+
+    from cardtable.cli.doctor_cmd import shown
+
+    line = ("WARN Cookies: keinem Proxy wird vertraut, also erfährt der Server nie, dass eine "
+            "Anfrage über TLS kam: das Sitzungs-Cookie ist das einfache cardtable_session, "
+            "nicht das sichere __Host-cardtable_session")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
+    assert shown(line) == line
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((80, 24)))
+    rows = shown(line).split("\n")
+    assert len(rows) > 1 and all(len(r) < 80 for r in rows)
+    assert all(r.startswith("     ") for r in rows[1:])
+    assert " ".join(r.strip() for r in rows) == line

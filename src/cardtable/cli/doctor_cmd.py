@@ -42,7 +42,21 @@ class Report:
         self.counts[status] += 1
         text = t(self.lang, key, **params)
         self.lines.append(f"{status:<4} {t(self.lang, 'doctor.c.' + check)}: {text}")
-        typer.echo(self.lines[-1])
+        typer.echo(shown(self.lines[-1]))
+
+
+def shown(line: str) -> str:
+    """A line as printed: on a terminal wrapped at its width between words, the lines after the
+    first indented under the text (a pipe or a file gets the one line, for grep)."""
+    import shutil
+    import sys
+    import textwrap
+
+    if not sys.stdout.isatty():
+        return line
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=" " * 5,
+                                    break_long_words=False, break_on_hyphens=False))
 
 
 def _config_check(r: Report, loaded) -> None:
