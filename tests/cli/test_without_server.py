@@ -28,11 +28,13 @@ for _m in {SERVER_MODULES!r}:
 """
 
 
-def run(code: str) -> subprocess.CompletedProcess:
+def run(code: str, home: Path) -> subprocess.CompletedProcess:
+    """`code` in a fresh interpreter without the server's modules; its home (where a
+    tournament keeps its ratings) is `home`, its working folder too."""
     return subprocess.run([sys.executable, "-c", BLOCK + textwrap.dedent(code)],
-                          capture_output=True, text=True, cwd=SRC.parent,
+                          capture_output=True, text=True, cwd=home,
                           env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin",
-                               "HOME": str(SRC.parent)}, timeout=600)
+                               "HOME": str(home)}, timeout=600)
 
 
 def test_a_tournament_and_the_research_api_need_no_server(tmp_path):
@@ -55,18 +57,18 @@ def test_a_tournament_and_the_research_api_need_no_server(tmp_path):
                         and m.split(".")[0] in {"fastapi", "sqlalchemy", "uvicorn"})
         assert not loaded and "cardtable.server" not in sys.modules, loaded
         print("played", steps)
-    """.replace("{{", "{").replace("}}", "}"))
+    """.replace("{{", "{").replace("}}", "}"), tmp_path)
     assert p.returncode == 0, p.stderr[-3000:]
     assert "played" in p.stdout
 
 
 @pytest.mark.parametrize("argv", [["serve", "--port", "0"], ["doctor"],
                                   ["backup", "--to", "x.db"], ["migrate", "--list"]])
-def test_the_server_commands_say_what_to_install(argv):
+def test_the_server_commands_say_what_to_install(argv, tmp_path):
     p = run(f"""
         from cardtable.cli.main import main
         raise SystemExit(main({argv!r}))
-    """)
+    """, tmp_path)
     assert p.returncode == 2, (p.returncode, p.stderr[-2000:])
     assert "pip install 'cardtable[server]'" in p.stderr
     assert "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
