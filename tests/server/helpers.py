@@ -499,3 +499,12 @@ def plant_finished_game(db: str, code: str, rec: dict, bots: bool = True) -> Non
         if bots:
             conn.execute("UPDATE seats SET kind = 'bot', bot = 'easy' WHERE table_id = ?",
                          (tid,))
+
+
+def call(srv: ServerProc, method: str, path: str, sess: str | None = None, json=None):
+    """A request as this site's page makes it (its Origin), with the session cookie `sess`."""
+    headers = {"Origin": srv.base}
+    if sess:
+        headers["Cookie"] = f"cardtable_session={sess}"
+    return httpx.request(method, srv.base + path, json=json, headers=headers, timeout=GUARD,
+                         trust_env=False)

@@ -16,29 +16,19 @@ import sqlite3
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from accounts_helpers import PASSWORD, app_client, session_of
-from helpers import GUARD, Client, Replay, ServerProc, assert_clean_log, database_url, play
+from helpers import Client, Replay, ServerProc, assert_clean_log, call, database_url, play
 from helpers import run_async as run
 from test_ratings import play_out, rated_table
 
 from cardtable.cli.main import main as cli
 from cardtable.server.config import DatabaseURL
 from cardtable.server.store import migrate as M
-
-
-def call(srv: ServerProc, method: str, path: str, sess: str | None = None, json=None):
-    """A request as this site's page makes it (its Origin), with the session cookie `sess`."""
-    headers = {"Origin": srv.base}
-    if sess:
-        headers["Cookie"] = f"cardtable_session={sess}"
-    return httpx.request(method, srv.base + path, json=json, headers=headers, timeout=GUARD,
-                         trust_env=False)
 
 
 def actions(database: str, code: str) -> list[str]:

@@ -8,18 +8,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-import httpx
-from helpers import Client, ServerProc, assert_clean_log, database_url, run_async
+from helpers import Client, ServerProc, assert_clean_log, call, database_url, run_async
 
 GUARD = 60.0
-
-
-def call(srv: ServerProc, method: str, path: str, sess: str | None = None, json=None):
-    headers = {"Origin": srv.base}
-    if sess:
-        headers["Cookie"] = f"cardtable_session={sess}"
-    return httpx.request(method, srv.base + path, json=json, headers=headers, timeout=GUARD,
-                         trust_env=False)
 
 
 def sign_up(srv: ServerProc, name: str) -> str:
