@@ -79,6 +79,18 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system) a process has used so far: a server process by its pid (from
+    /proc, Linux), or this process (the bench's own clients) without one."""
+    if pid is None:
+        return time.process_time()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], p: float) -> float | None:
     if not values:
         return None
@@ -331,7 +343,9 @@ class Bench:
         others = [f"http://{HOST}:{p}" for p in self.ports[1:]]
         stats0 = (await self.http.get("/api/stats")).json()
         others0 = [(await self.http.get(b + "/api/stats")).json() for b in others]
+        cpu0 = [cpu_seconds(p.pid) for p in self.procs], cpu_seconds()
         await asyncio.sleep(a.seconds)
+        cpu1 = [cpu_seconds(p.pid) for p in self.procs], cpu_seconds()
         self.measuring = False
         load1 = load()
         elapsed = time.perf_counter() - start
@@ -361,6 +375,12 @@ class Bench:
             "rtt_p50_ms": _ms(pct(self.rtt, 0.5)), "rtt_p99_ms": _ms(pct(self.rtt, 0.99)),
             "server_p50_ms": stats.get("p50_ms"), "server_p99_ms": stats.get("p99_ms"),
             "server_decisions": stats["decisions"] - stats0["decisions"],
+            # CPU per decision (user + system, all server processes; the bench's own clients
+            # apart): the server's cost, much less dependent on the machine's load than latency
+            "server_cpu_ms_per_decision": round(1000 * sum(b - a for a, b in zip(cpu0[0], cpu1[0]))
+                                                / max(1, self.decisions), 3),
+            "clients_cpu_ms_per_decision": round(1000 * (cpu1[1] - cpu0[1])
+                                                 / max(1, self.decisions), 3),
             "games_finished": self.games, "errors": len(self.errors),
             "bot_tables": self.bot_tables, "bot_workers": pool1.get("workers"),
             "bot_decisions": pool1.get("decisions", 0) - pool0.get("decisions", 0),
@@ -502,7 +522,9 @@ def main() -> int:
                       f"{res['seconds']} s: {res['decisions']} decisions = "
                       f"{res['decisions_per_s']}/s; round trip p50 {res['rtt_p50_ms']} ms p99 "
                       f"{res['rtt_p99_ms']} ms; server p50 {res['server_p50_ms']} ms p99 "
-                      f"{res['server_p99_ms']} ms; {res['games_finished']} games finished, "
+                      f"{res['server_p99_ms']} ms; server CPU {res['server_cpu_ms_per_decision']} ms a "
+                      f"decision (the bench's clients {res['clients_cpu_ms_per_decision']} ms); "
+                      f"{res['games_finished']} games finished, "
                       f"{res['errors']} errors; load average {res['load_before']} -> "
                       f"{res['load_after']} on {res['cores']} cores", flush=True)
                 for e in res["first_errors"]:
@@ -532,14 +554,14 @@ def main() -> int:
           "a load above the cores means other work shared the CPU with the runs")
     print("\n| database | processes | think ms | tables | bot tables (bot decisions) "
           "| decisions/s | server p50 ms | server p99 ms | round trip p50 ms "
-          "| round trip p99 ms | load 1 min (before → after) | errors |"
-          "\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| round trip p99 ms | server CPU ms a decision | load 1 min (before → after) "
+          "| errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         bots = f"{r['bot_tables']} ({r['bot_decisions']})" if r["bot_tables"] else "—"
         print(f"| {r['database']} | {r['processes']} | {r['think_ms']:g} | {r['tables']} "
               f"| {bots} "
               f"| {r['decisions_per_s']} | {r['server_p50_ms']} | {r['server_p99_ms']} "
-              f"| {r['rtt_p50_ms']} | {r['rtt_p99_ms']} "
+              f"| {r['rtt_p50_ms']} | {r['rtt_p99_ms']} | {r['server_cpu_ms_per_decision']} "
               f"| {r['load_before'].split()[0]} → {r['load_after'].split()[0]} | {r['errors']} |")
     for r in results:                 # several processes / one, players alone, same run
         one = next((x for x in results if x["processes"] == 1 and not x["bot_tables"]
