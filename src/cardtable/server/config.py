@@ -23,8 +23,10 @@ from __future__ import annotations
 import os
 import secrets
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import URL, make_url
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
 
 from cardtable.server.guard.security import MAX_BODY, MAX_REPLAY_BODY, Limits
 
@@ -120,6 +122,8 @@ class DatabaseURL:
         raw = (raw or DEFAULT_DATABASE).strip()
         if "://" not in raw:                                   # a plain file path: SQLite
             raw = "sqlite:///" + os.path.abspath(raw)
+        from sqlalchemy.engine import make_url   # here: the CLI's start imports no SQLAlchemy
+
         url = make_url(raw)
         backend = url.get_backend_name()
         if backend == "postgres":
@@ -156,6 +160,8 @@ class DatabaseURL:
         whose password is percent-encoded whole (SQLAlchemy leaves a space in it as it is,
         which libpq refuses)."""
         from urllib.parse import quote
+
+        from sqlalchemy.engine import URL  # noqa: F811  (at run time; above for the checker)
 
         url = self.sync_url.set(drivername="postgresql")
         bare = URL.create("postgresql", username=url.username, host=url.host, port=url.port,

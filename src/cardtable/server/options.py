@@ -19,8 +19,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from cardtable.server.config import (DatabaseURL, Settings, read_metrics_token,
                                      secret_settings)
 from cardtable.server.guard.security import Limits
@@ -375,6 +373,8 @@ def file_mode_problem(path: str, has_secret: bool) -> tuple[str, str, dict] | No
 
 
 def has_password(url: str) -> bool:
+    from sqlalchemy.engine import make_url
+
     try:
         return "://" in url and make_url(url.strip()).password is not None
     except Exception:

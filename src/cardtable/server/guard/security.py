@@ -26,6 +26,7 @@ attack", says what each limit is, its default and why).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -35,8 +36,6 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
-
-import icu
 
 from cardtable.core.record import MAX_RECORD_BYTES
 from cardtable.server.guard.netaddr import (AddressKeys, addr_group, address_keys,  # noqa: F401
@@ -190,13 +189,18 @@ def clean_name(raw: str) -> str:
 #: candidate strings, not the TR39 skeleton; homoglyphs (2020) is unmaintained. PyICU comes as
 #: the pyicu-wheels build (ICU inside the wheel: no compiler, no system ICU); the skeletons are
 #: computed when names are compared, never stored, so another ICU version changes no data.
-_SPOOF = icu.SpoofChecker()
+#: ICU is loaded with the first name compared, not when the settings are read (the CLI's start).
+@functools.cache
+def _spoof_checker():
+    import icu
+
+    return icu.SpoofChecker()
 
 
 def skeleton(text: str) -> str:
     """The TR39 skeleton of `text` (ICU's getSkeleton): two strings that look alike (a Latin
     "A" and a Cyrillic "А", "rn" and "m", "I" and "l") have the same skeleton."""
-    return _SPOOF.getSkeleton(0, text)
+    return _spoof_checker().getSkeleton(0, text)
 
 
 def name_keys(name: str) -> tuple[str, str]:
