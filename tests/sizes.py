@@ -33,7 +33,7 @@ def deselect_full(config, items: list, full: bool | None = None) -> None:
 
 def database_sample(items: list, databases: list[str]) -> None:
     """Mark `full` the cells of the database matrix that `make test` leaves out: each test that
-    takes the `database` fixture runs there on one database, picked by a checksum of its module
+    takes the `database` (or `fresh_db`) fixture runs there on one database, picked by a checksum of its module
     and name (the same on every xdist worker and every run), so that the tests of a module are
     spread over both; `make test-full` runs every test on every database."""
     import zlib
@@ -42,11 +42,31 @@ def database_sample(items: list, databases: list[str]) -> None:
 
     for item in items:
         spec = getattr(item, "callspec", None)
-        if spec is None or "database" not in spec.params:
+        param = next((p for p in DATABASE_FIXTURES if spec is not None and p in spec.params),
+                     None)
+        if param is None:
             continue
         name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
-        if spec.params["database"] != databases[zlib.crc32(name.encode()) % len(databases)]:
+        if spec.params[param] != databases[zlib.crc32(name.encode()) % len(databases)]:
             item.add_marker(pytest.mark.full)
+
+
+#: the fixtures whose parameter is the database (a module's shared one, a test's fresh one)
+DATABASE_FIXTURES = ("database", "fresh_db")
+
+
+def database_kinds(test: str) -> list:
+    """The parameters of a test's own database matrix (not the `database` fixture, which
+    `database_sample` samples): SQLite and PostgreSQL, one of them marked `full`, picked by a
+    checksum of `test` (its name), so that `make test` runs it on one database and `make
+    test-full` on both."""
+    import zlib
+
+    import pytest
+
+    kinds = ["sqlite", "postgresql"]
+    keep = kinds[zlib.crc32(test.encode()) % 2]
+    return [k if k == keep else pytest.param(k, marks=pytest.mark.full) for k in kinds]
 
 
 #: the folders whose tests take longest, run first (tests/conftest.py), so that the workers do

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from accounts_helpers import PASSWORD, app_client, session_of
 from helpers import Client, Replay, ServerProc, assert_clean_log, call, database_url, play
 from helpers import run_async as run
+from sizes import database_kinds
 from test_ratings import play_out, rated_table
 
 from cardtable.cli.main import main as cli
@@ -79,7 +80,7 @@ async def play_until(clients: list[Client], n: int) -> None:
     await asyncio.gather(*(play(c, "abluxxen", rng, stop=reached) for c in clients))
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", database_kinds("test_restore_drill"))     # make test: one
 def test_restore_drill(kind, request, tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

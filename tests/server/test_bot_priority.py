@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 from helpers import Client, ServerProc, assert_clean_log, database_url, run_async
+from sizes import database_kinds
 
 from cardtable.server.tables.botpool import BotPool, Withdrawn
 from cardtable.server.tables.driver import RANK_ALONE, RANK_PLAYED, RANK_WATCHED, rank
@@ -261,7 +262,7 @@ def test_an_unwatched_bot_table_waits_and_resumes(server):
     run_async(main())
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", database_kinds("test_an_unwatched_bot_table_expires"))
 def test_an_unwatched_bot_table_expires(kind, request, tmp_path, logs):
     """A table of bots only that nobody watches is a game nobody plays: the sweeper deletes it
     after `idle_ttl` (3 s here); one with a spectator stays. (Before, the bots played it to
