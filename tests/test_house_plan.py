@@ -22,12 +22,9 @@ KNOWN_REMAINDER = {
     "core/registry.py",
     "server/store/migrations/versions/0003_duel_shadow_partial.py",
 }
-#: files under src/cardtable named after a game outside its package: the trained policies the
-#: research API's bots `ppo` and `learned` play (rl/models, found by bots/trained.py)
-NAMED_FILES_REMAINDER = {
-    "rl/models/learned-abluxxen-basic-4p.npz",
-    "rl/models/ppo-abluxxen-basic-4p.npz",
-}
+#: files under src/cardtable named after a game outside its package (none: a game's trained
+#: policies are in its own package, GameInfo.policies)
+NAMED_FILES_REMAINDER: set[str] = set()
 #: a game's front-end modules (the fields of its declaration, each a module or subpackage of
 #: the game's own package) and the layers each may import besides core and its own game
 FRONT_ENDS = {"ui": {"cli", "narration", "i18n"}, "narration": {"narration", "i18n"},

@@ -17,7 +17,8 @@ from cardtable.bots import act, make_bot
 from cardtable.rl.codec import AbluxxenCodec
 from cardtable.rl.imitate import Data, play_round, teacher_label, wilson
 from cardtable.rl.common import make_config
-from cardtable.rl.policy import LEARNED_MODEL, MlpPolicy
+from cardtable.bots.trained import policy_file
+from cardtable.rl.policy import MlpPolicy
 from cardtable.sim import TournamentConfig, run_tournament
 
 from test_policy_bot import random_policy
@@ -64,8 +65,9 @@ def test_learned_plays_the_best_legal_logit_from_its_view(tmp_path):
 
 
 def test_the_committed_learned_policy_plays_a_tournament():
-    assert LEARNED_MODEL.exists(), "the learned policy file is missing (make train-learned)"
-    meta = MlpPolicy.load(LEARNED_MODEL).meta
+    shipped = policy_file("learned", "abluxxen")        # in the game's own package
+    assert shipped is not None and shipped.exists(), "the learned policy file is missing (make train-learned)"
+    meta = MlpPolicy.load(shipped).meta
     assert (meta["game"], meta["variant"], meta["players"]) == ("abluxxen", "basic", 4)
     res = run_tournament(TournamentConfig(game="abluxxen", bots=["learned", "greedy", "greedy",
                                                                  "greedy"],

@@ -14,7 +14,8 @@ from cardtable import new_game
 from cardtable.bots import act, make_bot
 from cardtable.core import ConfigError
 from cardtable.rl.codec import AbluxxenCodec
-from cardtable.rl.policy import DEFAULT_MODEL, MlpPolicy
+from cardtable.bots.trained import policy_file
+from cardtable.rl.policy import MlpPolicy
 from cardtable.sim import TournamentConfig, run_tournament
 
 
@@ -53,7 +54,9 @@ def test_the_bot_plays_the_best_legal_logit(tmp_path):
 
 
 def test_the_committed_policy_plays_a_tournament():
-    assert DEFAULT_MODEL.exists(), "the trained policy file is missing (make train)"
+    shipped = policy_file("ppo", "abluxxen")            # in the game's own package
+    assert shipped is not None and shipped.exists(), "the trained policy file is missing (make train)"
+    assert shipped.parent.name == "policies" and shipped.parent.parent.name == "abluxxen"
     res = run_tournament(TournamentConfig(game="abluxxen", bots=["ppo", "greedy", "greedy", "greedy"],
                                           games=2, duplicate=True, seed=3))
     assert len(res.games) == 8

@@ -132,6 +132,7 @@ GAME = GameInfo(
     narration="cardtable.abluxxen.narration",
     heuristics="cardtable.abluxxen.heuristics",
     values="cardtable.abluxxen.values",
+    policies="cardtable.abluxxen.policies",
     codec="cardtable.abluxxen.codec:AbluxxenCodec",
     batch="cardtable.abluxxen.batch.env:AbluxxenBatch",
     analytics="cardtable.abluxxen.analytics",

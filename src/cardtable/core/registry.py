@@ -118,6 +118,9 @@ class GameInfo:
     #: family its heuristics' `value_family` names (bots/value.py; scripts/train_value.py
     #: writes them); None: the search uses the game's hand-made `evaluate`
     values: str | None = None
+    #: the package that holds the trained policies its `bots` play, a file `<bot>-*.npz` each
+    #: (`ppo-basic-4p.npz`: bots/trained.py finds it, the file's `meta` says what it plays)
+    policies: str | None = None
     #: "module:LESSONS", the game's guided first games (core/lesson.py)
     lessons: str | None = None
     #: its engine takes every answer of a window of simultaneous decisions and settles several

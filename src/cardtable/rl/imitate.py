@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.rl.policy import LEARNED_MODEL, MlpPolicy
+from cardtable.rl.policy import MlpPolicy, new_policy_file
 from cardtable.rl.train import need
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -239,13 +239,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=LEARNED_MODEL, help="policy file (.npz)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="policy file (.npz; default: the game's own, learned-VARIANT-Np.npz)")
     ap.add_argument("--curve", type=Path, default=DOCS / "training-learned-curve.png")
     ap.add_argument("--log", type=Path, default=DOCS / "training-learned-log.json")
     args = ap.parse_args(argv)
     if args.cpu_minutes <= 0:
         sys.stderr.write("cardtable: error: --cpu-minutes must be positive\n")
         return 2
+    if args.out is None:                  # the game's own policies package
+        from cardtable.core.errors import ConfigError as _Refused
+
+        try:
+            args.out = new_policy_file("learned", args.game, args.variant, args.players)
+        except _Refused as e:
+            sys.stderr.write(f"cardtable: error: {e} (--out FILE)\n")
+            return 2
     try:
         hidden = [int(h) for h in args.hidden.split(",")]
         if not hidden or min(hidden) < 1:

@@ -2,7 +2,7 @@
 `python -m cardtable.rl.train` (make train) trained with MaskablePPO, run in numpy, so playing
 needs neither torch nor the rl extra.
 
-The policy file (`.npz`, default `rl/models/ppo-abluxxen-basic-4p.npz`) holds the policy
+The policy file (`.npz`, default: the game's own, `abluxxen/policies/ppo-basic-4p.npz`) holds the policy
 network's layers `pi.0.weight`, `pi.0.bias`, ... (tanh after each, or ReLU where `meta["activation"]`
 is "relu"), the output layer
 `action.weight`, `action.bias` (one logit per action id of rl/codec.py) and `meta` (JSON: game,
@@ -13,7 +13,7 @@ highest logit (deterministic; `sample=True` samples from the masked softmax with
     cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
     make_bot("ppo", model="path/to/policy.npz")
 
-The bot `learned` is the same player with `rl/models/learned-abluxxen-basic-4p.npz`, trained by
+The bot `learned` is the same player with `abluxxen/policies/learned-basic-4p.npz`, trained by
 imitating the heuristic bot (`python -m cardtable.rl.imitate`, make train-learned).
 """
 
@@ -25,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from cardtable.bots.base import Bot
-# the shipped policy files (rl/models) of `ppo` and `learned` are named in bots/trained.py, so
-# the lobby can tell which game a policy plays without importing this package
-from cardtable.bots.trained import DEFAULT_MODEL, LEARNED_MODEL, MODELS, file_plays  # noqa: F401
+# the shipped policy files of `ppo` and `learned` (in each game's package) are found by
+# bots/trained.py, so the lobby can tell which game a policy plays without importing this package
+from cardtable.bots.trained import file_plays, policy_file
+from cardtable.core import registry
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 from cardtable.rl.codec import make_codec
@@ -79,8 +80,26 @@ class MlpPolicy:
 _CACHE: dict[str, MlpPolicy] = {}
 
 
-def load_policy(path: str | Path | None = None) -> MlpPolicy:
-    key = str(Path(path or DEFAULT_MODEL).resolve())
+def new_policy_file(bot: str, game: str | None, variant: str | None, players: int) -> Path:
+    """Where training writes the policy of `bot` for `game` (None: the first registered),
+    `variant` (None: its first) and `players`: `<bot>-<variant>-<players>p.npz` in the game's
+    `policies` package. ConfigError if the game keeps none (then give a file)."""
+    info = registry.info(game) if game else registry.games()[0]
+    if info.policies is None:
+        raise ConfigError(f"{info.title} keeps no trained policies (GameInfo.policies): "
+                          "give the file to write")
+    from importlib import resources
+
+    folder = Path(str(resources.files(info.policies)))
+    return folder / f"{bot}-{info.variant(variant).name}-{players}p.npz"
+
+
+def load_policy(path: str | Path | None = None, bot: str = "ppo") -> MlpPolicy:
+    """The policy in the file `path` (None: the shipped one of `bot`), read once."""
+    path = path or policy_file(bot)
+    if path is None:
+        raise ConfigError(f"no policy file of {bot!r} (make train writes one)")
+    key = str(Path(path).resolve())
     if key not in _CACHE:
         if not Path(key).exists():
             raise ConfigError(f"no policy file {key!r} (make train writes one)")
@@ -92,20 +111,25 @@ class PolicyBot(Bot):
     """The bot `ppo` (module docstring). Settings: `model` (a policy file), `sample`."""
 
     name = "ppo"
-    default_model = DEFAULT_MODEL
 
     def __init__(self, seed: int = 0, model: str | None = None, sample: bool = False):
         super().__init__(seed)
-        self.policy = load_policy(model or self.default_model)
+        self.model = model
+        self.policy = load_policy(model, self.name)
         self.sample = bool(sample)
         self._codecs: dict[tuple, object] = {}
 
     @classmethod
     def plays(cls, game: str, players: int | None = None) -> bool:
-        return file_plays(cls.default_model, game, players)   # no policy file: nothing
+        # the game's own policy file (none: it plays nothing there)
+        return file_plays(policy_file(cls.name, game), game, players)
 
     def choose(self, state: GameState) -> Decision:
         meta = self.policy.meta
+        if state.game != meta["game"] and self.model is None \
+                and (own := policy_file(self.name, state.game)) is not None:
+            self.policy = load_policy(own)                  # the game's own shipped policy
+            meta = self.policy.meta
         if state.game != meta["game"]:
             raise ConfigError(f"the policy plays {meta['game']}, not {state.game}")
         key = (state.game, state.players)
@@ -133,4 +157,3 @@ class LearnedBot(PolicyBot):
     (DAgger, docs/training.md). Settings: `model`, `sample`."""
 
     name = "learned"
-    default_model = LEARNED_MODEL

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.rl.policy import DEFAULT_MODEL, MlpPolicy
+from cardtable.rl.policy import MlpPolicy, new_policy_file
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
@@ -80,13 +80,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--opponents", default="easy", help="bot or level for the other seats")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=DEFAULT_MODEL, help="policy file (.npz)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="policy file (.npz; default: the game's own, ppo-VARIANT-Np.npz)")
     ap.add_argument("--curve", type=Path, default=DOCS / "training-curve.png")
     ap.add_argument("--log", type=Path, default=DOCS / "training-log.json")
     args = ap.parse_args(argv)
     if args.cpu_minutes <= 0:
         sys.stderr.write("cardtable: error: --cpu-minutes must be positive\n")
         return 2
+    if args.out is None:                  # the game's own policies package
+        from cardtable.core.errors import ConfigError as _Refused
+
+        try:
+            args.out = new_policy_file("ppo", args.game, args.variant, args.players)
+        except _Refused as e:
+            sys.stderr.write(f"cardtable: error: {e} (--out FILE)\n")
+            return 2
     _need()
     import torch
     from sb3_contrib import MaskablePPO
