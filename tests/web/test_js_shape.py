@@ -22,8 +22,6 @@ WAITING = {
     ("chat.js", "tableChat"): 146,
     ("kombio/web/kombio.js", "renderKombio"): 145,
     ("replay-review.js", "replayReview"): 133,
-    ("replay.js", "render"): 441,
-    ("replay.js", "build"): 126,
     ("rules.js", "page"): 142,
 }
 
