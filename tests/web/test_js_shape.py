@@ -20,7 +20,6 @@ MAX_FUNCTION_LINES = 120
 #: function) -> lines. A module that is gone is not asked for.
 WAITING = {
     ("kombio/web/kombio.js", "renderKombio"): 145,
-    ("rules.js", "page"): 142,
 }
 
 #: what a `/` after these starts: a regular expression, not a division
