@@ -43,6 +43,27 @@ export function renderKombio(el, view, opts = {}) {
   opts = Object.assign({ decisions: [], ui: {}, readonly: false }, opts);
   if (!opts.names) opts.names = Array.from({ length: view.players }, (_, i) => t("seat.name", { n: i + 1 }));
   if (!opts.plainNames) opts.plainNames = opts.names;
+  const K = context(view, opts);
+  const { ui, me } = K;
+
+  el.classList.add("ko-table");
+  el.classList.toggle("no-me", me === null);
+  el.classList.toggle("snap-window", view.awaiting === "snap" && !view.over);
+  el.innerHTML = "";
+  const summary = opts.summary || (view.over && view.last_round ? { final: true } : null);
+  if (view.over) el.appendChild(scores(view, opts, true));
+  if (summary && view.last_round) el.appendChild(roundSummary(view, opts, summary));
+  if (me === null && !view.over) el.appendChild(prompt(view, opts, false));
+  el.appendChild(opponents(K));
+  el.appendChild(centre(K));
+  if (me !== null) el.appendChild(myArea(K));
+  ui.nextHide = K.nextHide;
+}
+
+/** What the drawing of a view shares (`K`): the view, opts and its ui (the picking mode and
+ * the cards picked), the seat drawn for (me), the decisions offered and what can be picked now,
+ * memory mode, and the time the next remembered card hides (nextHide). */
+function context(view, opts) {
   const ui = opts.ui;
   const me = (opts.seat === null || opts.seat === undefined) ? null : opts.seat;
   const decisions = opts.readonly ? [] : (opts.decisions || []);
@@ -59,99 +80,113 @@ export function renderKombio(el, view, opts = {}) {
   for (const d of modeDecisions) {
     if (ui.picks.every((p) => d.args.includes(p))) for (const a of d.args) if (!ui.picks.includes(a)) clickable.add(a);
   }
-  const pick = (ps) => {
-    ui.picks.push(ps);
-    const done = modeDecisions.find((d) => sameSet(d.args, ui.picks));
-    const more = modeDecisions.some((d) => d.args.length > ui.picks.length && ui.picks.every((p) => d.args.includes(p)));
-    if (done && !more) {
-      ui.picks = [];
-      ui.mode = null;
-      opts.decide(done.text);
-    } else opts.rerender();
+  return {
+    view, opts, ui, me, decisions, parsed, verbs, targetVerbs, modeDecisions, clickable,
+    memory: !opts.readonly && me !== null && memoryOn(opts), now: Date.now(),
+    tableKey: (opts.table && opts.table.code) || "", st: opts.state, snapping: ui.mode === "snap",
+    peeked: new Set(view.peeked || []), nextHide: null, canTake: targetVerbs.includes("take"),
   };
-  const memory = !opts.readonly && me !== null && memoryOn(opts);
-  const now = Date.now();
-  const tableKey = (opts.table && opts.table.code) || "";
-  const st = opts.state;
-  const snapping = ui.mode === "snap";
+}
 
-  el.classList.add("ko-table");
-  el.classList.toggle("no-me", me === null);
-  el.classList.toggle("snap-window", view.awaiting === "snap" && !view.over);
-  el.innerHTML = "";
-  const summary = opts.summary || (view.over && view.last_round ? { final: true } : null);
-  if (view.over) el.appendChild(scores(view, opts, true));
-  if (summary && view.last_round) el.appendChild(roundSummary(view, opts, summary));
-  if (me === null && !view.over) el.appendChild(prompt(view, opts, false));
+/** A card picked ("P.S"): the decision it completes is made, else the picking goes on. */
+function pick(K, ps) {
+  const { ui, modeDecisions, opts } = K;
+  ui.picks.push(ps);
+  const done = modeDecisions.find((d) => sameSet(d.args, ui.picks));
+  const more = modeDecisions.some((d) => d.args.length > ui.picks.length && ui.picks.every((p) => d.args.includes(p)));
+  if (done && !more) {
+    ui.picks = [];
+    ui.mode = null;
+    opts.decide(done.text);
+  } else opts.rerender();
+}
 
-  // seats: opponents clockwise from my left neighbour, then me at the bottom
+/** What a grid's card shows: its value, or (memory mode, its time over) hidden. */
+function remembered(K, ps, v) {
+  const { view, memory, peeked, now } = K;
+  if (!memory || v === "?" || v === null) return { shown: v, memCls: null };
+  const key = `${K.tableKey}|${view.round}|${ps}|${v}`;
+  // a new look (a peek of this card now) starts its time again, as in the terminal
+  if (!firstSeen.has(key) || peeked.has(ps)) firstSeen.set(key, now);
+  const until = firstSeen.get(key) + MEMORY_SECS * 1000;
+  if (until <= now && !peeked.has(ps)) return { shown: "?", memCls: "is-memory" };
+  K.nextHide = Math.min(K.nextHide || until, until);
+  return { shown: v, memCls: null };
+}
+
+/** Seat s's grid of cards (big: the player's own). */
+function gridEl(K, s, big) {
+  const { view, opts, ui, me, clickable, snapping, peeked } = K;
+  const g = view.grids[s];
+  const owner = s === me ? t("ko.your_grid") : t("ko.grid_of", { name: plainName(opts, s) });
+  const wrap = h("div", { class: "ko-grid", role: "group", "aria-label": owner });
+  const target = view.awaiting === "give" && !view.over && view.snap ? view.snap.card : null;
+  g.forEach((v, i) => {
+    const ps = `${s}.${i + 1}`;
+    const { shown, memCls } = remembered(K, ps, v);
+    const can = clickable.has(ps);
+    const what = v === null ? t("card.empty") : v === "?" || memCls ? t("card.hidden") : num(v);
+    const label = `${owner}, ${t("ko.slot", { s: i + 1 })}: ${what}` + (can && snapping ? ` – ${t("ko.snap_it")}` : "")
+      + (ps === target ? ` – ${t("ko.give_target")}` : "");
+    const c = cardEl(G, shown, { size: big ? "lg" : "sm", button: can, label,
+      cls: [can ? "can-pick" : null, ps === target ? "is-target" : null, peeked.has(ps) ? "is-peeked" : null, ui.picks.includes(ps) ? "is-picked" : null, memCls],
+      data: { slot: ps, region: `slot-${s}-${i + 1}`, key: `slot-${ps}` }, onClick: can ? () => pick(K, ps) : null });
+    const slot = h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, String(i + 1)));
+    // a card keeps its place (a memory game): the first four in two rows of two, a penalty
+    // card or a handed-over one in a new column to the right, never in another card's place
+    const [col, row] = i < 4 ? [1 + (i % 2), 1 + Math.floor(i / 2)] : [3 + Math.floor((i - 4) / 2), 1 + ((i - 4) % 2)];
+    slot.style.gridColumn = String(col);               // CSSOM: no inline style attribute (CSP)
+    slot.style.gridRow = String(row);
+    wrap.appendChild(slot);
+  });
+  return wrap;
+}
+
+/** Seat s's flags: its cards, its total, (own) the known cards' sum, the caller's mark. */
+function flags(K, s) {
+  const { view, me, memory } = K;
+  // in memory mode the sum of the known cards would give away the hidden ones: not shown
+  const known = memory ? [] : view.grids[s].filter((v) => typeof v === "number");
+  return h("div", { class: "ko-flags" },
+    h("span", { class: "flag flag-count" }, cardsN(view.counts[s])),
+    h("span", { class: "flag" }, t("ko.total", { total: num(view.totals[s]) })),
+    s === me && known.length ? h("span", { class: "flag" }, t("ko.known_sum", { sum: num(known.reduce((a, b) => a + b, 0)) })) : null,
+    view.caller === s ? h("span", { class: "flag flag-caller" }, "◆ ", t("ko.called"), view.players > 2 ? [" · ", withRefs(t("ko.taboo"))] : "") : null);
+}
+
+function isActive(K, s) {
+  const { view, st } = K;
+  return !view.over && (st ? (st.waiting_for || []).includes(s) && view.awaiting !== "snap" : view.to_move === s);
+}
+
+/** A seat's head: whose turn, its name, its status, its flags. */
+function seatHead(K, s) {
+  const { opts, me } = K;
+  return h("header", { class: "seat-head" }, isActive(K, s) ? h("span", { class: "turn-dot" }, "▶") : null,
+    h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(K, s));
+}
+
+/** The other seats: clockwise from my left neighbour (every seat when there is no me). */
+function opponents(K) {
+  const { view, opts, me } = K;
   const n = view.players;
   const order = [];
   if (me === null) for (let s = 0; s < n; s++) order.push(s);
   else for (let k = 1; k < n; k++) order.push((me + k) % n);
-  const peeked = new Set(view.peeked || []);
-  let nextHide = null;
-
-  const gridEl = (s, big) => {
-    const g = view.grids[s];
-    const owner = s === me ? t("ko.your_grid") : t("ko.grid_of", { name: plainName(opts, s) });
-    const wrap = h("div", { class: "ko-grid", role: "group", "aria-label": owner });
-    const target = view.awaiting === "give" && !view.over && view.snap ? view.snap.card : null;
-    g.forEach((v, i) => {
-      const ps = `${s}.${i + 1}`;
-      let shown = v;
-      let memCls = null;
-      if (memory && v !== "?" && v !== null) {
-        const key = `${tableKey}|${view.round}|${ps}|${v}`;
-        // a new look (a peek of this card now) starts its time again, as in the terminal
-        if (!firstSeen.has(key) || peeked.has(ps)) firstSeen.set(key, now);
-        const until = firstSeen.get(key) + MEMORY_SECS * 1000;
-        if (until <= now && !peeked.has(ps)) { shown = "?"; memCls = "is-memory"; }
-        else nextHide = Math.min(nextHide || until, until);
-      }
-      const can = clickable.has(ps);
-      const what = v === null ? t("card.empty") : v === "?" || memCls ? t("card.hidden") : num(v);
-      const label = `${owner}, ${t("ko.slot", { s: i + 1 })}: ${what}` + (can && snapping ? ` – ${t("ko.snap_it")}` : "")
-        + (ps === target ? ` – ${t("ko.give_target")}` : "");
-      const c = cardEl(G, shown, { size: big ? "lg" : "sm", button: can, label,
-        cls: [can ? "can-pick" : null, ps === target ? "is-target" : null, peeked.has(ps) ? "is-peeked" : null, ui.picks.includes(ps) ? "is-picked" : null, memCls],
-        data: { slot: ps, region: `slot-${s}-${i + 1}`, key: `slot-${ps}` }, onClick: can ? () => pick(ps) : null });
-      const slot = h("div", { class: "slot" }, c, h("span", { class: "slot-n", "aria-hidden": "true" }, String(i + 1)));
-      // a card keeps its place (a memory game): the first four in two rows of two, a penalty
-      // card or a handed-over one in a new column to the right, never in another card's place
-      const [col, row] = i < 4 ? [1 + (i % 2), 1 + Math.floor(i / 2)] : [3 + Math.floor((i - 4) / 2), 1 + ((i - 4) % 2)];
-      slot.style.gridColumn = String(col);               // CSSOM: no inline style attribute (CSP)
-      slot.style.gridRow = String(row);
-      wrap.appendChild(slot);
-    });
-    return wrap;
-  };
-
-  const flags = (s) => {
-    // in memory mode the sum of the known cards would give away the hidden ones: not shown
-    const known = memory ? [] : view.grids[s].filter((v) => typeof v === "number");
-    return h("div", { class: "ko-flags" },
-      h("span", { class: "flag flag-count" }, cardsN(view.counts[s])),
-      h("span", { class: "flag" }, t("ko.total", { total: num(view.totals[s]) })),
-      s === me && known.length ? h("span", { class: "flag" }, t("ko.known_sum", { sum: num(known.reduce((a, b) => a + b, 0)) })) : null,
-      view.caller === s ? h("span", { class: "flag flag-caller" }, "◆ ", t("ko.called"), n > 2 ? [" · ", withRefs(t("ko.taboo"))] : "") : null);
-  };
-  const isActive = (s) => !view.over && (st ? (st.waiting_for || []).includes(s) && view.awaiting !== "snap" : view.to_move === s);
-  const head = (s) => h("header", { class: "seat-head" }, isActive(s) ? h("span", { class: "turn-dot" }, "▶") : null,
-    h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(s));
-
   const seats = h("div", { class: "opps", role: "list", "aria-label": t("table.others") });
   for (const s of order) {
-    seats.appendChild(h("section", { class: "seat-panel" + (isActive(s) ? " is-active" : "") + (view.winners && view.winners.includes(s) ? " is-winner" : ""),
-      role: "listitem", "aria-label": nameOf(opts, s), data: { seat: s } }, head(s), gridEl(s, false)));
+    seats.appendChild(h("section", { class: "seat-panel" + (isActive(K, s) ? " is-active" : "") + (view.winners && view.winners.includes(s) ? " is-winner" : ""),
+      role: "listitem", "aria-label": nameOf(opts, s), data: { seat: s } }, seatHead(K, s), gridEl(K, s, false)));
   }
-  el.appendChild(seats);
+  return seats;
+}
 
-  // the centre: deck, discard pile (with a snap window's time), drawn card, the round
+/** The centre: deck, discard pile (with a snap window's time), drawn card, the round. */
+function centre(K) {
+  const { view, opts, ui, verbs, st, canTake } = K;
   const canDraw = verbs.has("draw");
-  const canTake = targetVerbs.includes("take");
   const win = st && st.window && view.awaiting === "snap" && !view.over ? st : null;   // (turn-based: the table clock tells the window's deadline, pace.js)
-  const centre = h("div", { class: "centre ko-centre" },
+  return h("div", { class: "centre ko-centre" },
     h("p", { class: "round-info", id: "round-info" }, h("strong", {}, t("ko.round", { round: view.round, target: view.target })),
       view.caller !== null && view.caller !== undefined && view.turns_left !== null
         ? h("span", {}, " · ", withRefs(t("web.ko.turns_left", { name: plainName(opts, view.caller), n: view.turns_left }))) : null),
@@ -167,22 +202,21 @@ export function renderKombio(el, view, opts = {}) {
     view.drawn !== null && view.drawn !== undefined ? h("div", { class: "pile" }, h("h3", { class: "zone-h" }, t("ko.drawn")),
       cardEl(G, view.drawn, { size: "lg", cls: "is-highlight", label: `${t("ko.drawn")}: ${num(view.drawn)}`, data: { region: "drawn" } })) : null,
     view.top_snapped ? h("p", { class: "pile-note" }, "⚠ ", withRefs(t("ko.snapped_top"))) : null);
-  el.appendChild(centre);
+}
 
-  if (me === null) { ui.nextHide = nextHide; return; }
-
-  // my area: my grid, and beside it the prompt and the decision's controls
-  const area = h("section", { class: "my-area" + (isActive(me) ? " is-active" : "") + (view.winners && view.winners.includes(me) ? " is-winner" : ""),
+/** My area: my grid, and beside it the prompt and the decision's controls. */
+function myArea(K) {
+  const { view, opts, me, decisions, memory } = K;
+  const area = h("section", { class: "my-area" + (isActive(K, me) ? " is-active" : "") + (view.winners && view.winners.includes(me) ? " is-winner" : ""),
     "aria-label": t("ko.your_area"), data: { seat: me }, id: "my-area", tabindex: "-1" },
-  head(me));
+  seatHead(K, me));
   const side = h("div", { class: "ko-me-side" });
   if (!view.over) side.appendChild(prompt(view, opts, decisions.length > 0));
-  if (!opts.readonly && !view.over && decisions.length) side.appendChild(actionBar(view, opts, { parsed, verbs, targetVerbs, modeDecisions, canTake }));
+  if (!opts.readonly && !view.over && decisions.length) side.appendChild(actionBar(view, opts, K));
   if (memory) side.appendChild(h("p", { class: "keys-help muted", id: "memory-note" }, t("ko.memory_on", { s: MEMORY_SECS })));
   if (!opts.readonly && decisions.length) side.appendChild(h("p", { class: "keys-help muted" }, t("ko.keys")));
-  area.appendChild(h("div", { class: "ko-me" }, gridEl(me, true), side));
-  el.appendChild(area);
-  ui.nextHide = nextHide;
+  area.appendChild(h("div", { class: "ko-me" }, gridEl(K, me, true), side));
+  return area;
 }
 
 function prompt(view, opts, you) {

@@ -8,6 +8,8 @@
 // Every text goes into the page with textContent: HTML stays the characters typed, a link is
 // not a link. Muting is this browser's (localStorage per table): the muted seat or spectator's
 // messages are hidden here, and only here; the server sends everything.
+// `C`, a table's chat, is what its functions share: {S (its state), code, send, state, table,
+// and its elements: panel, head, list, status, reacts, form's input and sendBtn, mutedBox}.
 import { t, onLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 
@@ -60,149 +62,174 @@ function rowItem(m, { mine = false, onMute = null } = {}) {
 
 export function tableChat({ code, send, state, table }) {
   const S = { rows: new Map(), off: false, spectator: null, open: false, unread: 0, error: "", muted: loadMuted(code), names: {} };
+  const C = { S, code, send, state, table, ...chatPanel(() => post(C)) };
+  const offLang = onLang(() => redraw(C));
+  redraw(C);
+  return { button: () => button(C), panel: C.panel, onMessage: (msg) => onMessage(C, msg), redraw: () => redraw(C),
+    toggle: (open) => toggle(C, open), destroy: offLang };
+}
+
+/** The drawer's elements (drawn by the functions below): its head, the list, the status line,
+ * the reactions, the form (`onPost` on submit) and the muted ones. */
+function chatPanel(onPost) {
   const list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite", "aria-relevant": "additions" });
   const input = h("input", { type: "text", id: "chat-input", class: "chat-input", maxlength: String(MAX), autocomplete: "off",
     enterkeyhint: "send" });
   const sendBtn = h("button", { type: "submit", class: "btn btn-small", id: "chat-send" });
-  const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (ev) => { ev.preventDefault(); post(); } }, input, sendBtn);
+  const form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (ev) => { ev.preventDefault(); onPost(); } }, input, sendBtn);
   const reacts = h("div", { class: "chat-reacts", id: "chat-reacts", role: "group" });
   const status = h("p", { class: "chat-status", id: "chat-status", role: "status" });
   const mutedBox = h("div", { class: "chat-muted", id: "chat-muted" });
   const head = h("div", { class: "chat-head" });
   const panel = h("section", { class: "chat-panel", id: "chat-panel", hidden: true, "aria-labelledby": "chat-h" },
     head, list, status, reacts, form, mutedBox);
+  return { list, input, sendBtn, reacts, status, mutedBox, head, panel };
+}
 
-  function me() { const st = state(); return st ? st.seat : null; }
-  function isHost() {
-    const tb = table(), seat = me();
-    return seat !== null && tb && tb.host !== undefined && tb.host !== null && seat === tb.host;
+function me(C) { const st = C.state(); return st ? st.seat : null; }
+function isHost(C) {
+  const tb = C.table(), seat = me(C);
+  return seat !== null && tb && tb.host !== undefined && tb.host !== null && seat === tb.host;
+}
+function channel(C) { return me(C) === null ? "spectators" : "table"; }
+function mine(C, m) { return me(C) !== null ? m.seat === me(C) : m.seat === null && m.spectator === C.S.spectator; }
+
+function post(C) {
+  const text = C.input.value.trim();
+  if (!text || C.S.off) return;
+  C.send({ type: "chat", channel: channel(C), text });
+  C.input.value = "";
+}
+function react(C, c) { if (!C.S.off) C.send({ type: "react", channel: channel(C), code: c }); }
+
+function mute(C, m) {
+  const { S } = C;
+  S.muted.add(who(m));
+  S.names[who(m)] = senderName(m);
+  saveMuted(C.code, S.muted);
+  drawList(C); drawMuted(C);
+}
+function unmute(C, k) { C.S.muted.delete(k); saveMuted(C.code, C.S.muted); drawList(C); drawMuted(C); }
+
+/** The drawer's head: its title, the host's switch (chat on / off), its close button. */
+function drawHead(C) {
+  const { S } = C;
+  clear(C.head).append(...[
+    h("h2", { class: "side-h", id: "chat-h" }, t(me(C) === null ? "chat.title_spectators" : "chat.title")),
+    isHost(C) ? h("button", { type: "button", class: "btn btn-small", id: "chat-switch", "aria-pressed": S.off ? "true" : "false",
+      onclick: () => C.send({ type: "chat_mode", off: !S.off }) }, t(S.off ? "chat.turn_on" : "chat.turn_off")) : null,
+    h("button", { type: "button", class: "btn btn-small chat-close", id: "chat-close", "aria-label": t("chat.close"),
+      onclick: () => toggle(C, false) }, "✕")].filter(Boolean));
+}
+
+/** The messages (the muted ones' left out), kept at its end when it was there. */
+function drawList(C) {
+  const { S, list } = C;
+  const at = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  clear(list);
+  const rows = [...S.rows.values()].sort((a, b) => a.seq - b.seq);
+  let shown = 0;
+  for (const m of rows) {
+    const own = mine(C, m);
+    if (S.muted.has(who(m)) && !own && m.kind !== "off" && m.kind !== "on") continue;
+    list.appendChild(rowItem(m, { mine: own, onMute: own || m.kind === "off" || m.kind === "on" ? null : (r) => mute(C, r) }));
+    shown++;
   }
-  function channel() { return me() === null ? "spectators" : "table"; }
-  function mine(m) { return me() !== null ? m.seat === me() : m.seat === null && m.spectator === S.spectator; }
+  if (!shown) list.appendChild(h("li", { class: "chat-empty muted" }, t("chat.empty")));
+  if (at || S.open) list.scrollTop = list.scrollHeight;
+}
 
-  function post() {
-    const text = input.value.trim();
-    if (!text || S.off) return;
-    send({ type: "chat", channel: channel(), text });
-    input.value = "";
-  }
-  function react(c) { if (!S.off) send({ type: "react", channel: channel(), code: c }); }
+/** The muted ones, each a button that unmutes them. */
+function drawMuted(C) {
+  const { S, mutedBox } = C;
+  clear(mutedBox);
+  if (!S.muted.size) return;
+  mutedBox.append(h("span", { class: "muted" }, t("chat.muted")), " ",
+    ...[...S.muted].map((k) => h("button", { type: "button", class: "chip chat-unmute", data: { who: k },
+      onclick: () => unmute(C, k) }, "🔈 ", S.names[k] || nameOfKey(C, k))));
+}
+function nameOfKey(C, k) {
+  const m = [...C.S.rows.values()].find((r) => who(r) === k);
+  return m ? senderName(m) : k;
+}
 
-  function mute(m) {
-    S.muted.add(who(m));
-    S.names[who(m)] = senderName(m);
-    saveMuted(code, S.muted);
-    drawList(); drawMuted();
-  }
-  function unmute(k) { S.muted.delete(k); saveMuted(code, S.muted); drawList(); drawMuted(); }
+/** The form, the reactions and the status line (chat off, or the last refusal). */
+function drawControls(C) {
+  const { S, input, sendBtn, reacts, status } = C;
+  input.placeholder = t("chat.placeholder");
+  input.setAttribute("aria-label", t("chat.placeholder"));
+  sendBtn.textContent = t("chat.send");
+  reacts.setAttribute("aria-label", t("chat.reactions"));
+  clear(reacts).append(...REACTIONS.map((c) => h("button", { type: "button", class: "chat-react" + (EMOTES[c] ? " chat-emote" : ""),
+    data: { react: c }, title: t(`chat.say.${c}`), "aria-label": t(`chat.say.${c}`), onclick: () => react(C, c) }, reactionText(c))));
+  input.disabled = sendBtn.disabled = S.off;
+  for (const b of reacts.querySelectorAll("button")) b.disabled = S.off;
+  status.textContent = S.off ? t("chat.off") : S.error;
+  status.classList.toggle("error", !S.off && !!S.error);
+}
 
-  function drawHead() {
-    clear(head).append(...[
-      h("h2", { class: "side-h", id: "chat-h" }, t(me() === null ? "chat.title_spectators" : "chat.title")),
-      isHost() ? h("button", { type: "button", class: "btn btn-small", id: "chat-switch", "aria-pressed": S.off ? "true" : "false",
-        onclick: () => send({ type: "chat_mode", off: !S.off }) }, t(S.off ? "chat.turn_on" : "chat.turn_off")) : null,
-      h("button", { type: "button", class: "btn btn-small chat-close", id: "chat-close", "aria-label": t("chat.close"),
-        onclick: () => toggle(false) }, "✕")].filter(Boolean));
-  }
+function redraw(C) { drawHead(C); drawControls(C); drawMuted(C); drawList(C); }      // the list last: it scrolls to its end
 
-  function drawList() {
-    const at = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    clear(list);
-    const rows = [...S.rows.values()].sort((a, b) => a.seq - b.seq);
-    let shown = 0;
-    for (const m of rows) {
-      if (S.muted.has(who(m)) && !mine(m) && m.kind !== "off" && m.kind !== "on") continue;
-      list.appendChild(rowItem(m, { mine: mine(m), onMute: mine(m) || m.kind === "off" || m.kind === "on" ? null : mute }));
-      shown++;
+/** Opens or closes the drawer (the status bar's button says which). */
+function toggle(C, open) {
+  const { S, panel, list } = C;
+  S.open = open;
+  panel.hidden = !open;
+  if (open) { S.unread = 0; list.scrollTop = list.scrollHeight; C.input.focus({ preventScroll: true }); }
+  const b = document.getElementById("chat-toggle");
+  if (b) { b.setAttribute("aria-expanded", open ? "true" : "false"); b.replaceWith(button(C)); }
+  if (!open) { const nb = document.getElementById("chat-toggle"); if (nb) nb.focus(); }
+}
+
+/** The status bar's "Chat" button, with the count of unread messages. */
+function button(C) {
+  const { S } = C;
+  return h("button", { type: "button", class: "btn btn-small icon-btn chat-toggle", id: "chat-toggle", "aria-controls": "chat-panel",
+    title: t("chat.open"),
+    "aria-expanded": S.open ? "true" : "false", onclick: () => toggle(C, !S.open) },
+  h("span", { "aria-hidden": "true" }, "💬"), h("span", { class: "chat-label" }, " ", t("chat.open")), S.unread ? h("span", { class: "chat-unread", id: "chat-unread", "aria-label": t("chat.unread", { n: S.unread }) }, String(S.unread)) : null);
+}
+
+/** A message kept (a live one counted as unread while the drawer is closed, and read out). */
+function add(C, m, live) {
+  const { S } = C;
+  if (S.rows.has(m.seq)) return;
+  S.rows.set(m.seq, m);
+  if (S.rows.size > KEEP) S.rows.delete(Math.min(...S.rows.keys()));
+  if (m.kind === "off" || m.kind === "on") S.off = m.kind === "off";
+  if (live && !mine(C, m) && !(S.muted.has(who(m)))) {
+    if (!S.open) {
+      S.unread++;
+      const b = document.getElementById("chat-toggle");
+      if (b) b.replaceWith(button(C));
     }
-    if (!shown) list.appendChild(h("li", { class: "chat-empty muted" }, t("chat.empty")));
-    if (at || S.open) list.scrollTop = list.scrollHeight;
+    if (m.kind === "text" || m.kind === "react") announce(`${senderName(m)}: ${m.kind === "react" ? reactionText(m.text) : m.text}`);
   }
+}
 
-  function drawMuted() {
-    clear(mutedBox);
-    if (!S.muted.size) return;
-    mutedBox.append(h("span", { class: "muted" }, t("chat.muted")), " ",
-      ...[...S.muted].map((k) => h("button", { type: "button", class: "chip chat-unmute", data: { who: k },
-        onclick: () => unmute(k) }, "🔈 ", S.names[k] || nameOfKey(k))));
+/** The connection's message if it is the chat's (then true): its log, a message, a refusal. */
+function onMessage(C, msg) {
+  const { S } = C;
+  if (msg.type === "chat_log") {
+    S.off = msg.off;
+    S.spectator = msg.spectator;
+    for (const m of msg.messages) add(C, m, false);
+    S.error = "";
+    redraw(C);
+    return true;
   }
-  function nameOfKey(k) {
-    const m = [...S.rows.values()].find((r) => who(r) === k);
-    return m ? senderName(m) : k;
+  if (msg.type === "chat") {
+    add(C, msg, true);
+    if (mine(C, msg)) S.error = "";
+    redraw(C);
+    return true;
   }
-
-  function drawControls() {
-    input.placeholder = t("chat.placeholder");
-    input.setAttribute("aria-label", t("chat.placeholder"));
-    sendBtn.textContent = t("chat.send");
-    reacts.setAttribute("aria-label", t("chat.reactions"));
-    clear(reacts).append(...REACTIONS.map((c) => h("button", { type: "button", class: "chat-react" + (EMOTES[c] ? " chat-emote" : ""),
-      data: { react: c }, title: t(`chat.say.${c}`), "aria-label": t(`chat.say.${c}`), onclick: () => react(c) }, reactionText(c))));
-    input.disabled = sendBtn.disabled = S.off;
-    for (const b of reacts.querySelectorAll("button")) b.disabled = S.off;
-    status.textContent = S.off ? t("chat.off") : S.error;
-    status.classList.toggle("error", !S.off && !!S.error);
+  if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
+    S.error = t(`chat.err.${msg.code}`, { n: MAX });
+    drawControls(C);
+    return true;
   }
-
-  function redraw() { drawHead(); drawControls(); drawMuted(); drawList(); }      // the list last: it scrolls to its end
-
-  function toggle(open) {
-    S.open = open;
-    panel.hidden = !open;
-    if (open) { S.unread = 0; list.scrollTop = list.scrollHeight; input.focus({ preventScroll: true }); }
-    const b = document.getElementById("chat-toggle");
-    if (b) { b.setAttribute("aria-expanded", open ? "true" : "false"); b.replaceWith(button()); }
-    if (!open) { const nb = document.getElementById("chat-toggle"); if (nb) nb.focus(); }
-  }
-
-  function button() {
-    return h("button", { type: "button", class: "btn btn-small icon-btn chat-toggle", id: "chat-toggle", "aria-controls": "chat-panel",
-      title: t("chat.open"),
-      "aria-expanded": S.open ? "true" : "false", onclick: () => toggle(!S.open) },
-    h("span", { "aria-hidden": "true" }, "💬"), h("span", { class: "chat-label" }, " ", t("chat.open")), S.unread ? h("span", { class: "chat-unread", id: "chat-unread", "aria-label": t("chat.unread", { n: S.unread }) }, String(S.unread)) : null);
-  }
-
-  function add(m, live) {
-    if (S.rows.has(m.seq)) return;
-    S.rows.set(m.seq, m);
-    if (S.rows.size > KEEP) S.rows.delete(Math.min(...S.rows.keys()));
-    if (m.kind === "off" || m.kind === "on") S.off = m.kind === "off";
-    if (live && !mine(m) && !(S.muted.has(who(m)))) {
-      if (!S.open) {
-        S.unread++;
-        const b = document.getElementById("chat-toggle");
-        if (b) b.replaceWith(button());
-      }
-      if (m.kind === "text" || m.kind === "react") announce(`${senderName(m)}: ${m.kind === "react" ? reactionText(m.text) : m.text}`);
-    }
-  }
-
-  function onMessage(msg) {
-    if (msg.type === "chat_log") {
-      S.off = msg.off;
-      S.spectator = msg.spectator;
-      for (const m of msg.messages) add(m, false);
-      S.error = "";
-      redraw();
-      return true;
-    }
-    if (msg.type === "chat") {
-      add(msg, true);
-      if (mine(msg)) S.error = "";
-      redraw();
-      return true;
-    }
-    if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
-      S.error = t(`chat.err.${msg.code}`, { n: MAX });
-      drawControls();
-      return true;
-    }
-    return false;
-  }
-
-  const offLang = onLang(() => redraw());
-  redraw();
-  return { button, panel, onMessage, redraw, toggle, destroy: offLang };
+  return false;
 }
 
 /** A finished game's chat (both channels) for its replay: a <details>, loaded when opened. */

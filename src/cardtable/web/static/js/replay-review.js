@@ -9,6 +9,8 @@
 //     {el, decorate(logItems), mark(stepIndex) -> element | null, redraw()}
 // `seats`: the table's seats ({seat, kind}); `go(i)` shows step i; `step()` the step shown.
 // Decision i of a review (the state after i actions) is step i + 1 (the step that shows it).
+// `R`, the review, is what its functions share: {S (its state), el, humans (the persons' seats),
+// code, nameOf, go, step}.
 import { t } from "./i18n.js";
 import { node } from "./dom.js";
 import { api, apiMessage } from "./api.js";
@@ -21,130 +23,153 @@ export function replayReview({ code, players, seats, nameOf, go, step }) {
   const el = node("details", "replay-review review-box");
   el.id = "replay-review";
   el.open = true;
+  const R = { S, el, humans, code, nameOf, go, step };
+  redraw(R);
+  return { el, decorate: (items) => decorate(R, items), mark: (i) => mark(R, i), redraw: () => redraw(R),
+    destroy: () => { S.alive = false; } };
+}
 
-  async function start(seat) {
-    if (S.running !== null) return;
-    S.running = seat; S.error = ""; S.progress = { done: 0, total: 0 };
-    redraw();
-    try {
-      for (;;) {
-        const out = await api("GET", `/api/tables/${encodeURIComponent(code)}/review?seat=${seat}`);
-        if (!S.alive) return;
-        if (out.status === "done") { S.reviews.set(seat, out.review); S.active = seat; break; }
-        S.progress = { done: out.done, total: out.total };
-        redraw();
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        if (!S.alive) return;
-      }
-    } catch (e) {
-      S.error = t("review.web_error", { msg: apiMessage(e) });
-    } finally {
-      S.running = null;
+/** Asks the server for seat `seat`'s review until it is done (its progress shown meanwhile). */
+async function start(R, seat) {
+  const { S, code } = R;
+  if (S.running !== null) return;
+  S.running = seat; S.error = ""; S.progress = { done: 0, total: 0 };
+  redraw(R);
+  try {
+    for (;;) {
+      const out = await api("GET", `/api/tables/${encodeURIComponent(code)}/review?seat=${seat}`);
+      if (!S.alive) return;
+      if (out.status === "done") { S.reviews.set(seat, out.review); S.active = seat; break; }
+      S.progress = { done: out.done, total: out.total };
+      redraw(R);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      if (!S.alive) return;
     }
-    redraw();
-    if (S.items) decorate(S.items);
+  } catch (e) {
+    S.error = t("review.web_error", { msg: apiMessage(e) });
+  } finally {
+    S.running = null;
   }
+  redraw(R);
+  if (S.items) decorate(R, S.items);
+}
 
-  /** The marked decisions of the active seat: step index -> the review's decision. */
-  function marks() {
-    const rv = S.active === null ? null : S.reviews.get(S.active);
-    const out = new Map();
-    if (!rv) return out;
-    rv.seats[0].decisions.forEach((d) => { if (d.marked) out.set(d.index + 1, d); });
-    return out;
+/** The marked decisions of the active seat: step index -> the review's decision. */
+function marks(R) {
+  const { S } = R;
+  const rv = S.active === null ? null : S.reviews.get(S.active);
+  const out = new Map();
+  if (!rv) return out;
+  rv.seats[0].decisions.forEach((d) => { if (d.marked) out.set(d.index + 1, d); });
+  return out;
+}
+
+/** The list of decisions' buttons: the marked ones marked. */
+function decorate(R, items) {
+  R.S.items = items;
+  const m = marks(R);
+  items.forEach((b, i) => {
+    const on = m.has(i);
+    b.classList.toggle("is-marked", on);
+    if (on) b.setAttribute("aria-description", t("review.web_mark")); else b.removeAttribute("aria-description");
+  });
+}
+
+function pct(x) { return x === null || x === undefined ? "?" : (100 * x).toFixed(1); }
+
+/** The box the step shows when it is a marked decision of the active seat, else null. */
+function mark(R, i) {
+  const d = marks(R).get(i);
+  if (!d) return null;
+  const box = node("div", "review-mark");
+  box.id = "review-mark";
+  box.appendChild(node("p", "review-mark-head", t("review.web_here", { name: R.nameOf(R.S.active) })));
+  const chosen = node("p");
+  chosen.append(t("review.web_chosen", { chosen: "" }), node("code", null, d.chosen));
+  const best = node("p");
+  best.append(t("review.web_best", { best: "" }), node("code", null, d.best));
+  box.append(chosen, best, node("p", "review-loss", t("review.web_loss", {
+    loss: pct(d.loss), low: pct(d.interval[0]), high: pct(d.interval[1]) })));
+  return box;
+}
+
+/** Goes to the next marked step after the one shown (or says there is none). */
+function next(R) {
+  const { S } = R;
+  const here = R.step();
+  const after = [...marks(R).keys()].sort((a, b) => a - b).find((i) => i > here);
+  if (after === undefined) { S.note = t("review.web_no_more"); redraw(R); return; }
+  S.note = "";
+  R.go(after);
+  redraw(R);
+  const info = document.getElementById("replay-info");
+  if (info && info.scrollIntoView) info.scrollIntoView({ block: "nearest" });
+}
+
+/** The box, drawn again: the seats' buttons, the progress, an error, the accuracies, "next". */
+function redraw(R) {
+  const { S, el } = R;
+  el.replaceChildren();
+  el.appendChild(node("summary", null, t("review.web_title")));
+  el.appendChild(node("p", "review-intro", t("review.web_intro")));
+  el.appendChild(seatButtons(R));
+  if (S.running !== null) el.append(...progress(R));
+  if (S.error) {
+    const e = node("p", "replay-error", S.error);
+    e.setAttribute("role", "alert");
+    el.appendChild(e);
   }
+  for (const [s, rv] of S.reviews) {
+    const r = rv.seats[0];
+    el.appendChild(node("p", "review-acc" + (s === S.active ? " is-active" : ""), r.reviewed
+      ? t("review.web_accuracy", { name: R.nameOf(s), accuracy: r.accuracy, marked: r.marked.length, n: r.reviewed })
+      : t("review.web_none", { name: R.nameOf(s) })));
+  }
+  const rv = S.active === null ? null : S.reviews.get(S.active);
+  if (rv) el.append(...nextButton(R, rv));
+}
 
-  function decorate(items) {
-    S.items = items;
-    const m = marks();
-    items.forEach((b, i) => {
-      const on = m.has(i);
-      b.classList.toggle("is-marked", on);
-      if (on) b.setAttribute("aria-description", t("review.web_mark")); else b.removeAttribute("aria-description");
+/** A button per person's seat: its review asked for, or (there already) shown. */
+function seatButtons(R) {
+  const { S } = R;
+  const buttons = node("div", "review-seats");
+  R.humans.forEach((s) => {
+    const b = node("button", "replay-btn review-ask", t("review.web_ask", { name: R.nameOf(s) }));
+    b.type = "button";
+    b.id = `review-seat-${s}`;
+    b.disabled = S.running !== null;
+    if (S.active === s) b.setAttribute("aria-pressed", "true");
+    b.addEventListener("click", () => {
+      if (S.reviews.has(s)) { S.active = s; redraw(R); if (S.items) decorate(R, S.items); } else start(R, s);
     });
-  }
+    buttons.appendChild(b);
+  });
+  return buttons;
+}
 
-  function pct(x) { return x === null || x === undefined ? "?" : (100 * x).toFixed(1); }
+/** The running review's progress: its words and its bar. */
+function progress(R) {
+  const { S } = R;
+  const p = S.progress || { done: 0, total: 0 };
+  const bar = node("progress", "review-progress");
+  bar.id = "review-progress";
+  if (p.total) { bar.max = p.total; bar.value = p.done; }    // else: still counting (indeterminate)
+  const txt = node("p", "review-running", p.total
+    ? t("review.web_running", { name: R.nameOf(S.running), done: p.done, total: p.total })
+    : t("review.web_starting", { name: R.nameOf(S.running) }));
+  txt.setAttribute("role", "status");
+  return [txt, bar];
+}
 
-  /** The box the step shows when it is a marked decision of the active seat, else null. */
-  function mark(i) {
-    const d = marks().get(i);
-    if (!d) return null;
-    const box = node("div", "review-mark");
-    box.id = "review-mark";
-    box.appendChild(node("p", "review-mark-head", t("review.web_here", { name: nameOf(S.active) })));
-    const chosen = node("p");
-    chosen.append(t("review.web_chosen", { chosen: "" }), node("code", null, d.chosen));
-    const best = node("p");
-    best.append(t("review.web_best", { best: "" }), node("code", null, d.best));
-    box.append(chosen, best, node("p", "review-loss", t("review.web_loss", {
-      loss: pct(d.loss), low: pct(d.interval[0]), high: pct(d.interval[1]) })));
-    return box;
-  }
-
-  function next() {
-    const here = step();
-    const after = [...marks().keys()].sort((a, b) => a - b).find((i) => i > here);
-    if (after === undefined) { S.note = t("review.web_no_more"); redraw(); return; }
-    S.note = "";
-    go(after);
-    redraw();
-    const info = document.getElementById("replay-info");
-    if (info && info.scrollIntoView) info.scrollIntoView({ block: "nearest" });
-  }
-
-  function redraw() {
-    el.replaceChildren();
-    el.appendChild(node("summary", null, t("review.web_title")));
-    el.appendChild(node("p", "review-intro", t("review.web_intro")));
-    const buttons = node("div", "review-seats");
-    humans.forEach((s) => {
-      const b = node("button", "replay-btn review-ask", t("review.web_ask", { name: nameOf(s) }));
-      b.type = "button";
-      b.id = `review-seat-${s}`;
-      b.disabled = S.running !== null;
-      if (S.active === s) b.setAttribute("aria-pressed", "true");
-      b.addEventListener("click", () => {
-        if (S.reviews.has(s)) { S.active = s; redraw(); if (S.items) decorate(S.items); } else start(s);
-      });
-      buttons.appendChild(b);
-    });
-    el.appendChild(buttons);
-    if (S.running !== null) {
-      const p = S.progress || { done: 0, total: 0 };
-      const bar = node("progress", "review-progress");
-      bar.id = "review-progress";
-      if (p.total) { bar.max = p.total; bar.value = p.done; }    // else: still counting (indeterminate)
-      const txt = node("p", "review-running", p.total
-        ? t("review.web_running", { name: nameOf(S.running), done: p.done, total: p.total })
-        : t("review.web_starting", { name: nameOf(S.running) }));
-      txt.setAttribute("role", "status");
-      el.append(txt, bar);
-    }
-    if (S.error) {
-      const e = node("p", "replay-error", S.error);
-      e.setAttribute("role", "alert");
-      el.appendChild(e);
-    }
-    for (const [s, rv] of S.reviews) {
-      const r = rv.seats[0];
-      el.appendChild(node("p", "review-acc" + (s === S.active ? " is-active" : ""), r.reviewed
-        ? t("review.web_accuracy", { name: nameOf(s), accuracy: r.accuracy, marked: r.marked.length, n: r.reviewed })
-        : t("review.web_none", { name: nameOf(s) })));
-    }
-    const rv = S.active === null ? null : S.reviews.get(S.active);
-    if (rv) {
-      const b = node("button", "replay-btn review-next", t("review.web_next"));
-      b.type = "button";
-      b.id = "review-next";
-      b.disabled = rv.seats[0].marked.length === 0;
-      b.addEventListener("click", next);
-      el.appendChild(b);
-      if (S.note) el.appendChild(node("p", "review-note", S.note));
-      el.appendChild(node("p", "review-legend", t("review.web_legend", { rollouts: rv.budget.rollouts })));
-    }
-  }
-
-  redraw();
-  return { el, decorate, mark, redraw, destroy: () => { S.alive = false; } };
+/** The "next mistake" button, the note (no more), the legend. */
+function nextButton(R, rv) {
+  const b = node("button", "replay-btn review-next", t("review.web_next"));
+  b.type = "button";
+  b.id = "review-next";
+  b.disabled = rv.seats[0].marked.length === 0;
+  b.addEventListener("click", () => next(R));
+  const out = [b];
+  if (R.S.note) out.push(node("p", "review-note", R.S.note));
+  out.push(node("p", "review-legend", t("review.web_legend", { rollouts: rv.budget.rollouts })));
+  return out;
 }

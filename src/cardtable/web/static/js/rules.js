@@ -192,147 +192,180 @@ async function load(game, lang) {
   return cache.get(key);
 }
 
+/** The rules page of `game` from its data (rules.<lang>.json): the header, the table of
+ * contents, then the lead, the key point, the table, the glossary, the sections of clauses and
+ * the notes on the page. A part left out or empty is not drawn (the format:
+ * docs/adding-a-game.md, "The rules page"). */
 function page(data, game) {
   const root = node("div", "rules-page");
   root.lang = data.lang;
-  const header = node("header", "rules-header");
+  root.appendChild(header(data, game));
+  root.setAttribute("aria-labelledby", "rules-title");
+  const sections = Array.isArray(data.sections) ? data.sections.filter((x) => x && x.id) : [];
+  root.appendChild(toc(data, sections));
+  const main = node("div", "rules-body");
+  // the game in a few words for players; the notes on this page (clause ids, interpretations,
+  // how the clauses count seats) come at the end
+  main.append(...[lead(data), callout(data), rulesTable(data), glossary(data)].filter(Boolean));
+  for (const s of sections) main.appendChild(section(s, game));
+  main.appendChild(intro(data));
+  root.appendChild(main);
+  return root;
+}
+
+/** The title, the subtitle and a link to every other game's rules. */
+function header(data, game) {
+  const el = node("header", "rules-header");
   const h1 = node("h1", null, data.title);
   h1.id = "rules-title";
   h1.tabIndex = -1;
-  header.appendChild(h1);
-  if (data.subtitle) header.appendChild(node("p", "rules-subtitle", data.subtitle));
+  el.appendChild(h1);
+  if (data.subtitle) el.appendChild(node("p", "rules-subtitle", data.subtitle));
   for (const other of GAME_IDS.filter((g) => g !== game)) {      // every other game's rules
     const switcher = node("a", "rules-other", t("rules.other", { game: GAMES[other].title }));
     switcher.href = `/rules/${other}`;
-    header.appendChild(switcher);
+    el.appendChild(switcher);
   }
-  root.appendChild(header);
-  root.setAttribute("aria-labelledby", "rules-title");
+  return el;
+}
 
-  // table of contents
+/** One entry of the table of contents: a link, and the links to its clauses (`ids`). */
+function tocItem(href, label, ids) {
+  const li = node("li");
+  const a = node("a", null, label);
+  a.href = href;
+  li.appendChild(a);
+  if (ids) {
+    const sub = node("ul", "rules-toc-ids");
+    sub.setAttribute("aria-label", t("rules.clauses", { n: ids.length }));
+    for (const id of ids) {
+      const sli = node("li");
+      const sa = node("a", null, id);
+      sa.href = `#${id}`;
+      sli.appendChild(sa);
+      sub.appendChild(sli);
+    }
+    li.appendChild(sub);
+  }
+  return li;
+}
+
+/** The table of contents: the glossary, each section with its clauses, the notes. */
+function toc(data, sections) {
   const nav = node("nav", "rules-toc");
   nav.setAttribute("aria-label", t("rules.toc"));
   nav.appendChild(node("h2", null, t("rules.toc")));
   const ol = node("ol");
-  const tocItem = (href, label, ids) => {
-    const li = node("li");
-    const a = node("a", null, label);
-    a.href = href;
-    li.appendChild(a);
-    if (ids) {
-      const sub = node("ul", "rules-toc-ids");
-      sub.setAttribute("aria-label", t("rules.clauses", { n: ids.length }));
-      for (const id of ids) {
-        const sli = node("li");
-        const sa = node("a", null, id);
-        sa.href = `#${id}`;
-        sli.appendChild(sa);
-        sub.appendChild(sli);
-      }
-      li.appendChild(sub);
-    }
-    ol.appendChild(li);
-  };
-  if (Array.isArray(data.glossary) && data.glossary.length) tocItem("#rules-glossary", t("rules.glossary"));
-  // a part left out or empty is not drawn (the format: docs/adding-a-game.md, "The rules page")
-  const sections = Array.isArray(data.sections) ? data.sections.filter((x) => x && x.id) : [];
-  for (const s of sections) tocItem(`#sec-${s.id}`, s.title || s.id, (s.clauses || []).map((c) => c.id));
-  tocItem("#rules-intro", t("rules.intro"));
+  if (Array.isArray(data.glossary) && data.glossary.length) ol.appendChild(tocItem("#rules-glossary", t("rules.glossary")));
+  for (const s of sections) ol.appendChild(tocItem(`#sec-${s.id}`, s.title || s.id, (s.clauses || []).map((c) => c.id)));
+  ol.appendChild(tocItem("#rules-intro", t("rules.intro")));
   nav.appendChild(ol);
-  root.appendChild(nav);
+  nav.id = "rules-toc";
+  return nav;
+}
 
-  const main = node("div", "rules-body");
-  // the game in a few words for players; the notes on this page (clause ids, interpretations,
-  // how the clauses count seats) come at the end
-  if (Array.isArray(data.lead) && data.lead.length) {
-    const lead = node("section", "rules-lead");
-    lead.id = "rules-lead";
-    for (const p of data.lead) lead.appendChild(inline(node("p"), p));
-    main.appendChild(lead);
-  }
-  const intro = node("section", "rules-intro");
-  intro.id = "rules-intro";
-  intro.appendChild(node("h2", null, t("rules.intro")));
-  for (const p of data.intro || []) intro.appendChild(inline(node("p"), p));
+/** The game in a few words (null: none). */
+function lead(data) {
+  if (!Array.isArray(data.lead) || !data.lead.length) return null;
+  const el = node("section", "rules-lead");
+  el.id = "rules-lead";
+  for (const p of data.lead) el.appendChild(inline(node("p"), p));
+  return el;
+}
+
+/** The notes on this page (clause ids, interpretations, how the clauses count seats). */
+function intro(data) {
+  const el = node("section", "rules-intro");
+  el.id = "rules-intro";
+  el.appendChild(node("h2", null, t("rules.intro")));
+  for (const p of data.intro || []) el.appendChild(inline(node("p"), p));
   const note = node("p", "rules-interp-note");
   note.appendChild(interpTag(`*${t("rules.interp")}*`));
   note.appendChild(document.createTextNode(" " + t("rules.interp_note")));
-  intro.appendChild(note);
-  if (data.callout && data.callout.md) {
-    const box = node("aside", "rules-callout");
-    box.setAttribute("aria-labelledby", "rules-callout-title");
-    const h = node("h2", null);
-    h.id = "rules-callout-title";
-    const icon = node("span", "rules-callout-icon", "!");
-    icon.setAttribute("aria-hidden", "true");
-    h.append(icon, document.createTextNode(" " + t("rules.key_point") + ": " + data.callout.title));
-    box.appendChild(h);
-    box.appendChild(inline(node("p"), data.callout.md));
-    main.appendChild(box);
+  el.appendChild(note);
+  return el;
+}
+
+/** The key point, boxed (null: none). */
+function callout(data) {
+  if (!data.callout || !data.callout.md) return null;
+  const box = node("aside", "rules-callout");
+  box.setAttribute("aria-labelledby", "rules-callout-title");
+  const h = node("h2", null);
+  h.id = "rules-callout-title";
+  const icon = node("span", "rules-callout-icon", "!");
+  icon.setAttribute("aria-hidden", "true");
+  h.append(icon, document.createTextNode(" " + t("rules.key_point") + ": " + data.callout.title));
+  box.appendChild(h);
+  box.appendChild(inline(node("p"), data.callout.md));
+  return box;
+}
+
+/** The game's table (a region of its own that scrolls on a phone; null: none). */
+function rulesTable(data) {
+  if (!data.table || !Array.isArray(data.table.head) || !Array.isArray(data.table.rows)) return null;
+  const wrap = node("div", "rules-table-wrap");
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", data.table.title);
+  wrap.tabIndex = 0;
+  const table = node("table", "rules-table");
+  table.appendChild(node("caption", null, data.table.title));
+  const thead = node("thead");
+  const tr = node("tr");
+  for (const hd of data.table.head) {
+    const th = node("th", null, hd);
+    th.scope = "col";
+    tr.appendChild(th);
   }
-  if (data.table && Array.isArray(data.table.head) && Array.isArray(data.table.rows)) {
-    const wrap = node("div", "rules-table-wrap");
-    wrap.setAttribute("role", "region");
-    wrap.setAttribute("aria-label", data.table.title);
-    wrap.tabIndex = 0;
-    const table = node("table", "rules-table");
-    table.appendChild(node("caption", null, data.table.title));
-    const thead = node("thead");
-    const tr = node("tr");
-    for (const hd of data.table.head) {
-      const th = node("th", null, hd);
-      th.scope = "col";
-      tr.appendChild(th);
-    }
-    thead.appendChild(tr);
-    table.appendChild(thead);
-    const tbody = node("tbody");
-    for (const row of data.table.rows) {
-      const r = node("tr");
-      row.forEach((cell, i) => {
-        const c = node(i === 0 ? "th" : "td");
-        if (i === 0) c.scope = "row";
-        textWithRefs(c, cell);
-        r.appendChild(c);
-      });
-      tbody.appendChild(r);
-    }
-    table.appendChild(tbody);
-    wrap.appendChild(table);
-    main.appendChild(wrap);
+  thead.appendChild(tr);
+  table.appendChild(thead);
+  const tbody = node("tbody");
+  for (const row of data.table.rows) {
+    const r = node("tr");
+    row.forEach((cell, i) => {
+      const c = node(i === 0 ? "th" : "td");
+      if (i === 0) c.scope = "row";
+      textWithRefs(c, cell);
+      r.appendChild(c);
+    });
+    tbody.appendChild(r);
   }
-  if (Array.isArray(data.glossary) && data.glossary.length) {
-    const g = node("section", "rules-glossary");
-    g.id = "rules-glossary";
-    g.appendChild(node("h2", null, t("rules.glossary")));
-    const dl = node("dl");
-    for (const item of data.glossary.filter((x) => x && x.term)) {
-      const dt = node("dt", null, item.term);
-      if (item.de) dt.appendChild(node("span", "rules-term-de", ` (${item.de})`));
-      dl.appendChild(dt);
-      dl.appendChild(inline(node("dd"), item.md));
-    }
-    g.appendChild(dl);
-    main.appendChild(g);
+  table.appendChild(tbody);
+  wrap.appendChild(table);
+  return wrap;
+}
+
+/** The glossary: each term (and its German word) and its meaning (null: none). */
+function glossary(data) {
+  if (!Array.isArray(data.glossary) || !data.glossary.length) return null;
+  const g = node("section", "rules-glossary");
+  g.id = "rules-glossary";
+  g.appendChild(node("h2", null, t("rules.glossary")));
+  const dl = node("dl");
+  for (const item of data.glossary.filter((x) => x && x.term)) {
+    const dt = node("dt", null, item.term);
+    if (item.de) dt.appendChild(node("span", "rules-term-de", ` (${item.de})`));
+    dl.appendChild(dt);
+    dl.appendChild(inline(node("dd"), item.md));
   }
-  for (const s of sections) {
-    const sec = node("section", "rules-section");
-    sec.id = `sec-${s.id}`;
-    const h2 = node("h2", null, s.title || s.id);
-    h2.id = `sec-${s.id}-h`;
-    sec.setAttribute("aria-labelledby", h2.id);
-    sec.appendChild(h2);
-    if (s.intro) sec.appendChild(inline(node("p", "rules-section-intro"), s.intro));
-    for (const c of s.clauses || []) if (c && c.id) sec.appendChild(clauseEl(c, game));
-    const top = node("a", "rules-top", "↑ " + t("rules.back_top"));
-    top.href = "#rules-toc";
-    sec.appendChild(top);
-    main.appendChild(sec);
-  }
-  main.appendChild(intro);
-  nav.id = "rules-toc";
-  root.appendChild(main);
-  return root;
+  g.appendChild(dl);
+  return g;
+}
+
+/** A section: its title, its introduction, its clauses and a link back to the top. */
+function section(s, game) {
+  const sec = node("section", "rules-section");
+  sec.id = `sec-${s.id}`;
+  const h2 = node("h2", null, s.title || s.id);
+  h2.id = `sec-${s.id}-h`;
+  sec.setAttribute("aria-labelledby", h2.id);
+  sec.appendChild(h2);
+  if (s.intro) sec.appendChild(inline(node("p", "rules-section-intro"), s.intro));
+  for (const c of s.clauses || []) if (c && c.id) sec.appendChild(clauseEl(c, game));
+  const top = node("a", "rules-top", "↑ " + t("rules.back_top"));
+  top.href = "#rules-toc";
+  sec.appendChild(top);
+  return sec;
 }
 
 export function render(el, { game } = {}) {
