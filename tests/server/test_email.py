@@ -287,3 +287,38 @@ def test_the_smtp_password_comes_from_a_file_and_the_site_address_is_checked(tmp
         load({"smtp_password_file": str(tmp_path / "missing")}, environ={})
     with pytest.raises(SettingError, match="CARDTABLE_SITE_URL"):
         load({}, environ={"CARDTABLE_SITE_URL": "cards.example.org"})
+
+
+def test_a_password_change_ends_a_reset_link_and_deletion_forgets_the_address(web):
+    import sqlalchemy as sa
+
+    from cardtable.server.config import DatabaseURL
+
+    sess = with_address(web, "Aino", "aino@example.org")
+    web.call("POST", "/api/password-reset", json={"who": "Aino"})
+    link, _ = web.inbox.link("reset")
+    r = web.call("POST", "/api/me/password", sess, {"old": PASSWORD, "new": NEW_PASSWORD})
+    assert r.status_code == 200, r.text
+    r = web.call("POST", "/api/password-reset/confirm",
+                 json={"token": token_of(link), "password": "somebody else's password"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_link"
+    _, sess = web.log_in("Aino", NEW_PASSWORD)
+    web.call("POST", "/api/password-reset", json={"who": "Aino"})      # a link out again
+    web.inbox.link("reset")
+    assert web.call("DELETE", "/api/me", sess, {"password": NEW_PASSWORD}).status_code == 204
+    engine = sa.create_engine(DatabaseURL(web.app.state.settings.database).sync_url)
+    with engine.connect() as conn:
+        left = [conn.execute(sa.text(f"SELECT count(*) FROM {table} WHERE account_id NOT IN "
+                                     "(SELECT id FROM accounts)")).scalar()
+                for table in ("account_emails", "email_tokens", "recovery_codes")]
+    engine.dispose()
+    assert left == [0, 0, 0]
+
+
+def test_the_routes_without_a_cookie_are_checked_for_this_sites_origin(web):
+    for path, body in (("/api/password-reset", {"who": "Anybody"}),
+                       ("/api/password-reset/confirm", {"token": "x", "password": PASSWORD}),
+                       ("/api/email/verify", {"token": "x"}),
+                       ("/api/recovery", {"name": "A", "code": "x", "password": PASSWORD})):
+        r = web.call("POST", path, json=body, origin="https://evil.example")
+        assert r.status_code == 403 and r.json()["error"] == "cross_origin", path

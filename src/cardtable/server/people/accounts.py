@@ -116,11 +116,15 @@ async def create(store: Store, name: str, keys: tuple[str, str], pw_hash: str) -
 
 
 async def set_password(store: Store, account_id: int, pw_hash: str, keep: str | None) -> int:
-    """A new password hash; ends every session of the account but `keep` (an id hash).
+    """A new password hash; ends every session of the account but `keep` (an id hash) and
+    every password-reset link.
     The number of sessions ended."""
     def op() -> Op:
         yield ("UPDATE accounts SET password_hash = :h, password_at = :t WHERE id = :id",
                {"h": pw_hash, "t": time.time(), "id": account_id})
+        # a password-reset link sent before stops working (people/email.py; migration 0014)
+        yield ("DELETE FROM email_tokens WHERE account_id = :id AND purpose = 'reset'",
+               {"id": account_id})
         return (yield from _end_sessions(account_id, keep))
     return await write(store, op)
 
