@@ -67,9 +67,9 @@ def smtp():
 
 
 @contextmanager
-def site(database: str, smtp=None, limits: Limits | None = None):
+def site(database: str, smtp=None, limits: Limits | None = None, security: str = "none"):
     mail = {} if smtp is None else dict(
-        smtp_host="127.0.0.1", smtp_port=smtp[0].port, smtp_security="none",
+        smtp_host="127.0.0.1", smtp_port=smtp[0].port, smtp_security=security,
         mail_from="cardtable@example.org", site_url=SITE)
     clock = FakeClock(time.time())
     app = create_app(Settings(database=database, announce=False, bot_workers=0, bot_delay=0,
@@ -322,3 +322,28 @@ def test_the_routes_without_a_cookie_are_checked_for_this_sites_origin(web):
                        ("/api/recovery", {"name": "A", "code": "x", "password": PASSWORD})):
         r = web.call("POST", path, json=body, origin="https://evil.example")
         assert r.status_code == 403 and r.json()["error"] == "cross_origin", path
+
+
+def test_each_message_is_logged_with_its_ids_and_never_its_token(web, caplog):
+    with caplog.at_level("INFO", logger="cardtable.mail"):
+        with_address(web, "Eero", "eero@example.org")
+        web.call("POST", "/api/password-reset", json={"who": "Eero"})
+        link, msg = web.inbox.link("reset")
+        settled(web)
+    lines = [r.getMessage() for r in caplog.records if r.name == "cardtable.mail"]
+    sent = [line for line in lines if line.startswith("mail reset to account ")]
+    assert sent and msg["Message-ID"] in sent[-1], lines
+    assert not any(token_of(link) in line or "eero@" in line for line in lines), lines
+
+
+def test_starttls_sends_nothing_to_a_server_that_offers_no_tls(database, smtp):
+    """`starttls` never falls back to plain text: the test's SMTP server offers no STARTTLS,
+    so the message is not sent (and the failure is logged)."""
+    with site(database, smtp, security="starttls") as web:
+        _, sess = web.sign_up("Kaisa")
+        r = web.call("PUT", "/api/me/email", sess, {"address": "kaisa@example.org",
+                                                    "password": PASSWORD})
+        assert r.status_code == 202
+        settled(web)
+        assert web.inbox.q.empty()
+        assert web.app.state.mail.mailer.failed == 1 and web.app.state.mail.mailer.sent == 0
