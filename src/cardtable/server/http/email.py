@@ -31,7 +31,7 @@ from cardtable.server.errors import ApiError
 from cardtable.server.guard.login_limits import Buckets, limit_keys
 from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import Limits, client_addr, name_keys
-from cardtable.server.http.account import (AccountOut, Accounts, Body, Password, Token,
+from cardtable.server.http.account import (AccountOut, Accounts, Body, Password,
                                            checked_password)
 from cardtable.server.mail.smtp import Mailer, Outgoing
 from cardtable.server.people import accounts as A
