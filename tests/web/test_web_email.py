@@ -142,3 +142,16 @@ def test_a_player_confirms_an_address_and_resets_a_forgotten_password(pages, mai
     log_in(b, "Hanna", NEWER)
     a.reload()                                                 # the laptop's session ended
     expect(a.locator("#account-btn")).to_have_text("Sign in")
+
+
+def test_without_smtp_the_log_in_dialog_says_reset_is_not_available(new_page):
+    """The session's server has no SMTP configured: "Forgot your password?" says so, in
+    German too, and offers the recovery codes' log-in instead."""
+    for lang, words in (("en", "not available"), ("de", "nicht verfügbar")):
+        p = new_page(lang)
+        p.goto("/")
+        p.click("#account-btn")
+        p.click("#acct-forgot")
+        expect(p.locator("#forgot-unavailable")).to_contain_text(words)
+        p.click("#forgot-code")
+        expect(p.locator("#recovery-dialog #rc-code")).to_be_visible()
