@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -27,6 +28,7 @@ from cardtable.server import Settings, create_app
 from cardtable.server.clock import FakeClock
 from cardtable.server.guard.security import Limits
 from cardtable.server.people import email as E
+from cardtable.server.people.passwords import Passwords
 
 SITE = "http://testserver"
 NEW_PASSWORD = "a brand new passphrase"
@@ -74,6 +76,9 @@ def site(database: str, smtp=None, limits: Limits | None = None, security: str =
     clock = FakeClock(time.time())
     app = create_app(Settings(database=database, announce=False, bot_workers=0, bot_delay=0,
                               limits=limits or Limits.off(), **mail), clock=clock)
+    # a cheap Argon2 (what is tested here is not the hash): the tests log in a lot
+    app.state.accounts.passwords = Passwords(PasswordHasher(time_cost=1, memory_cost=1024,
+                                                            parallelism=1))
     with TestClient(app) as client:
         b = Browser(client)
         b.clock = clock
