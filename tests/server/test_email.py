@@ -227,12 +227,12 @@ def test_without_smtp_the_site_works_and_says_reset_is_not_available(database):
     with site(database) as web:
         assert web.call("GET", "/api/password-reset").json() == {"available": False}
         r = web.call("POST", "/api/password-reset", json={"who": "Anybody"})
-        assert r.status_code == 503 and r.json()["error"] == "mail_unavailable"
+        assert r.status_code == 409 and r.json()["error"] == "mail_unavailable"
         r, sess = web.sign_up("Toivo")
         assert r.status_code == 201
         r = web.call("PUT", "/api/me/email", sess, {"address": "toivo@example.org",
                                                     "password": PASSWORD})
-        assert r.status_code == 503 and r.json()["error"] == "mail_unavailable"
+        assert r.status_code == 409 and r.json()["error"] == "mail_unavailable"
         assert web.call("GET", "/api/me/email", sess).json()["mail"] is False
 
 

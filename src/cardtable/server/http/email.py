@@ -11,8 +11,9 @@ answer nor its time depends on them. Limits: requests that send mail per address
 answered alike and nothing is sent).
 
 Without SMTP configured (mail/smtp.py `configured`) the site works as before: the routes
-that would send a message answer 503 `mail_unavailable`, and GET /api/password-reset says
-`available: false` (the log-in dialog then says that reset is not available).
+that would send a message answer 409 `mail_unavailable` (a state of the site, not a failure
+of the server), and GET /api/password-reset says `available: false` (the log-in dialog then
+says that reset is not available).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class Mail:
 
     def need_mail(self) -> None:
         if not self.mailer.available:
-            raise ApiError(503, "this site sends no e-mail (its operator configured none)",
+            raise ApiError(409, "this site sends no e-mail (its operator configured none)",
                            "mail_unavailable")
 
     def address_open(self, request: Request) -> None:
@@ -206,7 +207,7 @@ async def reset_available(request: Request) -> Available:
 async def reset_request(req: ResetRequest, request: Request) -> Accepted:
     """Ask for a password-reset link by the account's name or its verified address. The
     answer is the same (202) whether or not anything is found, and comes before the look-up;
-    a link (good for 30 minutes, one use) goes to the verified address only. 503
+    a link (good for 30 minutes, one use) goes to the verified address only. 409
     `mail_unavailable` without SMTP; 429 `mail_limited` per address group."""
     s = svc(request)
     s.need_mail()
@@ -263,7 +264,7 @@ async def get_address(request: Request) -> AddressOut:
 async def set_address(req: SetAddress, request: Request) -> AddressOut:
     """Set or change the address: a message with a link (good for two days, one use) goes
     to it, and it counts once the link is followed (until then a verified one stays). Needs
-    the password of an account that has one (403 `wrong_password`). 422 `bad_address`; 503
+    the password of an account that has one (403 `wrong_password`). 422 `bad_address`; 409
     `mail_unavailable`; 429 `mail_limited`."""
     s = svc(request)
     account, _ = await s.accounts.me(request)
