@@ -113,6 +113,8 @@ def test_a_player_confirms_an_address_and_resets_a_forgotten_password(pages, mai
     expect(a.locator("#email-dialog")).to_be_visible()
     a.fill("#email-address", "hanna@example.org")
     a.fill("#email-password", PASSWORD)
+    assert_accessible(a, "e-mail dialog")
+    a.screenshot(path=str(artifacts / "email-laptop-en-address.png"))
     a.keyboard.press("Enter")
     expect(a.locator("#email-dialog")).to_have_count(0)
     a.goto(inbox.link("verify-email"))
