@@ -50,8 +50,8 @@ def configured(settings: Settings) -> bool:
 
 
 class Mailer:
-    """Sends `Outgoing` messages off the event loop, in order; `sent` counts them (tests and
-    metrics read it)."""
+    """Sends `Outgoing` messages off the event loop, in order; `sent` and `failed` count
+    them."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
