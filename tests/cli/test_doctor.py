@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.i18n import t
-from cardtable.server.store.migrate import upgrade
+from cardtable.server.store.migrate import head, upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,9 +55,9 @@ def test_a_fresh_sqlite_deployment_is_all_ok(run, env, lang):
     assert r.returncode == 0, r.stdout + r.stderr
     assert all(line.startswith("OK ") for line in r.stdout.splitlines()[:-1]), r.stdout
     assert r.stdout.splitlines()[-1] == t(lang, "doctor.all_ok")
-    assert t(lang, "doctor.mig_ok", rev="0012").split("(")[0] in r.stdout
+    assert t(lang, "doctor.mig_ok", rev=head()).split("(")[0] in r.stdout
     for check in ("settings", "config", "database", "migrations", "budget", "push", "proxies",
-                  "cookies", "secret"):
+                  "cookies", "secret", "mail"):
         assert _status(r.stdout, lang, check) == "OK", (check, r.stdout)
 
 
@@ -77,7 +77,7 @@ def test_a_database_behind_on_migrations_fails_with_the_fix(run, env, lang):
     r = run("doctor", "--database", db, "--lang", lang)
     assert r.returncode == 1, r.stdout
     assert _status(r.stdout, lang, "migrations") == "FAIL"
-    assert t(lang, "doctor.mig_behind", have="0011", head="0012") in r.stdout
+    assert t(lang, "doctor.mig_behind", have="0011", head=head()) in r.stdout
     assert "cardtable migrate" in r.stdout
     assert r.stdout.splitlines()[-1] == t(lang, "doctor.summary", fail=1,
                                           warn=r.stdout.count("\nWARN ")
@@ -170,3 +170,20 @@ def test_on_an_80_column_terminal_the_lines_wrap_between_words(monkeypatch):
     assert len(rows) > 1 and all(len(r) < 80 for r in rows)
     assert all(r.startswith("     ") for r in rows[1:])
     assert " ".join(r.strip() for r in rows) == line
+
+
+@pytest.mark.parametrize("given, status, words", [
+    ({}, "OK", "smtp_host"),
+    ({"CARDTABLE_SMTP_HOST": "smtp.example.org"}, "WARN", "mail_from, site_url"),
+    ({"CARDTABLE_SMTP_HOST": "smtp.example.org", "CARDTABLE_MAIL_FROM": "a@example.org",
+      "CARDTABLE_SITE_URL": "https://cards.example.org", "CARDTABLE_SMTP_SECURITY": "none"},
+     "WARN", "unencrypted"),
+    ({"CARDTABLE_SMTP_HOST": "smtp.example.org", "CARDTABLE_MAIL_FROM": "a@example.org",
+      "CARDTABLE_SITE_URL": "https://cards.example.org"}, "OK", "smtp.example.org:587"),
+])
+def test_the_e_mail_settings_are_checked(run, env, monkeypatch, given, status, words):
+    for k, v in given.items():
+        monkeypatch.setenv(k, v)
+    r = run("doctor", "--lang", "en")
+    assert _status(r.stdout, "en", "mail") == status, r.stdout
+    assert words in _lines(r.stdout)["%-4s e-mail" % status], r.stdout

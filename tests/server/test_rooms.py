@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": {"guard"},                 # the HTTP API's errors
     "protocol": {"guard"},               # the messages and bodies (pydantic)
     "store": {"clock", "config"},        # the database, transactions, migrations
+    "mail": {"config"},                  # sending e-mail through the operator's SMTP server
     "people": {"clock", "config", "errors", "guard", "protocol", "store"},
     "tables": {"clock", "config", "errors", "guard", "observe", "people", "protocol",
                "store"},
@@ -33,9 +34,9 @@ ALLOWED: dict[str, set[str]] = {
     "games": {"config", "errors", "guard", "protocol", "tables"},
     "ws": {"clock", "config", "errors", "guard", "observe", "people", "protocol", "store",
            "tables", "talk"},
-    "http": {"clock", "config", "errors", "games", "guard", "observe", "people", "protocol",
-             "store", "tables", "talk"},
-    "app": {"clock", "config", "errors", "games", "guard", "http", "observe", "people",
+    "http": {"clock", "config", "errors", "games", "guard", "mail", "observe", "people",
+             "protocol", "store", "tables", "talk"},
+    "app": {"clock", "config", "errors", "games", "guard", "http", "mail", "observe", "people",
             "protocol", "store", "tables", "talk", "ws"},
     "server": {"app", "config", "guard", "options", "people", "store", "talk"},   # store: budget.py
     "__main__": {"server"},

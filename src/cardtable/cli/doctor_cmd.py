@@ -211,6 +211,31 @@ def _secret_check(r: Report, settings, path: str | None) -> None:
         r.add(OK, "secret", "doctor.secret_db")
 
 
+def _mail_check(r: Report, settings) -> None:
+    """E-mail (docs/deploy.md, "E-mail"): off, half configured, or in the clear to another
+    machine. Nothing is sent: the SMTP server is not contacted."""
+    import ipaddress
+
+    given = {"smtp_host": settings.smtp_host, "mail_from": settings.mail_from,
+             "site_url": settings.site_url}
+    missing = [k for k, v in given.items() if not v]
+    if len(missing) == len(given):
+        r.add(OK, "mail", "doctor.mail_off")
+        return
+    if missing:
+        r.add(WARN, "mail", "doctor.mail_partial", missing=", ".join(missing))
+        return
+    try:
+        local = ipaddress.ip_address(settings.smtp_host).is_loopback
+    except ValueError:
+        local = settings.smtp_host == "localhost"
+    if settings.smtp_security == "none" and not local:
+        r.add(WARN, "mail", "doctor.mail_plain", host=settings.smtp_host)
+        return
+    r.add(OK, "mail", "doctor.mail_ok", host=settings.smtp_host, port=settings.smtp_port,
+          security=settings.smtp_security, site=settings.site_url)
+
+
 def doctor(flags: dict[str, Any], config: str | None = None, lang: str | None = None) -> int:
     """Run the checks with the settings of `flags`, the environment and the config file;
     0 if none failed, else 1."""
@@ -229,6 +254,7 @@ def doctor(flags: dict[str, Any], config: str | None = None, lang: str | None = 
     _database_checks(r, loaded.settings)
     _network_checks(r, loaded.settings)
     _secret_check(r, loaded.settings, loaded.values.get("address_secret_file"))
+    _mail_check(r, loaded.settings)
     return _summary(r)
 
 

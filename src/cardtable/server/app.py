@@ -5,7 +5,7 @@ the game over WebSocket (/ws/{code}, ws/endpoint.py).
     app = create_app(Settings(database="postgresql://localhost/cardtable"))
 
 `create_app` assembles the app: the middleware, the error handlers, one router a feature
-(http/: tables.py the lobby's tables, status.py, account.py, passkey.py, friend.py,
+(http/: tables.py the lobby's tables, status.py, account.py, passkey.py, email.py, friend.py,
 rating.py, replay.py, push.py, pace.py, coach.py, learn.py; ws/endpoint.py) and the
 browser client. What the routers share they find on `app.state`: `settings`, `clock`,
 `url`, `clients`, `quotas`, `accounts`, `pusher`, `metrics` (observe/metrics.py: this app's
@@ -58,6 +58,9 @@ from cardtable.server.http.learn import router as learn_router
 from cardtable.server.http.metrics import router as metrics_router
 from cardtable.server.http.pace import router as pace_router
 from cardtable.server.http.passkey import router as passkey_router
+from cardtable.server.http.email import Mail
+from cardtable.server.http.email import router as email_router
+from cardtable.server.mail.smtp import Mailer
 from cardtable.server.http.push import router as push_router
 from cardtable.server.http.rating import router as rating_router
 from cardtable.server.http.replay import router as replay_router
@@ -144,6 +147,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             yield
         finally:
             await drivers.stop()
+            await app.state.mail.mailer.close()         # the messages under way
             await hub.push.stop()
             if listener:
                 await listener.stop()
@@ -185,6 +189,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.quotas = TableQuotas(settings.limits, clients, lambda: state["store"],
                                    lambda: settings.bot_workers)
     app.state.accounts = Accounts(settings, lambda: state["hub"], LoginLimits(settings.limits))
+    # e-mail (mail/smtp.py, http/email.py): links' lifetimes on the app's clock
+    app.state.mail = Mail(app.state.accounts, Mailer(settings), clock.now, settings.limits)
     app.state.metrics = metrics
     app.state.listener = lambda: state.get("listener")  # PostgreSQL's LISTEN (None: SQLite)
     #: True while the process drains before it stops: /api/ready answers 503 (status.py)
@@ -213,6 +219,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
+    app.include_router(email_router)                    # /api/password-reset, /api/me/email, ...
     app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...
     app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
     install_friends(app)                                # /api/friends/..., presence (WebSockets)

@@ -314,6 +314,18 @@ class Settings:
     #: entry points); without it only direct requests from loopback or a trusted proxy's own
     #: address get it (http/metrics.py)
     metrics_token: str | None = field(default=None, repr=False)
+    #: e-mail (mail/smtp.py, docs/deploy.md "E-mail"): the SMTP server the messages go
+    #: through (no host: no e-mail, and no password reset by e-mail), its port, `starttls`,
+    #: `tls` (implicit TLS, port 465) or `none` (a relay on this machine only), the user and
+    #: password (read from a file by the entry points), the sender address, and the site's
+    #: own address the messages' links point to (never taken from a request's Host header)
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_security: str = "starttls"
+    smtp_user: str = ""
+    smtp_password: str | None = field(default=None, repr=False)
+    mail_from: str = ""
+    site_url: str = ""
     #: seconds a process takes at most to shut down on SIGTERM (app.py, drain): clients told
     #: to reconnect, the messages being handled answered, the tables' locks given up, the
     #: requests in flight finished; then it exits (0)

@@ -20,7 +20,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from cardtable.server.config import (DatabaseURL, Settings, read_metrics_token,
-                                     secret_settings)
+                                     read_password_file, secret_settings)
 from cardtable.server.guard.security import Limits
 
 
@@ -122,6 +122,15 @@ def _proxies(v: str) -> str | None:
 
 def _budget(v: int) -> str | None:
     return None if v == 0 or v >= 2 else f"must be 0 (the most) or 2 or more, not {v}"
+
+
+def _site_url(v: str) -> str | None:
+    from urllib.parse import urlsplit
+
+    u = urlsplit(v.strip())
+    if v and (u.scheme not in ("https", "http") or not u.netloc or u.query or u.fragment):
+        return f"{v!r} is not a site address like https://cards.example.org"
+    return None
 
 
 def _database(v: str) -> str | None:
@@ -226,6 +235,18 @@ OPTIONS: tuple[Option, ...] = (
     Option("drain_seconds", float, "on SIGTERM, the longest a process takes to shut down: "
            "its clients told to reconnect, the messages being handled answered, its tables "
            "given up", _at_least(0), metavar="S"),
+    Option("smtp_host", str, "the SMTP server e-mail goes through (none: no e-mail, no "
+           "password reset by e-mail; docs/deploy.md, E-mail)", metavar="HOST"),
+    Option("smtp_port", int, "its port (587 for STARTTLS, 465 for implicit TLS)", _port,
+           metavar="N"),
+    Option("smtp_security", str, "starttls, tls (implicit TLS) or none (a relay on this "
+           "machine only)", choices=("starttls", "tls", "none")),
+    Option("smtp_user", str, "the SMTP user (none: no log-in)", metavar="USER"),
+    Option("smtp_password_file", str, "the SMTP password, the first line of FILE (never on "
+           "the command line)", default=None, metavar="FILE", field=False),
+    Option("mail_from", str, "the sender address of the e-mails", metavar="ADDR"),
+    Option("site_url", str, "the site's address the e-mails link to (e.g. "
+           "https://cards.example.org)", _site_url, metavar="URL"),
     Option("log_format", str, "the log lines on stderr: text, or json (one object a line, for "
            "log shippers)", choices=("text", "json")),
     Option("log_level", str, "the lowest level logged", choices=("debug", "info", "warning",
@@ -493,6 +514,12 @@ def build(values: dict[str, Any], many: dict[str, list[tuple[str, str]]] | None 
             kw.update(secret_settings(*args))
         except ValueError as e:
             raise SettingError(f"{origins.get(name, OPTION[name].flag)}: {e}") from None
+    if values.get("smtp_password_file"):
+        try:
+            kw["smtp_password"] = read_password_file(values["smtp_password_file"])
+        except ValueError as e:
+            raise SettingError(f"{origins.get('smtp_password_file', '--smtp-password-file')}: "
+                               f"{str(e).replace('database', 'SMTP')}") from None
     if values.get("metrics_token_file"):
         try:
             kw["metrics_token"] = read_metrics_token(values["metrics_token_file"])

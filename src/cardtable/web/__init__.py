@@ -4,6 +4,8 @@
     /                 the lobby               /t/{code}         a table (player or spectator)
     /replay/{code}    the replay viewer        /rules/{game}     the rules page of a game
     /players/{name}   a player's profile       /leaderboard/{game} a game's leaderboard
+    /reset            a new password (the link of a reset e-mail, its token after #token=)
+    /verify-email     an e-mail address confirmed (the link of the message, #token=)
     /static/...       modules, styles, images
     /games/{game}/... the browser files of a game of its own package (GameInfo.web)
     /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
@@ -34,7 +36,7 @@ from cardtable.i18n import LANGS
 STATIC = Path(__file__).parent / "static"
 CATALOGS = Path(i18n.__file__).parent          # en.json, de.json
 PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}", "/players/{name}",
-         "/leaderboard/{game}")
+         "/leaderboard/{game}", "/reset", "/verify-email")
 
 
 class _Static(StaticFiles):

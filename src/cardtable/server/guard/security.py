@@ -292,6 +292,13 @@ class Limits:
     account_failure_burst: int = 10
     signups_per_hour: float = 10.0
     signup_burst: int = 5
+    #: e-mail (http/email.py): requests that send a message (a password reset, an address to
+    #: verify) per address (/64) per hour and burst; messages to one account per hour and
+    #: burst (beyond it a request is answered alike and nothing is sent)
+    mails_per_hour: float = 10.0
+    mail_burst: int = 5
+    account_mails_per_hour: float = 3.0
+    account_mail_burst: int = 3
 
     @classmethod
     def off(cls) -> "Limits":
@@ -301,7 +308,7 @@ class Limits:
                    search_tables=0, new_tables_per_minute=0, all_tables=0,
                    all_new_tables_per_minute=0, all_search_tables_per_worker=0,
                    replays_per_minute=0, logins_per_minute=0, account_failures_per_hour=0,
-                   signups_per_hour=0)
+                   signups_per_hour=0, mails_per_hour=0, account_mails_per_hour=0)
 
 
 class Client:

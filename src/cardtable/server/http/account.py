@@ -32,6 +32,7 @@ from cardtable.server.guard.connections import mark_useful
 from cardtable.server.errors import ApiError
 from cardtable.server.guard.login_limits import LoginLimits, limit_keys
 from cardtable.server.people.friends import REQUEST_DAYS
+from cardtable.server.people.email import data as email_data
 from cardtable.server.people.passkeys import keys_of
 from cardtable.server.people.passkeys import public as passkey_public
 from cardtable.server.tables.pace import waiting_seats
@@ -205,7 +206,7 @@ class Accounts:
         return ok
 
 
-def _password(raw: str, field: str = "password") -> str:
+def checked_password(raw: str, field: str = "password") -> str:
     try:
         return clean_password(raw)
     except BadPassword as e:
@@ -235,7 +236,7 @@ async def sign_up(req: SignUp, request: Request, response: Response) -> AuthOut:
     wait = s.limits.signup_open(addr) or s.limits.attempt(addr)
     if wait:
         raise s.limited(wait, "signup_limited")
-    password = _password(req.password)
+    password = checked_password(req.password)
     keys = name_keys(req.name)
     pw_hash = await s.passwords.hash(password)          # before the name is looked up
     account_id = await A.create(s.store, req.name, keys, pw_hash)
@@ -296,7 +297,7 @@ async def change_password(req: NewPassword, request: Request, response: Response
     account, sess = await s.me(request)
     if not await s.check_password(request, account, name_keys(account["name"]), req.old):
         raise ApiError(403, "the password is wrong", "wrong_password")
-    new = _password(req.new, "new")
+    new = checked_password(req.new, "new")
     ended = await A.set_password(s.store, account["id"], await s.passwords.hash(new), None)
     await s.start_session(request, response, account["id"])
     return Ended(ended=max(0, ended - 1))
@@ -427,8 +428,8 @@ async def my_data(request: Request) -> JSONResponse:
     finished game with its record, NOTATION.md, a running one without: its seed would reveal
     the hidden cards; the seat as stored), the lines of table talk the player wrote at those
     seats (theirs only), the ratings with their history, the friends, friend requests and
-    invitations both ways, when last seen online, the Web Push subscriptions and the
-    passkeys. Nothing of another person that is private: no tokens or key material, no
+    invitations both ways, when last seen online, the Web Push subscriptions, the
+    passkeys and the e-mail address. Nothing of another person that is private: no tokens or key material, no
     other player's lines, no hint that a sent friend request was declined."""
     s = svc(request)
     account, _ = await s.me(request)
@@ -461,7 +462,9 @@ async def my_data(request: Request) -> JSONResponse:
             **await A.read(s.store, A.friends_data(me, name_keys(account["name"]),
                                                    REQUEST_DAYS)),
             # passkeys (passkeys.py): their public ids, labels and dates, no key material
-            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))]}
+            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))],
+            # the e-mail address and recovery codes left (people/email.py; no tokens, no codes)
+            "email": await A.read(s.store, email_data(me))}
     return JSONResponse(data, headers={
         "Content-Disposition": 'attachment; filename="cardtable-account.json"',
         "Cache-Control": "no-store"})

@@ -116,11 +116,15 @@ async def create(store: Store, name: str, keys: tuple[str, str], pw_hash: str) -
 
 
 async def set_password(store: Store, account_id: int, pw_hash: str, keep: str | None) -> int:
-    """A new password hash; ends every session of the account but `keep` (an id hash).
+    """A new password hash; ends every session of the account but `keep` (an id hash) and
+    every password-reset link.
     The number of sessions ended."""
     def op() -> Op:
         yield ("UPDATE accounts SET password_hash = :h, password_at = :t WHERE id = :id",
                {"h": pw_hash, "t": time.time(), "id": account_id})
+        # a password-reset link sent before stops working (people/email.py; migration 0014)
+        yield ("DELETE FROM email_tokens WHERE account_id = :id AND purpose = 'reset'",
+               {"id": account_id})
         return (yield from _end_sessions(account_id, keep))
     return await write(store, op)
 
@@ -134,7 +138,7 @@ async def rehash(store: Store, account_id: int, pw_hash: str) -> None:
 
 
 async def delete(store: Store, account_id: int) -> None:
-    """Delete the account, its sessions and passkeys. Its seats keep their games without a name and an
+    """Delete the account, its sessions, passkeys, e-mail address and recovery codes. Its seats keep their games without a name and an
     account (its lines of table talk without the name); a table still being played is marked changed (its version), so every server
     process reads the seat's new name before its next change."""
     def op() -> Op:
@@ -153,6 +157,9 @@ async def delete(store: Store, account_id: int) -> None:
         yield "DELETE FROM sessions WHERE account_id = :id", {"id": account_id}
         yield "DELETE FROM passkeys WHERE account_id = :id", {"id": account_id}       # 0009
         yield "DELETE FROM passkey_challenges WHERE account_id = :id", {"id": account_id}
+        yield "DELETE FROM email_tokens WHERE account_id = :id", {"id": account_id}   # 0014
+        yield "DELETE FROM account_emails WHERE account_id = :id", {"id": account_id}
+        yield "DELETE FROM recovery_codes WHERE account_id = :id", {"id": account_id}
         yield "DELETE FROM accounts WHERE id = :id", {"id": account_id}
     await write(store, op)
 

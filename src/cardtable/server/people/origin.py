@@ -30,7 +30,8 @@ from cardtable.server.people.sessions import has_session_cookie
 
 SAFE = ("GET", "HEAD", "OPTIONS")
 #: routes checked whenever they name an origin, with or without a cookie (login CSRF)
-ALWAYS = ("/api/accounts", "/api/session")
+ALWAYS = ("/api/accounts", "/api/session", "/api/recovery", "/api/password-reset",
+          "/api/password-reset/confirm", "/api/email/verify")
 #: ... and every route under these (sign-up and log-in with a passkey, http/passkey.py)
 ALWAYS_UNDER = ("/api/passkeys/",)
 _DEFAULT_PORT = {"http": 80, "https": 443, "ws": 80, "wss": 443}

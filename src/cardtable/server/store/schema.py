@@ -257,6 +257,47 @@ passkey_challenges = Table(
 )
 
 
+#: e-mail of accounts (people/email.py; migration 0014): the verified address and the one
+#: asked for, the links' tokens (their SHA-256 only), the recovery codes (their SHA-256 only)
+account_emails = Table(
+    "account_emails", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_account_emails_account",
+                                             ondelete="CASCADE"),
+           primary_key=True, autoincrement=False),
+    Column("address", String(254), nullable=True),
+    Column("address_key", String(254), nullable=True),             # lower case
+    Column("pending", String(254), nullable=True),
+    Column("lang", String(8), nullable=False),
+    Column("verified_at", Float, nullable=True),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_account_emails_key", "address_key"),
+)
+
+email_tokens = Table(
+    "email_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_email_tokens_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("purpose", String(8), nullable=False),                  # verify | reset
+    Column("address", String(254), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Index("ix_email_tokens_account", "account_id"),
+    Index("ix_email_tokens_expires", "expires"),
+)
+
+recovery_codes = Table(
+    "recovery_codes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_recovery_codes_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("code_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+    Index("ix_recovery_codes_account", "account_id"),
+)
+
+
 #: friends (friends.py; migration 0008): requests by name (the lookalike keys of the name
 #: asked for, whether or not an account has it: the answer never tells), friendships (one
 #: row each way), when an account was last seen online, invitations to tables, and the

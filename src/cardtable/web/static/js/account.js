@@ -1,6 +1,7 @@
 // Accounts in the browser (docs/api.md, "Accounts"): the "Sign in" button or the
 // account menu in the page header, the dialogs (log in, create an account, change the
-// password, log out everywhere, delete the account) and the lobby's "My games" panel.
+// password, log out everywhere, delete the account) and the lobby's "My games" panel. The
+// e-mail dialogs (forgotten password, address, recovery codes) are mail.js's.
 //
 // The session is an HttpOnly cookie: no script here can read it. This module keeps only a
 // hint of the name in localStorage (`cardtable.account`), so a page that was never logged in
@@ -14,6 +15,7 @@ import { mySeats, loadSeat, saveSeat } from "./store.js";
 import { seatNames } from "./seats.js";
 import { navigate } from "./router.js";
 import { passkeysHere, passkeySignIn, openPasskeys, openDeleteWithPasskey } from "./passkey.js";
+import { openForgot, openEmail, openRecoveryCodes } from "./mail.js";
 
 const HINT = "cardtable.account";
 let me = null;                 // { name, password } while logged in (password: false for an
@@ -86,9 +88,11 @@ export function openDialog({ id, title, fill, submit, submitLabel, danger, opene
       await submit(form);
       dlg.close();
     } catch (ex) {
-      err.textContent = apiMessage(ex);
-      const first = form.querySelector("input[aria-invalid='true'], input");
-      if (first) first.focus();
+      if (!(ex && ex.keepOpen)) {          // (keepOpen: the dialog drew its next step)
+        err.textContent = apiMessage(ex);
+        const first = form.querySelector("input[aria-invalid='true'], input");
+        if (first) first.focus();
+      }
     } finally {
       busy = false;
       form.removeAttribute("aria-busy");
@@ -147,6 +151,8 @@ export function openSignIn(opener, mode = "login") {
         signup ? h("p", { class: "muted small", id: "acct-pw-hint" }, t("acct.password_hint")) : null,
         showPassword(form),
         keep ? h("p", { class: "acct-keeps" }, t("acct.keeps")) : null,
+        signup ? null : h("p", { class: "acct-forgot" }, h("button", { type: "button", class: "linklike", id: "acct-forgot",
+          onclick: () => { box.dlg.close(); openForgot(opener); } }, t("mail.forgot"))),
         passkeySignIn(form, signup),
         h("p", { class: "acct-switch" }, h("button", { type: "button", class: "linklike", id: "acct-mode",
           onclick: () => {
@@ -250,6 +256,8 @@ export function renderAccount(el) {
   item("acct-my-games", t("acct.my_games"), () => showMyGames()),
   me.password === false ? null : item("acct-change-pw", t("acct.change_password"), openChangePassword),
   passkeysHere() ? item("acct-passkeys", t("pk.menu"), openPasskeys) : null,
+  item("acct-email", t("mail.menu"), openEmail),
+  me.password === false ? item("acct-codes", t("rc.menu"), openRecoveryCodes) : null,
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
   h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",

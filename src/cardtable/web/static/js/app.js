@@ -80,6 +80,8 @@ function route() {
     let route = null;
     try { route = path.startsWith("/players/") ? { player: decodeURIComponent(m[1]) } : { game: m[1] }; } catch (e) { /* bad escape */ }
     if (route) lazyPage(import("./ratings.js"), (mod) => mod.render(el, route), el);
+  } else if (path === "/reset" || path === "/verify-email") {
+    lazyPage(import("./mail.js"), (mod) => (path === "/reset" ? mod.renderReset(el) : mod.renderVerify(el)), el);
   } else {
     document.title = `${t("page.not_found")} · cardtable`;
     el.appendChild(h("div", { class: "panel not-found" }, h("h1", {}, t("page.not_found")), h("p", {}, t("page.not_found_text")),

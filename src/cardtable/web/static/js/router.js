@@ -3,6 +3,7 @@
 //   /                 lobby.js         /t/CODE[#token=...]   table.js (player or spectator)
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
 //   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
+//   /reset#token=...  mail.js (a new password)   /verify-email#token=...  mail.js
 
 // A table code as the server issues it (server/guard/security.py: public tables 8 letters, private
 // tables 26, MAX_CODE_LEN 32): every route and the lobby's code box accept up to 32.

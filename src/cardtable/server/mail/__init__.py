@@ -1,0 +1,1 @@
+"""E-mail: sending messages through the operator's SMTP server (smtp.py)."""
