@@ -27,15 +27,16 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": {"guard"},               # the messages and bodies (pydantic)
     "store": {"clock", "config"},        # the database, transactions, migrations
     "people": {"clock", "config", "errors", "guard", "protocol", "store"},
+    "mod": {"config", "guard", "people", "store"},   # roles, audit log, bans, blocks, reports
     "tables": {"clock", "config", "errors", "guard", "observe", "people", "protocol",
                "store"},
     "talk": {"clock", "config", "errors", "guard", "protocol", "store", "tables"},
     "games": {"config", "errors", "guard", "protocol", "tables"},
     "ws": {"clock", "config", "errors", "guard", "observe", "people", "protocol", "store",
            "tables", "talk"},
-    "http": {"clock", "config", "errors", "games", "guard", "observe", "people", "protocol",
-             "store", "tables", "talk"},
-    "app": {"clock", "config", "errors", "games", "guard", "http", "observe", "people",
+    "http": {"clock", "config", "errors", "games", "guard", "mod", "observe", "people",
+             "protocol", "store", "tables", "talk"},
+    "app": {"clock", "config", "errors", "games", "guard", "http", "mod", "observe", "people",
             "protocol", "store", "tables", "talk", "ws"},
     "server": {"app", "config", "guard", "options", "people", "store", "talk"},   # store: budget.py
     "__main__": {"server"},
