@@ -196,3 +196,44 @@ def test_reports_are_queued_claimed_resolved_and_limited(site, capsys):
     codes = [b.call("POST", "/api/reports", sess["Alma"],
                     json={"name": "Carl", "reason": "spam"}).status_code for _ in range(6)]
     assert codes[:4] == [201] * 4 and codes[-1] == 429
+
+
+def test_a_blocked_players_lines_do_not_reach_the_blocker(site):
+    """Eve and Finn sit at one table; Eve blocks Finn. From her next connection on she gets
+    none of Finn's lines (live or in the chat log); Finn gets hers, and his own."""
+    b, _, _ = site
+    _, eve = b.sign_up("Eve")
+    _, finn = b.sign_up("Finn")
+    r = b.call("POST", "/api/tables", eve, json=dict(TABLE, name="Eve"))
+    code, te = r.json()["table"]["code"], r.json()["join"]["token"]
+    tf = b.call("POST", f"/api/tables/{code}/join", finn, json={"name": "Finn"}).json()["token"]
+    assert b.call("POST", "/api/me/blocks", eve, json={"name": "Finn"}).status_code == 201
+
+    def until(ws, pred) -> list[dict]:
+        got = []
+        while True:
+            m = ws.receive_json()
+            got.append(m)
+            if pred(m):
+                return got
+
+    def said(text):
+        return lambda m: m["type"] == "chat" and m["text"] == text
+
+    h = {"Origin": "http://testserver"}
+    with b.client.websocket_connect(f"/ws/{code}?token={tf}", headers=h) as wf, \
+            b.client.websocket_connect(f"/ws/{code}?token={te}", headers=h) as we:
+        until(wf, lambda m: m["type"] == "chat_log")
+        until(we, lambda m: m["type"] == "chat_log")
+        wf.send_json({"type": "chat", "channel": "table", "text": "from Finn"})
+        until(wf, said("from Finn"))
+        we.send_json({"type": "chat", "channel": "table", "text": "from Eve"})
+        got = until(we, said("from Eve"))
+        assert not any(m["type"] == "chat" and m["text"] == "from Finn" for m in got)
+        until(wf, said("from Eve"))
+    with b.client.websocket_connect(f"/ws/{code}?token={te}", headers=h) as we:
+        log = until(we, lambda m: m["type"] == "chat_log")[-1]["messages"]
+        assert [m["text"] for m in log] == ["from Eve"]
+    with b.client.websocket_connect(f"/ws/{code}?token={tf}", headers=h) as wf:
+        log = until(wf, lambda m: m["type"] == "chat_log")[-1]["messages"]
+        assert [m["text"] for m in log] == ["from Finn", "from Eve"]
