@@ -52,13 +52,17 @@ def run(database: str, password_file: str | None, make_op, write: bool = True):
     cardtable database at this release's schema, or for a ModError."""
     from sqlalchemy.exc import DBAPIError
 
-    from cardtable.cli.db_cmd import _url
+    from cardtable.server.config import DatabaseURL, read_password_file
     from cardtable.server.mod.moderation import ModError
     from cardtable.server.people import accounts as A
     from cardtable.server.store import migrate as M
     from cardtable.server.store.db import Store
 
-    url = _url(database, password_file)
+    try:
+        url = DatabaseURL(database, read_password_file(password_file) if password_file
+                          else None)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
     if not url.is_postgres and not os.path.isfile(url.sync_url.database):
         raise ConfigError(f"no SQLite database file {url.sync_url.database!r}")
     try:

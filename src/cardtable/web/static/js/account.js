@@ -165,6 +165,7 @@ export function openSignIn(opener, mode = "login") {
       setMe({ name: r.account.name, password: true });
       announce(t("acct.logged_in", { name: r.account.name }));
       if (r.claimed) announce(t("acct.claimed", { n: r.claimed }));
+      if (r.ban) announce(t(r.ban.until ? "mod.suspended_login" : "mod.banned_login", r.ban));
     },
   });
 }
