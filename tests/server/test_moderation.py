@@ -181,6 +181,10 @@ def test_reports_are_queued_claimed_resolved_and_limited(site, capsys):
     r = b.call("POST", f"/api/mod/reports/{rid}/claim", sess["Bruno"])
     assert r.status_code == 409 and r.json()["params"]["by"] == "Mod"
     r = b.call("POST", f"/api/mod/reports/{rid}/resolve", sess["Mod"],
+               json={"outcome": "warned", "note": "   "})
+    assert r.status_code == 422 and r.json()["error"] == "no_reason"
+    assert t("de", "err.api.no_reason") != "err.api.no_reason"
+    r = b.call("POST", f"/api/mod/reports/{rid}/resolve", sess["Mod"],
                json={"outcome": "warned", "note": "talked to Carl"})
     assert r.status_code == 200 and r.json()["outcome"] == "warned"
     assert b.call("GET", "/api/mod/reports", sess["Mod"]).json() == []
