@@ -52,6 +52,9 @@ def test_moderator_routes_refuse_players_and_roles_open_them(site, capsys):
         assert r.status_code == 403 and r.json()["error"] == "not_moderator", r.text
     assert b.call("GET", "/api/mod/audit", sess["Mod"]).json()["error"] == "not_moderator"
     assert b.call("GET", "/api/mod/reports").status_code == 401
+    r = b.call("POST", "/api/mod/bans", sess["Mod"], json={"name": "Bruno", "reason": "x"},
+               origin="http://evil.example")
+    assert r.status_code == 403 and r.json()["error"] == "cross_origin"
     assert admin(db, "role", "Mod", "moderator", "--reason", "test") == 0
     assert b.call("GET", "/api/me", sess["Mod"]).json()["role"] == "moderator"
     assert b.call("GET", "/api/mod/reports", sess["Mod"]).json() == []
@@ -205,7 +208,7 @@ def test_reports_are_queued_claimed_resolved_and_limited(site, capsys):
 def test_a_blocked_players_lines_do_not_reach_the_blocker(site):
     """Eve and Finn sit at one table; Eve blocks Finn. From her next connection on she gets
     none of Finn's lines (live or in the chat log); Finn gets hers, and his own."""
-    b, _, _ = site
+    b, sess, db = site
     _, eve = b.sign_up("Eve")
     _, finn = b.sign_up("Finn")
     r = b.call("POST", "/api/tables", eve, json=dict(TABLE, name="Eve"))
@@ -241,3 +244,16 @@ def test_a_blocked_players_lines_do_not_reach_the_blocker(site):
     with b.client.websocket_connect(f"/ws/{code}?token={tf}", headers=h) as wf:
         log = until(wf, lambda m: m["type"] == "chat_log")[-1]["messages"]
         assert [m["text"] for m in log] == ["from Finn", "from Eve"]
+    # Eve reports Finn's line: the report carries it and the lines around it
+    r = b.call("POST", "/api/reports", eve, json={"name": "Finn", "reason": "abuse",
+                                                  "table": code.lower(), "line": log[0]["seq"]})
+    assert r.status_code == 201 and "evidence" not in r.json()
+    r = b.call("POST", "/api/reports", eve, json={"name": "Finn", "reason": "abuse"},
+               origin="http://evil.example")
+    assert r.status_code == 403 and r.json()["error"] == "cross_origin"
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    queue = b.call("GET", "/api/mod/reports", sess["Mod"]).json()
+    ev = next(q for q in queue if q["reporter"] == "Eve")["evidence"]
+    assert ev["table"] == code and ev["line"] == log[0]["seq"]
+    assert [(x["name"], x["text"]) for x in ev["lines"]] == [("Finn", "from Finn"),
+                                                            ("Eve", "from Eve")]

@@ -39,7 +39,7 @@ from cardtable.server.people.passwords import BadPassword, Passwords, clean_pass
 from cardtable.server.people.ratings import conservative, established
 from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
-from cardtable.server.http.moderation import ban_of, ban_params, refuse_banned
+from cardtable.server.http.moderation import BanOut, ban_of, ban_out, refuse_banned
 from cardtable.server.mod.moderation import role_of
 from cardtable.server.tables.views import seat_names
 
@@ -84,13 +84,6 @@ class Confirm(Body):
 class AccountOut(BaseModel):
     name: str
     created_at: float
-
-
-class BanOut(BaseModel):
-    reason: str
-    until: float | None = Field(None, description="a suspension's end (epoch seconds); "
-                                                  "none: a ban")
-    until_text: str | None = Field(None, description="the same in UTC, as text")
 
 
 class AuthOut(BaseModel):
@@ -281,7 +274,7 @@ async def log_in(req: LogIn, request: Request, response: Response) -> AuthOut:
     claimed = await A.claim(s.store, account["id"], req.claim)
     banned = await ban_of(request, account["id"])
     return AuthOut(account=_account_out(account), claimed=claimed,
-                   ban=BanOut(**ban_params(banned)) if banned else None)
+                   ban=ban_out(banned))
 
 
 @router.delete("/api/session", status_code=204)
@@ -306,7 +299,7 @@ async def get_me(request: Request) -> MeOut:
                  password_at=account["password_at"], session_expires=sess["expires"],
                  has_password=bool(account["password_hash"]),
                  role=await A.read(s.store, role_of(account["id"])) or "player",
-                 ban=BanOut(**ban_params(banned)) if banned else None)
+                 ban=ban_out(banned))
 
 
 @router.post("/api/me/password", response_model=Ended)

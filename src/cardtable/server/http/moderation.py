@@ -44,6 +44,18 @@ def ban_params(b: dict) -> dict:
     return out
 
 
+class BanOut(BaseModel):
+    """A ban or suspension as its player is told it (at log-in, GET /api/me)."""
+    reason: str
+    until: float | None = Field(None, description="a suspension's end (epoch seconds); "
+                                                  "none: a ban")
+    until_text: str | None = Field(None, description="the same in UTC, as text")
+
+
+def ban_out(b: dict | None) -> BanOut | None:
+    return BanOut(**ban_params(b)) if b else None
+
+
 def ban_error(b: dict) -> ApiError:
     p = ban_params(b)
     if b["until"] is None:
@@ -149,7 +161,7 @@ class BanIn(Body):
                               "12h, 3d, 2w or an ISO 8601 time; none: a ban")
 
 
-class BanOut(BaseModel):
+class BanMade(BaseModel):
     id: int
     name: str
     reason: str
@@ -326,8 +338,8 @@ async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModRepor
         raise _mod_error(e) from None
 
 
-@router.post("/api/mod/bans", response_model=BanOut, status_code=201)
-async def mod_ban(req: BanIn, request: Request) -> BanOut:
+@router.post("/api/mod/bans", response_model=BanMade, status_code=201)
+async def mod_ban(req: BanIn, request: Request) -> BanMade:
     """Ban an account, or suspend it with `until` (moderators). 404 `no_account`; 422
     `bad_until`."""
     me = await _staff(request)
@@ -337,7 +349,7 @@ async def mod_ban(req: BanIn, request: Request) -> BanOut:
             me["name"], name_keys(req.name), req.name, req.reason, until))
     except M.ModError as e:
         raise _mod_error(e) from None
-    return BanOut(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
+    return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
 @router.get("/api/mod/audit")
