@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from accounts_helpers import app_client
+from accounts_helpers import PASSWORD, app_client
 
 from cardtable.cli.main import main
 from cardtable.i18n import t
@@ -257,3 +257,16 @@ def test_a_blocked_players_lines_do_not_reach_the_blocker(site):
     assert ev["table"] == code and ev["line"] == log[0]["seq"]
     assert [(x["name"], x["text"]) for x in ev["lines"]] == [("Finn", "from Finn"),
                                                             ("Eve", "from Eve")]
+
+
+def test_deleting_a_banned_account_lifts_its_ban(site, capsys):
+    """An account's id may come again on SQLite: its ban must not pass to a new account."""
+    b, _, db = site
+    _, gone = b.sign_up("Gone")
+    assert admin(db, "ban", "Gone", "--reason", "spam") == 0
+    capsys.readouterr()
+    admin(db, "bans")
+    assert " Gone " in capsys.readouterr().out
+    assert b.call("DELETE", "/api/me", gone, json={"password": PASSWORD}).status_code == 204
+    admin(db, "bans")
+    assert " account " not in capsys.readouterr().out

@@ -253,7 +253,8 @@ def register(app: typer.Typer) -> None:
 
         rows = run(database, database_password_file, M.active_bans, write=False)
         for b in rows:
-            what = b["name"] if b["kind"] == "account" else b["target"]
+            what = (b["name"] or f"(deleted: {b['target']})") if b["kind"] == "account" \
+                else b["target"]
             typer.echo(f"{b['id']:>5} {b['kind']:<8} {what:<34} until {_when(b['until']):<20} "
                        f"by {b['created_by']}: {b['reason']}")
         if not rows:

@@ -153,6 +153,10 @@ async def delete(store: Store, account_id: int) -> None:
         yield "DELETE FROM sessions WHERE account_id = :id", {"id": account_id}
         yield "DELETE FROM passkeys WHERE account_id = :id", {"id": account_id}       # 0009
         yield "DELETE FROM passkey_challenges WHERE account_id = :id", {"id": account_id}
+        # its bans go with it (a new account may get its id on SQLite); reports about it
+        # stay, without the account (0013)
+        yield ("UPDATE bans SET lifted_at = :t WHERE kind = 'account' AND target = :k AND "
+               "lifted_at IS NULL", {"t": time.time(), "k": str(account_id)})
         yield "DELETE FROM accounts WHERE id = :id", {"id": account_id}
     await write(store, op)
 

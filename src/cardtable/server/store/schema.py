@@ -366,7 +366,7 @@ reports = Table(
     Column("reporter_id", Integer, ForeignKey("accounts.id", name="fk_reports_reporter",
                                               ondelete="CASCADE"), nullable=False),
     Column("target_id", Integer, ForeignKey("accounts.id", name="fk_reports_target",
-                                            ondelete="CASCADE"), nullable=True),
+                                            ondelete="SET NULL"), nullable=True),
     Column("target_name", String(64), nullable=False),
     Column("reason", String(16), nullable=False),
     Column("note", String(500), nullable=False),
