@@ -59,6 +59,7 @@ def test_roles_are_granted_and_revoked_and_audited(db, capsys):
     (("ban", "--client", "short", "--reason", "x"), "a client identity is 16 to 64"),
     (("ban", "--seat", "ABCD", "--reason", "x"), "is not CODE:SEAT"),
     (("ban", "--seat", "ABCD:1", "--reason", "x"), "table ABCD has no seat 1"),
+    (("suspend", "Alma", "--reason", "x"), "a suspension needs its end"),
     (("unban", "Alma", "--reason", "x"), "account Alma has no ban or suspension in force"),
     (("rename", "Alma", "bruno", "--reason", "x"), "has an account"),
     (("rename", "Alma", "Bot 7", "--reason", "x"), "NEW_NAME: a name may not start"),
@@ -78,7 +79,7 @@ def test_a_database_that_is_not_there_is_refused(tmp_path, capsys):
 
 
 def test_bans_suspensions_unbans_and_renames(db, capsys):
-    rc, out, _ = admin(capsys, db, "ban", "Bruno", "--for", "3d", "--reason", "insults")
+    rc, out, _ = admin(capsys, db, "suspend", "Bruno", "--for", "3d", "--reason", "insults")
     assert rc == 0 and out.startswith("suspended account Bruno until ")
     rc, out, _ = admin(capsys, db, "ban", "--address", "2001:db8:1:2:3:4:5:6", "--reason",
                        "spam")

@@ -5,6 +5,7 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin role Alma moderator --reason "runs the Tuesday evenings"
     cardtable admin staff
     cardtable admin ban Bruno --reason "insults" [--for 3d | --until 2026-12-24T18:00Z]
+    cardtable admin suspend Bruno --for 3d --reason "insults"    # the same as ban --for
     cardtable admin ban --address 203.0.113.7 --reason "sign-up spam" --for 1d
     cardtable admin ban --client <client identity> --reason "..."
     cardtable admin ban --seat K7QX:2 --reason "..."          # the guest who took that seat
@@ -219,6 +220,24 @@ def register(app: typer.Typer) -> None:
                 lambda: M.ban(who, kind, target, shown, reason, end))
         typer.echo(f"banned {shown}" if end is None else
                    f"suspended {shown} until {_when(end)}")
+
+    @admin.command("suspend", help="Suspend until a time (--for or --until, required): as "
+                                   "ban with an end.")
+    def suspend_cmd(name: str = typer.Argument(None, metavar="[NAME]"),
+                    address: str = typer.Option(None, "--address"),
+                    client: str = typer.Option(None, "--client"),
+                    seat: str = typer.Option(None, "--seat", metavar="CODE:SEAT"),
+                    for_: str = typer.Option(None, "--for", metavar="DURATION",
+                                             help="30m, 12h, 3d, 2w"),
+                    until: str = typer.Option(None, "--until", metavar="WHEN",
+                                              help="ISO 8601, UTC by default"),
+                    reason: str = reason_opt, database: str = database_opt,
+                    database_password_file: str = password_opt) -> None:
+        if not for_ and not until:
+            raise ConfigError("a suspension needs its end: --for DURATION or --until WHEN "
+                              "(a ban without an end: cardtable admin ban)")
+        ban_cmd(name, address, client, seat, for_, until, reason, database,
+                database_password_file)
 
     @admin.command("unban", help="Lift the ban or suspension of an account, address, client "
                                  "or seat's guest.")
