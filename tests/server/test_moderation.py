@@ -270,3 +270,14 @@ def test_deleting_a_banned_account_lifts_its_ban(site, capsys):
     assert b.call("DELETE", "/api/me", gone, json={"password": PASSWORD}).status_code == 204
     admin(db, "bans")
     assert " account " not in capsys.readouterr().out
+
+
+def test_a_renamed_accounts_old_name_stays_reserved(site, capsys):
+    b, _, db = site
+    _, rude = b.sign_up("Rude Name")
+    assert admin(db, "rename", "rude name", "Polite", "--reason", "offensive name") == 0
+    assert b.call("GET", "/api/me", rude).json()["name"] == "Polite"
+    r, _ = b.sign_up("Rude  name")
+    assert r.status_code == 409 and r.json()["error"] == "account_name_taken"
+    r, again = b.log_in("Polite")
+    assert r.status_code == 200 and again

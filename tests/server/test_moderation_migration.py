@@ -14,7 +14,7 @@ from cardtable.server.guard.security import name_keys
 from cardtable.server.people.passwords import Passwords
 from cardtable.server.store.migrate import migrate_to, upgrade
 
-NEW_TABLES = {"audit_log", "bans", "blocks", "reports"}
+NEW_TABLES = {"audit_log", "bans", "blocks", "reports", "name_reservations"}
 
 
 def test_0012_upgrades_and_goes_down_again(database):

@@ -42,6 +42,8 @@ KINDS = ("account", "person", "address")
 #: audit rows and reports listed at most
 MAX_LIST = 500
 REASON_MAX = 500
+#: days the old name of a renamed account stays reserved (no new account may take it)
+RESERVE_DAYS = 30
 
 _DURATION = re.compile(r"^\s*(\d{1,6})\s*([mhdw])\s*$")
 _UNIT = {"m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
@@ -159,6 +161,7 @@ def rename(actor: str, keys: tuple[str, str], name: str, new: str,
            new_keys: tuple[str, str], reason: str) -> Op:
     """Rename an account (its seats at unfinished tables keep their names; the account's
     name is what its friends, the leaderboard and new seats show): (old name, new name).
+    The old name stays reserved for `RESERVE_DAYS` days: no new account may take it.
     `ModError` `name_taken` if another account has a name like `new`."""
     reason = _reason(reason)
     account_id, old, _ = yield from _named(keys, name)
@@ -166,8 +169,16 @@ def rename(actor: str, keys: tuple[str, str], name: str, new: str,
     if other is not None and other[0] != account_id:
         raise ModError(f"the name {new!r} (or one that looks like it) has an account",
                        "name_taken", name=new)
+    old_keys = tuple((yield ("SELECT name_key, name_key2 FROM accounts WHERE id = :i",
+                             {"i": account_id}))[0])
     yield ("UPDATE accounts SET name = :n, name_key = :a, name_key2 = :b WHERE id = :i",
            {"n": new, "a": new_keys[0], "b": new_keys[1], "i": account_id})
+    keys = old_keys
+    if keys != new_keys:                    # the old name: nobody's to sign up with for a time
+        yield ("DELETE FROM name_reservations WHERE name_key = :a OR until <= :t",
+               {"a": keys[0], "t": time.time()})
+        yield ("INSERT INTO name_reservations (name_key, name_key2, until) VALUES (:a, :b, :u)",
+               {"a": keys[0], "b": keys[1], "u": time.time() + RESERVE_DAYS * 86400.0})
     yield from audit(actor, "rename", old, reason, {"to": new})
     return old, new
 

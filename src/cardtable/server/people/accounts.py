@@ -98,12 +98,23 @@ def by_id(account_id: int) -> Op:
     return _account(rows[0] if rows else None)
 
 
+def name_free(keys: tuple[str, str]) -> Op:
+    """Whether a new account may take a name with these keys: no account has a lookalike
+    name, and none had it before a moderator renamed it, in the last days
+    (name_reservations, mod/moderation.py)."""
+    if (yield from by_keys(keys)) is not None:
+        return False
+    rows = yield ("SELECT 1 FROM name_reservations WHERE (name_key = :a OR name_key2 = :b) "
+                  "AND until > :t", {"a": keys[0], "b": keys[1], "t": time.time()})
+    return not rows
+
+
 async def create(store: Store, name: str, keys: tuple[str, str], pw_hash: str) -> int | None:
-    """The new account's id; None if a lookalike name is taken."""
+    """The new account's id; None if a lookalike name is taken (or reserved)."""
     now = time.time()
 
     def op() -> Op:
-        if (yield from by_keys(keys)) is not None:
+        if not (yield from name_free(keys)):
             return None
         rows = yield ("INSERT INTO accounts (name, name_key, name_key2, password_hash, "
                       "created_at, password_at) VALUES (:n, :a, :b, :h, :t, :t) RETURNING id",

@@ -381,6 +381,15 @@ reports = Table(
     Index("ix_reports_reporter", "reporter_id"),
 )
 
+#: the names of renamed accounts, reserved for a time (their lookalike keys)
+name_reservations = Table(
+    "name_reservations", metadata,
+    Column("name_key", String(256), primary_key=True),
+    Column("name_key2", String(256), nullable=False),
+    Column("until", Float, nullable=False),
+    Index("ix_name_reservations_key2", "name_key2"),
+)
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()

@@ -9,6 +9,8 @@
 - blocks: an account blocks another (private to the blocker).
 - reports: a player reports a player or a chat line, with the evidence; a moderator claims
   and resolves it.
+- name_reservations: the name an account had before a moderator renamed it (its two
+  lookalike keys), nobody's to sign up with until `until`.
 
 Revision ID: 0013
 Revises: 0012 (one seat per account and table; provisional ratings)
@@ -82,9 +84,18 @@ def upgrade() -> None:
     )
     op.create_index("ix_reports_open", "reports", ["resolved_at", "created_at"])
     op.create_index("ix_reports_reporter", "reports", ["reporter_id"])
+    op.create_table(
+        "name_reservations",
+        sa.Column("name_key", sa.String(256), primary_key=True),
+        sa.Column("name_key2", sa.String(256), nullable=False),
+        sa.Column("until", sa.Float, nullable=False),
+    )
+    op.create_index("ix_name_reservations_key2", "name_reservations", ["name_key2"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_name_reservations_key2", table_name="name_reservations")
+    op.drop_table("name_reservations")
     op.drop_index("ix_reports_reporter", table_name="reports")
     op.drop_index("ix_reports_open", table_name="reports")
     op.drop_table("reports")
