@@ -106,7 +106,15 @@ def test_guests_are_banned_by_browser_by_seat_and_by_address(site):
     r = b.call("POST", "/api/tables", json=dict(TABLE, name="Gus"), headers=GUEST)
     assert r.status_code == 201
     code = r.json()["table"]["code"]
-    assert admin(db, "ban", "--seat", f"{code}:0", "--reason", "rude") == 0
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    for body, error in (({"reason": "rude"}, "ban_target"),
+                        ({"name": "Alma", "seat": f"{code}:0", "reason": "x"}, "ban_target"),
+                        ({"seat": f"{code}:1", "reason": "x"}, "no_seat")):
+        r = b.call("POST", "/api/mod/bans", sess["Mod"], json=body)
+        assert r.status_code in (404, 422) and r.json()["error"] == error, r.text
+    r = b.call("POST", "/api/mod/bans", sess["Mod"], json={"seat": f"{code}:0",
+                                                            "reason": "rude"})
+    assert r.status_code == 201 and r.json()["name"] == f"seat {code}:0", r.text
     r = b.call("POST", "/api/tables", json=dict(TABLE, name="Gus"), headers=GUEST)
     assert r.status_code == 403 and r.json()["error"] == "banned"
     assert r.json()["params"] == {"reason": "rude", "until": None}

@@ -155,7 +155,10 @@ class Resolve(Body):
 
 
 class BanIn(Body):
-    name: Name
+    name: Name | None = Field(None, description="an account's name")
+    seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
+                             description="CODE:N: the browser (or a guest without one, the "
+                                         "address) that took this seat")
     reason: str = Field(..., min_length=1, max_length=500)
     until: str | None = Field(None, max_length=40, description="a suspension's end: 30m, "
                               "12h, 3d, 2w or an ISO 8601 time; none: a ban")
@@ -163,7 +166,7 @@ class BanIn(Body):
 
 class BanMade(BaseModel):
     id: int
-    name: str
+    name: str = Field(..., description="the account's name, or `seat CODE:N`")
     reason: str
     until: float | None
 
@@ -340,13 +343,27 @@ async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModRepor
 
 @router.post("/api/mod/bans", response_model=BanMade, status_code=201)
 async def mod_ban(req: BanIn, request: Request) -> BanMade:
-    """Ban an account, or suspend it with `until` (moderators). 404 `no_account`; 422
-    `bad_until`."""
+    """Ban an account (`name`) or the guest of a seat (`seat`), or suspend them with
+    `until` (moderators). 404 `no_account` / `no_seat`; 422 `bad_until`, `ban_target`
+    (neither or both of `name` and `seat`)."""
     me = await _staff(request)
+    if (req.name is None) == (req.seat is None):
+        raise ApiError(422, "name one of name and seat", "ban_target", {"field": "name"})
     try:
         until = M.parse_until(req.until) if req.until else None
-        out = await A.write(_store(request), lambda: M.ban_account(
-            me["name"], name_keys(req.name), req.name, req.reason, until))
+        if req.name is not None:
+            out = await A.write(_store(request), lambda: M.ban_account(
+                me["name"], name_keys(req.name), req.name, req.reason, until))
+        else:
+            code, n = req.seat.upper().split(":")
+            person = await A.read(_store(request), M.seat_person(code, int(n)))
+            if person is None:
+                raise ApiError(404, f"table {code} has no seat {n} taken by a client",
+                               "no_seat")
+            shown = f"person {person[:8]} (table {code} seat {n})"
+            out = await A.write(_store(request), lambda: M.ban(
+                me["name"], "person", person, shown, req.reason, until))
+            out["name"] = f"seat {code}:{n}"
     except M.ModError as e:
         raise _mod_error(e) from None
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
