@@ -105,7 +105,7 @@ def test_guests_are_banned_by_browser_by_seat_and_by_address(site):
     b, sess, db = site
     r = b.call("POST", "/api/tables", json=dict(TABLE, name="Gus"), headers=GUEST)
     assert r.status_code == 201
-    code = r.json()["table"]["code"]
+    code, token = r.json()["table"]["code"], r.json()["join"]["token"]
     admin(db, "role", "Mod", "moderator", "--reason", "test")
     for body, error in (({"reason": "rude"}, "ban_target"),
                         ({"name": "Alma", "seat": f"{code}:0", "reason": "x"}, "ban_target"),
@@ -120,6 +120,8 @@ def test_guests_are_banned_by_browser_by_seat_and_by_address(site):
     assert r.json()["params"] == {"reason": "rude", "until": None}
     assert "rude" in t("de", "err.api.banned", **r.json()["params"])
     r = b.call("POST", f"/api/tables/{code}/join", json={"name": "Gus"}, headers=GUEST)
+    assert r.status_code == 403 and r.json()["error"] == "banned"
+    r = b.call("POST", f"/api/tables/{code}/rematch", json={"token": token}, headers=GUEST)
     assert r.status_code == 403 and r.json()["error"] == "banned"
     r = b.call("POST", "/api/accounts", json={"name": "Gus", "password": "x" * 12},
                headers=GUEST)

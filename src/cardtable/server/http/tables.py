@@ -279,6 +279,7 @@ async def watch(code: CodePath, request: Request) -> P.WatchOut:
 async def rematch(code: CodePath, req: P.Rematch, request: Request) -> P.TableOut:
     """A new table with the same settings and players (a finished game only; any seat's
     token). Every player's token works at the new table too."""
+    await refuse_banned(request)
     async with table(request, code) as rt:
         seat = await request.app.state.hub().store.seat_by_token(rt.id, req.token)
         if seat is None:
