@@ -41,3 +41,17 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
     a.locator("#rt-block").click()
     expect(a.locator("#rt-block")).to_have_text("Block")
     expect(a.locator("#rt-block-note")).to_have_text("")
+
+    # Ben reports Ann from her profile, in German, with a reason and a note
+    b.goto(f"/players/{ann}")
+    b.locator("#rt-report").tap()
+    expect(b.locator("#report-dialog h2")).to_have_text(f"{ann} melden")
+    b.select_option("#report-reason", "abuse")
+    b.fill("#report-note", "hat mich im Chat beleidigt")
+    assert_accessible(b, "report dialog")
+    b.locator("#report-dialog-submit").tap()
+    expect(b.locator("#rt-block-note")).to_have_text(
+        f"Danke: Die Moderation sieht sich deine Meldung über {ann} an.")
+    mine = b.evaluate("fetch('/api/me/reports').then((r) => r.json())")
+    assert [(r["name"], r["reason"], r["note"], r["handled"]) for r in mine] == [
+        (ann, "abuse", "hat mich im Chat beleidigt", False)]
