@@ -80,7 +80,11 @@ def test_a_suspended_account_is_told_why_and_until_when_and_keeps_its_data(site)
     assert r.status_code == 200 and again
     ban = r.json()["ban"]
     assert ban["reason"] == "insults" and ban["until"] > 0 and ban["until_text"].endswith("UTC")
-    assert b.call("GET", "/api/me/data", again).status_code == 200
+    data = b.call("GET", "/api/me/data", again)
+    assert data.status_code == 200
+    bans = data.json()["moderation"]["bans"]
+    assert bans[-1]["reason"] == "insults" and bans[-1]["lifted_at"] is None
+    assert "created_by" not in bans[-1]
     for path, body in (("/api/tables", dict(TABLE, name="Bruno")),
                        ("/api/friends/requests", {"name": "Alma"})):
         r = b.call("POST", path, again, json=body)
@@ -163,6 +167,8 @@ def test_a_block_ends_friendship_requests_presence_and_joining(site):
     assert "Alma" not in r.text
     assert b.call("GET", "/api/me/blocks", sess["Alma"]).json()[0]["name"] == "Carl"
     assert b.call("GET", "/api/me/blocks", sess["Carl"]).json() == []
+    assert [x["name"] for x in b.call("GET", "/api/me/data", sess["Alma"]).json()[
+        "moderation"]["blocks"]] == ["Carl"]
     assert b.call("POST", "/api/me/blocks", sess["Alma"],
                   json={"name": "Alma"}).json()["error"] == "block_self"
     assert b.call("POST", "/api/me/blocks", sess["Alma"],

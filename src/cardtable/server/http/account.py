@@ -40,7 +40,7 @@ from cardtable.server.people.ratings import conservative, established
 from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
 from cardtable.server.http.moderation import BanOut, ban_of, ban_out, refuse_banned
-from cardtable.server.mod.moderation import role_of
+from cardtable.server.mod.moderation import account_data, role_of
 from cardtable.server.tables.views import seat_names
 
 #: a password as sent (checked by passwords.clean_password, which words what is wrong)
@@ -475,7 +475,9 @@ async def my_data(request: Request) -> JSONResponse:
             **await A.read(s.store, A.friends_data(me, name_keys(account["name"]),
                                                    REQUEST_DAYS)),
             # passkeys (passkeys.py): their public ids, labels and dates, no key material
-            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))]}
+            "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))],
+            # role, bans, blocks, reports filed (mod/moderation.py)
+            "moderation": await A.read(s.store, account_data(me))}
     return JSONResponse(data, headers={
         "Content-Disposition": 'attachment; filename="cardtable-account.json"',
         "Cache-Control": "no-store"})

@@ -420,3 +420,17 @@ def resolve_report(actor: str, report_id: int, outcome: str, note: str) -> Op:
     yield from audit(actor, "resolve", f"report {report_id}", note, {"outcome": outcome})
     rows = yield (_REPORT_SELECT + "WHERE r.id = :i", {"i": report_id})
     return _report(rows[0])
+
+
+def account_data(account_id: int) -> Op:
+    """What moderation keeps of an account, for its data download: its role, its bans and
+    suspensions (reason, end, when, lifted; not who made them), the players it blocks, and
+    the reports it filed (as GET /api/me/reports shows them)."""
+    role = yield from role_of(account_id)
+    rows = yield ("SELECT reason, until, created_at, lifted_at FROM bans WHERE kind = "
+                  "'account' AND target = :k ORDER BY id", {"k": str(account_id)})
+    bans = [dict(zip(("reason", "until", "created_at", "lifted_at"), r)) for r in rows]
+    blocks = yield from blocked_by(account_id)
+    reports = [{k: r[k] for k in ("target_name", "reason", "note", "created_at", "resolved_at",
+                                  "outcome")} for r in (yield from reports_of(account_id))]
+    return {"role": role, "bans": bans, "blocks": blocks, "reports": reports}

@@ -17,7 +17,8 @@ Tables (schema.py; migration 0004)
 The data download (GET /api/me/data) reads, besides these, every other table that names the
 account or its seats: its own lines of table talk (`chat_lines`), its seats as stored and their
 push subscriptions (`seat_details`), its ratings (`ratings_data`), its friends, requests,
-invitations, presence and push subscriptions (`friends_data`).
+invitations, presence and push subscriptions (`friends_data`), and what moderation keeps of
+it (`mod/moderation.py`, `account_data`: role, bans, blocks, reports filed).
 
 Every operation is a generator of SQL statements (`yield sql, params` gives the rows), run
 by `read` (a connection of the store's engine) or `write` (SQLite: the store's writer
