@@ -55,3 +55,9 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
     mine = b.evaluate("fetch('/api/me/reports').then((r) => r.json())")
     assert [(r["name"], r["reason"], r["note"], r["handled"]) for r in mine] == [
         (ann, "abuse", "hat mich im Chat beleidigt", False)]
+    # ... and sees it waiting in "Meine Meldungen"
+    b.locator("#account-btn").tap()
+    b.locator("#acct-reports").tap()
+    expect(b.locator("#my-reports li")).to_have_text(
+        f"{ann} · Beleidigung oder Belästigung · wartet auf die Moderation")
+    assert_accessible(b, "my reports")

@@ -170,6 +170,25 @@ export function openSignIn(opener, mode = "login") {
   });
 }
 
+/** The reports I filed and whether a moderator handled them (and how). */
+async function openMyReports(opener) {
+  let reports = null;
+  let error = null;
+  const ctl = openDialog({
+    id: "reports-dialog", opener, title: t("mod.my_reports"), submitLabel: t("mod.close"),
+    fill: (form) => add(form,
+      error ? h("p", { class: "error", role: "alert" }, apiMessage(error)) :
+        reports === null ? h("p", { class: "muted" }, t("rt.loading")) :
+          reports.length === 0 ? h("p", { class: "muted" }, t("mod.no_reports")) :
+            h("ul", { class: "mod-reports", id: "my-reports" }, reports.map((r) => h("li", { data: { id: String(r.id) } },
+              h("strong", {}, r.name), " · ", t("mod.reason." + r.reason), " · ",
+              h("span", { class: "mod-state" }, r.handled ? t("mod.handled." + (r.outcome || "no_action")) : t("mod.waiting")))))),
+    submit: async () => {},
+  });
+  try { reports = await api("GET", "/api/me/reports"); } catch (e) { error = e; }
+  ctl.draw();
+}
+
 function openChangePassword(opener) {
   openDialog({
     id: "password-dialog", opener, title: t("acct.change_password"), submitLabel: t("acct.change_btn"),
@@ -251,6 +270,7 @@ export function renderAccount(el) {
   item("acct-my-games", t("acct.my_games"), () => showMyGames()),
   me.password === false ? null : item("acct-change-pw", t("acct.change_password"), openChangePassword),
   passkeysHere() ? item("acct-passkeys", t("pk.menu"), openPasskeys) : null,
+  item("acct-reports", t("mod.my_reports"), openMyReports),
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
   h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",
