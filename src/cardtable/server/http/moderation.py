@@ -267,11 +267,13 @@ async def _evidence(request: Request, req: ReportIn) -> dict:
 
 
 def _lines_around(code: str, line: int):
-    rows = yield ("SELECT c.id, c.seat, c.name, c.kind, c.text, c.at FROM chat c JOIN "
-                  "game_tables t ON t.id = c.table_id WHERE t.code = :c AND c.channel = "
-                  "'table' AND c.id BETWEEN :a AND :b ORDER BY c.id",
-                  {"c": code, "a": line - 5, "b": line + 5})
-    return [dict(zip(("id", "seat", "name", "kind", "text", "at"), r)) for r in rows]
+    """The table's line `line` (channel `table`), the five before it and the five after."""
+    base = ("SELECT c.id, c.seat, c.name, c.kind, c.text, c.at FROM chat c JOIN game_tables t "
+            "ON t.id = c.table_id WHERE t.code = :c AND c.channel = 'table' AND ")
+    before = yield (base + "c.id <= :l ORDER BY c.id DESC LIMIT 6", {"c": code, "l": line})
+    after = yield (base + "c.id > :l ORDER BY c.id LIMIT 5", {"c": code, "l": line})
+    return [dict(zip(("id", "seat", "name", "kind", "text", "at"), r))
+            for r in before[::-1] + after]
 
 
 @router.post("/api/reports", response_model=ReportOut, status_code=201)
