@@ -28,15 +28,16 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"clock", "config"},        # the database, transactions, migrations
     "mail": {"config"},                  # sending e-mail through the operator's SMTP server
     "people": {"clock", "config", "errors", "guard", "protocol", "store"},
+    "mod": {"config", "guard", "people", "store"},   # roles, audit log, bans, blocks, reports
     "tables": {"clock", "config", "errors", "guard", "observe", "people", "protocol",
                "store"},
     "talk": {"clock", "config", "errors", "guard", "protocol", "store", "tables"},
     "games": {"config", "errors", "guard", "protocol", "tables"},
     "ws": {"clock", "config", "errors", "guard", "observe", "people", "protocol", "store",
            "tables", "talk"},
-    "http": {"clock", "config", "errors", "games", "guard", "mail", "observe", "people",
+    "http": {"clock", "config", "errors", "games", "guard", "mail", "mod", "observe", "people",
              "protocol", "store", "tables", "talk"},
-    "app": {"clock", "config", "errors", "games", "guard", "http", "mail", "observe", "people",
+    "app": {"clock", "config", "errors", "games", "guard", "http", "mail", "mod", "observe", "people",
             "protocol", "store", "tables", "talk", "ws"},
     "server": {"app", "config", "guard", "options", "people", "store", "talk"},   # store: budget.py
     "__main__": {"server"},

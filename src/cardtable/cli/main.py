@@ -528,11 +528,11 @@ def _error(msg: str) -> None:
 
 # Commands of the other parts: each module has `register(app)`.
 COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
-                   "doctor_cmd", "db_cmd")
+                   "doctor_cmd", "db_cmd", "admin_cmd")
 #: the commands of the game server, and the modules they need: the extra `server` (pip install
 #: 'cardtable[server]'; `make run` installs it). Without them these commands say so.
 SERVER_COMMANDS = {"serve_cmd": ("serve",), "doctor_cmd": ("doctor",),
-                   "db_cmd": ("backup", "restore", "migrate")}
+                   "db_cmd": ("backup", "restore", "migrate"), "admin_cmd": ("admin",)}
 SERVER_STACK = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "icu")
 
 

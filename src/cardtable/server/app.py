@@ -56,6 +56,7 @@ from cardtable.server.http.coach import router as coach_router
 from cardtable.server.http.friend import install as install_friends
 from cardtable.server.http.learn import router as learn_router
 from cardtable.server.http.metrics import router as metrics_router
+from cardtable.server.http.moderation import router as moderation_router
 from cardtable.server.http.pace import router as pace_router
 from cardtable.server.http.passkey import router as passkey_router
 from cardtable.server.http.email import Mail
@@ -224,6 +225,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
     install_friends(app)                                # /api/friends/..., presence (WebSockets)
     app.include_router(pace_router)                     # POST /api/my-moves
+    app.include_router(moderation_router)               # blocks, reports, /api/mod/...
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

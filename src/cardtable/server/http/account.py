@@ -40,6 +40,8 @@ from cardtable.server.people.passwords import BadPassword, Passwords, clean_pass
 from cardtable.server.people.ratings import conservative, established
 from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
+from cardtable.server.http.moderation import BanOut, ban_of, ban_out, refuse_banned
+from cardtable.server.mod.moderation import account_data, role_of
 from cardtable.server.tables.views import seat_names
 
 #: a password as sent (checked by passwords.clean_password, which words what is wrong)
@@ -88,6 +90,9 @@ class AccountOut(BaseModel):
 class AuthOut(BaseModel):
     account: AccountOut
     claimed: int = Field(..., description="seats that became the account's")
+    ban: BanOut | None = Field(None, description="the account is banned or suspended: it "
+                               "logs in (its data download stays), and every route where "
+                               "it would play answers 403 banned / suspended")
 
 
 class MeOut(AccountOut):
@@ -95,6 +100,8 @@ class MeOut(AccountOut):
     session_expires: float
     has_password: bool = Field(True, description="false: an account signed up with a "
                                                  "passkey, which logs in only with passkeys")
+    role: str = Field("player", description="player, moderator or admin")
+    ban: BanOut | None = Field(None, description="as at log-in")
 
 
 class Ended(BaseModel):
@@ -236,6 +243,7 @@ async def sign_up(req: SignUp, request: Request, response: Response) -> AuthOut:
     wait = s.limits.signup_open(addr) or s.limits.attempt(addr)
     if wait:
         raise s.limited(wait, "signup_limited")
+    await refuse_banned(request, look_up=False)        # a banned browser or address
     password = checked_password(req.password)
     keys = name_keys(req.name)
     pw_hash = await s.passwords.hash(password)          # before the name is looked up
@@ -265,7 +273,9 @@ async def log_in(req: LogIn, request: Request, response: Response) -> AuthOut:
         raise ApiError(401, "wrong name or password", "bad_login")
     await s.start_session(request, response, account["id"])
     claimed = await A.claim(s.store, account["id"], req.claim)
-    return AuthOut(account=_account_out(account), claimed=claimed)
+    banned = await ban_of(request, account["id"])
+    return AuthOut(account=_account_out(account), claimed=claimed,
+                   ban=ban_out(banned))
 
 
 @router.delete("/api/session", status_code=204)
@@ -283,10 +293,14 @@ async def log_out(request: Request) -> Response:
 @router.get("/api/me", response_model=MeOut)
 async def get_me(request: Request) -> MeOut:
     """The logged-in account (401 `not_logged_in` without a session)."""
-    account, sess = await svc(request).me(request)
+    s = svc(request)
+    account, sess = await s.me(request)
+    banned = await ban_of(request, account["id"])
     return MeOut(name=account["name"], created_at=account["created_at"],
                  password_at=account["password_at"], session_expires=sess["expires"],
-                 has_password=bool(account["password_hash"]))
+                 has_password=bool(account["password_hash"]),
+                 role=await A.read(s.store, role_of(account["id"])) or "player",
+                 ban=ban_out(banned))
 
 
 @router.post("/api/me/password", response_model=Ended)
@@ -464,7 +478,9 @@ async def my_data(request: Request) -> JSONResponse:
             # passkeys (passkeys.py): their public ids, labels and dates, no key material
             "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))],
             # the e-mail address and recovery codes left (people/email.py; no tokens, no codes)
-            "email": await A.read(s.store, email_data(me))}
+            "email": await A.read(s.store, email_data(me)),
+            # role, bans, blocks, reports filed (mod/moderation.py)
+            "moderation": await A.read(s.store, account_data(me))}
     return JSONResponse(data, headers={
         "Content-Disposition": 'attachment; filename="cardtable-account.json"',
         "Cache-Control": "no-store"})

@@ -32,6 +32,7 @@ from cardtable import i18n
 from cardtable.server.people import accounts as A
 from cardtable.server.people import friends as F
 from cardtable.server.people import sessions as S
+from cardtable.server.http.moderation import refuse_banned
 from cardtable.server.errors import ApiError
 from cardtable.server.protocol import Name
 from cardtable.server.talk.push import BadSubscription, check_endpoint, check_keys
@@ -205,6 +206,7 @@ async def ask(req: Ask, request: Request) -> Asked:
     keys = name_keys(req.name)
     if keys[0] == my_keys[0] or keys[1] == my_keys[1]:
         raise ApiError(422, "that is your own name", "friend_self")
+    await refuse_banned(request, me)
     s.limited(s.limits.requests, me, "friend_limited")
     status, found = await A.write(s.store, lambda: F.request(me, my_keys, req.name, keys))
     if status == "full":
@@ -277,6 +279,7 @@ async def invite(req: Invite, request: Request) -> Invited:
     `no_free_seat` / `friend_seated`, 429 `invite_limited`."""
     s = svc(request)
     me, my_name, _ = await s.me(request)
+    await refuse_banned(request, me)
     s.limited(s.limits.invites, me, "invite_limited")
     keys = name_keys(req.to)
     try:

@@ -26,6 +26,7 @@ from cardtable.server.people import accounts as A
 from cardtable.server.people import passkeys as P
 from cardtable.server.people import sessions as S
 from cardtable.server.http.account import AccountOut, Accounts, Token, svc
+from cardtable.server.http.moderation import BanOut, ban_of, ban_out, refuse_banned
 from cardtable.server.errors import ApiError
 from cardtable.server.guard.login_limits import limit_keys
 from cardtable.server.people.origin import parse_allowed
@@ -69,6 +70,7 @@ class PasskeyAuthOut(BaseModel):
     account: AccountOut
     claimed: int = Field(..., description="seats that became the account's")
     has_password: bool = Field(..., description="whether the account also has a password")
+    ban: BanOut | None = Field(None, description="as for POST /api/session")
 
 
 class PasskeyOut(BaseModel):
@@ -186,8 +188,10 @@ async def sign_up(req: SignUp, request: Request, response: Response) -> PasskeyA
     `passkey_expired` without a ceremony begun by this browser; 400 `passkey_refused` for an
     answer that is not valid (another site's origin, another challenge); 409
     `account_name_taken` if the name was taken meanwhile, `passkey_known` if the passkey
-    belongs to an account already."""
+    belongs to an account already; 403 `banned` / `suspended` for a banned browser or
+    address."""
     s = svc(request)
+    await refuse_banned(request, look_up=False)
     rp_id, origins = _rp(request)
     P.check_shape(req.credential, "create")  # bad input leaves the ceremony
     ch = await _take(request, response, "signup")
@@ -248,7 +252,8 @@ async def log_in(req: LogIn, request: Request, response: Response) -> PasskeyAut
     await s.start_session(request, response, account["id"])
     claimed = await A.claim(s.store, account["id"], req.claim)
     return PasskeyAuthOut(account=_out(account), claimed=claimed,
-                          has_password=bool(account["password_hash"]))
+                          has_password=bool(account["password_hash"]),
+                          ban=ban_out(await ban_of(request, account["id"])))
 
 
 @router.get("/api/me/passkeys", response_model=list[PasskeyOut])

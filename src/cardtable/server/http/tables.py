@@ -23,6 +23,7 @@ from cardtable.core import registry
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.errors import ApiError, bad
+from cardtable.server.http.moderation import refuse_banned, refuse_blocked_host
 from cardtable.server.games import table_config
 from cardtable.server.guard.security import (
     MAX_CODE_LEN,
@@ -129,6 +130,7 @@ async def create_table(req: P.CreateTable, request: Request) -> P.CreateOut:
     address may have a few unfinished tables at a time (fewer with searching bots), and
     the server a few thousand (quotas.py)."""
     cfg, base, rows = table_config(req, request.app.state.settings)
+    await refuse_banned(request)
     if req.rated:
         await rated_host(req, cfg, request)
     return await make_table(req, request, cfg, base, rows)
@@ -207,7 +209,9 @@ async def get_table(code: CodePath, request: Request) -> P.TableOut:
 async def join_table(code: str, req: P.JoinTable, request: Request) -> P.JoinOut:
     st = request.app.state
     settings = st.settings
+    await refuse_banned(request)
     async with table(request, code, refresh=False) as rt:
+        await refuse_blocked_host(request, rt.code, rt.host())
         account_id = None
         if rt.row.get("rated"):                  # logged in, as the account's name
             name, account_id = await rated_join(rt, request)
@@ -275,6 +279,7 @@ async def watch(code: CodePath, request: Request) -> P.WatchOut:
 async def rematch(code: CodePath, req: P.Rematch, request: Request) -> P.TableOut:
     """A new table with the same settings and players (a finished game only; any seat's
     token). Every player's token works at the new table too."""
+    await refuse_banned(request)
     async with table(request, code) as rt:
         seat = await request.app.state.hub().store.seat_by_token(rt.id, req.token)
         if seat is None:

@@ -17,7 +17,8 @@ Tables (schema.py; migration 0004)
 The data download (GET /api/me/data) reads, besides these, every other table that names the
 account or its seats: its own lines of table talk (`chat_lines`), its seats as stored and their
 push subscriptions (`seat_details`), its ratings (`ratings_data`), its friends, requests,
-invitations, presence and push subscriptions (`friends_data`).
+invitations, presence and push subscriptions (`friends_data`), and what moderation keeps of
+it (`mod/moderation.py`, `account_data`: role, bans, blocks, reports filed).
 
 Every operation is a generator of SQL statements (`yield sql, params` gives the rows), run
 by `read` (a connection of the store's engine) or `write` (SQLite: the store's writer
@@ -98,12 +99,23 @@ def by_id(account_id: int) -> Op:
     return _account(rows[0] if rows else None)
 
 
+def name_free(keys: tuple[str, str]) -> Op:
+    """Whether a new account may take a name with these keys: no account has a lookalike
+    name, and none had it before a moderator renamed it, in the last days
+    (name_reservations, mod/moderation.py)."""
+    if (yield from by_keys(keys)) is not None:
+        return False
+    rows = yield ("SELECT 1 FROM name_reservations WHERE (name_key = :a OR name_key2 = :b) "
+                  "AND until > :t", {"a": keys[0], "b": keys[1], "t": time.time()})
+    return not rows
+
+
 async def create(store: Store, name: str, keys: tuple[str, str], pw_hash: str) -> int | None:
-    """The new account's id; None if a lookalike name is taken."""
+    """The new account's id; None if a lookalike name is taken (or reserved)."""
     now = time.time()
 
     def op() -> Op:
-        if (yield from by_keys(keys)) is not None:
+        if not (yield from name_free(keys)):
             return None
         rows = yield ("INSERT INTO accounts (name, name_key, name_key2, password_hash, "
                       "created_at, password_at) VALUES (:n, :a, :b, :h, :t, :t) RETURNING id",
@@ -160,6 +172,10 @@ async def delete(store: Store, account_id: int) -> None:
         yield "DELETE FROM email_tokens WHERE account_id = :id", {"id": account_id}   # 0014
         yield "DELETE FROM account_emails WHERE account_id = :id", {"id": account_id}
         yield "DELETE FROM recovery_codes WHERE account_id = :id", {"id": account_id}
+        # its bans go with it (a new account may get its id on SQLite); reports about it
+        # stay, without the account (0013)
+        yield ("UPDATE bans SET lifted_at = :t WHERE kind = 'account' AND target = :k AND "
+               "lifted_at IS NULL", {"t": time.time(), "k": str(account_id)})
         yield "DELETE FROM accounts WHERE id = :id", {"id": account_id}
     await write(store, op)
 

@@ -113,10 +113,12 @@ def request(me: int, my_keys: tuple[str, str], name: str, keys: tuple[str, str])
     return "sent", {"id": rows[0][0], "name": rows[0][1], "created_at": rows[0][2]}
 
 
-#: a request to `me` (keys :k, :k2) that waits for an answer (params :me, :since)
+#: a request to `me` (keys :k, :k2) that waits for an answer (params :me, :since), not from
+#: an account `me` blocks (mod/moderation.py; the requester is not told)
 _INCOMING = ("(r.to_key = :k OR r.to_key2 = :k2) AND r.declined_at IS NULL AND r.from_id <> :me "
              "AND r.created_at > :since AND NOT EXISTS (SELECT 1 FROM friends f WHERE "
-             "f.account_id = :me AND f.friend_id = r.from_id)")
+             "f.account_id = :me AND f.friend_id = r.from_id) AND NOT EXISTS (SELECT 1 FROM "
+             "blocks b WHERE b.blocker_id = :me AND b.blocked_id = r.from_id)")
 
 
 def answer(me: int, my_keys: tuple[str, str], request_id: int, accept: bool) -> Op:

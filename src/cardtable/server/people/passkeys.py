@@ -65,7 +65,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from cardtable.server.people.accounts import Op, by_keys
+from cardtable.server.people.accounts import Op, name_free
 from cardtable.server.errors import ApiError
 from cardtable.server.people.origin import normal_origin, own_origin
 
@@ -293,7 +293,7 @@ def create_account(name: str, keys: tuple[str, str], new: dict, user_handle: str
     """A new account without a password (its hash '': nothing matches it) and its first
     passkey, in one transaction: the account's id, None if a lookalike name is taken,
     "known" if the credential belongs to an account already."""
-    if (yield from by_keys(keys)) is not None:
+    if not (yield from name_free(keys)):
         return None
     if (yield "SELECT 1 FROM passkeys WHERE credential_id = :c",
               {"c": new["credential_id"]}):

@@ -107,6 +107,8 @@ accounts = Table(
     Column("password_hash", String(256), nullable=False),       # Argon2id, PHC string
     Column("created_at", Float, nullable=False),
     Column("password_at", Float, nullable=False),
+    # player | moderator | admin (mod/moderation.py; migration 0013)
+    Column("role", String(16), nullable=False, server_default="player"),
 )
 
 sessions = Table(
@@ -359,6 +361,74 @@ account_push = Table(
     Column("lang", String(8), nullable=False),
     Column("created_at", Float, nullable=False),
     UniqueConstraint("account_id", "endpoint", name="uq_account_push"),
+)
+
+
+#: moderation (mod/moderation.py; migration 0013): the audit log of moderator actions, bans
+#: and suspensions (of accounts, persons and address groups), blocks, reports
+audit_log = Table(
+    "audit_log", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("actor", String(80), nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("target", String(120), nullable=False),
+    Column("reason", String(500), nullable=False),
+    Column("detail", Text, nullable=False),                 # JSON
+    Index("ix_audit_log_at", "at"),
+)
+
+bans = Table(
+    "bans", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),             # account | person | address
+    Column("target", String(64), nullable=False),
+    Column("reason", String(500), nullable=False),
+    Column("until", Float, nullable=True),                  # None: a ban; else a suspension
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("lifted_at", Float, nullable=True),
+    Index("ix_bans_target", "kind", "target"),
+)
+
+blocks = Table(
+    "blocks", metadata,
+    Column("blocker_id", Integer, ForeignKey("accounts.id", name="fk_blocks_blocker",
+                                             ondelete="CASCADE"), primary_key=True),
+    Column("blocked_id", Integer, ForeignKey("accounts.id", name="fk_blocks_blocked",
+                                             ondelete="CASCADE"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Index("ix_blocks_blocked", "blocked_id"),
+)
+
+reports = Table(
+    "reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, ForeignKey("accounts.id", name="fk_reports_reporter",
+                                              ondelete="CASCADE"), nullable=False),
+    Column("target_id", Integer, ForeignKey("accounts.id", name="fk_reports_target",
+                                            ondelete="SET NULL"), nullable=True),
+    Column("target_name", String(64), nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("note", String(500), nullable=False),
+    Column("evidence", Text, nullable=False),               # JSON
+    Column("created_at", Float, nullable=False),
+    Column("claimed_by", String(80), nullable=True),
+    Column("claimed_at", Float, nullable=True),
+    Column("resolved_at", Float, nullable=True),
+    Column("outcome", String(16), nullable=True),
+    Column("resolution", String(500), nullable=True),
+    Index("ix_reports_open", "resolved_at", "created_at"),
+    Index("ix_reports_reporter", "reporter_id"),
+)
+
+#: the names of renamed accounts, reserved for a time (their lookalike keys)
+name_reservations = Table(
+    "name_reservations", metadata,
+    Column("name_key", String(256), primary_key=True),
+    Column("name_key2", String(256), nullable=False),
+    Column("until", Float, nullable=False),
+    Index("ix_name_reservations_key2", "name_key2"),
 )
 
 

@@ -17,7 +17,10 @@ they see; once the game is over everybody gets both, and the replay shows both).
   connection's and the address's message budgets of ws/endpoint.py.)
 - The host may turn the chat off (`chat_mode`): then nobody's text or reaction is taken
   (`chat_off`) until the host turns it on again. The change is a row of the chat too.
-- Muting is the browser's (per viewer, stored in that browser): the server sends everything.
+- Muting is the browser's (per viewer, stored in that browser): the server sends everything,
+  but to a seated player whose account blocks another seat's account (mod/moderation.py)
+  none of that seat's lines (read when the player connects: a block made during the game
+  takes effect at their next connection).
 - A client that connects gets `chat_log`: the mode and the last `chat_backlog` rows it may see.
 
 Several processes (PostgreSQL): a row's insert notifies "table_id:chat"; every process then
@@ -31,7 +34,7 @@ import re
 import unicodedata
 from collections import deque
 
-from cardtable.server.talk.chat_store import insert_chat, last_mode, recent_chat
+from cardtable.server.talk.chat_store import blocked_seats, insert_chat, last_mode, recent_chat
 from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import TokenBucket
 from cardtable.server.tables.table_base import ProtocolError, log_failure
@@ -79,6 +82,8 @@ class ChatRoom:
         self.sent: deque[int] = deque(maxlen=4 * max(1, settings.chat_backlog))
         self.sent_set: set[int] = set()
         self.lock = asyncio.Lock()
+        #: a seat -> the seats whose lines it does not get (its account blocks theirs)
+        self.hidden: dict[int, set[int]] = {}
 
     # -- who sees what --------------------------------------------------------------------------
     def visible(self, conn, channel: str) -> bool:
@@ -104,8 +109,12 @@ class ChatRoom:
             return
         msg = message(row)
         for c in list(self.rt.conns):
-            if self.visible(c, row["channel"]):
+            if self.visible(c, row["channel"]) and not self._hidden(c, row):
                 c.send(msg)
+
+    def _hidden(self, conn, row: dict) -> bool:
+        return conn.seat is not None and row["seat"] is not None and \
+            row["seat"] in self.hidden.get(conn.seat, ())
 
     async def _mode(self) -> bool:
         if self.off is None:
@@ -120,10 +129,13 @@ class ChatRoom:
     async def backlog(self, conn) -> None:
         """Send a connecting client the mode and the latest rows it may see (`chat_log`)."""
         off = await self._mode()
+        if conn.seat is not None:
+            self.hidden[conn.seat] = await blocked_seats(self.rt.hub.store, self.rt.id,
+                                                         conn.seat)
         rows = await recent_chat(self.rt.hub.store, self.rt.id, self.settings.chat_backlog,
                                  self.channels(conn))
         conn.send({"type": "chat_log", "off": off, "spectator": conn.spectator,
-                   "messages": [message(r) for r in rows]})
+                   "messages": [message(r) for r in rows if not self._hidden(conn, r)]})
 
     # -- posting ------------------------------------------------------------------------------------
     def _budget(self, conn) -> bool:

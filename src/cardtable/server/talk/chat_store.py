@@ -54,3 +54,13 @@ async def last_mode(store, table_id: int) -> bool:
          .order_by(chat.c.id.desc()).limit(1))
     async with store.engine.connect() as conn:
         return (await conn.execute(q)).scalar() == "off"
+
+
+async def blocked_seats(store, table_id: int, seat: int) -> set[int]:
+    """The seats of the table held by accounts that the account holding `seat` blocks
+    (mod/moderation.py, blocks): their lines are not sent to that seat."""
+    q = text("SELECT s2.seat FROM seats s1 JOIN blocks b ON b.blocker_id = s1.account_id "
+             "JOIN seats s2 ON s2.table_id = s1.table_id AND s2.account_id = b.blocked_id "
+             "WHERE s1.table_id = :t AND s1.seat = :s")
+    async with store.engine.connect() as conn:
+        return {r[0] for r in await conn.execute(q, {"t": table_id, "s": seat})}

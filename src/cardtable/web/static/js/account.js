@@ -171,8 +171,28 @@ export function openSignIn(opener, mode = "login") {
       setMe({ name: r.account.name, password: true });
       announce(t("acct.logged_in", { name: r.account.name }));
       if (r.claimed) announce(t("acct.claimed", { n: r.claimed }));
+      if (r.ban) announce(t(r.ban.until ? "mod.suspended_login" : "mod.banned_login", r.ban));
     },
   });
+}
+
+/** The reports I filed and whether a moderator handled them (and how). */
+async function openMyReports(opener) {
+  let reports = null;
+  let error = null;
+  const ctl = openDialog({
+    id: "reports-dialog", opener, title: t("mod.my_reports"), submitLabel: t("mod.close"),
+    fill: (form) => add(form,
+      error ? h("p", { class: "error", role: "alert" }, apiMessage(error)) :
+        reports === null ? h("p", { class: "muted" }, t("rt.loading")) :
+          reports.length === 0 ? h("p", { class: "muted" }, t("mod.no_reports")) :
+            h("ul", { class: "mod-reports", id: "my-reports" }, reports.map((r) => h("li", { data: { id: String(r.id) } },
+              h("strong", {}, r.name), " · ", t("mod.reason." + r.reason), " · ",
+              h("span", { class: "mod-state" }, r.handled ? t("mod.handled." + (r.outcome || "no_action")) : t("mod.waiting")))))),
+    submit: async () => {},
+  });
+  try { reports = await api("GET", "/api/me/reports"); } catch (e) { error = e; }
+  ctl.draw();
 }
 
 function openChangePassword(opener) {
@@ -258,6 +278,7 @@ export function renderAccount(el) {
   passkeysHere() ? item("acct-passkeys", t("pk.menu"), openPasskeys) : null,
   item("acct-email", t("mail.menu"), openEmail),
   me.password === false ? item("acct-codes", t("rc.menu"), openRecoveryCodes) : null,
+  item("acct-reports", t("mod.my_reports"), openMyReports),
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
   h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",

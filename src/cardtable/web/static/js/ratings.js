@@ -8,6 +8,7 @@ import { t, getLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
+import { account, openDialog } from "./account.js";
 
 // a rating with one decimal in the page's language, a negative one with a real minus sign
 const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
@@ -97,7 +98,8 @@ function drawProfile(el, state, route) {
     return;
   }
   const head = h("section", { class: "panel rt-head" },
-    h("h1", {}, p.name), h("p", { class: "muted" }, t("rt.since", { date: day(p.created_at) })));
+    h("h1", {}, p.name), h("p", { class: "muted" }, t("rt.since", { date: day(p.created_at) })),
+    blockButton(p.name));
   const ratings = h("section", { class: "panel", "aria-labelledby": "rt-ratings-h" }, h("h2", { id: "rt-ratings-h" }, t("rt.ratings")),
     p.ratings.length === 0 ? h("p", { class: "muted" }, t("rt.no_ratings")) :
       h("div", { class: "rt-cards" }, p.ratings.map((r, i) => h("div", { class: "rt-card", data: { game: r.game } },
@@ -133,6 +135,52 @@ function drawProfile(el, state, route) {
       h("ul", { class: "rt-bots" }, p.bots_beaten.map((b) => h("li", {},
         t("rt.bot_beaten", { game: title(b.game), bot: t("level." + b.bot), n: b.times })))));
   el.append(head, h("div", { class: "rt-grid-2" }, ratings, h("div", { class: "rt-side" }, counts, bots)), recent);
+}
+
+// Block or unblock this player (logged in, not oneself): private to the one who blocks.
+function blockButton(name) {
+  const me = account();
+  if (!me || me.name === name) return null;
+  let blocked = false;
+  const note = h("p", { class: "muted small", id: "rt-block-note", role: "status" });
+  const btn = h("button", { type: "button", class: "btn btn-small", id: "rt-block", "aria-pressed": "false",
+    onclick: async () => {
+      try {
+        if (blocked) await api("DELETE", `/api/me/blocks/${encodeURIComponent(name)}`);
+        else await api("POST", "/api/me/blocks", { name });
+        blocked = !blocked;
+        show();
+      } catch (e) { note.textContent = apiMessage(e); }
+    } }, t("mod.block"));
+  const show = () => {
+    btn.textContent = t(blocked ? "mod.unblock" : "mod.block");
+    btn.setAttribute("aria-pressed", String(blocked));
+    note.textContent = blocked ? t("mod.blocked", { name }) : "";
+  };
+  api("GET", "/api/me/blocks").then((list) => { blocked = list.some((b) => b.name === name); show(); }).catch(() => {});
+  const report = h("button", { type: "button", class: "btn btn-small", id: "rt-report",
+    onclick: (e) => openReport(e.currentTarget, name, note) }, t("mod.report"));
+  return h("div", { class: "rt-block" }, btn, " ", report, note);
+}
+
+const REASONS = ["abuse", "cheating", "spam", "name", "other"];
+
+// Report this player to the moderators: a reason from the list and an optional note.
+function openReport(opener, name, note) {
+  openDialog({
+    id: "report-dialog", opener, title: t("mod.report_title", { name }), submitLabel: t("mod.report_send"),
+    fill: (form) => form.append(
+      h("div", { class: "field" }, h("label", { for: "report-reason" }, t("mod.report_reason")),
+        h("select", { id: "report-reason", name: "report-reason" },
+          REASONS.map((r) => h("option", { value: r }, t("mod.reason." + r))))),
+      h("div", { class: "field" }, h("label", { for: "report-note" }, t("mod.report_note")),
+        h("textarea", { id: "report-note", name: "report-note", maxlength: 500, rows: 3 }))),
+    submit: async (form) => {
+      await api("POST", "/api/reports", { name, reason: form.querySelector("#report-reason").value,
+        note: form.querySelector("#report-note").value });
+      note.textContent = t("mod.reported", { name });
+    },
+  });
 }
 
 function boardLinks(current) {

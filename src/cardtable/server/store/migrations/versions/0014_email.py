@@ -12,7 +12,7 @@ recovery codes (people/email.py describes all three).
   and when it was used (NULL: still good).
 
 Revision ID: 0014
-Revises: 0012 (one seat per account and table)
+Revises: 0013 (moderation)
 Create Date: 2026-11-29
 """
 
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0012"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

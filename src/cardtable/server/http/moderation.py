@@ -1,0 +1,379 @@
+"""Moderation over HTTP (docs/api.md, "Moderation"): what a ban or suspension refuses
+(`refuse_banned`, called by the routes where somebody plays: creating and joining tables,
+friend requests and invitations, reports), a player's blocks, reports, and the moderators'
+routes (reports: list, claim, resolve; bans of accounts; the audit log for admins).
+
+The store side is mod/moderation.py; the same operations run from the terminal as
+`cardtable admin` (cli/admin_cmd.py).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from cardtable.server.errors import ApiError
+from cardtable.server.guard.login_limits import Buckets
+from cardtable.server.guard.netaddr import addr_group
+from cardtable.server.guard.security import BadClientId, client_addr, client_identity, name_keys
+from cardtable.server.mod import moderation as M
+from cardtable.server.people import accounts as A
+from cardtable.server.protocol import Name
+
+Id = Annotated[int, Path(ge=1, le=2**53)]
+#: reports one account may file: a burst, then this many a day (each process counts its own)
+REPORT_BURST = 5
+REPORTS_PER_DAY = 20.0
+
+
+def _store(request: Request):
+    return request.app.state.accounts.store
+
+
+def ban_params(b: dict) -> dict:
+    """What the player is told of a ban: the reason and, for a suspension, until when
+    (epoch seconds and as UTC text)."""
+    out = {"reason": b["reason"], "until": b["until"]}
+    if b["until"] is not None:
+        out["until_text"] = datetime.fromtimestamp(b["until"], timezone.utc).strftime(
+            "%Y-%m-%d %H:%M UTC")
+    return out
+
+
+class BanOut(BaseModel):
+    """A ban or suspension as its player is told it (at log-in, GET /api/me)."""
+    reason: str
+    until: float | None = Field(None, description="a suspension's end (epoch seconds); "
+                                                  "none: a ban")
+    until_text: str | None = Field(None, description="the same in UTC, as text")
+
+
+def ban_out(b: dict | None) -> BanOut | None:
+    return BanOut(**ban_params(b)) if b else None
+
+
+def ban_error(b: dict) -> ApiError:
+    p = ban_params(b)
+    if b["until"] is None:
+        return ApiError(403, f"you are banned: {b['reason']}", "banned", p)
+    return ApiError(403, f"you are suspended until {p['until_text']}: {b['reason']}",
+                    "suspended", p)
+
+
+async def ban_of(request: Request, account_id: int | None) -> dict | None:
+    """The ban or suspension in force of this request: of the account `account_id`, the
+    browser's client identity (or a guest without one, its address: the person half of
+    seats.client under each address key) or its address group (an IPv4 address, an IPv6
+    /64)."""
+    st = request.app.state
+    addr = client_addr(request.scope)
+    try:
+        identity = client_identity(request.headers)
+    except BadClientId:
+        identity = None
+    persons = [c[32:] for c in st.address_keys.seat_clients(addr, identity)]
+    return await A.read(_store(request), M.ban_of(account_id, persons, addr_group(addr)))
+
+
+async def refuse_banned(request: Request, account_id: int | None = None,
+                        look_up: bool = True) -> None:
+    """403 `banned` / `suspended` (with the reason and until when) if a ban is in force for
+    this request; `look_up`: the logged-in account's too (when `account_id` is not given)."""
+    if account_id is None and look_up:
+        found = await request.app.state.accounts.current(request)
+        account_id = found[0]["id"] if found else None
+    b = await ban_of(request, account_id)
+    if b is not None:
+        raise ban_error(b)
+
+
+async def refuse_blocked_host(request: Request, code: str, host_seat: int | None) -> None:
+    """403 `not_welcome` if the logged-in player is blocked by the account holding the
+    table's host seat (the message does not say who or why: a block is private)."""
+    if host_seat is None:
+        return
+    found = await request.app.state.accounts.current(request)
+    if found is None:
+        return
+    me = found[0]["id"]
+    store = _store(request)
+    host = await A.read(store, M.host_account(code, host_seat))
+    if host is not None and host != me and await A.read(store, M.blocks_between([host], me)):
+        raise ApiError(403, "you cannot join this table", "not_welcome")
+
+
+# -- models ------------------------------------------------------------------------------------
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class BlockIn(Body):
+    name: Name = Field(..., description="the player to block")
+
+
+class BlockOut(BaseModel):
+    name: str
+    since: float
+
+
+class ReportIn(Body):
+    name: Name = Field(..., description="the reported player's name (as shown)")
+    reason: Literal[M.REPORT_REASONS] = Field(..., description="why")   # type: ignore[valid-type]
+    note: str = Field("", max_length=500, description="optional words")
+    table: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}$",
+                              description="the table it happened at")
+    move: int | None = Field(None, ge=0, le=100_000, description="the move index (replay)")
+    line: int | None = Field(None, ge=1, le=2**53, description="the chat line reported")
+
+
+class ReportOut(BaseModel):
+    id: int
+    name: str = Field(..., description="the reported player")
+    reason: str
+    note: str
+    created_at: float
+    handled: bool = Field(..., description="a moderator resolved it")
+    outcome: str | None = None
+
+
+class ModReport(ReportOut):
+    reporter: str
+    evidence: dict
+    claimed_by: str | None
+    claimed_at: float | None
+    resolved_at: float | None
+    resolution: str | None
+
+
+class Resolve(Body):
+    outcome: Literal[M.OUTCOMES] = Field(...)                            # type: ignore[valid-type]
+    note: str = Field(..., min_length=1, max_length=500)
+
+
+class BanIn(Body):
+    name: Name | None = Field(None, description="an account's name")
+    seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
+                             description="CODE:N: the browser (or a guest without one, the "
+                                         "address) that took this seat")
+    reason: str = Field(..., min_length=1, max_length=500)
+    until: str | None = Field(None, max_length=40, description="a suspension's end: 30m, "
+                              "12h, 3d, 2w or an ISO 8601 time; none: a ban")
+
+
+class BanMade(BaseModel):
+    id: int
+    name: str = Field(..., description="the account's name, or `seat CODE:N`")
+    reason: str
+    until: float | None
+
+
+def _report_out(r: dict) -> ReportOut:
+    return ReportOut(id=r["id"], name=r["target_name"], reason=r["reason"], note=r["note"],
+                     created_at=r["created_at"], handled=r["resolved_at"] is not None,
+                     outcome=r["outcome"])
+
+
+def _mod_report(r: dict) -> ModReport:
+    return ModReport(**_report_out(r).model_dump(), reporter=r["reporter"],
+                     evidence=r["evidence"], claimed_by=r["claimed_by"],
+                     claimed_at=r["claimed_at"], resolved_at=r["resolved_at"],
+                     resolution=r["resolution"])
+
+
+def _mod_error(e: M.ModError) -> ApiError:
+    status = {"no_report": 404, "no_account": 404, "report_claimed": 409,
+              "name_taken": 409}.get(e.error, 422)
+    return ApiError(status, str(e), e.error, e.params)
+
+
+router = APIRouter(tags=["moderation"])
+
+
+async def _me(request: Request) -> dict:
+    account, _ = await request.app.state.accounts.me(request)
+    return account
+
+
+async def _staff(request: Request, admin: bool = False) -> dict:
+    """The logged-in account if it is a moderator (or, with `admin`, an admin); 403
+    `not_moderator` / `not_admin` otherwise."""
+    account = await _me(request)
+    role = await A.read(_store(request), M.role_of(account["id"]))
+    if role not in ("moderator", "admin"):
+        raise ApiError(403, "this is for moderators", "not_moderator")
+    if admin and role != "admin":
+        raise ApiError(403, "this is for admins", "not_admin")
+    return account
+
+
+# -- blocks ------------------------------------------------------------------------------------
+@router.get("/api/me/blocks", response_model=list[BlockOut])
+async def my_blocks(request: Request) -> list[BlockOut]:
+    """The players I block (nobody else sees this list)."""
+    me = await _me(request)
+    return [BlockOut(**b) for b in await A.read(_store(request), M.blocked_by(me["id"]))]
+
+
+@router.post("/api/me/blocks", response_model=BlockOut, status_code=201)
+async def block(req: BlockIn, request: Request) -> BlockOut:
+    """Block a player: no friendship (it ends), no friend requests or invitations from them,
+    no presence either way, no lines of theirs in my table talk, and they cannot join a
+    table I host. They are not told. 404 `no_account`; 422 `block_self`."""
+    me = await _me(request)
+    keys = name_keys(req.name)
+    if keys == name_keys(me["name"]):
+        raise ApiError(422, "that is your own name", "block_self")
+    name = await A.write(_store(request), lambda: M.block(me["id"], keys))
+    if name is None:
+        raise ApiError(404, f"no account is named {req.name!r}", "no_account",
+                       {"name": req.name})
+    return BlockOut(name=name, since=time.time())
+
+
+@router.delete("/api/me/blocks/{name}", status_code=204)
+async def unblock(name: Annotated[str, Path(max_length=128)], request: Request) -> Response:
+    """No longer block a player (404 `not_blocked` if I do not)."""
+    me = await _me(request)
+    try:
+        keys = name_keys(" ".join(name.split()))
+    except Exception:                               # noqa: BLE001 -- no account has these keys
+        keys = ("", "")
+    if not keys[0] or not await A.write(_store(request), lambda: M.unblock(me["id"], keys)):
+        raise ApiError(404, "you do not block anybody of that name", "not_blocked")
+    return Response(status_code=204)
+
+
+# -- reports -----------------------------------------------------------------------------------
+def _limits(request: Request) -> Buckets:
+    st = request.app.state
+    if getattr(st, "report_limits", None) is None:
+        st.report_limits = Buckets(REPORTS_PER_DAY / 86400.0, REPORT_BURST, 100_000)
+    return st.report_limits
+
+
+async def _evidence(request: Request, req: ReportIn) -> dict:
+    """What a report carries: the table, the move, and the lines of table talk around the
+    reported one (the five before it and after it, as stored)."""
+    out: dict = {"table": req.table.upper() if req.table else None, "move": req.move,
+                 "line": req.line, "lines": []}
+    if req.table and req.line is not None:
+        rows = await A.read(_store(request), _lines_around(req.table.upper(), req.line))
+        out["lines"] = rows
+    return out
+
+
+def _lines_around(code: str, line: int):
+    """The table's line `line` (channel `table`), the five before it and the five after."""
+    base = ("SELECT c.id, c.seat, c.name, c.kind, c.text, c.at FROM chat c JOIN game_tables t "
+            "ON t.id = c.table_id WHERE t.code = :c AND c.channel = 'table' AND ")
+    before = yield (base + "c.id <= :l ORDER BY c.id DESC LIMIT 6", {"c": code, "l": line})
+    after = yield (base + "c.id > :l ORDER BY c.id LIMIT 5", {"c": code, "l": line})
+    return [dict(zip(("id", "seat", "name", "kind", "text", "at"), r))
+            for r in before[::-1] + after]
+
+
+@router.post("/api/reports", response_model=ReportOut, status_code=201)
+async def report(req: ReportIn, request: Request) -> ReportOut:
+    """Report a player (or one of their lines of table talk: `table` and `line`) with a
+    reason and an optional note. The report carries the lines around the reported one, the
+    table and the move. Limited per account (429 `report_limited`); 404 `no_account`."""
+    me = await _me(request)
+    await refuse_banned(request, me["id"])
+    target = await A.read(_store(request), M.account_by_keys(name_keys(req.name)))
+    if target is None:
+        raise ApiError(404, f"no account is named {req.name!r}", "no_account",
+                       {"name": req.name})
+    if target[0] == me["id"]:
+        raise ApiError(422, "that is your own name", "report_self")
+    wait = _limits(request).take(str(me["id"]))
+    if wait:
+        seconds = int(wait + 0.999)
+        raise ApiError(429, f"too many reports: try again in {seconds} seconds",
+                       "report_limited", {"seconds": seconds}, {"Retry-After": str(seconds)})
+    evidence = await _evidence(request, req)
+    rid = await A.write(_store(request), lambda: M.file_report(
+        me["id"], target[0], target[1], req.reason, " ".join(req.note.split()), evidence))
+    return ReportOut(id=rid, name=target[1], reason=req.reason,
+                     note=" ".join(req.note.split()), created_at=time.time(), handled=False)
+
+
+@router.get("/api/me/reports", response_model=list[ReportOut])
+async def my_reports(request: Request) -> list[ReportOut]:
+    """My reports, newest first: whether a moderator handled each, and the outcome."""
+    me = await _me(request)
+    return [_report_out(r) for r in await A.read(_store(request), M.reports_of(me["id"]))]
+
+
+# -- moderators ----------------------------------------------------------------------------------
+@router.get("/api/mod/reports", response_model=list[ModReport])
+async def mod_reports(request: Request, status: str = Query("open", pattern="^(open|all)$"),
+                      reason: str | None = Query(None, pattern="^[a-z]{1,16}$")
+                      ) -> list[ModReport]:
+    """The reports (moderators): open ones oldest first, or all newest first; `reason`
+    filters. 403 `not_moderator`."""
+    await _staff(request)
+    rows = await A.read(_store(request), M.report_list(status == "open", reason))
+    return [_mod_report(r) for r in rows]
+
+
+@router.post("/api/mod/reports/{report_id}/claim", response_model=ModReport)
+async def mod_claim(report_id: Id, request: Request) -> ModReport:
+    """Take a report on (moderators): 409 `report_claimed` if another moderator has."""
+    me = await _staff(request)
+    try:
+        return _mod_report(await A.write(_store(request),
+                                         lambda: M.claim_report(me["name"], report_id)))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+
+
+@router.post("/api/mod/reports/{report_id}/resolve", response_model=ModReport)
+async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModReport:
+    """Close a report with an outcome and a note (moderators); the reporter sees the
+    outcome (GET /api/me/reports)."""
+    me = await _staff(request)
+    try:
+        return _mod_report(await A.write(_store(request), lambda: M.resolve_report(
+            me["name"], report_id, req.outcome, req.note)))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+
+
+@router.post("/api/mod/bans", response_model=BanMade, status_code=201)
+async def mod_ban(req: BanIn, request: Request) -> BanMade:
+    """Ban an account (`name`) or the guest of a seat (`seat`), or suspend them with
+    `until` (moderators). 404 `no_account` / `no_seat`; 422 `bad_until`, `ban_target`
+    (neither or both of `name` and `seat`)."""
+    me = await _staff(request)
+    if (req.name is None) == (req.seat is None):
+        raise ApiError(422, "name one of name and seat", "ban_target", {"field": "name"})
+    try:
+        until = M.parse_until(req.until) if req.until else None
+        if req.name is not None:
+            out = await A.write(_store(request), lambda: M.ban_account(
+                me["name"], name_keys(req.name), req.name, req.reason, until))
+        else:
+            code, n = req.seat.upper().split(":")
+            person = await A.read(_store(request), M.seat_person(code, int(n)))
+            if person is None:
+                raise ApiError(404, f"table {code} has no seat {n} taken by a client",
+                               "no_seat")
+            shown = f"person {person[:8]} (table {code} seat {n})"
+            out = await A.write(_store(request), lambda: M.ban(
+                me["name"], "person", person, shown, req.reason, until))
+            out["name"] = f"seat {code}:{n}"
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
+
+
+@router.get("/api/mod/audit")
+async def mod_audit(request: Request, limit: int = Query(100, ge=1, le=M.MAX_LIST)
+                    ) -> list[dict]:
+    """The audit log, newest first (admins; 403 `not_admin`)."""
+    await _staff(request, admin=True)
+    return await A.read(_store(request), M.audit_rows(limit))

@@ -1,0 +1,1 @@
+"""Moderation: roles, the audit log, bans and suspensions, blocks, reports."""

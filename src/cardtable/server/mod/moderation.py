@@ -1,0 +1,436 @@
+"""Moderation in the database: roles, the audit log, bans and suspensions, blocks and
+reports (docs/deploy.md, "Moderation"; migration 0013). Used by the HTTP routes
+(http/moderation.py) and by the operator's `cardtable admin` (cli/admin_cmd.py), which runs
+them on the database directly, without the server.
+
+Roles (accounts.role): `player` (everybody), `moderator` (reports, bans, suspensions,
+renames), `admin` (also roles and the audit log). Every moderator action writes one row of
+`audit_log` in the same transaction as the action: who (`actor`: an account's name, or
+`terminal:<user>` for the operator's command line), what (`action`), the target, when, why.
+
+Bans (`bans`): a row with no `until` is a ban, one with `until` a suspension until then; it
+is in force while it is not lifted and `until` has not passed. What it names (`kind`):
+- `account`: an account (its id), refused wherever an account plays;
+- `person`: the person half of seats.client (AddressKeys.seat_client's last 32 digits: a
+  hash of the browser's client identity, or, for a guest without one, of its address), so a
+  guest seen at a seat can be banned without anybody reading an address;
+- `address`: an address group as the rate limits count it (netaddr.addr_group: an IPv4
+  address, an IPv6 /64), as the operator typed it: everybody behind it.
+
+Blocks (`blocks`): one row per (blocker, blocked); private to the blocker.
+
+Every operation is a generator of SQL statements run by people.accounts.read / write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from datetime import datetime, timezone
+
+from cardtable.server.people.accounts import Op, sql_marks
+
+ROLES = ("player", "moderator", "admin")
+#: the reasons a report may give
+REPORT_REASONS = ("abuse", "cheating", "spam", "name", "other")
+#: the outcomes of a resolved report
+OUTCOMES = ("no_action", "warned", "muted", "suspended", "banned", "renamed")
+#: the kinds of bans
+KINDS = ("account", "person", "address")
+#: audit rows and reports listed at most
+MAX_LIST = 500
+REASON_MAX = 500
+#: days the old name of a renamed account stays reserved (no new account may take it)
+RESERVE_DAYS = 30
+
+_DURATION = re.compile(r"^\s*(\d{1,6})\s*([mhdw])\s*$")
+_UNIT = {"m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
+
+
+class ModError(ValueError):
+    """A moderation request that cannot be done: `error` is its code, `params` the details."""
+
+    def __init__(self, message: str, error: str, **params):
+        super().__init__(message)
+        self.error = error
+        self.params = params
+
+
+def parse_until(text: str, now: float | None = None) -> float:
+    """The end of a suspension: a duration (`30m`, `12h`, `3d`, `2w`) from now, or a date and
+    time in ISO 8601 (`2026-12-24`, `2026-12-24T18:00Z`; UTC unless it names a zone), which
+    must lie in the future. `ModError` (`bad_until`) otherwise."""
+    now = time.time() if now is None else now
+    m = _DURATION.match(text)
+    if m:
+        seconds = int(m.group(1)) * _UNIT[m.group(2)]
+        if seconds <= 0:
+            raise ModError("a suspension lasts at least a minute", "bad_until")
+        return now + seconds
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ModError(f"{text!r} is neither a duration (30m, 12h, 3d, 2w) nor a date and time "
+                       "(2026-12-24T18:00Z)", "bad_until") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    at = when.timestamp()
+    if at <= now:
+        raise ModError(f"{text!r} has passed already: a suspension ends in the future",
+                       "bad_until")
+    return at
+
+
+def person_of_client(identity: str) -> str:
+    """The person half of seats.client for a browser's client identity (as
+    AddressKeys.seat_client makes it): what a `person` ban names."""
+    return hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()[:32]
+
+
+def _reason(reason: str) -> str:
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ModError("give a reason (it goes into the audit log and, for a ban, to the "
+                       "player)", "no_reason")
+    if len(reason) > REASON_MAX:
+        raise ModError(f"a reason has at most {REASON_MAX} characters", "long_reason",
+                       most=REASON_MAX)
+    return reason
+
+
+def audit(actor: str, action: str, target: str, reason: str, detail: dict | None = None
+          ) -> Op:
+    """One row of the audit log."""
+    yield ("INSERT INTO audit_log (at, actor, action, target, reason, detail) VALUES "
+           "(:at, :actor, :action, :target, :reason, :detail)",
+           {"at": time.time(), "actor": actor[:80], "action": action, "target": target[:120],
+            "reason": reason, "detail": json.dumps(detail or {}, sort_keys=True)})
+
+
+def audit_rows(limit: int = 100, action: str | None = None) -> Op:
+    """The latest rows of the audit log, newest first."""
+    where, p = ("WHERE action = :a", {"a": action}) if action else ("", {})
+    rows = yield (f"SELECT id, at, actor, action, target, reason, detail FROM audit_log {where} "
+                  "ORDER BY id DESC LIMIT :n", dict(p, n=min(limit, MAX_LIST)))
+    return [{"id": r[0], "at": r[1], "actor": r[2], "action": r[3], "target": r[4],
+             "reason": r[5], "detail": json.loads(r[6])} for r in rows]
+
+
+# -- accounts and roles ----------------------------------------------------------------------------
+def account_by_keys(keys: tuple[str, str]) -> Op:
+    """(id, name, role) of the account named like `keys`, or None."""
+    rows = yield ("SELECT id, name, role FROM accounts WHERE name_key = :a OR name_key2 = :b",
+                  {"a": keys[0], "b": keys[1]})
+    return tuple(rows[0]) if rows else None
+
+
+def role_of(account_id: int) -> Op:
+    rows = yield "SELECT role FROM accounts WHERE id = :i", {"i": account_id}
+    return rows[0][0] if rows else None
+
+
+def _named(keys: tuple[str, str], name: str) -> Op:
+    found = yield from account_by_keys(keys)
+    if found is None:
+        raise ModError(f"no account is named {name!r}", "no_account", name=name)
+    return found
+
+
+def set_role(actor: str, keys: tuple[str, str], name: str, role: str, reason: str) -> Op:
+    """Give the account named `name` the role `role`: (name, the role before)."""
+    if role not in ROLES:
+        raise ModError(f"unknown role {role!r}: one of {', '.join(ROLES)}", "bad_role")
+    reason = _reason(reason)
+    account_id, shown, before = yield from _named(keys, name)
+    if before != role:
+        yield "UPDATE accounts SET role = :r WHERE id = :i", {"r": role, "i": account_id}
+        yield from audit(actor, "role", shown, reason, {"from": before, "to": role})
+    return shown, before
+
+
+def staff() -> Op:
+    """The accounts that are moderators or admins: (name, role), by name."""
+    rows = yield ("SELECT name, role FROM accounts WHERE role <> 'player' ORDER BY role, name",
+                  {})
+    return [tuple(r) for r in rows]
+
+
+def rename(actor: str, keys: tuple[str, str], name: str, new: str,
+           new_keys: tuple[str, str], reason: str) -> Op:
+    """Rename an account (its seats at unfinished tables keep their names; the account's
+    name is what its friends, the leaderboard and new seats show): (old name, new name).
+    The old name stays reserved for `RESERVE_DAYS` days: no new account may take it.
+    `ModError` `name_taken` if another account has a name like `new`."""
+    reason = _reason(reason)
+    account_id, old, _ = yield from _named(keys, name)
+    other = yield from account_by_keys(new_keys)
+    if other is not None and other[0] != account_id:
+        raise ModError(f"the name {new!r} (or one that looks like it) has an account",
+                       "name_taken", name=new)
+    old_keys = tuple((yield ("SELECT name_key, name_key2 FROM accounts WHERE id = :i",
+                             {"i": account_id}))[0])
+    yield ("UPDATE accounts SET name = :n, name_key = :a, name_key2 = :b WHERE id = :i",
+           {"n": new, "a": new_keys[0], "b": new_keys[1], "i": account_id})
+    keys = old_keys
+    if keys != new_keys:                    # the old name: nobody's to sign up with for a time
+        yield ("DELETE FROM name_reservations WHERE name_key = :a OR until <= :t",
+               {"a": keys[0], "t": time.time()})
+        yield ("INSERT INTO name_reservations (name_key, name_key2, until) VALUES (:a, :b, :u)",
+               {"a": keys[0], "b": keys[1], "u": time.time() + RESERVE_DAYS * 86400.0})
+    yield from audit(actor, "rename", old, reason, {"to": new})
+    return old, new
+
+
+# -- bans and suspensions --------------------------------------------------------------------------
+BAN_COLS = "id, kind, target, reason, until, created_at, created_by"
+
+
+def _ban(r) -> dict:
+    return dict(zip(("id", "kind", "target", "reason", "until", "created_at", "created_by"), r))
+
+
+def ban(actor: str, kind: str, target: str, shown: str, reason: str,
+        until: float | None) -> Op:
+    """Ban (`until` None) or suspend (until `until`) the `kind` `target` (`shown`: how the
+    audit log names it). A ban in force of the same target is replaced (lifted). The ban."""
+    if kind not in KINDS:
+        raise ModError(f"unknown kind {kind!r}", "bad_kind")
+    reason = _reason(reason)
+    now = time.time()
+    yield ("UPDATE bans SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at IS "
+           "NULL", {"t": now, "k": kind, "g": target})
+    rows = yield ("INSERT INTO bans (kind, target, reason, until, created_at, created_by) "
+                  "VALUES (:k, :g, :r, :u, :t, :a) RETURNING id",
+                  {"k": kind, "g": target, "r": reason, "u": until, "t": now, "a": actor[:80]})
+    yield from audit(actor, "suspend" if until is not None else "ban", shown, reason,
+                     {"kind": kind, "until": until, "ban": rows[0][0]})
+    return {"id": rows[0][0], "kind": kind, "target": target, "reason": reason,
+            "until": until, "created_at": now, "created_by": actor}
+
+
+def ban_account(actor: str, keys: tuple[str, str], name: str, reason: str,
+                until: float | None) -> Op:
+    """Ban or suspend the account named `name`; its sessions stay (it keeps its data
+    download), every route where it plays refuses it."""
+    account_id, shown, _ = yield from _named(keys, name)
+    out = yield from ban(actor, "account", str(account_id), f"account {shown}", reason, until)
+    return dict(out, name=shown)
+
+
+def unban(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
+    """Lift the bans in force of `target`: how many."""
+    reason = _reason(reason)
+    now = time.time()
+    rows = yield ("UPDATE bans SET lifted_at = :t WHERE kind = :k AND target = :g AND "
+                  "lifted_at IS NULL AND (until IS NULL OR until > :t) RETURNING id",
+                  {"t": now, "k": kind, "g": target})
+    if rows:
+        yield from audit(actor, "unban", shown, reason, {"kind": kind,
+                                                        "bans": [r[0] for r in rows]})
+    return len(rows)
+
+
+def unban_account(actor: str, keys: tuple[str, str], name: str, reason: str) -> Op:
+    account_id, shown, _ = yield from _named(keys, name)
+    return (yield from unban(actor, "account", str(account_id), f"account {shown}", reason))
+
+
+def active_bans(kind: str | None = None) -> Op:
+    """The bans and suspensions in force, newest first (an account's with its name)."""
+    now = time.time()
+    where, p = ("AND b.kind = :k", {"k": kind}) if kind else ("", {})
+    rows = yield (f"SELECT b.id, b.kind, b.target, b.reason, b.until, b.created_at, "
+                  "b.created_by, a.name FROM bans b LEFT JOIN accounts a ON b.kind = 'account' "
+                  "AND CAST(a.id AS TEXT) = b.target WHERE b.lifted_at IS NULL AND (b.until IS "
+                  f"NULL OR b.until > :now) {where} ORDER BY b.id DESC LIMIT :n",
+                  dict(p, now=now, n=MAX_LIST))
+    return [dict(_ban(r[:7]), name=r[7]) for r in rows]
+
+
+def ban_of(account_id: int | None, persons: list[str], address: str | None) -> Op:
+    """The ban or suspension in force of any of these (an account, the person halves of a
+    client under each address key, an address group), or None: a ban before a suspension,
+    else the suspension that ends last."""
+    now = time.time()
+    targets = [("account", str(account_id))] if account_id is not None else []
+    targets += [("person", p) for p in persons if p]
+    if address:
+        targets.append(("address", address))
+    if not targets:
+        return None
+    conds, params = [], {"now": now}
+    for i, (k, g) in enumerate(targets):
+        conds.append(f"(kind = :k{i} AND target = :g{i})")
+        params.update({f"k{i}": k, f"g{i}": g})
+    rows = yield (f"SELECT {BAN_COLS} FROM bans WHERE lifted_at IS NULL AND (until IS NULL OR "
+                  f"until > :now) AND ({' OR '.join(conds)}) ORDER BY CASE WHEN until IS NULL "
+                  "THEN 0 ELSE 1 END, until DESC LIMIT 1", params)
+    return _ban(rows[0]) if rows else None
+
+
+def seat_person(code: str, seat: int) -> Op:
+    """The person half of the client that took seat `seat` of table `code` (seats.client),
+    or None."""
+    rows = yield ("SELECT s.client FROM seats s JOIN game_tables t ON t.id = s.table_id "
+                  "WHERE t.code = :c AND s.seat = :s", {"c": code, "s": seat})
+    client = rows[0][0] if rows else None
+    return client[32:] if client and len(client) == 64 else None
+
+
+# -- blocks ----------------------------------------------------------------------------------------
+def block(me: int, keys: tuple[str, str]) -> Op:
+    """`me` blocks the account named like `keys`: its name, or None if there is none (or
+    it is `me`). The friendship ends, requests both ways and invitations both ways go."""
+    rows = yield ("SELECT id, name FROM accounts WHERE name_key = :a OR name_key2 = :b",
+                  {"a": keys[0], "b": keys[1]})
+    if not rows or rows[0][0] == me:
+        return None
+    other, name = rows[0]
+    yield ("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (:me, :o, :t) "
+           "ON CONFLICT (blocker_id, blocked_id) DO NOTHING", {"me": me, "o": other,
+                                                               "t": time.time()})
+    p = {"me": me, "o": other}
+    yield ("DELETE FROM friends WHERE (account_id = :me AND friend_id = :o) OR "
+           "(account_id = :o AND friend_id = :me)", p)
+    yield "DELETE FROM invites WHERE (from_id = :me AND to_id = :o) OR (from_id = :o AND to_id = :me)", p
+    mine = yield "SELECT name_key, name_key2 FROM accounts WHERE id = :me", p
+    yield ("DELETE FROM friend_requests WHERE from_id = :me AND (to_key = :a OR to_key2 = :b)",
+           dict(p, a=keys[0], b=keys[1]))
+    if mine:
+        yield ("DELETE FROM friend_requests WHERE from_id = :o AND declined_at IS NULL AND "
+               "(to_key = :a OR to_key2 = :b)", dict(p, a=mine[0][0], b=mine[0][1]))
+    return name
+
+
+def unblock(me: int, keys: tuple[str, str]) -> Op:
+    """`me` no longer blocks the account named like `keys`: whether it was blocked."""
+    rows = yield ("DELETE FROM blocks WHERE blocker_id = :me AND blocked_id IN (SELECT id FROM "
+                  "accounts WHERE name_key = :a OR name_key2 = :b) RETURNING blocked_id",
+                  {"me": me, "a": keys[0], "b": keys[1]})
+    return bool(rows)
+
+
+def blocked_by(me: int) -> Op:
+    """The accounts `me` blocks: (name, since), by name."""
+    rows = yield ("SELECT a.name, b.created_at FROM blocks b JOIN accounts a ON a.id = "
+                  "b.blocked_id WHERE b.blocker_id = :me ORDER BY a.name", {"me": me})
+    return [{"name": r[0], "since": r[1]} for r in rows]
+
+
+def blocks_between(blocker_ids: list[int], blocked: int) -> Op:
+    """Whether any of `blocker_ids` blocks `blocked`."""
+    ids = [i for i in blocker_ids if i is not None]
+    if not ids:
+        return False
+    marks, params = sql_marks("b", ids)
+    rows = yield (f"SELECT 1 FROM blocks WHERE blocked_id = :x AND blocker_id IN ({marks})",
+                  dict(params, x=blocked))
+    return bool(rows)
+
+
+def host_account(code: str, host_seat: int) -> Op:
+    """The account holding the seat `host_seat` of the table `code`, or None."""
+    rows = yield ("SELECT s.account_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
+                  "WHERE t.code = :c AND s.seat = :s", {"c": code, "s": host_seat})
+    return rows[0][0] if rows else None
+
+
+# -- reports ---------------------------------------------------------------------------------------
+REPORT_COLS = ("id", "reporter", "target_name", "reason", "note", "evidence", "created_at",
+               "claimed_by", "claimed_at", "resolved_at", "outcome", "resolution")
+
+
+def _report(r) -> dict:
+    out = dict(zip(REPORT_COLS, r))
+    out["evidence"] = json.loads(out["evidence"])
+    return out
+
+
+_REPORT_SELECT = ("SELECT r.id, a.name, r.target_name, r.reason, r.note, r.evidence, "
+                  "r.created_at, r.claimed_by, r.claimed_at, r.resolved_at, r.outcome, "
+                  "r.resolution FROM reports r JOIN accounts a ON a.id = r.reporter_id ")
+
+
+def file_report(reporter: int, target_id: int | None, target_name: str, reason: str,
+                note: str, evidence: dict) -> Op:
+    """A new report: its id."""
+    if reason not in REPORT_REASONS:
+        raise ModError(f"unknown reason {reason!r}: one of {', '.join(REPORT_REASONS)}",
+                       "bad_reason")
+    rows = yield ("INSERT INTO reports (reporter_id, target_id, target_name, reason, note, "
+                  "evidence, created_at) VALUES (:r, :t, :n, :why, :note, :e, :at) RETURNING id",
+                  {"r": reporter, "t": target_id, "n": target_name, "why": reason,
+                   "note": note, "e": json.dumps(evidence, ensure_ascii=False, sort_keys=True),
+                   "at": time.time()})
+    return rows[0][0]
+
+
+def report_list(open_only: bool = True, reason: str | None = None) -> Op:
+    """Reports, oldest open first (or with `open_only` false: newest first, resolved too)."""
+    where = ["r.resolved_at IS NULL"] if open_only else []
+    p: dict = {"n": MAX_LIST}
+    if reason:
+        where.append("r.reason = :why")
+        p["why"] = reason
+    clause = ("WHERE " + " AND ".join(where)) if where else ""
+    order = "r.created_at, r.id" if open_only else "r.id DESC"
+    rows = yield (_REPORT_SELECT + f"{clause} ORDER BY {order} LIMIT :n", p)
+    return [_report(r) for r in rows]
+
+
+def reports_of(reporter: int) -> Op:
+    """The reports `reporter` filed, newest first: whether and how they were handled (not
+    who handled them, nor the moderator's note)."""
+    rows = yield (_REPORT_SELECT + "WHERE r.reporter_id = :r ORDER BY r.id DESC LIMIT :n",
+                  {"r": reporter, "n": MAX_LIST})
+    return [_report(r) for r in rows]
+
+
+def claim_report(actor: str, report_id: int) -> Op:
+    """`actor` takes the open report `report_id` on (again, if they had it): the report, or
+    `ModError` (`no_report`, `report_claimed` by somebody else)."""
+    rows = yield (_REPORT_SELECT + "WHERE r.id = :i", {"i": report_id})
+    if not rows or rows[0][9] is not None:
+        raise ModError("no such open report", "no_report")
+    if rows[0][7] not in (None, actor):
+        raise ModError(f"{rows[0][7]} has claimed this report", "report_claimed",
+                       by=rows[0][7])
+    yield ("UPDATE reports SET claimed_by = :a, claimed_at = :t WHERE id = :i",
+           {"a": actor, "t": time.time(), "i": report_id})
+    yield from audit(actor, "claim", f"report {report_id}", "claimed", {})
+    rows = yield (_REPORT_SELECT + "WHERE r.id = :i", {"i": report_id})
+    return _report(rows[0])
+
+
+def resolve_report(actor: str, report_id: int, outcome: str, note: str) -> Op:
+    """Close the open report `report_id` with `outcome` and a note (the action itself is a
+    separate call, with its own audit row): the report."""
+    if outcome not in OUTCOMES:
+        raise ModError(f"unknown outcome {outcome!r}: one of {', '.join(OUTCOMES)}",
+                       "bad_outcome")
+    note = _reason(note)
+    rows = yield ("UPDATE reports SET resolved_at = :t, outcome = :o, resolution = :n, "
+                  "claimed_by = COALESCE(claimed_by, :a) WHERE id = :i AND resolved_at IS NULL "
+                  "RETURNING id", {"t": time.time(), "o": outcome, "n": note, "a": actor,
+                                   "i": report_id})
+    if not rows:
+        raise ModError("no such open report", "no_report")
+    yield from audit(actor, "resolve", f"report {report_id}", note, {"outcome": outcome})
+    rows = yield (_REPORT_SELECT + "WHERE r.id = :i", {"i": report_id})
+    return _report(rows[0])
+
+
+def account_data(account_id: int) -> Op:
+    """What moderation keeps of an account, for its data download: its role, its bans and
+    suspensions (reason, end, when, lifted; not who made them), the players it blocks, and
+    the reports it filed (as GET /api/me/reports shows them)."""
+    role = yield from role_of(account_id)
+    rows = yield ("SELECT reason, until, created_at, lifted_at FROM bans WHERE kind = "
+                  "'account' AND target = :k ORDER BY id", {"k": str(account_id)})
+    bans = [dict(zip(("reason", "until", "created_at", "lifted_at"), r)) for r in rows]
+    blocks = yield from blocked_by(account_id)
+    reports = [{k: r[k] for k in ("target_name", "reason", "note", "created_at", "resolved_at",
+                                  "outcome")} for r in (yield from reports_of(account_id))]
+    return {"role": role, "bans": bans, "blocks": blocks, "reports": reports}

@@ -1,0 +1,63 @@
+"""Blocking in the browser, in Chromium against a live server: Ann (an English laptop) blocks
+Ben from his profile with its button; Ben (a German phone) then cannot take the free seat of
+Ann's table and is told so in his language, without a word of who or why. Ann unblocks him
+and the button says so. The profile with the button is checked with axe."""
+
+from __future__ import annotations
+
+import secrets
+
+from a11y import assert_accessible
+from playwright.sync_api import expect
+from test_web_friends import LAPTOP, PHONE, open_table, sign_up
+
+
+def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
+    n = secrets.randbelow(10**6)
+    ann, ben = f"Ann{n}", f"Ben{n}"
+    a = new_page("en", **LAPTOP)
+    b = new_page("de", phone=True, **PHONE)
+    sign_up(a, ann)
+    sign_up(b, ben)
+
+    a.goto(f"/players/{ben}")
+    button = a.locator("#rt-block")
+    expect(button).to_have_text("Block")
+    button.click()
+    expect(a.locator("#rt-block-note")).to_have_text(
+        f"You block {ben}: no lines, requests, invitations or presence of theirs, and they "
+        "cannot join your tables.")
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert_accessible(a, "profile of a blocked player")
+
+    code = open_table(a, ann)
+    b.goto(f"/t/{code}")
+    b.fill("#tj-name", ben)
+    b.click("#take-seat")
+    expect(b.get_by_text("Du kannst diesem Tisch nicht beitreten.")).to_be_visible()
+
+    a.goto(f"/players/{ben}")
+    expect(a.locator("#rt-block")).to_have_text("Unblock")
+    a.locator("#rt-block").click()
+    expect(a.locator("#rt-block")).to_have_text("Block")
+    expect(a.locator("#rt-block-note")).to_have_text("")
+
+    # Ben reports Ann from her profile, in German, with a reason and a note
+    b.goto(f"/players/{ann}")
+    b.locator("#rt-report").tap()
+    expect(b.locator("#report-dialog h2")).to_have_text(f"{ann} melden")
+    b.select_option("#report-reason", "abuse")
+    b.fill("#report-note", "hat mich im Chat beleidigt")
+    assert_accessible(b, "report dialog")
+    b.locator("#report-dialog-submit").tap()
+    expect(b.locator("#rt-block-note")).to_have_text(
+        f"Danke: Die Moderation sieht sich deine Meldung über {ann} an.")
+    mine = b.evaluate("fetch('/api/me/reports').then((r) => r.json())")
+    assert [(r["name"], r["reason"], r["note"], r["handled"]) for r in mine] == [
+        (ann, "abuse", "hat mich im Chat beleidigt", False)]
+    # ... and sees it waiting in "Meine Meldungen"
+    b.locator("#account-btn").tap()
+    b.locator("#acct-reports").tap()
+    expect(b.locator("#my-reports li")).to_have_text(
+        f"{ann} · Beleidigung oder Belästigung · wartet auf die Moderation")
+    assert_accessible(b, "my reports")
