@@ -206,6 +206,9 @@ def test_rank_of_a_table():
     bots = [("bot", False)] * 3
     assert rank(rt(bots)) is None                                   # nobody: not driven
     assert rank(rt(bots, rated=True)) == RANK_ALONE   # a rated game its players left: played out
+    left = SimpleNamespace(seats=[{"kind": "bot", "away": False, "joined_at": 1.0}] + [
+        {"kind": "bot", "away": False, "joined_at": None}] * 2, conns=[], row={"rated": False})
+    assert rank(left) == RANK_ALONE                   # a game its player left: played out
     assert rank(rt(bots, conns=[None])) == RANK_WATCHED             # a spectator
     assert rank(rt([("human", False)] + bots)) == RANK_PLAYED       # maybe on another process
     assert rank(rt([("human", True)] + bots, conns=[0])) == RANK_PLAYED

@@ -266,8 +266,11 @@ class Limits:
     #: look-ups of table codes that do not exist: per minute, and burst
     misses_per_minute: float = 10.0
     miss_burst: int = 20
-    #: unfinished tables created by one address, and of those, tables with searching bots
+    #: unfinished live tables created by one address (a logged-in creator: by one account),
+    #: unfinished turn-based tables, counted apart, and of all of them, tables with searching
+    #: bots
     tables: int = 12
+    turn_tables: int = 24
     search_tables: int = 3
     #: tables one address creates: per minute, and burst
     new_tables_per_minute: float = 6.0
@@ -305,6 +308,7 @@ class Limits:
         """No limits per address nor in all (tests and benchmarks whose clients share one
         address and make tables by the hundred)."""
         return cls(http_rate=0, ws_rate=0, connections=0, misses_per_minute=0, tables=0,
+                   turn_tables=0,
                    search_tables=0, new_tables_per_minute=0, all_tables=0,
                    all_new_tables_per_minute=0, all_search_tables_per_worker=0,
                    replays_per_minute=0, logins_per_minute=0, account_failures_per_hour=0,

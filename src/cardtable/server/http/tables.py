@@ -41,7 +41,8 @@ from cardtable.server.http.replay import MAX_PAGE, ReplayResponse, replay_page
 from cardtable.server.store.db import token_hash
 from cardtable.server.tables.joining import join_seat
 from cardtable.server.tables.lessons import rematch_of
-from cardtable.server.tables.quotas import Refused, searching
+from cardtable.server.people import sessions as S
+from cardtable.server.tables.quotas import Refused, account_key, is_turn, searching
 from cardtable.server.tables.runtime import TableRuntime
 from cardtable.server.tables.table_base import seat_info_of
 from cardtable.server.talk.chat import chat_replay
@@ -145,6 +146,9 @@ async def make_table(req, request: Request, cfg: dict, base: dict, rows: list
     keys: AddressKeys = st.address_keys
     who = keys.seat_client(addr, identity(request))
     creators = keys.client_keys(addr)           # the current key's first
+    account = await st.accounts.current(request) if S.cookie_value(request) else None
+    if account is not None:                     # a logged-in creator: the account's quota
+        creators = [account_key(account[0]["id"])]
     humans = [r["seat"] for r in rows if r["kind"] == "human"]
     token = None
     seat = None
@@ -158,7 +162,8 @@ async def make_table(req, request: Request, cfg: dict, base: dict, rows: list
     status = "playing" if all(r["kind"] == "bot" or r["joined_at"] for r in rows) else "waiting"
     store = st.hub().store
     try:
-        async with st.quotas.admit(addr, creators, searching(cfg)):
+        async with st.quotas.admit(addr, creators, searching(cfg), turn=is_turn(cfg),
+                                   account=account is not None):
             for _ in range(8):
                 code = new_code(private=not req.public)
                 try:

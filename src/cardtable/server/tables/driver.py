@@ -21,11 +21,13 @@ tells the drivers). Nothing is lost: the game waits where its record ends, its b
 about nobody's game in the meantime, and the sweeper deletes it after `idle_ttl` like any other
 game nobody plays. On PostgreSQL the process that parks a table releases its lock and
 remembers it (`_parked`): it claims it again only while one of its own clients watches it, so
-the table moves to the process of whoever watches it (within `claim_interval`). A rated
-table whose players all left is played out all the same (their ratings wait for its end). A
-table with a human seat is always driven (its timers run, and its player may be connected to another
-process). The bot pool serves the tables where a person plays before the watched tables of
-bots (`rank`, botpool.py).
+the table moves to the process of whoever watches it (within `claim_interval`). A table
+whose players all left (rated or not: `left_by_players`) is played out all the same, watched
+or not, at bot speed: they were told a bot plays their seats to the end, and its result,
+their ratings and its creator's quota wait for that end. A table with a human seat is
+always driven (its timers run, and its player may be connected to another process). The bot
+pool serves the tables where a person plays before the watched tables of bots (`rank`,
+botpool.py), and those before the left ones.
 
 A driver loop: bots (and the stand-in bot of an away human) decide after `bot_delay`; a human's
 turn timer running out makes the stand-in decide and marks the seat away (it plays for the seat
@@ -90,12 +92,20 @@ FROM game_tables g WHERE g.status = 'playing'
 RANK_PLAYED, RANK_WATCHED, RANK_ALONE = 0, 1, 2
 
 
+def left_by_players(rt: TableRuntime) -> bool:
+    """A seat of the table was a person's who left the game (the `leave` message, or dropped
+    at a turn-based table): the stand-in bot holds a seat somebody had joined."""
+    return any(s["kind"] == "bot" and s.get("joined_at") is not None for s in rt.seats)
+
+
 def unattended(rt: TableRuntime) -> bool:
     """Bots only and no client of this process: nobody to play for (the driver parks it).
-    Not a rated table: its players left (a bot took each seat), and their ratings wait for
-    the game's end, so its bots play it out (one game's work, then it is over)."""
+    Not a table its players left (`left_by_players`: a bot took each of their seats): they
+    were told a bot plays their seat to the end, their creator's quota waits for that end, and
+    at a rated table their ratings too, so its bots play it out at bot speed (one game's
+    work, then it is over and its result is stored like any other)."""
     return (not rt.conns and all(s["kind"] == "bot" for s in rt.seats)
-            and not rt.row.get("rated"))
+            and not rt.row.get("rated") and not left_by_players(rt))
 
 
 def rank(rt: TableRuntime) -> int | None:

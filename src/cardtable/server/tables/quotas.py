@@ -2,10 +2,15 @@
 (an IPv6 client by its /56, netaddr.quota_group) and the caps in all, which hold however many
 addresses a client has.
 
-Per address (security.Limits): `tables` unfinished tables, of those `search_tables` with
-searching bots (`429 too_many_tables`, `too_many_search_tables`), and a bucket of
-`new_tables_per_minute` tables created (`429 new_tables_rate`: creating and cancelling tables
-in a loop would take the budget in all alone).
+Per address (security.Limits): `tables` unfinished live tables and `turn_tables` unfinished
+turn-based ones, counted apart (a turn-based game lasts days, a live one an evening), of all of
+them `search_tables` with searching bots (`429 too_many_tables`, `too_many_turn_tables`,
+`too_many_search_tables`), and a bucket of `new_tables_per_minute` tables created (`429
+new_tables_rate`: creating and cancelling tables in a loop would take the budget in all alone).
+A logged-in creator's tables are the account's (`account_key`): counted per account with the
+same numbers (`too_many_account_tables`, `too_many_account_turn_tables`), not with the
+address's, so the people of one household or NAT each have their own once logged in; the
+bucket of new tables stays the address's.
 
 In all: `all_tables` unfinished tables (`503 server_tables`); `all_search_tables_per_worker`
 clients with unfinished tables with searching bots per bot worker process (`503
@@ -39,6 +44,16 @@ from cardtable.server.guard.security import ClientLimits, Limits, TokenBucket
 #: bots that search (their decisions cost up to seconds of CPU: limited per client and in all)
 SEARCH_BOTS = ("ismcts", "pimc", "hard", "expert")
 UNFINISHED = ("waiting", "playing")
+
+
+def account_key(account_id: int) -> str:
+    """The quota key (`game_tables.creator`) of the tables a logged-in account creates."""
+    return f"account:{account_id}"
+
+
+def is_turn(settings: dict) -> bool:
+    """True if a table's settings make it turn-based (pace.py)."""
+    return settings.get("pace") == "turn"
 
 
 def searching(settings: dict) -> bool:
@@ -83,24 +98,33 @@ class TableQuotas:
         return self.limits.all_search_tables_per_worker * max(1, int(self.bot_workers() or 0))
 
     @asynccontextmanager
-    async def admit(self, addr: str, creator: str | list[str], is_searching: bool
-                    ) -> AsyncIterator[None]:
+    async def admit(self, addr: str, creator: str | list[str], is_searching: bool,
+                    turn: bool = False, account: bool = False) -> AsyncIterator[None]:
         """Hold the block (the new table's insert) if the client `addr` (its quota key
         `creator`, security.AddressKeys.client_key, or its keys under each address key:
-        client_keys) may create a table with(out) searching bots now; `Refused` if not."""
+        client_keys; a logged-in creator's `account_key`, with `account`) may create a
+        (`turn`-based or live) table with(out) searching bots now; `Refused` if not."""
         async with self.lock:
-            await self._check(addr, creator, is_searching)
+            await self._check(addr, creator, is_searching, turn, account)
             yield
 
-    async def _check(self, addr: str, creator: str | list[str], is_searching: bool) -> None:
+    async def _check(self, addr: str, creator: str | list[str], is_searching: bool,
+                     turn: bool = False, account: bool = False) -> None:
         lim = self.limits
         store = self.store()
-        if lim.tables or lim.search_tables:
+        most = lim.turn_tables if turn else lim.tables
+        if most or lim.search_tables:
             mine = await store.unfinished_by_creator(creator)
-            if lim.tables and len(mine) >= lim.tables:
-                raise Refused(429, f"you have {len(mine)} unfinished tables (at most "
-                                   f"{lim.tables}): finish or leave one first",
-                              "too_many_tables", {"most": lim.tables})
+            same = [t for t in mine if is_turn(t["settings"] or {}) == turn]
+            if most and len(same) >= most:
+                pace = "turn-based" if turn else "live"
+                whose = "your account has" if account else "you have"
+                what = "the most per account" if account else \
+                    "the most per address: log in, an account has its own quota"
+                raise Refused(429, f"{whose} {len(same)} unfinished {pace} tables ({what}): "
+                                   "finish or leave one in My games first",
+                              "too_many_" + ("account_" if account else "")
+                              + ("turn_" if turn else "") + "tables", {"most": most})
             if is_searching and lim.search_tables and \
                     sum(searching(t["settings"]) for t in mine) >= lim.search_tables:
                 raise Refused(429, f"you have {lim.search_tables} unfinished tables with hard "

@@ -13,7 +13,7 @@ import { account } from "./account.js";
 import { paceFields, paceBody } from "./pace.js";
 import { field, select, syncName } from "./lobby-fields.js";
 import { info, variants, playerRange, declaredBody, settingFields, settingChecks, ruleOptionsBox } from "./lobby-declared.js";
-import { nameNeeded, refused, errorLine } from "./lobby-refusal.js";
+import { nameNeeded, refused, errorLine, inView } from "./lobby-refusal.js";
 
 /** As many seats as players: the first the player's own, a new one a medium bot's. */
 function fitSeats(form) {
@@ -48,6 +48,7 @@ async function create(L, ev) {
     refused(L, e);
     L.busy = false;
     L.draw();
+    inView();
   }
 }
 
@@ -124,6 +125,6 @@ export function createForm(L) {
     h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), h("ol", { class: "seat-list" }, rows)),
     ...playerFields(L),
     errorLine(L),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "btn btn-primary", id: "create-btn" }, t("lobby.create_btn"))),
+    h("div", { class: "actions" }, h("button", { type: "submit", class: "btn btn-primary", id: "create-btn", "aria-describedby": L.error ? "create-error" : null }, t("lobby.create_btn"))),
   );
 }

@@ -86,6 +86,7 @@ function hero() {
 function draw(L) {
   const { el } = L;
   const focusId = document.activeElement && document.activeElement.id;
+  const top = window.scrollY;              // (clearing the page would scroll it to its top)
   clear(el);
   el.className = "page-lobby";
   const head = hero();
@@ -97,7 +98,8 @@ function draw(L) {
     h("div", { class: "lobby-grid" }, create, h("div", { class: "lobby-side" }, join, L.listsBox)),
   );
   L.drawLists();
-  if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
+  window.scrollTo(window.scrollX, top);
+  if (focusId) { const f = document.getElementById(focusId); if (f) f.focus({ preventScroll: true }); }
 }
 
 export function renderLobby(el) {
