@@ -201,7 +201,7 @@ async def new_session(store: Store, account_id: int, id_hash: str, lifetime: flo
 
 def session(id_hash: str, now: float) -> Op:
     """(account, session row) of a session that has not expired, or None."""
-    rows = yield (f"SELECT a.id, a.name, a.password_hash, a.created_at, a.password_at, "
+    rows = yield ("SELECT a.id, a.name, a.password_hash, a.created_at, a.password_at, "
                   "s.created_at, s.last_seen, s.expires FROM sessions s JOIN accounts a "
                   "ON a.id = s.account_id WHERE s.id_hash = :h AND s.expires > :now",
                   {"h": id_hash, "now": now})
