@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from test_web_friends import LAPTOP, PHONE, open_table, sign_up
 
 
-def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
+def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, artifacts):
     n = secrets.randbelow(10**6)
     ann, ben = f"Ann{n}", f"Ben{n}"
     a = new_page("en", **LAPTOP)
@@ -29,6 +29,7 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
         "cannot join your tables.")
     expect(button).to_have_attribute("aria-pressed", "true")
     assert_accessible(a, "profile of a blocked player")
+    a.screenshot(path=str(artifacts / "moderation-profile-blocked-en-laptop.png"))
 
     code = open_table(a, ann)
     b.goto(f"/t/{code}")
@@ -49,6 +50,7 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
     b.select_option("#report-reason", "abuse")
     b.fill("#report-note", "hat mich im Chat beleidigt")
     assert_accessible(b, "report dialog")
+    b.screenshot(path=str(artifacts / "moderation-report-de-phone.png"))
     b.locator("#report-dialog-submit").tap()
     expect(b.locator("#rt-block-note")).to_have_text(
         f"Danke: Die Moderation sieht sich deine Meldung über {ann} an.")
@@ -61,3 +63,4 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page):
     expect(b.locator("#my-reports li")).to_have_text(
         f"{ann} · Beleidigung oder Belästigung · wartet auf die Moderation")
     assert_accessible(b, "my reports")
+    b.screenshot(path=str(artifacts / "moderation-my-reports-de-phone.png"))

@@ -8,7 +8,7 @@ import { t, getLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
-import { account, openDialog } from "./account.js";
+import { account, onAccount, openDialog } from "./account.js";
 
 // a rating with one decimal in the page's language, a negative one with a real minus sign
 const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
@@ -99,7 +99,7 @@ function drawProfile(el, state, route) {
   }
   const head = h("section", { class: "panel rt-head" },
     h("h1", {}, p.name), h("p", { class: "muted" }, t("rt.since", { date: day(p.created_at) })),
-    blockButton(p.name));
+    actionsSlot(p.name));
   const ratings = h("section", { class: "panel", "aria-labelledby": "rt-ratings-h" }, h("h2", { id: "rt-ratings-h" }, t("rt.ratings")),
     p.ratings.length === 0 ? h("p", { class: "muted" }, t("rt.no_ratings")) :
       h("div", { class: "rt-cards" }, p.ratings.map((r, i) => h("div", { class: "rt-card", data: { game: r.game } },
@@ -135,6 +135,16 @@ function drawProfile(el, state, route) {
       h("ul", { class: "rt-bots" }, p.bots_beaten.map((b) => h("li", {},
         t("rt.bot_beaten", { game: title(b.game), bot: t("level." + b.bot), n: b.times })))));
   el.append(head, h("div", { class: "rt-grid-2" }, ratings, h("div", { class: "rt-side" }, counts, bots)), recent);
+}
+
+// The profile's block and report buttons: drawn again when the session becomes known or
+// changes (a page opened straight at a profile draws before GET /api/me has answered).
+function actionsSlot(name) {
+  const slot = h("div", { class: "rt-actions" });
+  const fill = () => slot.replaceChildren(...[blockButton(name)].filter(Boolean));
+  fill();
+  const off = onAccount(() => { if (slot.isConnected) fill(); else off(); });
+  return slot;
 }
 
 // Block or unblock this player (logged in, not oneself): private to the one who blocks.
