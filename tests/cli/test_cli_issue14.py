@@ -101,7 +101,7 @@ def test_hint_shows_no_win_chance_for_options_searched_too_rarely(cli, tmp_path)
             if line.strip()[:1].isdigit()]
     assert rows
     for row in rows:
-        visits, chance = int(row[2]), row[3]
+        visits, chance = int(row[3]), row[2]            # # │ decision │ chance │ play-outs
         assert (chance == "—") == (visits < MIN_VISITS), row
-    assert any(int(r[2]) < MIN_VISITS for r in rows) and "too few for an estimate" in proc.stdout
-    assert any(int(r[2]) >= MIN_VISITS for r in rows)
+    assert any(int(r[3]) < MIN_VISITS for r in rows) and "too few for an estimate" in proc.stdout
+    assert any(int(r[3]) >= MIN_VISITS for r in rows)

@@ -123,6 +123,8 @@ class Game:
         self.describe = getattr(session, "describe", None) or ui.describe
         self.session = session
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
+        #: the coach's last search ((actions, budget), options): `hint all` shows it again
+        self.coach_cache = None
 
     def present(self, view, prompt: bool):
         return self._present(view, self.seat, prompt) if self._present else view
