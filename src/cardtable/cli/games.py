@@ -92,12 +92,12 @@ def ui_games() -> tuple[str, ...]:
     return tuple(g.name for g in registry.games() if g.ui)
 
 
-def ui_module(game: str) -> ModuleType:
-    """The UI module of `game` (its declaration's `ui`). ConfigError (exit 2) for an unknown or
-    not yet built game."""
+def ui_module(game: str, lang: str | None = None) -> ModuleType:
+    """The UI module of `game` (its declaration's `ui`). ConfigError (exit 2, worded in `lang`,
+    default: the locale's) for an unknown or not yet built game."""
     from cardtable.cli.i18n import default_lang, t
 
-    lang = default_lang()
+    lang = lang or default_lang()
     if game not in ui_games():
         raise ConfigError(t(lang, "cli.err_unknown_game", game=repr(game),
                             known=", ".join(sorted(ui_games()))))

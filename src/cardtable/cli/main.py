@@ -31,7 +31,7 @@ from cardtable.cli.games import ui_module
 from cardtable.cli.play_args import (check_save, check_seat, load_checked, resumed,
                                      rule_options, save_path)
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
-from cardtable.cli.i18n import check_lang, default_lang, t
+from cardtable.cli.i18n import LANGS, check_lang, default_lang, t
 from cardtable.i18n import level
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
@@ -287,7 +287,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     save = None if save is None else Path(save)
     check_save(save, lang)
     console = console or _console()
-    ui = ui_module(game)
+    ui = ui_module(game, lang)
     if game_options.get("options") and resume is None:       # --option NAME=VALUE ...
         game_options["options"] = rule_options(game, variant, game_options["options"], lang)
     extra = {k: v for k, v in game_options.items() if v is not None and v is not False}
@@ -453,7 +453,7 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
     except Exception as e:
         raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
     load_checked(rec, lang)                           # the whole record first: errors before any output
-    ui = ui_module(rec["game"])
+    ui = ui_module(rec["game"], lang)
     state = load_checked(rec, lang, upto=0)
     check_seat(seat, state, lang)
     console = _console()
@@ -522,10 +522,60 @@ def replay_cmd(
 
 
 # -- entry point --------------------------------------------------------------------------------
-def _error(msg: str) -> None:
+def _error(msg: str, lang: str | None = None) -> None:
     line = " ".join(str(msg).split())
-    sys.stderr.write(t(default_lang(), "cli.error", msg=line) + "\n")
+    sys.stderr.write(t(lang or default_lang(), "cli.error", msg=line) + "\n")
     sys.stderr.flush()
+
+
+def _lang_of(args: list[str]) -> str:
+    """The language the command line asks for (`--lang de` / `--lang=de`), else the locale's:
+    the language of the error message, whichever part of the command raised it."""
+    for i, arg in enumerate(args):
+        value = None
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        if value is not None and value.lower() in LANGS:
+            return value.lower()
+    return default_lang()
+
+
+def _usage_words(e: Exception, lang: str, args: list[str]) -> str:
+    """A usage error of the command-line parser (unknown option, bad value, missing argument)
+    in `lang`; in English as the parser words it. Known by class name, so that Typer's own
+    parser and click word alike."""
+    if lang == "en":
+        return e.format_message()
+    kinds = {c.__name__ for c in type(e).__mro__}
+    param = getattr(e, "param", None)
+    if "NoSuchOption" in kinds:
+        return t(lang, "cli.err_no_option", option=e.option_name)
+    if "MissingParameter" in kinds and param is not None:
+        return t(lang, "cli.err_missing", param=_param_name(param))
+    if "BadParameter" in kinds and param is not None:
+        name = _param_name(param)
+        given = next((a.partition("=")[2] or (args[i + 1] if i + 1 < len(args) else "")
+                      for i, a in enumerate(args) if a.partition("=")[0] in
+                      getattr(param, "opts", ())), None)
+        if given is None:
+            return t(lang, "cli.err_bad_param", param=name)
+        return t(lang, "cli.err_bad_value", param=name, value=repr(given))
+    if "NoArgsIsHelpError" in kinds:
+        return e.format_message()
+    extra = [a for a in args if e.format_message().startswith("Got unexpected extra argument")
+             and a in e.format_message()]
+    if extra:
+        return t(lang, "cli.err_extra", args=" ".join(extra))
+    return t(lang, "cli.err_usage", msg=e.format_message())
+
+
+def _param_name(param) -> str:
+    opts = getattr(param, "opts", None)
+    if opts and str(opts[0]).startswith("-"):
+        return max(opts, key=len)
+    return (getattr(param, "metavar", None) or param.name or "").upper()
 
 
 # Commands of the other parts: each module has `register(app)`.
@@ -565,10 +615,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         args = ["--help"]
     command = typer.main.get_command(app)
+    lang = _lang_of(args)
     try:
         rv = command.main(args=args, prog_name="cardtable", standalone_mode=False)
     except CardtableError as e:
-        _error(e.words(default_lang()) if isinstance(e, RecordError) else str(e))
+        _error(e.words(lang), lang)
         return 2
     except typer.Exit as e:
         return e.exit_code
@@ -576,8 +627,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except KeyboardInterrupt:
         return 130
-    except typer.TyperException as e:         # click usage errors: bad option values, ...
-        _error(e.format_message())
+    except typer.TyperException as e:         # usage errors: bad option values, ...
+        _error(_usage_words(e, lang, args), lang)
         return 2
     return rv if isinstance(rv, int) else 0
 
