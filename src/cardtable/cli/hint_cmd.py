@@ -37,8 +37,9 @@ from rich.text import Text
 
 from cardtable.bots.base import LEVELS, make_bot
 from cardtable.bots.hint import HINT_LEVEL, MIN_VISITS, hint
+from cardtable.cli.games import seat_number
 from cardtable.cli.i18n import check_lang, t
-from cardtable.i18n import level as level_word
+from cardtable.i18n import level as level_word, rule_set
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
@@ -94,7 +95,9 @@ def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
     console = console or Console(highlight=False)
     how = (t(lang, "hint.rollouts", n=iterations) if iterations is not None
            else t(lang, "hint.seconds", s=f"{seconds:g}"))
-    console.print(Text(t(lang, "hint.head", game=state.game, seat=seat, awaiting=state.awaiting,
+    console.print(Text(t(lang, "hint.head", game=rule_set(lang, state.game,
+                                                        state.view(None).get("variant")), seat=seat_number(state.game, seat),
+                         awaiting=state.awaiting,
                          n=done, level=level_word(lang, level), budget=how, seed=seed),
                        style="bold"), soft_wrap=True)
     print_options(console, options, lang, level)

@@ -31,8 +31,8 @@ from cardtable.cli.games import ui_module
 from cardtable.cli.play_args import (check_save, check_seat, load_checked, resumed,
                                      rule_options, save_path)
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
-from cardtable.cli.i18n import LANGS, check_lang, default_lang, t
-from cardtable.i18n import level
+from cardtable.cli.i18n import LANGS, check_lang, default_lang, seat_name, t
+from cardtable.i18n import level, rule_set
 from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import (
@@ -58,7 +58,10 @@ HELP_WORDS = {"help", "?", "h", "hilfe"}
 
 _L = default_lang()   # language of the --help texts
 
-app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_enable=False)
+#: plain help (rich_markup_mode=None): the rich panels print a type column, "<bool>" beside
+#: every flag
+app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_enable=False,
+                  rich_markup_mode=None)
 _console = partial(Console, highlight=False)
 
 
@@ -322,14 +325,15 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         bots = ",".join(k for k in kinds)
     bot_map = _bots_for(bots, seat, n, seed, lang)
     names, labels = [], []
+    base = getattr(ui, "SEAT_BASE", 1)          # the seat numbers people read (games.py)
     others = iter(BOT_NAMES)
     for s in range(n):
         if s == seat:
             names.append(t(lang, "cli.you"))
-            labels.append(t(lang, "cli.player_seat", name=names[-1], seat=s))
+            labels.append(t(lang, "cli.player_seat", name=names[-1], seat=s + base))
         else:
-            names.append(recorded[s]["name"] if recorded else next(others))
-            labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
+            names.append(seat_name(recorded[s]["name"], s, lang) if recorded else next(others))
+            labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s + base,
                             kind=level(lang, bot_map[s].level or bot_map[s].name)))
     prompter = prompter or Prompter()
     if bot_pause is None:
@@ -458,18 +462,20 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
     check_seat(seat, state, lang)
     console = _console()
     seats = record_seats(rec, state.players)         # who played (NOTATION.md), if recorded
-    names = [x["name"] for x in seats] if seats else \
-        [t(lang, "seat.player", n=s + 1) for s in range(state.players)]
+    names = [seat_name(seats[s]["name"] if seats else None, s, lang)
+             for s in range(state.players)]
     actions = rec.get("actions", [])
     variant = state.view(None).get("variant") or ""
-    say_line(console, t(lang, "cli.replay_head", game=f"{rec['game']} {variant}".strip(),
+    say_line(console, t(lang, "cli.replay_head", game=rule_set(lang, rec["game"], variant),
                     players=state.players, seed=rec.get("seed", 0), n=len(actions)), "bold")
+    base = getattr(ui, "SEAT_BASE", 1)          # the seat numbers people read (games.py)
     say_line(console, t(lang, "cli.players", players=", ".join(
-        t(lang, "cli.bot_seat", name=names[s], seat=s, kind=level(lang, seats[s]["bot"]))
-        if seats and seats[s].get("bot") else t(lang, "cli.player_seat", name=names[s], seat=s)
+        t(lang, "cli.bot_seat", name=names[s], seat=s + base, kind=level(lang, seats[s]["bot"]))
+        if seats and seats[s].get("bot") else t(lang, "cli.player_seat", name=names[s],
+                                                seat=s + base)
         for s in range(state.players))))
     if seat is not None:
-        say_line(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
+        say_line(console, t(lang, "cli.replay_as", name=names[seat], seat=seat + base))
     for code, params in replay_notes(rec):          # e.g. played under an older reading
         say_line(console, t(lang, code, **params), "yellow")
     if pause is None:
