@@ -95,3 +95,21 @@ def test_the_kombio_target_sentence_reads_well(lang, you, other):
         out = console.file.getvalue()
         assert words in out, out
         assert "Das Ziel" not in out and "is reached by" not in out
+
+
+def test_replay_and_review_number_actions_alike(run, duel):
+    """Both count from 1 for people: the replay's first action is "1.", and a move review marks
+    as N is the replay's line N (the record's actions[N-1])."""
+    rec = json.loads(duel.read_text())
+    out = run("replay", duel, "--no-pause", "--lang", "en").stdout
+    steps = [line for line in out.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    assert steps[0].lstrip().startswith("1. ")
+    numbers = [int(line.split(".")[0]) for line in steps]
+    assert numbers[-1] == len(rec["actions"]) and 0 not in numbers
+    review = json.loads(run("review", duel, "--json", "--budget", "4", "--seat", "0").stdout)
+    marked = [d for s in review["seats"] for d in s["decisions"] if d["marked"]]
+    table = run("review", duel, "--budget", "4", "--seat", "0").stdout
+    for d in marked[:3]:                      # the table's move = the replay's number
+        assert f"{d['index'] + 1} " in table
+        line = next(x for x in steps if int(x.split(".")[0]) == d["index"] + 1)
+        assert line

@@ -490,7 +490,8 @@ def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, l
         line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
         if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
             line = line.replace("\n", "\n     ")        # further lines under the first one
-            say_line(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
+            # numbered from 1 for people, as `review` numbers them (the record counts from 0)
+            say_line(console, t(lang, "cli.replay_step", i=f"{i + 1:>3}", line=line))
         if skip:
             skip -= 1
         elif pause and i + 1 < len(actions):
