@@ -349,7 +349,10 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     seats = [{"name": mine} if s == seat else
              {"name": names[s], "bot": bot_map[s].level or bot_map[s].name} for s in range(n)]
 
-    def save_current() -> None:
+    def save_current(quitting: bool = False) -> None:
+        nonlocal save
+        if save is None and quitting:          # quit without --save: say so, offer to save
+            save = offer_save(console, prompter, lang, Path(f"{game}-{seed}.json"))
         if save is not None:
             path = save_path(save, session)
             try:
@@ -369,6 +372,34 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         return 130
 
 
+#: answers that accept an offer (`offer_save`)
+YES_WORDS = {"y", "yes", "j", "ja"}
+
+
+def offer_save(console: Console, prompter: Prompter, lang: str, default: Path) -> Path | None:
+    """A game quit without --save: say it is not kept and, at a terminal, offer to save it
+    ("y" saves to `default`, a file name to that file; Enter or "n" throws it away). The path
+    to save to, or None."""
+    if not prompter.tty:
+        say_line(console, t(lang, "cli.not_saved"), "yellow")
+        return None
+    while True:
+        try:
+            answer = prompter.ask_line(t(lang, "cli.offer_save", path=str(default))).strip()
+        except EOFError:
+            answer = ""
+        if not answer or answer.lower() in {"n", "no", "nein"}:
+            say_line(console, t(lang, "cli.not_saved"), "yellow")
+            return None
+        path = default if answer.lower() in YES_WORDS else Path(answer).expanduser()
+        try:
+            check_save(path, lang)
+        except ConfigError as e:
+            say_line(console, str(e), "red")
+            continue
+        return path
+
+
 def play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
     """The games of a session, one after another (a CL-5 match: several)."""
     while True:
@@ -380,7 +411,7 @@ def play_session(session, g, ui, seat, names, lang, console, prompter, save_curr
         finished = g.run(state)
         state = session.state                 # an undo may have replaced it
         if not finished:
-            save_current()
+            save_current(quitting=True)
             say_line(console, t(lang, "cli.quit"))
             return 0
         if getattr(session, "final_board", True):  # Kombio: the last round's grids were shown
@@ -398,6 +429,7 @@ def play_session(session, g, ui, seat, names, lang, console, prompter, save_curr
             except EOFError:
                 answer = "quit"
             if answer.strip().lower() in QUIT_WORDS:
+                save_current(quitting=True)
                 say_line(console, t(lang, "cli.quit"))
                 return 0
         session.next_game()
