@@ -49,3 +49,19 @@ def test_quit_at_a_terminal_and_decline(tmp_path):
     finally:
         if s.proc.poll() is None:
             s.proc.kill()
+
+
+def test_resume_keeps_the_language_and_says_it_resumed(run, tmp_path):
+    save = tmp_path / "g.json"
+    proc = run("play", "abluxxen", "--seed", "4", "--lang", "de", "--save", save,
+               input="1\nquit\n")
+    assert proc.returncode == 0, proc.stderr
+    rec = json.loads(save.read_text())
+    assert rec["seats"][0]["lang"] == "de"
+    done = len(rec["actions"])
+    proc = run("play", "abluxxen", "--resume", save, input="quit\n")    # the locale: English
+    assert proc.returncode == 0, proc.stderr
+    assert f"{save} fortgesetzt nach {done} Zug" in proc.stdout
+    assert "Deine Entscheidung>" in proc.stdout and "Your decision" not in proc.stdout
+    proc = run("play", "abluxxen", "--resume", save, "--lang", "en", input="quit\n")
+    assert f"Resumed {save} after {done} action" in proc.stdout      # --lang overrides it

@@ -282,6 +282,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
              bot_pause: float | None = None, name: str | None = None,
              resume: Path | None = None, **game_options) -> int:
+    asked_lang = lang
     lang = check_lang(lang)
     if name is not None:
         name = " ".join(name.split())
@@ -308,6 +309,9 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         humans = [i for i, x in enumerate(recorded or []) if "bot" not in x]
         if len(humans) == 1:                   # the record says which seat was the person's
             seat = humans[0]
+            played_in = recorded[seat].get("lang")
+            if asked_lang is None and played_in in LANGS:   # the language it was played in
+                lang = played_in
         seed = state.seed
         session = ui.resume_session(state, lang=lang, **extra)
         if save is None:
@@ -341,12 +345,15 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     if not 0 <= bot_pause <= 60:
         raise ConfigError(t(lang, "cli.err_bot_pause", n=f"{bot_pause:g}"))
     say_line(console, t(lang, "cli.seed", seed=seed), "bold")
+    if resume is not None:
+        say_line(console, t(lang, "cli.resumed", path=str(resume), n=len(session.state.history)),
+                 "bold")
     say_line(console, t(lang, "cli.players", players=", ".join(labels)))
     g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
     # who played each seat, for the record (NOTATION.md `seats`): the human by --name (else
     # "Player N" as players count), the bots by their names and levels
     mine = name or (recorded[seat]["name"] if recorded else t(lang, "seat.player", n=seat + 1))
-    seats = [{"name": mine} if s == seat else
+    seats = [{"name": mine, "lang": lang} if s == seat else
              {"name": names[s], "bot": bot_map[s].level or bot_map[s].name} for s in range(n)]
 
     def save_current(quitting: bool = False) -> None:
