@@ -113,3 +113,20 @@ def test_replay_and_review_number_actions_alike(run, duel):
         assert f"{d['index'] + 1} " in table
         line = next(x for x in steps if int(x.split(".")[0]) == d["index"] + 1)
         assert line
+
+
+def test_decisions_are_listed_for_people_by_value():
+    """`legal_by_value` lists "play 2" before "play 10"; `legal()` keeps the text order the
+    views' `legal` is specified with (docs/notation.md)."""
+    from cardtable.core.game import by_value
+
+    state = new_game("abluxxen", players=3, seed=5)
+    bot = make_bot("random", seed=1)
+    while not {"play 2", "play 10"} <= set(state.legal()):
+        state.apply(act(bot, state))
+    people = state.legal_by_value()
+    assert people.index("play 2") < people.index("play 10")
+    assert state.legal() == sorted(people) and state.legal().index("play 10") < \
+        state.legal().index("play 2")
+    assert by_value(["swap 1.2 1.10", "swap 1.2 1.9", "draw pool 3+13+X", "draw pool 12"]) == \
+        ["draw pool 3+13+X", "draw pool 12", "swap 1.2 1.9", "swap 1.2 1.10"]

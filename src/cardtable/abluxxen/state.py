@@ -196,7 +196,7 @@ class AbluxxenState(GameState):
 
     def _expecting(self, d: Decision):
         """The refusal of a decision of the wrong kind: what the phase expects instead."""
-        options = ", ".join(self.legal()) if self.phase == "shadow" else ""   # DU-4's choices
+        options = ", ".join(self.legal_by_value()) if self.phase == "shadow" else ""  # DU-4
         return refuse(d.text, "ab.expect." + self.phase, seat=self._to_move,
                       player=self._to_move + 1, owed=self.owed,
                       options=options)
