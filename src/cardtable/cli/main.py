@@ -26,6 +26,7 @@ from rich.text import Text
 
 from cardtable import __version__
 from cardtable.bots import act, bot_names, make_bot
+from cardtable.cli import history
 from cardtable.cli.coach import coach_in_game, is_hint
 from cardtable.cli.games import ui_module
 from cardtable.cli.play_args import (check_save, check_seat, load_checked, resumed,
@@ -284,6 +285,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
              resume: Path | None = None, **game_options) -> int:
     asked_lang = lang
     lang = check_lang(lang)
+    given = dict(game_options)                 # as given, for "play again"
     if name is not None:
         name = " ".join(name.split())
         if not name or len(name) > SEAT_NAME_MAX or not name.isprintable():
@@ -369,14 +371,49 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
                                     why=e.strerror or str(e))) from None
             say_line(console, t(lang, "cli.saved", path=str(path)), "dim")
 
+    def remember(state: GameState) -> None:     # the local history (`cardtable stats`)
+        path = history.history_path()
+        try:
+            history.append(history.entry(state, seat, [bot_map[s].level or bot_map[s].name
+                                                       for s in bot_map]), path)
+        except OSError as e:
+            say_line(console, t(lang, "cli.err_history", path=str(path),
+                                why=e.strerror or str(e)), "yellow")
+
     try:
-        return play_session(session, g, ui, seat, names, lang, console, prompter,
-                             save_current)
+        rc = play_session(session, g, ui, seat, names, lang, console, prompter,
+                          save_current, remember)
     except KeyboardInterrupt:                 # Ctrl-C: the record is kept, exit status 130
         console.print()
         save_current()
         say_line(console, t(lang, "cli.quit"))
         return 130
+    if rc == 0 and resume is None and session.state.over and prompter.tty \
+            and _again(prompter, lang):
+        # the same settings, a new deal; a --save FILE goes on as FILE-2, FILE-3, ...
+        return run_play(game, variant, players, seat, bots, None, lang, again_path(save),
+                        rounds, start, auto, console, prompter, bot_pause, name, None,
+                        **given)
+    return rc
+
+
+def _again(prompter: Prompter, lang: str) -> bool:
+    """Ask whether to play again with the same settings (Enter: no)."""
+    try:
+        answer = prompter.ask_line(t(lang, "cli.again"))
+    except EOFError:
+        return False
+    return answer.strip().lower() in YES_WORDS
+
+
+def again_path(save: Path | None) -> Path | None:
+    """Where the next game of "play again" is saved: FILE-2 after FILE, FILE-3 after FILE-2."""
+    if save is None:
+        return None
+    stem, _, n = save.stem.rpartition("-")
+    if stem and n.isdigit():
+        return save.with_name(f"{stem}-{int(n) + 1}{save.suffix}")
+    return save.with_name(f"{save.stem}-2{save.suffix}")
 
 
 #: answers that accept an offer (`offer_save`)
@@ -407,8 +444,10 @@ def offer_save(console: Console, prompter: Prompter, lang: str, default: Path) -
         return path
 
 
-def play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
-    """The games of a session, one after another (a CL-5 match: several)."""
+def play_session(session, g, ui, seat, names, lang, console, prompter, save_current,
+                 game_over=None) -> int:
+    """The games of a session, one after another (a CL-5 match: several). `save_current(
+    quitting=False)` saves the record; `game_over(state)` is told each game played to its end."""
     while True:
         state = session.state
         if session.rounds > 1:
@@ -425,6 +464,8 @@ def play_session(session, g, ui, seat, names, lang, console, prompter, save_curr
             console.print(ui.render(state.view(None), seat, names, lang))
         console.print(ui.summary(state.view(None), names, lang))
         save_current()
+        if game_over is not None:
+            game_over(state)
         table = session.table(names, lang)
         if table is not None:
             console.print(table)
@@ -626,6 +667,7 @@ def _param_name(param) -> str:
 
 # Commands of the other parts: each module has `register(app)`.
 COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
+                   "stats_cmd",
                    "doctor_cmd", "db_cmd")
 #: the commands of the game server, and the modules they need: the extra `server` (pip install
 #: 'cardtable[server]'; `make run` installs it). Without them these commands say so.
