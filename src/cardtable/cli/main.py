@@ -1,4 +1,5 @@
-"""The `cardtable` command: `play` (a game against bots in the terminal) and `replay`.
+"""The `cardtable` command: `play` (a game against bots in the terminal); the other commands
+are registered from their own modules (COMMAND_MODULES: replay_cmd.py, stats_cmd.py, ...).
 
 The loop here drives the `GameState` protocol only (core.game); everything game-specific —
 the table picture, the "why" line, log lines, the end screen — comes from the game's UI module
@@ -11,7 +12,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import json
 import secrets
 import sys
 import time
@@ -28,22 +28,16 @@ from cardtable import __version__
 from cardtable.bots import act, bot_names, make_bot
 from cardtable.cli import history
 from cardtable.cli.coach import coach_in_game, is_hint
+from cardtable.cli.game_end import again_path, ask_again, offer_save
+from cardtable.cli.usage import lang_of, usage_words
 from cardtable.cli.games import ui_module
-from cardtable.cli.play_args import (check_save, check_seat, load_checked, resumed,
-                                     rule_options, save_path)
+from cardtable.cli.play_args import check_save, resumed, rule_options, save_path
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
 from cardtable.cli.i18n import LANGS, check_lang, default_lang, seat_name, t
-from cardtable.i18n import level, rule_set
-from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
+from cardtable.i18n import level
+from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision
 from cardtable.core.game import GameState
-from cardtable.core.record import (
-    SEAT_NAME_MAX,
-    load_record,
-    read_record,
-    replay_notes,
-    record_seats,
-    save_record,
-)
+from cardtable.core.record import SEAT_NAME_MAX, load_record, save_record
 
 #: names of the bots, given to the other seats in seat order
 BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
@@ -389,59 +383,12 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         say_line(console, t(lang, "cli.quit"))
         return 130
     if rc == 0 and resume is None and session.state.over and prompter.tty \
-            and _again(prompter, lang):
+            and ask_again(prompter, lang):
         # the same settings, a new deal; a --save FILE goes on as FILE-2, FILE-3, ...
         return run_play(game, variant, players, seat, bots, None, lang, again_path(save),
                         rounds, start, auto, console, prompter, bot_pause, name, None,
                         **given)
     return rc
-
-
-def _again(prompter: Prompter, lang: str) -> bool:
-    """Ask whether to play again with the same settings (Enter: no)."""
-    try:
-        answer = prompter.ask_line(t(lang, "cli.again"))
-    except EOFError:
-        return False
-    return answer.strip().lower() in YES_WORDS
-
-
-def again_path(save: Path | None) -> Path | None:
-    """Where the next game of "play again" is saved: FILE-2 after FILE, FILE-3 after FILE-2."""
-    if save is None:
-        return None
-    stem, _, n = save.stem.rpartition("-")
-    if stem and n.isdigit():
-        return save.with_name(f"{stem}-{int(n) + 1}{save.suffix}")
-    return save.with_name(f"{save.stem}-2{save.suffix}")
-
-
-#: answers that accept an offer (`offer_save`)
-YES_WORDS = {"y", "yes", "j", "ja"}
-
-
-def offer_save(console: Console, prompter: Prompter, lang: str, default: Path) -> Path | None:
-    """A game quit without --save: say it is not kept and, at a terminal, offer to save it
-    ("y" saves to `default`, a file name to that file; Enter or "n" throws it away). The path
-    to save to, or None."""
-    if not prompter.tty:
-        say_line(console, t(lang, "cli.not_saved"), "yellow")
-        return None
-    while True:
-        try:
-            answer = prompter.ask_line(t(lang, "cli.offer_save", path=str(default))).strip()
-        except EOFError:
-            answer = ""
-        if not answer or answer.lower() in {"n", "no", "nein"}:
-            say_line(console, t(lang, "cli.not_saved"), "yellow")
-            return None
-        path = default if answer.lower() in YES_WORDS else Path(answer).expanduser()
-        try:
-            check_save(path, lang)
-        except ConfigError as e:
-            say_line(console, str(e), "red")
-            continue
-        return path
 
 
 def play_session(session, g, ui, seat, names, lang, console, prompter, save_current,
@@ -521,93 +468,6 @@ def play_cmd(
                               snap_seconds=snap_seconds))
 
 
-# -- replay -------------------------------------------------------------------------------------
-def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, lang) -> int:
-    lang = check_lang(lang)
-    source = Path(file)
-    if as_json:
-        state = load_checked(source, lang)
-        check_seat(seat, state, lang)
-        sys.stdout.write(json.dumps(state.view(seat)) + "\n")
-        return 0
-    try:
-        rec = read_record(source)
-    except CardtableError:
-        raise
-    except Exception as e:
-        raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
-    load_checked(rec, lang)                           # the whole record first: errors before any output
-    ui = ui_module(rec["game"], lang)
-    state = load_checked(rec, lang, upto=0)
-    check_seat(seat, state, lang)
-    console = _console()
-    seats = record_seats(rec, state.players)         # who played (NOTATION.md), if recorded
-    names = [seat_name(seats[s]["name"] if seats else None, s, lang)
-             for s in range(state.players)]
-    actions = rec.get("actions", [])
-    variant = state.view(None).get("variant") or ""
-    say_line(console, t(lang, "cli.replay_head", game=rule_set(lang, rec["game"], variant),
-                    players=state.players, seed=rec.get("seed", 0), n=len(actions)), "bold")
-    base = getattr(ui, "SEAT_BASE", 1)          # the seat numbers people read (games.py)
-    say_line(console, t(lang, "cli.players", players=", ".join(
-        t(lang, "cli.bot_seat", name=names[s], seat=s + base, kind=level(lang, seats[s]["bot"]))
-        if seats and seats[s].get("bot") else t(lang, "cli.player_seat", name=names[s],
-                                                seat=s + base)
-        for s in range(state.players))))
-    if seat is not None:
-        say_line(console, t(lang, "cli.replay_as", name=names[seat], seat=seat + base))
-    for code, params in replay_notes(rec):          # e.g. played under an older reading
-        say_line(console, t(lang, code, **params), "yellow")
-    if pause is None:
-        pause = sys.stdout.isatty() and sys.stdin.isatty()
-    skip = 0                                   # actions still to show without a pause
-    prompter = Prompter()
-    for i, action in enumerate(actions):
-        before = state.view(seat)
-        actor = state.to_move
-        state.apply(action)
-        text = state.history[-1]
-        line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
-        if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
-            line = line.replace("\n", "\n     ")        # further lines under the first one
-            # numbered from 1 for people, as `review` numbers them (the record counts from 0)
-            say_line(console, t(lang, "cli.replay_step", i=f"{i + 1:>3}", line=line))
-        if skip:
-            skip -= 1
-        elif pause and i + 1 < len(actions):
-            console.print(ui.render(state.view(seat), seat, names, lang))   # where it stands
-            try:
-                answer = prompter.ask_line(t(lang, "cli.replay_pause")).strip().lower()
-            except EOFError:
-                answer = "c"
-            if answer in QUIT_WORDS:
-                say_line(console, t(lang, "cli.replay_stopped"))
-                return 0
-            if answer in ("c", "all", "alle"):    # on to the end without pauses
-                pause = False
-            elif answer.isdigit() and int(answer) > 1:
-                skip = int(answer) - 1
-    console.rule(t(lang, "cli.replay_final"))
-    console.print(ui.render(state.view(seat), seat, names, lang))
-    if state.over:
-        console.print(ui.summary(state.view(None), names, lang))
-    else:
-        say_line(console, ui.why(state.view(seat), seat, names, lang), "bold")
-        say_line(console, t(lang, "cli.replay_unfinished"), "dim")
-    return 0
-
-
-@app.command("replay", help=t(_L, "help.replay"))
-def replay_cmd(
-    file: str = typer.Argument(..., metavar="FILE", help=t(_L, "help.file")),
-    as_json: bool = typer.Option(False, "--json", help=t(_L, "help.json")),
-    seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT", help=t(_L, "help.as")),
-    pause: Optional[bool] = typer.Option(None, "--pause/--no-pause", help=t(_L, "help.pause")),
-    lang: Optional[str] = typer.Option(None, "--lang", help=t(_L, "help.lang")),
-) -> None:
-    raise typer.Exit(run_replay(file, as_json, seat, pause, lang))
-
-
 # -- entry point --------------------------------------------------------------------------------
 def _error(msg: str, lang: str | None = None) -> None:
     line = " ".join(str(msg).split())
@@ -615,58 +475,8 @@ def _error(msg: str, lang: str | None = None) -> None:
     sys.stderr.flush()
 
 
-def _lang_of(args: list[str]) -> str:
-    """The language the command line asks for (`--lang de` / `--lang=de`), else the locale's:
-    the language of the error message, whichever part of the command raised it."""
-    for i, arg in enumerate(args):
-        value = None
-        if arg == "--lang" and i + 1 < len(args):
-            value = args[i + 1]
-        elif arg.startswith("--lang="):
-            value = arg.partition("=")[2]
-        if value is not None and value.lower() in LANGS:
-            return value.lower()
-    return default_lang()
-
-
-def _usage_words(e: Exception, lang: str, args: list[str]) -> str:
-    """A usage error of the command-line parser (unknown option, bad value, missing argument)
-    in `lang`; in English as the parser words it. Known by class name, so that Typer's own
-    parser and click word alike."""
-    if lang == "en":
-        return e.format_message()
-    kinds = {c.__name__ for c in type(e).__mro__}
-    param = getattr(e, "param", None)
-    if "NoSuchOption" in kinds:
-        return t(lang, "cli.err_no_option", option=e.option_name)
-    if "MissingParameter" in kinds and param is not None:
-        return t(lang, "cli.err_missing", param=_param_name(param))
-    if "BadParameter" in kinds and param is not None:
-        name = _param_name(param)
-        given = next((a.partition("=")[2] or (args[i + 1] if i + 1 < len(args) else "")
-                      for i, a in enumerate(args) if a.partition("=")[0] in
-                      getattr(param, "opts", ())), None)
-        if given is None:
-            return t(lang, "cli.err_bad_param", param=name)
-        return t(lang, "cli.err_bad_value", param=name, value=repr(given))
-    if "NoArgsIsHelpError" in kinds:
-        return e.format_message()
-    extra = [a for a in args if e.format_message().startswith("Got unexpected extra argument")
-             and a in e.format_message()]
-    if extra:
-        return t(lang, "cli.err_extra", args=" ".join(extra))
-    return t(lang, "cli.err_usage", msg=e.format_message())
-
-
-def _param_name(param) -> str:
-    opts = getattr(param, "opts", None)
-    if opts and str(opts[0]).startswith("-"):
-        return max(opts, key=len)
-    return (getattr(param, "metavar", None) or param.name or "").upper()
-
-
 # Commands of the other parts: each module has `register(app)`.
-COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
+COMMAND_MODULES = ("replay_cmd", "tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
                    "stats_cmd",
                    "doctor_cmd", "db_cmd")
 #: the commands of the game server, and the modules they need: the extra `server` (pip install
@@ -703,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         args = ["--help"]
     command = typer.main.get_command(app)
-    lang = _lang_of(args)
+    lang = lang_of(args)
     try:
         rv = command.main(args=args, prog_name="cardtable", standalone_mode=False)
     except CardtableError as e:
@@ -716,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except typer.TyperException as e:         # usage errors: bad option values, ...
-        _error(_usage_words(e, lang, args), lang)
+        _error(usage_words(e, lang, args), lang)
         return 2
     return rv if isinstance(rv, int) else 0
 
