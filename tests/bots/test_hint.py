@@ -146,7 +146,7 @@ def test_cli_table(record):
     assert result.exit_code == 0, result.output
     state = new_game("abluxxen", players=4, seed=5).apply_all(g.history[:3])
     best = hint(state, iterations=20)[0]["decision"]
-    assert f"seat {state.to_move} to decide" in result.stdout
+    assert f"seat {state.to_move + 1} to decide" in result.stdout   # people count from 1
     assert best in result.stdout and "win chance" in result.stdout
 
 
@@ -237,7 +237,7 @@ def test_cli_speaks_german(record):
                                              "--iterations", "20", "--lang", "de"])
     assert result.exit_code == 0, result.output
     state = new_game("abluxxen", players=4, seed=5).apply_all(g.history[:3])
-    assert f"Platz {state.to_move} entscheidet" in result.stdout
+    assert f"Platz {state.to_move + 1} entscheidet" in result.stdout
     assert "Gewinnchance" in result.stdout and "Stufe Experte" in result.stdout
     assert "win chance" not in result.stdout and "to decide" not in result.stdout
     # the level's own decision is starred

@@ -27,6 +27,13 @@ def run_cli(*args, input: str | None = None, lang: str = "C.UTF-8", timeout: flo
                           capture_output=True, env=env, timeout=timeout, encoding="utf-8")
 
 
+@pytest.fixture(autouse=True)
+def _data_folder(tmp_path_factory, monkeypatch):
+    """The user data folder of every test here (the terminal's game history, ratings) is a
+    temporary one: a test never writes into the home folder or the checkout."""
+    monkeypatch.setenv("CARDTABLE_DATA", str(tmp_path_factory.mktemp("data")))
+
+
 @pytest.fixture
 def cli():
     """cli(*args, input=None, lang="C.UTF-8") -> CompletedProcess: the real console script in

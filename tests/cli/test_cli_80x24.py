@@ -46,6 +46,9 @@ def test_a_decision_fits_an_80x24_terminal(args, title, prompt):
             assert joined.startswith(why), (joined, why)
             assert len(why) <= 80 or len(lines[i].rstrip()) < len(why)  # broken where needed
         s.send("quit\r")
+        s.expect_prompt(r"(Save this game to \S+\? \[y/N, or a file name\]|Diese Partie in \S+ "
+                        r"speichern\? \[j/N, oder ein Dateiname\])")   # the offer to save
+        s.send("\r")                                       # not kept
         assert s.wait() == 0
     finally:
         s.close()

@@ -70,15 +70,15 @@ def test_text_replay_skips_ahead_and_runs_to_the_end(record):
     n = len(json.loads(record.read_text())["actions"])
     s = PtySession("replay", record)
     try:
-        m = s.expect(r"  0\. [^\n]*\n((?:[^\n]*\n)*?)[^\n]*N actions on[^\n]*>")  # how to skip
-        assert "Deck: " in m.group(1)                    # the board as it stands after step 0
-        s.send("5\r")
-        m = s.expect(r"  5\. [^\n]*\n((?:[^\n]*\n)*?)[^\n]*N actions on[^\n]*>")  # then a pause
+        m = s.expect(r"  1\. [^\n]*\n((?:[^\n]*\n)*?)[^\n]*N actions on[^\n]*>")  # how to skip
+        assert "Deck: " in m.group(1)                    # the board after the first action
+        s.send("5\r")                                     # actions are numbered from 1
+        m = s.expect(r"  6\. [^\n]*\n((?:[^\n]*\n)*?)[^\n]*N actions on[^\n]*>")  # then a pause
         assert "Deck: " in m.group(1)
-        assert "  4. " in s.text and "  6. " not in s.text
+        assert "  5. " in s.text and "  7. " not in s.text
         s.send("c\r")                                     # on to the end
         assert s.wait() == 0
-        assert f"{n - 1:>3}. " in s.text            # no further pause: it ended by itself
+        assert f"{n:>3}. " in s.text                # no further pause: it ended by itself
     finally:
         s.close()
 
@@ -101,7 +101,7 @@ def test_hint_shows_no_win_chance_for_options_searched_too_rarely(cli, tmp_path)
             if line.strip()[:1].isdigit()]
     assert rows
     for row in rows:
-        visits, chance = int(row[2]), row[3]
+        visits, chance = int(row[3]), row[2]            # # │ decision │ chance │ play-outs
         assert (chance == "—") == (visits < MIN_VISITS), row
-    assert any(int(r[2]) < MIN_VISITS for r in rows) and "too few for an estimate" in proc.stdout
-    assert any(int(r[2]) >= MIN_VISITS for r in rows)
+    assert any(int(r[3]) < MIN_VISITS for r in rows) and "too few for an estimate" in proc.stdout
+    assert any(int(r[3]) >= MIN_VISITS for r in rows)

@@ -92,8 +92,11 @@ def test_whole_two_player_game_piped_console_script(cli, tmp_path, monkeypatch):
     assert state.over and len(state.round_scores) >= 2
     _check_rounds(out, state, NAMES[:2], sums)
     view = state.view(None)
-    reached = " and ".join(NAMES[s] for s in range(2) if view["totals"][s] >= 80)
-    assert f"The target 80 is reached by {reached}: the game is over (KO-16)." in out
+    reached = [NAMES[s] for s in range(2) if view["totals"][s] >= 80]
+    who = "You have" if reached == ["You"] else \
+        f"{' and '.join(reached)} {'has' if len(reached) == 1 else 'have'}"
+    assert (f"{who} reached the target of 80 points: the game is over "
+            "(KO-16).") in out
     assert "Result" in out
     winners = " and ".join(NAMES[s] for s in view["winners"])
     assert re.search(rf"^Winners?: {winners}$", out, re.M)
@@ -250,7 +253,7 @@ def test_words_replay(run, records):
     proc = run("replay", path)                              # not a TTY: no pause
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert out.startswith(f"Replay: kombio, 3 players, seed 11, {len(state.history)} actions")
+    assert out.startswith(f"Replay: Kombio, 3 players, seed 11, {len(state.history)} actions")
     steps = re.findall(r"^\s*(\d+)\. ", out, re.M)
     assert len(steps) == len(state.history)                 # full information: every action
     assert re.search(r"^\s*\d+\. Player \d draws an? -?\d+$", out, re.M)
@@ -329,7 +332,7 @@ def test_tie_broken_by_the_last_round(run, tmp_path):
     assert ("Tie at 15 (Player 1 with 14 in the last round and Player 2 with 0 in the last round): "
             "the lowest score in the last round decides (KO-16).") in out
     assert "Winner: Player 2" in out
-    assert "The target 20 is reached by Player 3: the game is over (KO-16)." in out
+    assert "Player 3 has reached the target of 20 points: the game is over (KO-16)." in out
     assert "Player 2's cards are taboo now" in out                     # KO-12, 3 players
 
 

@@ -40,6 +40,8 @@ def test_snap_window_names_its_card_and_a_round_ends_with_the_grids_revealed(tmp
         assert re.search(r"You · sum -?\d+ → -?\d+ · total -?\d+", tail)
         assert re.search(r"Round 1 is over: [^.]*\(KO-1[23]\)", before)   # maybe wrapped
         s.send("quit\r")
+        s.expect_prompt(r"Save this game to \S+\? \[y/N, or a file name\]")
+        s.send("\r")                                       # not kept
         assert s.wait() == 0
     finally:
         s.close()
@@ -128,6 +130,9 @@ def test_the_last_round_is_explained_on_one_screen_before_the_result(lang, words
         assert words["over"] in "\n".join(block) and "(KO-15)" in "\n".join(block)
         assert before.count(words["revealed"]) == 1
         s.send("\r")
+        s.expect_prompt(r"(Play again with the same settings\?|Noch eine Partie mit denselben "
+                        r"Einstellungen\?) \[[yj]/N\]")
+        s.send("\r")                                       # no: the program ends
         assert s.wait() == 0
         after = s.text[m.end():]
         assert "★" in after                                 # the result table came after

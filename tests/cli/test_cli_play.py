@@ -60,7 +60,7 @@ def test_log_lines_in_words(run):
     assert re.search(r"^You draw (\d+|X) from the deck$", out, re.M)
     assert not re.search(r"^(Ben|Caro|Lisa) draws (\d+|X) from the deck", out, re.M)
     assert re.search(r"^(Ben|Caro|Lisa) draws from the deck$", out, re.M)
-    assert re.search(r"^Players: You \(seat 0\), Ben \(seat 1, random bot\)", out, re.M)
+    assert re.search(r"^Players: You \(seat 1\), Ben \(seat 2, random bot\)", out, re.M)
 
 
 def test_illegal_input_gives_reason_and_asks_again(run, tmp_path):
@@ -125,10 +125,10 @@ def test_german(run):
 
 def test_german_from_locale(run):
     proc = run("play", "abluxxen", "--seed", "3", input="quit\n", lang="de_DE.UTF-8")
-    assert "Du (Platz 0)" in proc.stdout and "Partie von dir beendet." in proc.stdout
+    assert "Du (Platz 1)" in proc.stdout and "Partie von dir beendet." in proc.stdout
     proc = run("play", "abluxxen", "--seed", "3", "--lang", "en", input="quit\n",
                lang="de_DE.UTF-8")
-    assert "You (seat 0)" in proc.stdout
+    assert "You (seat 1)" in proc.stdout
 
 
 # DU-1, DU-2, DU-4, AB-21
@@ -141,7 +141,7 @@ def test_duel_plays_to_the_end_and_forced_decisions_are_recorded(run, tmp_path):
         out = proc.stdout
         assert proc.returncode == 0
         assert "Abluxxen · duel" in out and "Shadow display:" in out
-        assert "Result" in out and "Ben (seat 1, greedy bot)" in out
+        assert "Result" in out and "Ben (seat 2, greedy bot)" in out
         state = load_record(save)
         assert state.over and state.players == 2
         forced = re.findall(r"^Only one choice: (.+) \(confirmed automatically, AB-21\)$", out,

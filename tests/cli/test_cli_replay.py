@@ -183,7 +183,7 @@ def test_words_as_seat_hides_other_deck_draws(run, records):
     mine = [ln for ln in lines if "You draw" in ln and "deck" in ln]
     assert others and all(re.search(r"Player \d draws from the deck$", ln) for ln in others)
     assert mine and all(re.search(r"You draw (\d+|X) from the deck$", ln) for ln in mine)
-    assert "Seen by Player 2 (seat 1)" in proc.stdout
+    assert "Seen by Player 2 (seat 2)" in proc.stdout
 
 
 def test_words_unfinished_record(run, records):
@@ -232,10 +232,10 @@ def test_classic_tie_is_shared(run, data_dir):
 
 
 # -- who played each seat (NOTATION.md `seats`, issue 31) ----------------------------------------
-@pytest.mark.parametrize("lang,words", [("C.UTF-8", ("Players: Ann Lee (seat 0), Ben (seat 1, "
+@pytest.mark.parametrize("lang,words", [("C.UTF-8", ("Players: Ann Lee (seat 1), Ben (seat 2, "
                                                      "medium bot)", "Ann Lee plays")),
-                                        ("de_DE.UTF-8", ("Spieler: Ann Lee (Platz 0), Ben "
-                                                         "(Platz 1, Bot: mittel)",
+                                        ("de_DE.UTF-8", ("Spieler: Ann Lee (Platz 1), Ben "
+                                                         "(Platz 2, Bot: mittel)",
                                                          "Ann Lee spielt"))])
 def test_a_saved_game_replays_with_the_names_played_with(run, tmp_path, lang, words):
     save = tmp_path / "g.json"
@@ -243,7 +243,7 @@ def test_a_saved_game_replays_with_the_names_played_with(run, tmp_path, lang, wo
                "--name", "Ann Lee", "--save", save, input="1\n" * 600)
     assert proc.returncode == 0, proc.stderr
     rec = json.loads(save.read_text())
-    assert rec["seats"] == [{"name": "Ann Lee"}, {"name": "Ben", "bot": "medium"}]
+    assert rec["seats"] == [{"name": "Ann Lee", "lang": "en"}, {"name": "Ben", "bot": "medium"}]
     proc = run("replay", save, "--no-pause", lang=lang)
     assert proc.returncode == 0, proc.stderr
     assert words[0] in proc.stdout and words[1] in proc.stdout
@@ -255,7 +255,7 @@ def test_a_record_without_seats_counts_players_from_1(run, records):
     rec = json.loads(Path(path).read_text())
     assert "seats" not in rec
     proc = run("replay", path, "--no-pause")
-    assert "Players: Player 1 (seat 0), Player 2 (seat 1)" in proc.stdout
+    assert "Players: Player 1 (seat 1), Player 2 (seat 2)" in proc.stdout
 
 
 @pytest.mark.parametrize("seats,words", [

@@ -44,7 +44,7 @@ def test_table_in_english(run, record):
     r = run("review", record, *ARGS, "--lang", "en")
     assert r.returncode == 0, r.stderr
     out = r.stdout
-    assert "kombio: review of" in out and "80 play-outs a decision" in out
+    assert "Kombio: review of" in out and "80 play-outs a decision" in out
     assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d over 1 decision, 1 marked", out), out
     row = next(line for line in out.splitlines() if "replace 3" in line)
     pts = r"\+\d+\.\d"

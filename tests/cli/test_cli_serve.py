@@ -30,3 +30,23 @@ def test_port_0_announces_the_real_port_and_a_busy_port_is_one_error(tmp_path, c
     finally:
         proc.terminate()
         proc.wait(timeout=60)
+
+
+def test_ctrl_c_stops_the_server_quietly_with_status_0(tmp_path):
+    """SIGINT (Ctrl-C, also what `make run` passes on) shuts the server down as SIGTERM does:
+    exit status 0, no traceback, so `make run` ends without "Error 130"."""
+    import signal
+
+    proc = subprocess.Popen(command() + ["serve", "--port", "0", "--database",
+                                          str(tmp_path / "a.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()            # waits for the start line (or the exit)
+        assert line.startswith("cardtable server on "), (line, proc.poll())
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)

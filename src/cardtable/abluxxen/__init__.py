@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardtable.abluxxen.rules import (DEFAULT_PLAYERS, RULES_VERSION, RULES_VERSIONS, VARIANTS,
                                       Rules, make_rules, option_names, options_of)
 from cardtable.abluxxen.state import AbluxxenState
-from cardtable.core.errors import ConfigError, RecordError
+from cardtable.core.errors import ConfigError, RecordError, coded
 from cardtable.core.registry import GameInfo, Option, Variant, check_rules_version
 
 __all__ = ["GAME", "AbluxxenState", "RULES_VERSION", "RULES_VERSIONS", "Rules", "VARIANTS", "new_game", "from_record", "replay_hint",
@@ -35,7 +35,8 @@ def new_game(variant: str = "basic", players: int | None = None, seed: int = 0,
     if not rules.min_players <= players <= rules.max_players:               # AB-2, CL-1
         span = (f"{rules.min_players}" if rules.min_players == rules.max_players
                 else f"{rules.min_players}-{rules.max_players}")
-        raise ConfigError(f"Abluxxen {variant} is for {span} players, not {players}")
+        raise coded(ConfigError, "cfg.players_variant", game="Abluxxen", variant=variant,
+                    span=span, players=players)
     seed = _int(seed, "seed")
     start = _int(start, "start seat")
     if not 0 <= start < players:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from cardtable.core.errors import ConfigError
+from cardtable.core.errors import ConfigError, coded
 
 #: the version of the rules (RULES.md revision) this engine plays; a record says which it was
 #: played under (NOTATION.md `rules_version`), and a record of a version not listed here is
@@ -60,8 +60,8 @@ DEFAULT_PLAYERS = {"basic": 4, "advanced": 4, "expert": 4, "duel": 2, "classic":
 
 def make_rules(variant: str = "basic", options: dict | None = None) -> Rules:
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise ConfigError(
-            f"unknown Abluxxen variant {variant!r} (known: {', '.join(VARIANTS)})")
+        raise coded(ConfigError, "cfg.unknown_variant", game="Abluxxen", variant=repr(variant),
+                    known=", ".join(VARIANTS))
     rules = VARIANTS[variant]
     if options:
         if not isinstance(options, dict):

@@ -196,8 +196,9 @@ class AbluxxenState(GameState):
 
     def _expecting(self, d: Decision):
         """The refusal of a decision of the wrong kind: what the phase expects instead."""
-        options = ", ".join(self.legal()) if self.phase == "shadow" else ""   # DU-4's choices
-        return refuse(d.text, "ab.expect." + self.phase, seat=self._to_move, owed=self.owed,
+        options = ", ".join(self.legal_by_value()) if self.phase == "shadow" else ""  # DU-4
+        return refuse(d.text, "ab.expect." + self.phase, seat=self._to_move,
+                      player=self._to_move + 1, owed=self.owed,
                       options=options)
 
     # AB-5, AB-6, AB-7: play a set onto your display

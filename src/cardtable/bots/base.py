@@ -7,7 +7,7 @@ import importlib
 import math
 
 from cardtable.bots.hooks import hook
-from cardtable.core.errors import ConfigError
+from cardtable.core.errors import ConfigError, coded
 from cardtable.core.game import Decision, GameState
 from cardtable.core.registry import games
 from cardtable.core.rng import Rng
@@ -157,7 +157,8 @@ def bot_class(name: str) -> type[Bot]:
     try:
         cls = BOTS[name]
     except KeyError:
-        raise ConfigError(f"unknown bot {name!r} (known: {', '.join(bot_names())})") from None
+        raise coded(ConfigError, "cfg.unknown_bot", name=repr(name),
+                    known=", ".join(bot_names())) from None
     if isinstance(cls, str):
         module, _, attr = cls.partition(":")
         cls = getattr(importlib.import_module(module), attr)

@@ -55,7 +55,10 @@ Optional, used by main.py when a session has them (Kombio):
         Told every decision applied (views of the human's seat), e.g. to follow moved cards.
 
 A UI module may also set FORCED_KEY: the i18n key of the note for an automatically confirmed
-single choice (default "cli.forced").
+single choice (default "cli.forced"), and SEAT_BASE: the number people read for seat 0 (default
+1: seats are counted from 1 for people, the record and the notation count from 0; a game whose
+decisions people type name seats by their notation number, Kombio's `P.S`, sets 0 so that the
+words and the board agree with what is typed).
 """
 
 from __future__ import annotations
@@ -92,12 +95,12 @@ def ui_games() -> tuple[str, ...]:
     return tuple(g.name for g in registry.games() if g.ui)
 
 
-def ui_module(game: str) -> ModuleType:
-    """The UI module of `game` (its declaration's `ui`). ConfigError (exit 2) for an unknown or
-    not yet built game."""
+def ui_module(game: str, lang: str | None = None) -> ModuleType:
+    """The UI module of `game` (its declaration's `ui`). ConfigError (exit 2, worded in `lang`,
+    default: the locale's) for an unknown or not yet built game."""
     from cardtable.cli.i18n import default_lang, t
 
-    lang = default_lang()
+    lang = lang or default_lang()
     if game not in ui_games():
         raise ConfigError(t(lang, "cli.err_unknown_game", game=repr(game),
                             known=", ".join(sorted(ui_games()))))
@@ -111,6 +114,16 @@ def ui_module(game: str) -> ModuleType:
                 raise ConfigError(t(lang, "cli.err_unavailable", game=repr(game), module=name)) from None
             raise
     return importlib.import_module(ui_name)
+
+
+def seat_number(game: str, seat: int) -> int:
+    """The number people read for `seat` (0-based as in the record) in `game`'s terminal
+    words: seat + the UI module's SEAT_BASE (default 1)."""
+    try:
+        base = getattr(ui_module(game), "SEAT_BASE", 1)
+    except ConfigError:
+        base = 1
+    return seat + base
 
 
 class Timed(NamedTuple):

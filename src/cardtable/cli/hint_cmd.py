@@ -7,7 +7,8 @@ of a recorded game, for the seat to move and with only that seat's knowledge
     cardtable hint game.json --seconds 2 --json   # wall-clock budget, JSON on stdout
 
 The table lists every legal decision ranked by its estimated win chance (ties: the search's
-mean score), with its search play-outs beside it; `*` marks the level's own decision (not
+mean score) with its 95% interval (Wilson), its search play-outs beside it, and "uncertain"
+where an option was searched far less than the best-sampled one; `*` marks the level's own decision (not
 always the first: bots/hint.py). `--lang de|en` chooses the language of the table and the
 errors. The budget is the level's own (expert: about a second) unless `--iterations` or
 `--seconds` is given. `--json` prints one object:
@@ -24,6 +25,7 @@ one line and exits with status 2. `register(app)` adds the command to a Typer ap
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Optional
@@ -35,8 +37,9 @@ from rich.text import Text
 
 from cardtable.bots.base import LEVELS, make_bot
 from cardtable.bots.hint import HINT_LEVEL, MIN_VISITS, hint
+from cardtable.cli.games import seat_number
 from cardtable.cli.i18n import check_lang, t
-from cardtable.i18n import level as level_word
+from cardtable.i18n import level as level_word, rule_set
 from cardtable.core.errors import CardtableError, RecordError
 from cardtable.core.game import GameState
 from cardtable.core.record import load_record
@@ -92,31 +95,71 @@ def run_hint(file: str, upto: int | None = None, iterations: int | None = None,
     console = console or Console(highlight=False)
     how = (t(lang, "hint.rollouts", n=iterations) if iterations is not None
            else t(lang, "hint.seconds", s=f"{seconds:g}"))
-    console.print(Text(t(lang, "hint.head", game=state.game, seat=seat, awaiting=state.awaiting,
+    console.print(Text(t(lang, "hint.head", game=rule_set(lang, state.game,
+                                                        state.view(None).get("variant")), seat=seat_number(state.game, seat),
+                         awaiting=state.awaiting,
                          n=done, level=level_word(lang, level), budget=how, seed=seed),
                        style="bold"), soft_wrap=True)
     print_options(console, options, lang, level)
     return 0
 
 
+#: the options the terminal game's `hint` shows (its `hint all` shows every one)
+TOP = 5
+#: an option searched with fewer than 1/UNCERTAIN of the best-sampled option's play-outs is
+#: marked uncertain: its estimate rests on far less than the others'
+UNCERTAIN = 4
+#: the normal quantile of a two-sided 95% interval
+Z95 = 1.96
+
+
+def interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval (95%) of a win share `p` estimated from `n` play-outs."""
+    if n <= 0:
+        return 0.0, 1.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def print_options(console: Console, options: list[dict], lang: str,
-                  level: str = HINT_LEVEL, few: str = "hint.few") -> None:
-    """`hint`'s table of ranked options (also the terminal game's `hint`, cli/coach.py)."""
-    table = Table(show_edge=False)
+                  level: str = HINT_LEVEL, few: str = "hint.few", top: int | None = None,
+                  more: str | None = None) -> None:
+    """`hint`'s table of ranked options (also the terminal game's `hint`, cli/coach.py): rank,
+    decision, estimated win chance with its 95% interval, play-outs, and "uncertain" for an
+    option searched far less than the best-sampled one. `top`: only the first `top` rows and
+    the level's own choice (marked `*`, below them if not among them); `more`: the catalog key
+    of the note saying how to see the rest (given `n`, the number of options). The notes are
+    wrapped at the console's width, between words."""
+    most = max((o["visits"] for o in options), default=0)
+    table = Table(show_edge=False, pad_edge=False)
     table.add_column("#", justify="right")
     table.add_column(t(lang, "hint.col_decision"))
-    table.add_column(t(lang, "hint.col_rollouts"), justify="right")
     table.add_column(t(lang, "hint.col_win"), justify="right")
-    for i, o in enumerate(options, 1):
-        chance = f"{100 * o['win_chance']:.1f}%" if o["visits"] >= MIN_VISITS else "—"
+    table.add_column(t(lang, "hint.col_rollouts"), justify="right")
+    table.add_column("")
+    shown = list(enumerate(options, 1))
+    if top is not None and len(options) > top:
+        shown = shown[:top] + [(i, o) for i, o in shown[top:] if o["level_choice"]]
+    for i, o in shown:
+        if o["visits"] >= MIN_VISITS:
+            lo, hi = interval(o["win_chance"], o["visits"])
+            chance = t(lang, "hint.estimate", p=f"{100 * o['win_chance']:.0f}",
+                       lo=f"{100 * lo:.0f}", hi=f"{100 * hi:.0f}")
+        else:
+            chance = "—"
+        note = t(lang, "hint.uncertain") if (o["visits"] < MIN_VISITS
+                                             or o["visits"] * UNCERTAIN < most) else ""
         mark = "*" if o["level_choice"] else ""
-        table.add_row(f"{mark}{i}", o["decision"], str(o["visits"]), chance,
+        table.add_row(f"{mark}{i}", o["decision"], chance, str(o["visits"]), note,
                       style="bold" if i == 1 else "")
     console.print(table)
-    console.print(Text(t(lang, "hint.mine", level=level_word(lang, level)), style="dim"),
-                  soft_wrap=True)
-    if any(o["visits"] < MIN_VISITS for o in options):
-        console.print(Text(t(lang, few, n=MIN_VISITS), style="dim"), soft_wrap=True)
+    notes = [t(lang, "hint.mine", level=level_word(lang, level))]
+    if more and len(shown) < len(options):
+        notes.append(t(lang, more, n=len(options)))
+    console.print(Text("; ".join(notes), style="dim"))
+    if any(o["visits"] < MIN_VISITS for _, o in shown):
+        console.print(Text(t(lang, few, n=MIN_VISITS), style="dim"))
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,16 @@ here, not in the catalog package: it raises core's ConfigError, and the catalog 
 from cardtable.core.errors import ConfigError
 from cardtable.i18n import LANGS, default_lang, join, t
 
-__all__ = ["LANGS", "check_lang", "default_lang", "join", "t"]
+__all__ = ["LANGS", "check_lang", "default_lang", "join", "seat_name", "t"]
+
+
+def seat_name(name: str | None, seat: int, lang: str) -> str:
+    """The name of `seat` (0-based) in a record, for people reading `lang`: a name the terminal
+    made up ("Player 2", "Spieler 2", in any language) in `lang`, any other name as it is."""
+    made_up = {t(other, "seat.player", n=seat + 1) for other in LANGS}
+    if not name or name in made_up:
+        return t(lang, "seat.player", n=seat + 1)
+    return name
 
 
 def check_lang(lang: str | None) -> str:

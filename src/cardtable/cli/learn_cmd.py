@@ -166,7 +166,8 @@ def run_learn(game: str, variant: str | None = None, lang: str | None = None,
                               lambda text: say_line(console, text, "yellow"))
     g = Game(LessonUI(ui, session), seat, bots, names, lang, console, prompter, True, session,
              bot_pause)
-    rc = play_session(session, g, ui, seat, names, lang, console, prompter, lambda: None)
+    rc = play_session(session, g, ui, seat, names, lang, console, prompter,
+                      lambda quitting=False: None)
     if session.state.over:
         console.print(Text(t(lang, "learn.over"), style="bold green"))
     return rc

@@ -1,4 +1,5 @@
-"""The `cardtable` command: `play` (a game against bots in the terminal) and `replay`.
+"""The `cardtable` command: `play` (a game against bots in the terminal); the other commands
+are registered from their own modules (COMMAND_MODULES: replay_cmd.py, stats_cmd.py, ...).
 
 The loop here drives the `GameState` protocol only (core.game); everything game-specific —
 the table picture, the "why" line, log lines, the end screen — comes from the game's UI module
@@ -11,7 +12,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import json
 import secrets
 import sys
 import time
@@ -26,23 +26,18 @@ from rich.text import Text
 
 from cardtable import __version__
 from cardtable.bots import act, bot_names, make_bot
+from cardtable.cli import history
 from cardtable.cli.coach import coach_in_game, is_hint
+from cardtable.cli.game_end import again_path, ask_again, offer_save
+from cardtable.cli.usage import lang_of, usage_words
 from cardtable.cli.games import ui_module
-from cardtable.cli.play_args import (check_save, check_seat, load_checked, resumed,
-                                     rule_options, save_path)
+from cardtable.cli.play_args import check_save, resumed, rule_options, save_path
 from cardtable.cli.prompt import LineReader, Prompter  # noqa: F401  (LineReader: tests)
-from cardtable.cli.i18n import check_lang, default_lang, t
+from cardtable.cli.i18n import LANGS, check_lang, default_lang, seat_name, t
 from cardtable.i18n import level
-from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
+from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision
 from cardtable.core.game import GameState
-from cardtable.core.record import (
-    SEAT_NAME_MAX,
-    load_record,
-    read_record,
-    replay_notes,
-    record_seats,
-    save_record,
-)
+from cardtable.core.record import SEAT_NAME_MAX, load_record, save_record
 
 #: names of the bots, given to the other seats in seat order
 BOT_NAMES = ["Ben", "Caro", "Lisa", "Niko", "Louis"]
@@ -58,7 +53,10 @@ HELP_WORDS = {"help", "?", "h", "hilfe"}
 
 _L = default_lang()   # language of the --help texts
 
-app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_enable=False)
+#: plain help (rich_markup_mode=None): the rich panels print a type column, "<bool>" beside
+#: every flag
+app = typer.Typer(add_completion=False, help=t(_L, "ko.app"), pretty_exceptions_enable=False,
+                  rich_markup_mode=None)
 _console = partial(Console, highlight=False)
 
 
@@ -123,6 +121,8 @@ class Game:
         self.describe = getattr(session, "describe", None) or ui.describe
         self.session = session
         self.forced_key = getattr(ui, "FORCED_KEY", "cli.forced")
+        #: the coach's last search ((actions, budget), options): `hint all` shows it again
+        self.coach_cache = None
 
     def present(self, view, prompt: bool):
         return self._present(view, self.seat, prompt) if self._present else view
@@ -277,7 +277,9 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
              auto=True, console: Console | None = None, prompter: Prompter | None = None,
              bot_pause: float | None = None, name: str | None = None,
              resume: Path | None = None, **game_options) -> int:
+    asked_lang = lang
     lang = check_lang(lang)
+    given = dict(game_options)                 # as given, for "play again"
     if name is not None:
         name = " ".join(name.split())
         if not name or len(name) > SEAT_NAME_MAX or not name.isprintable():
@@ -285,7 +287,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     save = None if save is None else Path(save)
     check_save(save, lang)
     console = console or _console()
-    ui = ui_module(game)
+    ui = ui_module(game, lang)
     if game_options.get("options") and resume is None:       # --option NAME=VALUE ...
         game_options["options"] = rule_options(game, variant, game_options["options"], lang)
     extra = {k: v for k, v in game_options.items() if v is not None and v is not False}
@@ -303,6 +305,9 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         humans = [i for i, x in enumerate(recorded or []) if "bot" not in x]
         if len(humans) == 1:                   # the record says which seat was the person's
             seat = humans[0]
+            played_in = recorded[seat].get("lang")
+            if asked_lang is None and played_in in LANGS:   # the language it was played in
+                lang = played_in
         seed = state.seed
         session = ui.resume_session(state, lang=lang, **extra)
         if save is None:
@@ -320,14 +325,15 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         bots = ",".join(k for k in kinds)
     bot_map = _bots_for(bots, seat, n, seed, lang)
     names, labels = [], []
+    base = getattr(ui, "SEAT_BASE", 1)          # the seat numbers people read (games.py)
     others = iter(BOT_NAMES)
     for s in range(n):
         if s == seat:
             names.append(t(lang, "cli.you"))
-            labels.append(t(lang, "cli.player_seat", name=names[-1], seat=s))
+            labels.append(t(lang, "cli.player_seat", name=names[-1], seat=s + base))
         else:
-            names.append(recorded[s]["name"] if recorded else next(others))
-            labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s,
+            names.append(seat_name(recorded[s]["name"], s, lang) if recorded else next(others))
+            labels.append(t(lang, "cli.bot_seat", name=names[-1], seat=s + base,
                             kind=level(lang, bot_map[s].level or bot_map[s].name)))
     prompter = prompter or Prompter()
     if bot_pause is None:
@@ -335,15 +341,21 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     if not 0 <= bot_pause <= 60:
         raise ConfigError(t(lang, "cli.err_bot_pause", n=f"{bot_pause:g}"))
     say_line(console, t(lang, "cli.seed", seed=seed), "bold")
+    if resume is not None:
+        say_line(console, t(lang, "cli.resumed", path=str(resume), n=len(session.state.history)),
+                 "bold")
     say_line(console, t(lang, "cli.players", players=", ".join(labels)))
     g = Game(ui, seat, bot_map, names, lang, console, prompter, auto, session, bot_pause)
     # who played each seat, for the record (NOTATION.md `seats`): the human by --name (else
     # "Player N" as players count), the bots by their names and levels
     mine = name or (recorded[seat]["name"] if recorded else t(lang, "seat.player", n=seat + 1))
-    seats = [{"name": mine} if s == seat else
+    seats = [{"name": mine, "lang": lang} if s == seat else
              {"name": names[s], "bot": bot_map[s].level or bot_map[s].name} for s in range(n)]
 
-    def save_current() -> None:
+    def save_current(quitting: bool = False) -> None:
+        nonlocal save
+        if save is None and quitting:          # quit without --save: say so, offer to save
+            save = offer_save(console, prompter, lang, Path(f"{game}-{seed}.json"))
         if save is not None:
             path = save_path(save, session)
             try:
@@ -353,18 +365,36 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
                                     why=e.strerror or str(e))) from None
             say_line(console, t(lang, "cli.saved", path=str(path)), "dim")
 
+    def remember(state: GameState) -> None:     # the local history (`cardtable stats`)
+        path = history.history_path()
+        try:
+            history.append(history.entry(state, seat, [bot_map[s].level or bot_map[s].name
+                                                       for s in bot_map]), path)
+        except OSError as e:
+            say_line(console, t(lang, "cli.err_history", path=str(path),
+                                why=e.strerror or str(e)), "yellow")
+
     try:
-        return play_session(session, g, ui, seat, names, lang, console, prompter,
-                             save_current)
+        rc = play_session(session, g, ui, seat, names, lang, console, prompter,
+                          save_current, remember)
     except KeyboardInterrupt:                 # Ctrl-C: the record is kept, exit status 130
         console.print()
         save_current()
         say_line(console, t(lang, "cli.quit"))
         return 130
+    if rc == 0 and resume is None and session.state.over and prompter.tty \
+            and ask_again(prompter, lang):
+        # the same settings, a new deal; a --save FILE goes on as FILE-2, FILE-3, ...
+        return run_play(game, variant, players, seat, bots, None, lang, again_path(save),
+                        rounds, start, auto, console, prompter, bot_pause, name, None,
+                        **given)
+    return rc
 
 
-def play_session(session, g, ui, seat, names, lang, console, prompter, save_current) -> int:
-    """The games of a session, one after another (a CL-5 match: several)."""
+def play_session(session, g, ui, seat, names, lang, console, prompter, save_current,
+                 game_over=None) -> int:
+    """The games of a session, one after another (a CL-5 match: several). `save_current(
+    quitting=False)` saves the record; `game_over(state)` is told each game played to its end."""
     while True:
         state = session.state
         if session.rounds > 1:
@@ -374,13 +404,15 @@ def play_session(session, g, ui, seat, names, lang, console, prompter, save_curr
         finished = g.run(state)
         state = session.state                 # an undo may have replaced it
         if not finished:
-            save_current()
+            save_current(quitting=True)
             say_line(console, t(lang, "cli.quit"))
             return 0
         if getattr(session, "final_board", True):  # Kombio: the last round's grids were shown
             console.print(ui.render(state.view(None), seat, names, lang))
         console.print(ui.summary(state.view(None), names, lang))
         save_current()
+        if game_over is not None:
+            game_over(state)
         table = session.table(names, lang)
         if table is not None:
             console.print(table)
@@ -392,6 +424,7 @@ def play_session(session, g, ui, seat, names, lang, console, prompter, save_curr
             except EOFError:
                 answer = "quit"
             if answer.strip().lower() in QUIT_WORDS:
+                save_current(quitting=True)
                 say_line(console, t(lang, "cli.quit"))
                 return 0
         session.next_game()
@@ -435,100 +468,16 @@ def play_cmd(
                               snap_seconds=snap_seconds))
 
 
-# -- replay -------------------------------------------------------------------------------------
-def run_replay(file: str, as_json: bool, seat: int | None, pause: bool | None, lang) -> int:
-    lang = check_lang(lang)
-    source = Path(file)
-    if as_json:
-        state = load_checked(source, lang)
-        check_seat(seat, state, lang)
-        sys.stdout.write(json.dumps(state.view(seat)) + "\n")
-        return 0
-    try:
-        rec = read_record(source)
-    except CardtableError:
-        raise
-    except Exception as e:
-        raise RecordError(t(lang, "cli.err_record", msg=f"{type(e).__name__}: {e}")) from None
-    load_checked(rec, lang)                           # the whole record first: errors before any output
-    ui = ui_module(rec["game"])
-    state = load_checked(rec, lang, upto=0)
-    check_seat(seat, state, lang)
-    console = _console()
-    seats = record_seats(rec, state.players)         # who played (NOTATION.md), if recorded
-    names = [x["name"] for x in seats] if seats else \
-        [t(lang, "seat.player", n=s + 1) for s in range(state.players)]
-    actions = rec.get("actions", [])
-    variant = state.view(None).get("variant") or ""
-    say_line(console, t(lang, "cli.replay_head", game=f"{rec['game']} {variant}".strip(),
-                    players=state.players, seed=rec.get("seed", 0), n=len(actions)), "bold")
-    say_line(console, t(lang, "cli.players", players=", ".join(
-        t(lang, "cli.bot_seat", name=names[s], seat=s, kind=level(lang, seats[s]["bot"]))
-        if seats and seats[s].get("bot") else t(lang, "cli.player_seat", name=names[s], seat=s)
-        for s in range(state.players))))
-    if seat is not None:
-        say_line(console, t(lang, "cli.replay_as", name=names[seat], seat=seat))
-    for code, params in replay_notes(rec):          # e.g. played under an older reading
-        say_line(console, t(lang, code, **params), "yellow")
-    if pause is None:
-        pause = sys.stdout.isatty() and sys.stdin.isatty()
-    skip = 0                                   # actions still to show without a pause
-    prompter = Prompter()
-    for i, action in enumerate(actions):
-        before = state.view(seat)
-        actor = state.to_move
-        state.apply(action)
-        text = state.history[-1]
-        line = ui.describe(before, text, state.view(seat), actor, seat, names, lang)
-        if line:                     # empty: hidden from `seat` (another's snap answer, KO-10)
-            line = line.replace("\n", "\n     ")        # further lines under the first one
-            say_line(console, t(lang, "cli.replay_step", i=f"{i:>3}", line=line))
-        if skip:
-            skip -= 1
-        elif pause and i + 1 < len(actions):
-            console.print(ui.render(state.view(seat), seat, names, lang))   # where it stands
-            try:
-                answer = prompter.ask_line(t(lang, "cli.replay_pause")).strip().lower()
-            except EOFError:
-                answer = "c"
-            if answer in QUIT_WORDS:
-                say_line(console, t(lang, "cli.replay_stopped"))
-                return 0
-            if answer in ("c", "all", "alle"):    # on to the end without pauses
-                pause = False
-            elif answer.isdigit() and int(answer) > 1:
-                skip = int(answer) - 1
-    console.rule(t(lang, "cli.replay_final"))
-    console.print(ui.render(state.view(seat), seat, names, lang))
-    if state.over:
-        console.print(ui.summary(state.view(None), names, lang))
-    else:
-        say_line(console, ui.why(state.view(seat), seat, names, lang), "bold")
-        say_line(console, t(lang, "cli.replay_unfinished"), "dim")
-    return 0
-
-
-@app.command("replay", help=t(_L, "help.replay"))
-def replay_cmd(
-    file: str = typer.Argument(..., metavar="FILE", help=t(_L, "help.file")),
-    as_json: bool = typer.Option(False, "--json", help=t(_L, "help.json")),
-    seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT", help=t(_L, "help.as")),
-    pause: Optional[bool] = typer.Option(None, "--pause/--no-pause", help=t(_L, "help.pause")),
-    lang: Optional[str] = typer.Option(None, "--lang", help=t(_L, "help.lang")),
-) -> None:
-    raise typer.Exit(run_replay(file, as_json, seat, pause, lang))
-
-
 # -- entry point --------------------------------------------------------------------------------
-def _error(msg: str) -> None:
+def _error(msg: str, lang: str | None = None) -> None:
     line = " ".join(str(msg).split())
-    sys.stderr.write(t(default_lang(), "cli.error", msg=line) + "\n")
+    sys.stderr.write(t(lang or default_lang(), "cli.error", msg=line) + "\n")
     sys.stderr.flush()
 
 
 # Commands of the other parts: each module has `register(app)`.
-COMMAND_MODULES = ("tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd", "learn_cmd",
-                   "doctor_cmd", "db_cmd", "admin_cmd")
+COMMAND_MODULES = ("replay_cmd", "tournament_cmd", "hint_cmd", "serve_cmd", "analyze_cmd", "review_cmd",
+                   "learn_cmd", "stats_cmd", "doctor_cmd", "db_cmd", "admin_cmd")
 #: the commands of the game server, and the modules they need: the extra `server` (pip install
 #: 'cardtable[server]'; `make run` installs it). Without them these commands say so.
 SERVER_COMMANDS = {"serve_cmd": ("serve",), "doctor_cmd": ("doctor",),
@@ -563,10 +512,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         args = ["--help"]
     command = typer.main.get_command(app)
+    lang = lang_of(args)
     try:
         rv = command.main(args=args, prog_name="cardtable", standalone_mode=False)
     except CardtableError as e:
-        _error(e.words(default_lang()) if isinstance(e, RecordError) else str(e))
+        _error(e.words(lang), lang)
         return 2
     except typer.Exit as e:
         return e.exit_code
@@ -574,8 +524,8 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except KeyboardInterrupt:
         return 130
-    except typer.TyperException as e:         # click usage errors: bad option values, ...
-        _error(e.format_message())
+    except typer.TyperException as e:         # usage errors: bad option values, ...
+        _error(usage_words(e, lang, args), lang)
         return 2
     return rv if isinstance(rv, int) else 0
 

@@ -29,7 +29,9 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.bots.review import ReviewError, budget_for, review
-from cardtable.cli.i18n import check_lang, default_lang, t
+from cardtable.cli.games import seat_number
+from cardtable.cli.i18n import check_lang, default_lang, seat_name, t
+from cardtable.i18n import rule_set
 from cardtable.core.errors import CardtableError, ConfigError, RecordError
 from cardtable.core.record import ReplayError, read_record
 
@@ -77,16 +79,18 @@ def run_review(file: str, seat: int | None = None, as_json: bool = False,
         sys.stdout.write(json.dumps(out) + "\n")
         return 0
     console = console or Console(highlight=False)
-    console.print(Text(t(lang, "review.head", game=out["game"], n=out["actions"],
+    console.print(Text(t(lang, "review.head", game=rule_set(lang, out["game"], rec.get("variant")), n=out["actions"],
                          rollouts=rollouts, seed=seed), style="bold"), soft_wrap=True)
     for s in out["seats"]:
-        name = s["name"] or t(lang, "seat.player", n=s["seat"] + 1)
+        name = seat_name(s["name"], s["seat"], lang)
         console.print()
         if s["accuracy"] is None:
-            console.print(Text(t(lang, "review.seat_none", name=name, seat=s["seat"]),
+            console.print(Text(t(lang, "review.seat_none", name=name,
+                                 seat=seat_number(out["game"], s["seat"])),
                                style="bold"))
             continue
-        console.print(Text(t(lang, "review.seat", name=name, seat=s["seat"],
+        console.print(Text(t(lang, "review.seat", name=name,
+                             seat=seat_number(out["game"], s["seat"]),
                              accuracy=f"{s['accuracy']:.1f}", n=s["reviewed"],
                              marked=len(s["marked"])), style="bold"))
         rows = [d for d in s["decisions"] if d["marked"]]

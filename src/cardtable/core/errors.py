@@ -7,7 +7,37 @@ from typing import Any
 
 
 class CardtableError(Exception):
-    """Base class of every error caused by input (a decision, a record, an option)."""
+    """Base class of every error caused by input (a decision, a record, an option).
+
+    One may carry a `code` and `params`: the catalog's message `err.<code>` (cardtable.i18n),
+    which `words(lang)` words in a front end's language; without a code, `words` is the
+    English text given."""
+
+    code: str | None = None
+    params: dict[str, Any] = {}
+
+    def __init__(self, *args: Any, code: str | None = None,
+                 params: dict[str, Any] | None = None):
+        super().__init__(*args)
+        if code is not None:
+            self.code = code
+            self.params = dict(params or {})
+
+    def words(self, lang: str) -> str:
+        """The error in `lang` (without a code: its text as given)."""
+        if self.code is None:
+            return str(self)
+        from cardtable.i18n import t
+
+        return t(lang, "err." + self.code, **self.params)
+
+
+def coded(cls: type, code: str, **params: Any) -> CardtableError:
+    """An error `cls` (ConfigError, RecordError) worded by the catalog's `err.<code>`: its
+    English text is that message, `words(lang)` the message in another language."""
+    from cardtable.i18n import t
+
+    return cls(t("en", "err." + code, **params), code=code, params=params)
 
 
 class IllegalDecision(CardtableError):
@@ -56,7 +86,8 @@ def refuse(decision: str, code: str, **params: Any) -> IllegalDecision:
 
 
 class ConfigError(CardtableError):
-    """Bad game configuration: unknown variant or option, player count out of range, bad seat."""
+    """Bad game configuration: unknown variant or option, player count out of range, bad seat.
+    Some carry a `code` and `params` (`coded`), the others an English text."""
 
 
 class SeatError(CardtableError, ValueError):
@@ -75,19 +106,6 @@ def check_seat(seat: object, players: int) -> int:
 class RecordError(CardtableError):
     """A malformed game record or an impossible deal. Some carry a `code` and `params` (the
     catalog's message `err.<code>`, worded by `words(lang)`); the others an English text."""
-
-    def __init__(self, message: str, *, code: str | None = None,
-                 params: dict[str, Any] | None = None):
-        self.code = code
-        self.params = dict(params or {})
-        super().__init__(message)
-
-    def words(self, lang: str) -> str:
-        if self.code is None:
-            return str(self)
-        from cardtable.i18n import t
-
-        return t(lang, "err." + self.code, **self.params)
 
 
 class RulesVersionError(RecordError, ConfigError):

@@ -31,10 +31,25 @@ names its arguments, docs/notation.md "Decisions as JSON").
 
 from __future__ import annotations
 
+import re
+
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Iterable
+
+
+
+def value_key(text: str) -> tuple:
+    """The sort key of a notation text by value: its runs of digits compared as numbers
+    ("play 2 X" < "play 10", "swap 1.2 1.10" after "swap 1.2 1.9")."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                 for part in re.split(r"(\d+)", text) if part)
+
+
+def by_value(texts) -> list[str]:
+    """`texts` sorted by `value_key`: the order a list of decisions is shown to people in."""
+    return sorted(texts, key=value_key)
 
 
 class Decision:
@@ -147,8 +162,14 @@ class GameState(ABC):
         """The legal decisions of `to_move`, as structured objects (deterministic order)."""
 
     def legal(self) -> list[str]:
-        """The legal decisions as notation texts, sorted."""
+        """The legal decisions as notation texts, sorted as text (the order of the views'
+        `legal`, docs/notation.md: "play 10" before "play 2"); for people: `legal_by_value`."""
         return sorted(d.text for d in self.legal_decisions())
+
+    def legal_by_value(self) -> list[str]:
+        """The legal decisions as notation texts in the order people read ("play 2" before
+        "play 10"): `by_value`."""
+        return by_value(d.text for d in self.legal_decisions())
 
     @abstractmethod
     def parse(self, text: str) -> Decision:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Mapping
@@ -9,7 +10,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from cardtable.core import registry
-from cardtable.core.errors import CardtableError, ConfigError, IllegalDecision, RecordError
+from cardtable.core.errors import (CardtableError, ConfigError, IllegalDecision, RecordError,
+                                    coded)
 from cardtable.core.game import GameState
 
 
@@ -83,7 +85,9 @@ def _read_file(path: Path) -> str:
             if len(data) > MAX_RECORD_BYTES:
                 raise _too_big(max(size, len(data)))
     except OSError as e:
-        raise RecordError(f"cannot read record file {str(path)!r}: {e.strerror}") from None
+        code = {errno.ENOENT: "record.missing", errno.EACCES: "record.denied",
+                errno.EISDIR: "record.folder"}.get(e.errno, "record.unreadable")
+        raise coded(RecordError, code, path=repr(str(path)), why=e.strerror) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -120,14 +124,15 @@ def read_record(source: str | Path | dict) -> dict:
         try:
             rec = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RecordError(f"bad JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+            raise coded(RecordError, "record.json", line=e.lineno, col=e.colno) from None
     if not isinstance(rec, dict):
         raise RecordError("a record must be a JSON object")
     game = rec.get("game")
     if not isinstance(game, str):
         raise RecordError(f'the record has no "game" ({" or ".join(registry.names())})')
     if game not in registry.names():
-        raise RecordError(f"unknown game {game!r} (known: {', '.join(sorted(registry.names()))})")
+        raise coded(RecordError, "cfg.unknown_game", name=repr(game),
+                    known=", ".join(sorted(registry.names())))
     actions = rec.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError('"actions" must be a list of decision texts')
@@ -142,7 +147,8 @@ SEAT_NAME_MAX = 64
 
 
 def _check_seats(seats: Any) -> None:
-    """`seats` (optional): one object per seat, {"name": ...} or {"name": ..., "bot": ...}."""
+    """`seats` (optional): one object per seat, {"name": ...} or {"name": ..., "bot": ...}; a
+    person's may say the language played in, {"name": ..., "lang": "de"}."""
     if seats is None:
         return
     if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
@@ -155,6 +161,8 @@ def _check_seats(seats: Any) -> None:
                               "characters")
         if "bot" in x and (not isinstance(x["bot"], str) or not x["bot"].strip()):
             raise RecordError(f'seat {i} of "seats": "bot" names a bot or level, e.g. "expert"')
+        if "lang" in x and (not isinstance(x["lang"], str) or not 1 <= len(x["lang"]) <= 16):
+            raise RecordError(f'seat {i} of "seats": "lang" is a language code, e.g. "de"')
 
 
 def record_seats(rec: dict, players: int) -> list[dict] | None:

@@ -23,7 +23,7 @@ from importlib import metadata
 from types import ModuleType
 from typing import Any
 
-from cardtable.core.errors import ConfigError, RulesVersionError
+from cardtable.core.errors import ConfigError, RulesVersionError, coded
 
 #: the entry-point group a game registers in: name -> "package:GAME" (a GameInfo)
 GROUP = "cardtable.games"
@@ -159,8 +159,8 @@ class GameInfo:
         for v in self.variants:
             if v.name == name:
                 return v
-        raise ConfigError(f"{self.title} has no variant {name!r} "
-                          f"(known: {', '.join(self.variant_names)})")
+        raise coded(ConfigError, "cfg.no_variant", game=self.title, variant=repr(name),
+                    known=", ".join(self.variant_names))
 
     def player_counts(self, variant: str | None = None) -> tuple[int, ...]:
         v = self.variant(variant)
@@ -294,8 +294,8 @@ def info(name: str) -> GameInfo:
     try:
         return _GAMES[name]
     except (KeyError, TypeError):
-        raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(_GAMES))})") \
-            from None
+        raise coded(ConfigError, "cfg.unknown_game", name=repr(name),
+                    known=", ".join(sorted(_GAMES))) from None
 
 
 def check_rules_version(name: str, version: Any) -> None:

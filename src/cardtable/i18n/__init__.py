@@ -263,6 +263,15 @@ def level(lang: str, bot: str) -> str:
     return t(lang, "level." + bot) if has("level." + bot) else bot
 
 
+def rule_set(lang: str, game: str, variant: str | None = None) -> str:
+    """A rule set's display name in `lang`: "Abluxxen", "Abluxxen, Duell (2 Spieler)" (a
+    variant the catalog names; an unknown game or variant id as it is)."""
+    name = t(lang, "game." + game) if has("game." + game) else game
+    if variant and has("variant." + variant):
+        return t(lang, "list.rule_set", game=name, variant=t(lang, "variant." + variant))
+    return f"{name} {variant}" if variant else name
+
+
 def foreign_words(lang: str, other: str, min_words: int = 3) -> set[str]:
     """Pieces of `lang`'s messages (at least `min_words` words, cut at punctuation) that no
     message of `other` contains: if one shows up in what a player of `other` reads, a text of the

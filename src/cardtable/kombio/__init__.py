@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy as _copy
 
-from cardtable.core.errors import ConfigError, RecordError
+from cardtable.core.errors import ConfigError, RecordError, coded
 from cardtable.core.registry import GameInfo, Option, Variant, check_rules_version
 from cardtable.kombio.rules import (DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, Rules, whole_number,
                                     make_rules)
@@ -35,7 +35,8 @@ def new_game(players: int = 4, seed: int = 0, start: int = 0, target: int = 100,
         raise ConfigError(f"Kombio has no variant {variant!r}")
     players = whole_number(players, "players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:                      # KO title: 2-6 players
-        raise ConfigError(f"Kombio is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {players}")
+        raise coded(ConfigError, "cfg.players", game="Kombio",
+                    span=f"{MIN_PLAYERS}-{MAX_PLAYERS}", players=players)
     seed = whole_number(seed, "seed")
     start = whole_number(start, "start seat")
     if not 0 <= start < players:

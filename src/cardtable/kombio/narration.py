@@ -401,9 +401,10 @@ def round_end(before, after, viewer, names, lang, brief: bool = False) -> list[s
     totals = " · ".join(f"{names[q]} {after['totals'][q]}" for q in range(n))
     lines.append(t(lang, "ko.totals", list=totals, target=after["target"]))
     if after["over"]:
-        reached = [names[q] for q in range(n) if after["totals"][q] >= after["target"]]
+        seats = [q for q in range(n) if after["totals"][q] >= after["target"]]
         lines.append(t(lang, "ko.round.target", target=after["target"],
-                       names=join(reached, lang)))
+                       names=join([names[q] for q in seats], lang), n=len(seats),
+                       you="alone" if viewer is not None and seats == [viewer] else "other"))
     else:
         st = after["round_start"]
         lines.append(t(lang, you_key("ko.round.next", st, viewer), round=after["round"],

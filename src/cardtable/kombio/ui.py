@@ -48,6 +48,8 @@ __all__ = ["describe", "help_text", "new_session", "render", "resume_session", "
 
 GAME = "kombio"
 FORCED_KEY = "ko.forced"
+#: seats are read by their notation number (0, 1, ...): people type them in `P.S`
+SEAT_BASE = 0
 #: the snap window in the terminal (KO-10). From published measurements of people typing and
 #: reacting: a typist's keystrokes come 0.24 s apart on average, about 0.4 s for the slowest
 #: tenth (Dhakal et al., "Observations on Typing from 136 Million Keystrokes", CHI 2018), so
@@ -443,7 +445,9 @@ def summary(view, names, lang):
                     Text(f"★ {t(lang, 'ko.sum.winner')}" if won else "", style="bold green"))
     target = view.get("target")
     reached = [names[s] for s in range(n) if target is not None and totals[s] >= target]
-    lines = [tab, Text(t(lang, "ko.sum.reached", target=target, names=join(reached, lang)))]
+    lines = [tab, Text(t(lang, "ko.sum.reached", target=target, names=join(reached, lang),
+                         n=len(reached),
+                         you="alone" if reached == [t(lang, "cli.you")] else "other"))]
     tb = tie_break(view)
     if tb:
         best = min(totals)

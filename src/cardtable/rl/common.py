@@ -150,7 +150,7 @@ def render_ansi(state: GameState, seat: int | None, width: int = 110) -> str:
     if ui is None:
         console.print(json.dumps(view, sort_keys=True), markup=False)
         if not state.over:
-            console.print(f"seat {state.to_move} to move: {', '.join(state.legal())}",
+            console.print(f"seat {state.to_move} to move: {', '.join(state.legal_by_value())}",
                           markup=False)
         return buf.getvalue()
     console.print(ui.render(view, seat, names, "en"))

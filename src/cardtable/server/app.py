@@ -345,9 +345,11 @@ def run(settings: Settings, sock: socket.socket | None = None) -> None:
                             forwarded_allow_ips=settings.trusted_proxies or None,
                             h11_max_incomplete_event_size=16 * 1024)
     # uvicorn raises the signal it shut down for again once it is done, with the handler it
-    # found: this one (nothing), so a drained process exits with status 0, not by SIGTERM
-    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    # found: this one (nothing), so a drained process exits with status 0, not by SIGTERM, and
+    # Ctrl-C (SIGINT) stops it quietly with status 0 too, not as a KeyboardInterrupt (130)
+    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         Server(config).run(sockets=[sock])
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

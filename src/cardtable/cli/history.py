@@ -1,0 +1,77 @@
+"""The local history of terminal games: one JSON line per finished game of `cardtable play`,
+appended to `history.jsonl` in the user data folder (platformdirs: ~/.local/share/cardtable on
+Linux, ~/Library/Application Support/cardtable on macOS, %LOCALAPPDATA%\\cardtable on Windows;
+`CARDTABLE_DATA` overrides the folder, as for the ratings). `cardtable stats` reads it.
+
+    {"game": "abluxxen", "variant": "basic", "players": 4, "seed": 7, "seat": 0,
+     "level": "medium", "won": true, "at": "2026-11-29T14:40:00+00:00"}
+
+`level` is the level of the bots played against (their common level, else their levels joined
+by "+", "easy+hard"); `won` is true for a win shared with others too. Entries the reader does
+not understand are skipped: the file is the user's, not a record of the game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+FILE = "history.jsonl"
+
+
+def history_path() -> Path:
+    """The history file: `CARDTABLE_DATA`/history.jsonl, else in the user data folder."""
+    folder = os.environ.get("CARDTABLE_DATA")
+    if not folder:
+        import platformdirs
+
+        folder = platformdirs.user_data_path("cardtable", appauthor=False)
+    return Path(folder) / FILE
+
+
+def versus(levels: Iterable[str]) -> str:
+    """The level played against: the bots' common level, else their levels joined by "+"."""
+    found = sorted(set(levels))
+    return "+".join(found) if found else "-"
+
+
+def entry(state, seat: int, levels: Iterable[str]) -> dict:
+    """The history entry of the finished game `state`, played by the person at `seat` against
+    bots of `levels`."""
+    view = state.view(None)
+    return {"game": state.game, "variant": view.get("variant"), "players": state.players,
+            "seed": state.seed, "seat": seat, "level": versus(levels),
+            "won": seat in (view.get("winners") or []),
+            "at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+def append(item: dict, path: Path | None = None) -> Path:
+    """Add `item` as one line to the history (the folder is made if missing). OSError if it
+    cannot be written."""
+    path = path or history_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(item) + "\n")
+    return path
+
+
+def read(path: Path | None = None) -> list[dict]:
+    """The entries of the history (none if there is no file yet)."""
+    path = path or history_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict) and isinstance(item.get("game"), str) and \
+                isinstance(item.get("won"), bool):
+            out.append(item)
+    return out
