@@ -243,7 +243,7 @@ def test_a_saved_game_replays_with_the_names_played_with(run, tmp_path, lang, wo
                "--name", "Ann Lee", "--save", save, input="1\n" * 600)
     assert proc.returncode == 0, proc.stderr
     rec = json.loads(save.read_text())
-    assert rec["seats"] == [{"name": "Ann Lee", "lang": "en"}, {"name": "Ben", "bot": "medium"}]
+    assert rec["seats"] == [{"name": "Ann Lee"}, {"name": "Ben", "bot": "medium"}]
     proc = run("replay", save, "--no-pause", lang=lang)
     assert proc.returncode == 0, proc.stderr
     assert words[0] in proc.stdout and words[1] in proc.stdout

@@ -57,7 +57,7 @@ def test_resume_keeps_the_language_and_says_it_resumed(run, tmp_path):
                input="1\nquit\n")
     assert proc.returncode == 0, proc.stderr
     rec = json.loads(save.read_text())
-    assert rec["seats"][0]["lang"] == "de"
+    assert rec["seats"][0] == {"name": rec["seats"][0]["name"]}     # NOTATION.md: a name only
     done = len(rec["actions"])
     proc = run("play", "abluxxen", "--resume", save, input="quit\n")    # the locale: English
     assert proc.returncode == 0, proc.stderr

@@ -32,7 +32,7 @@ def duel(tmp_path_factory):
                          "--save", str(path)]) == 0
     finally:
         sys.stdin = old
-    assert json.loads(path.read_text())["seats"][0] == {"name": "Player 1", "lang": "en"}
+    assert json.loads(path.read_text())["seats"][0] == {"name": "Player 1"}
     return path
 
 

@@ -20,16 +20,55 @@ from pathlib import Path
 from typing import Iterable
 
 FILE = "history.jsonl"
+#: the language each saved game was played in (`--resume` plays on in it): the record has no
+#: place for it (NOTATION.md's `seats` holds a name and a bot), so the terminal keeps it here
+LANGS_FILE = "languages.json"
+#: the saved games whose language is kept (the most recent)
+LANGS_KEPT = 500
 
 
-def history_path() -> Path:
-    """The history file: `CARDTABLE_DATA`/history.jsonl, else in the user data folder."""
+def data_folder() -> Path:
+    """`CARDTABLE_DATA`, else the user data folder."""
     folder = os.environ.get("CARDTABLE_DATA")
     if not folder:
         import platformdirs
 
         folder = platformdirs.user_data_path("cardtable", appauthor=False)
-    return Path(folder) / FILE
+    return Path(folder)
+
+
+def history_path() -> Path:
+    """The history file: `CARDTABLE_DATA`/history.jsonl, else in the user data folder."""
+    return data_folder() / FILE
+
+
+def _langs() -> dict:
+    try:
+        data = json.loads((data_folder() / LANGS_FILE).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def remember_lang(record: Path, lang: str) -> None:
+    """Keep that the game saved in `record` was played in `lang` (quietly nothing if the data
+    folder cannot be written: the game is saved all the same)."""
+    langs = _langs()
+    langs.pop(str(record.resolve()), None)
+    langs[str(record.resolve())] = lang
+    keep = dict(list(langs.items())[-LANGS_KEPT:])
+    try:
+        folder = data_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / LANGS_FILE).write_text(json.dumps(keep), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def lang_of(record: Path) -> str | None:
+    """The language the game saved in `record` was played in, if this terminal kept it."""
+    found = _langs().get(str(record.resolve()))
+    return found if isinstance(found, str) else None
 
 
 def versus(levels: Iterable[str]) -> str:

@@ -305,7 +305,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
         humans = [i for i, x in enumerate(recorded or []) if "bot" not in x]
         if len(humans) == 1:                   # the record says which seat was the person's
             seat = humans[0]
-            played_in = recorded[seat].get("lang")
+            played_in = history.lang_of(Path(resume))
             if asked_lang is None and played_in in LANGS:   # the language it was played in
                 lang = played_in
         seed = state.seed
@@ -349,7 +349,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
     # who played each seat, for the record (NOTATION.md `seats`): the human by --name (else
     # "Player N" as players count), the bots by their names and levels
     mine = name or (recorded[seat]["name"] if recorded else t(lang, "seat.player", n=seat + 1))
-    seats = [{"name": mine, "lang": lang} if s == seat else
+    seats = [{"name": mine} if s == seat else
              {"name": names[s], "bot": bot_map[s].level or bot_map[s].name} for s in range(n)]
 
     def save_current(quitting: bool = False) -> None:
@@ -363,6 +363,7 @@ def run_play(game: str, variant, players, seat, bots, seed, lang, save, rounds, 
             except OSError as e:     # the folder went away during the game
                 raise ConfigError(t(lang, "cli.err_save_failed", path=str(path),
                                     why=e.strerror or str(e))) from None
+            history.remember_lang(path, lang)
             say_line(console, t(lang, "cli.saved", path=str(path)), "dim")
 
     def remember(state: GameState) -> None:     # the local history (`cardtable stats`)

@@ -147,8 +147,7 @@ SEAT_NAME_MAX = 64
 
 
 def _check_seats(seats: Any) -> None:
-    """`seats` (optional): one object per seat, {"name": ...} or {"name": ..., "bot": ...}; a
-    person's may say the language played in, {"name": ..., "lang": "de"}."""
+    """`seats` (optional): one object per seat, {"name": ...} or {"name": ..., "bot": ...}."""
     if seats is None:
         return
     if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
@@ -161,8 +160,6 @@ def _check_seats(seats: Any) -> None:
                               "characters")
         if "bot" in x and (not isinstance(x["bot"], str) or not x["bot"].strip()):
             raise RecordError(f'seat {i} of "seats": "bot" names a bot or level, e.g. "expert"')
-        if "lang" in x and (not isinstance(x["lang"], str) or not 1 <= len(x["lang"]) <= 16):
-            raise RecordError(f'seat {i} of "seats": "lang" is a language code, e.g. "de"')
 
 
 def record_seats(rec: dict, players: int) -> list[dict] | None:
