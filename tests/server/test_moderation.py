@@ -297,3 +297,69 @@ def test_a_renamed_accounts_old_name_stays_reserved(site, capsys):
     assert r.status_code == 409 and r.json()["error"] == "account_name_taken"
     r, again = b.log_in("Polite")
     assert r.status_code == 200 and again
+
+
+def test_a_moderator_removes_a_chat_line(site, capsys):
+    """Hana's line is removed by a moderator: the connected players are told at once, a new
+    connection's log has "removed" without the text, the report evidence and the audit row
+    keep it; a player may not remove lines; the terminal removes another line."""
+    b, sess, db = site
+    _, hana = b.sign_up("Hana")
+    _, ivo = b.sign_up("Ivo")
+    r = b.call("POST", "/api/tables", hana, json=dict(TABLE, name="Hana"))
+    code, th = r.json()["table"]["code"], r.json()["join"]["token"]
+    ti = b.call("POST", f"/api/tables/{code}/join", ivo, json={"name": "Ivo"}).json()["token"]
+
+    def until(ws, pred) -> list[dict]:
+        got = []
+        while True:
+            got.append(ws.receive_json())
+            if pred(got[-1]):
+                return got
+
+    h = {"Origin": "http://testserver"}
+    with b.client.websocket_connect(f"/ws/{code}?token={th}", headers=h) as wh, \
+            b.client.websocket_connect(f"/ws/{code}?token={ti}", headers=h) as wi:
+        until(wh, lambda m: m["type"] == "chat_log")
+        until(wi, lambda m: m["type"] == "chat_log")
+        wh.send_json({"type": "chat", "channel": "table", "text": "rude words"})
+        line = until(wi, lambda m: m["type"] == "chat")[-1]["seq"]
+        wh.send_json({"type": "chat", "channel": "table", "text": "kind words"})
+        other = until(wi, lambda m: m["type"] == "chat")[-1]["seq"]
+        r = b.call("POST", "/api/reports", ivo, json={"name": "Hana", "reason": "abuse",
+                                                      "table": code, "line": line})
+        assert r.status_code == 201, r.text
+        path = f"/api/mod/lines/{line}/remove"
+        r = b.call("POST", path, ivo, json={"reason": "insult"})
+        assert r.status_code == 403 and r.json()["error"] == "not_moderator"
+        admin(db, "role", "Mod", "moderator", "--reason", "test")
+        r = b.call("POST", path, sess["Mod"], json={"reason": ""})
+        assert r.status_code == 422
+        r = b.call("POST", "/api/mod/lines/999999/remove", sess["Mod"], json={"reason": "x"})
+        assert r.status_code == 404 and r.json()["error"] == "no_line"
+        r = b.call("POST", path, sess["Mod"], json={"reason": "insult"})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"line": line, "table": code, "name": "Hana", "removed": True}
+        for ws in (wh, wi):
+            assert until(ws, lambda m: m["type"] == "chat_removed")[-1] == \
+                {"type": "chat_removed", "seq": line}
+        assert b.call("POST", path, sess["Mod"], json={"reason": "x"}).json()["removed"] is False
+    with b.client.websocket_connect(f"/ws/{code}?token={ti}", headers=h) as wi:
+        log = until(wi, lambda m: m["type"] == "chat_log")[-1]["messages"]
+        assert [(m["kind"], m["text"]) for m in log] == [("removed", None), ("text", "kind words")]
+    assert t("de", "chat.removed") != t("en", "chat.removed")
+    ev = next(q for q in b.call("GET", "/api/mod/reports?status=all", sess["Mod"]).json()
+              if q["reporter"] == "Ivo")["evidence"]
+    assert [x["text"] for x in ev["lines"]] == ["rude words", "kind words"]
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    row = b.call("GET", "/api/mod/audit", sess["Mod"]).json()[1]
+    assert (row["action"], row["actor"], row["reason"], row["detail"]["text"]) == \
+        ("remove_line", "Mod", "insult", "rude words")
+    capsys.readouterr()
+    assert admin(db, "remove-line", str(other), "--reason", "spam") == 0
+    assert f"removed line {other} of Hana at table {code}" in capsys.readouterr().out
+    assert admin(db, "remove-line", "999999", "--reason", "spam") == 2
+    with b.client.websocket_connect(f"/ws/{code}?token={ti}", headers=h) as wi:
+        log = until(wi, lambda m: m["type"] == "chat_log")[-1]["messages"]
+        assert [m["kind"] for m in log] == ["removed", "removed"]
+        assert "words" not in str(log)

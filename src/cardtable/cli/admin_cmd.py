@@ -12,6 +12,7 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin unban Bruno --reason "appeal accepted"
     cardtable admin bans
     cardtable admin rename Bruno Bruno2 --reason "offensive name"
+    cardtable admin remove-line 4711 --reason "insult"       # a chat line (a report's `line`)
     cardtable admin reports [--all]
     cardtable admin audit [--limit 50]
 
@@ -278,6 +279,24 @@ def register(app: typer.Typer) -> None:
                        f"by {b['created_by']}: {b['reason']}")
         if not rows:
             typer.echo("(no bans or suspensions in force)")
+
+    @admin.command("remove-line", help="Remove a line of table talk (its number: the "
+                                       "report's `line`): players see \"removed by a "
+                                       "moderator\" instead of it.")
+    def remove_line_cmd(line: int = typer.Argument(..., metavar="LINE", min=1),
+                        reason: str = reason_opt, database: str = database_opt,
+                        database_password_file: str = password_opt) -> None:
+        from cardtable.server.config import DatabaseURL
+        from cardtable.server.mod import moderation as M
+
+        try:
+            postgres = DatabaseURL(database).is_postgres
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        out = run(database, database_password_file,
+                  lambda: M.remove_line(actor(), line, reason, postgres))
+        typer.echo(f"removed line {out['line']} of {out['name']} at table {out['code']}"
+                   if out["removed"] else f"line {out['line']} was removed already")
 
     @admin.command("rename", help="Rename an account.")
     def rename_cmd(name: str = typer.Argument(..., metavar="NAME"),

@@ -23,6 +23,7 @@ from cardtable.server.guard.security import BadClientId, client_addr, client_ide
 from cardtable.server.mod import moderation as M
 from cardtable.server.people import accounts as A
 from cardtable.server.protocol import Name
+from cardtable.server.talk import chat as talk
 
 Id = Annotated[int, Path(ge=1, le=2**53)]
 #: reports one account may file: a burst, then this many a day (each process counts its own)
@@ -171,6 +172,17 @@ class BanMade(BaseModel):
     until: float | None
 
 
+class RemoveLineIn(Body):
+    reason: str = Field(..., min_length=1, max_length=500)
+
+
+class LineRemoved(BaseModel):
+    line: int
+    table: str = Field(..., description="the table's code")
+    name: str = Field(..., description="who wrote it")
+    removed: bool = Field(..., description="false: it had been removed already")
+
+
 def _report_out(r: dict) -> ReportOut:
     return ReportOut(id=r["id"], name=r["target_name"], reason=r["reason"], note=r["note"],
                      created_at=r["created_at"], handled=r["resolved_at"] is not None,
@@ -185,7 +197,7 @@ def _mod_report(r: dict) -> ModReport:
 
 
 def _mod_error(e: M.ModError) -> ApiError:
-    status = {"no_report": 404, "no_account": 404, "report_claimed": 409,
+    status = {"no_report": 404, "no_account": 404, "no_line": 404, "report_claimed": 409,
               "name_taken": 409}.get(e.error, 422)
     return ApiError(status, str(e), e.error, e.params)
 
@@ -369,6 +381,24 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
     except M.ModError as e:
         raise _mod_error(e) from None
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
+
+
+@router.post("/api/mod/lines/{line}/remove", response_model=LineRemoved)
+async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> LineRemoved:
+    """Remove a line of table talk (moderators; `line`: its `seq`): players see "removed by
+    a moderator" instead of it, at the table (live) and in the replay; the report evidence
+    and the audit log keep its text. 404 `no_line`."""
+    me = await _staff(request)
+    store = _store(request)
+    try:
+        out = await A.write(store, lambda: M.remove_line(me["name"], line, req.reason,
+                                                         store.url.is_postgres))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    if out["removed"]:
+        talk.removed(request.app.state.hub(), out["table_id"], out["line"])
+    return LineRemoved(line=out["line"], table=out["code"], name=out["name"],
+                       removed=out["removed"])
 
 
 @router.get("/api/mod/audit")

@@ -19,6 +19,9 @@ is in force while it is not lifted and `until` has not passed. What it names (`k
 
 Blocks (`blocks`): one row per (blocker, blocked); private to the blocker.
 
+Chat lines (`chat.removed_at`, migration 0015): a removed line keeps its text for the
+evidence; players get "removed by a moderator" instead of it.
+
 Every operation is a generator of SQL statements run by people.accounts.read / write.
 """
 
@@ -335,6 +338,33 @@ def host_account(code: str, host_seat: int) -> Op:
     rows = yield ("SELECT s.account_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
                   "WHERE t.code = :c AND s.seat = :s", {"c": code, "s": host_seat})
     return rows[0][0] if rows else None
+
+
+# -- table talk ------------------------------------------------------------------------------------
+def remove_line(actor: str, line: int, reason: str, notify: bool = False) -> Op:
+    """Remove the chat line `line` (a player's or spectator's text or reaction): players get
+    "removed by a moderator" instead of it (talk/chat.py), the row keeps its text for the
+    evidence and the audit row carries it. `notify` (PostgreSQL): NOTIFY the servers'
+    processes, which tell their connected clients. {"line", "table_id", "code", "name",
+    "removed"} (`removed`: False if it had been removed already); `ModError` `no_line`."""
+    reason = _reason(reason)
+    rows = yield ("SELECT c.id, c.table_id, t.code, c.name, c.kind, c.text, c.removed_at, "
+                  "c.seat, c.spectator FROM chat c JOIN game_tables t ON t.id = c.table_id "
+                  "WHERE c.id = :l", {"l": line})
+    if not rows or rows[0][4] not in ("text", "react"):
+        raise ModError(f"there is no chat line {line}", "no_line", line=line)
+    ident, table_id, code, name, kind, said, gone, seat, spectator = rows[0]
+    out = {"line": ident, "table_id": table_id, "code": code,
+           "name": name or f"spectator {spectator}", "removed": gone is None}
+    if gone is not None:
+        return out
+    yield ("UPDATE chat SET removed_at = :t, removed_by = :a WHERE id = :l",
+           {"t": time.time(), "a": actor[:80], "l": ident})
+    yield from audit(actor, "remove_line", f"table {code} line {ident}", reason,
+                     {"name": out["name"], "seat": seat, "kind": kind, "text": said})
+    if notify:
+        yield ("SELECT pg_notify(:ch, :p)", {"ch": "cardtable", "p": f"{table_id}:chat"})
+    return out
 
 
 # -- reports ---------------------------------------------------------------------------------------

@@ -173,6 +173,8 @@ chat = Table(
     Column("text", String(1200), nullable=True),            # the text, or the reaction's code
     Column("n", Integer, nullable=False),                   # actions of the game before it
     Column("at", Float, nullable=False),
+    Column("removed_at", Float, nullable=True),             # a moderator removed it (0015)
+    Column("removed_by", String(80), nullable=True),        # who
     Index("ix_chat_table", "table_id", "id"),
 )
 

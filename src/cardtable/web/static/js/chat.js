@@ -3,7 +3,8 @@
 //   tableChat({code, send, state, table}) -> {button(), panel, onMessage(msg), redraw()}:
 //     button(): the status bar's "Chat" button (a fresh one for every redraw of the bar);
 //     panel: the chat's drawer (kept across redraws); onMessage: true if the message was the
-//     chat's (chat, chat_log, a chat error).
+//     chat's (chat, chat_log, chat_removed, a chat error). A line a moderator removed (kind
+//     `removed`) shows "removed by a moderator".
 //   replayChat(code) -> a <details> with the game's chat (both channels), loaded when opened.
 // Every text goes into the page with textContent: HTML stays the characters typed, a link is
 // not a link. Muting is this browser's (localStorage per table): the muted seat or spectator's
@@ -50,8 +51,10 @@ function rowItem(m, { mine = false, onMute = null } = {}) {
   li.appendChild(h("span", { class: "chat-name" }, name + (mine ? ` (${t("seat.you")})` : "")));
   li.appendChild(document.createTextNode(" "));
   const body = h("span", { class: "chat-text" });
-  body.textContent = m.kind === "react" ? reactionText(m.text) : m.text;      // never HTML
+  body.textContent = m.kind === "react" ? reactionText(m.text)
+    : m.kind === "removed" ? t("chat.removed") : m.text;                    // never HTML
   if (m.kind === "react") body.classList.add("chat-reaction");
+  if (m.kind === "removed") body.classList.add("chat-removed");
   li.appendChild(body);
   if (onMute) {
     li.appendChild(h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name }),
@@ -222,6 +225,11 @@ function onMessage(C, msg) {
     add(C, msg, true);
     if (mine(C, msg)) S.error = "";
     redraw(C);
+    return true;
+  }
+  if (msg.type === "chat_removed") {                 // a moderator removed a line
+    const m = S.rows.get(msg.seq);
+    if (m) { m.kind = "removed"; m.text = null; redraw(C); }
     return true;
   }
   if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
