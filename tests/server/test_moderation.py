@@ -363,3 +363,67 @@ def test_a_moderator_removes_a_chat_line(site, capsys):
         log = until(wi, lambda m: m["type"] == "chat_log")[-1]["messages"]
         assert [m["kind"] for m in log] == ["removed", "removed"]
         assert "words" not in str(log)
+
+
+def test_a_muted_player_is_refused_saying_until_when(site, capsys):
+    """A moderator mutes Jan for an hour: his lines are refused (`chat_muted`, until when, in
+    both languages), Kim's are not; the terminal lifts the mute, and mutes a seat's guest."""
+    b, sess, db = site
+    _, jan = b.sign_up("Jan")
+    _, kim = b.sign_up("Kim")
+    r = b.call("POST", "/api/tables", jan, json=dict(TABLE, name="Jan"))
+    code, tj = r.json()["table"]["code"], r.json()["join"]["token"]
+    tk = b.call("POST", f"/api/tables/{code}/join", kim, json={"name": "Kim"}).json()["token"]
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    r = b.call("POST", "/api/mod/mutes", kim, json={"name": "Jan", "reason": "x",
+                                                    "until": "1h"})
+    assert r.status_code == 403 and r.json()["error"] == "not_moderator"
+    for body, error in (({"name": "Jan", "reason": "x", "until": "soon"}, "bad_until"),
+                        ({"reason": "x", "until": "1h"}, "mute_target"),
+                        ({"name": "Nobody", "reason": "x", "until": "1h"}, "no_account")):
+        r = b.call("POST", "/api/mod/mutes", sess["Mod"], json=body)
+        assert r.status_code in (404, 422) and r.json()["error"] == error, r.text
+    r = b.call("POST", "/api/mod/mutes", sess["Mod"], json={"name": "jan", "reason": "insults",
+                                                            "until": "1h"})
+    assert r.status_code == 201 and r.json()["name"] == "Jan", r.text
+    until = r.json()["until"]
+
+    def until_(ws, pred) -> dict:
+        while True:
+            m = ws.receive_json()
+            if pred(m):
+                return m
+
+    h = {"Origin": "http://testserver"}
+    with b.client.websocket_connect(f"/ws/{code}?token={tj}", headers=h) as wj, \
+            b.client.websocket_connect(f"/ws/{code}?token={tk}", headers=h) as wk:
+        until_(wj, lambda m: m["type"] == "chat_log")
+        until_(wk, lambda m: m["type"] == "chat_log")
+        for msg in ({"type": "chat", "channel": "table", "text": "hello"},
+                    {"type": "react", "channel": "table", "code": "gg"}):
+            wj.send_json(msg)
+            err = until_(wj, lambda m: m["type"] in ("error", "chat"))
+            assert err["type"] == "error" and err["code"] == "chat_muted", err
+            assert err["params"]["until"] == until and "UTC" in err["message"]
+        for lang in ("en", "de"):
+            assert err["params"]["until_text"] in t(lang, "chat.err.chat_muted",
+                                                    until=err["params"]["until_text"])
+        wk.send_json({"type": "chat", "channel": "table", "text": "from Kim"})
+        assert until_(wj, lambda m: m["type"] == "chat")["text"] == "from Kim"
+        capsys.readouterr()
+        assert admin(db, "unmute", "Jan", "--reason", "apologised") == 0
+        assert admin(db, "unmute", "Jan", "--reason", "again") == 2
+        wj.send_json({"type": "chat", "channel": "table", "text": "sorry"})
+        assert until_(wj, lambda m: m["type"] in ("error", "chat"))["text"] == "sorry"
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    actions = [a["action"] for a in b.call("GET", "/api/mod/audit", sess["Mod"]).json()[:4]]
+    assert "mute" in actions and "unmute" in actions
+    guest = {"X-Cardtable-Client": "guest-browser-0000000045"}
+    r = b.call("POST", "/api/tables", json=dict(TABLE, name="Gil"), headers=guest)
+    code, tg = r.json()["table"]["code"], r.json()["join"]["token"]
+    assert admin(db, "mute", "--seat", f"{code}:0", "--reason", "spam") == 2     # no end
+    assert admin(db, "mute", "--seat", f"{code}:0", "--for", "2h", "--reason", "spam") == 0
+    with b.client.websocket_connect(f"/ws/{code}?token={tg}", headers=h) as wg:
+        until_(wg, lambda m: m["type"] == "chat_log")
+        wg.send_json({"type": "chat", "channel": "table", "text": "buy now"})
+        assert until_(wg, lambda m: m["type"] in ("error", "chat"))["code"] == "chat_muted"

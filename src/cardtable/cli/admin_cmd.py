@@ -12,6 +12,8 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin unban Bruno --reason "appeal accepted"
     cardtable admin bans
     cardtable admin rename Bruno Bruno2 --reason "offensive name"
+    cardtable admin mute Bruno --for 1h --reason "insults" [--seat K7QX:2 | --client ID]
+    cardtable admin unmute Bruno --reason "apologised"
     cardtable admin remove-line 4711 --reason "insult"       # a chat line (a report's `line`)
     cardtable admin reports [--all]
     cardtable admin audit [--limit 50]
@@ -265,6 +267,59 @@ def register(app: typer.Typer) -> None:
         if not n:
             raise ConfigError(f"{shown} has no ban or suspension in force")
         typer.echo(f"lifted {n} ban(s) of {shown}")
+
+    @admin.command("mute", help="Mute an account, a browser (client identity) or the guest "
+                                "of a seat in table talk until a time (--for or --until, "
+                                "required).")
+    def mute_cmd(name: str = typer.Argument(None, metavar="[NAME]"),
+                 client: str = typer.Option(None, "--client"),
+                 seat: str = typer.Option(None, "--seat", metavar="CODE:SEAT"),
+                 for_: str = typer.Option(None, "--for", metavar="DURATION",
+                                          help="30m, 12h, 3d, 2w"),
+                 until: str = typer.Option(None, "--until", metavar="TIME",
+                                           help="ISO 8601, UTC unless it names a zone"),
+                 reason: str = reason_opt, database: str = database_opt,
+                 database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        end = _until(for_, until)
+        if end is None:
+            raise ConfigError("a mute needs an end: --for or --until")
+        kind, target, shown = _target(name, None, client, seat,
+                                      (database, database_password_file))
+        who = actor()
+        if kind == "account":
+            keys = _keys(name)
+            out = run(database, database_password_file,
+                      lambda: M.mute_account(who, keys, name, reason, end))
+            shown = f"account {out['name']}"
+        else:
+            run(database, database_password_file,
+                lambda: M.mute(who, kind, target, shown, reason, end))
+        typer.echo(f"muted {shown} until {_when(end)}")
+
+    @admin.command("unmute", help="Lift the mute of an account, client or seat's guest.")
+    def unmute_cmd(name: str = typer.Argument(None, metavar="[NAME]"),
+                   client: str = typer.Option(None, "--client"),
+                   seat: str = typer.Option(None, "--seat", metavar="CODE:SEAT"),
+                   reason: str = reason_opt, database: str = database_opt,
+                   database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        kind, target, shown = _target(name, None, client, seat,
+                                      (database, database_password_file))
+        who = actor()
+        if kind == "account":
+            keys = _keys(name)
+            n = run(database, database_password_file,
+                    lambda: M.unmute_account(who, keys, name, reason))
+            shown = f"account {name}"
+        else:
+            n = run(database, database_password_file,
+                    lambda: M.unmute(who, kind, target, shown, reason))
+        if not n:
+            raise ConfigError(f"{shown} has no mute in force")
+        typer.echo(f"lifted the mute of {shown}")
 
     @admin.command("bans", help="List the bans and suspensions in force.")
     def bans_cmd(database: str = database_opt,

@@ -172,6 +172,29 @@ class BanMade(BaseModel):
     until: float | None
 
 
+class MuteIn(Body):
+    name: Name | None = Field(None, description="an account's name")
+    seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
+                             description="CODE:N: the guest who took this seat (as bans)")
+    reason: str = Field(..., min_length=1, max_length=500)
+    until: str = Field(..., min_length=1, max_length=40, description="the mute's end: 30m, "
+                       "12h, 3d, 2w or an ISO 8601 time")
+
+
+class UnmuteIn(Body):
+    name: Name | None = Field(None, description="an account's name")
+    seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
+                             description="CODE:N: the guest who took this seat")
+    reason: str = Field(..., min_length=1, max_length=500)
+
+
+class MuteMade(BaseModel):
+    id: int
+    name: str = Field(..., description="the account's name, or `seat CODE:N`")
+    reason: str
+    until: float
+
+
 class RemoveLineIn(Body):
     reason: str = Field(..., min_length=1, max_length=500)
 
@@ -399,6 +422,62 @@ async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> Line
         talk.removed(request.app.state.hub(), out["table_id"], out["line"])
     return LineRemoved(line=out["line"], table=out["code"], name=out["name"],
                        removed=out["removed"])
+
+
+async def _seat_target(request: Request, seat: str) -> tuple[str, str, str]:
+    """(the person half of the seat's client, how the audit log names it, `seat CODE:N`);
+    404 `no_seat`."""
+    code, n = seat.upper().split(":")
+    person = await A.read(_store(request), M.seat_person(code, int(n)))
+    if person is None:
+        raise ApiError(404, f"table {code} has no seat {n} taken by a client", "no_seat")
+    return person, f"person {person[:8]} (table {code} seat {n})", f"seat {code}:{n}"
+
+
+def _one_target(req) -> None:
+    if (req.name is None) == (req.seat is None):
+        raise ApiError(422, "name one of name and seat", "mute_target", {"field": "name"})
+
+
+@router.post("/api/mod/mutes", response_model=MuteMade, status_code=201)
+async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
+    """Mute an account (`name`) or the guest of a seat (`seat`) in table talk until `until`
+    (moderators): their lines are refused (`chat_muted`, saying until when). 404
+    `no_account` / `no_seat`; 422 `bad_until`, `mute_target`."""
+    me = await _staff(request)
+    _one_target(req)
+    try:
+        until = M.parse_until(req.until)
+        if req.name is not None:
+            out = await A.write(_store(request), lambda: M.mute_account(
+                me["name"], name_keys(req.name), req.name, req.reason, until))
+        else:
+            person, shown, name = await _seat_target(request, req.seat)
+            out = await A.write(_store(request), lambda: M.mute(
+                me["name"], "person", person, shown, req.reason, until))
+            out["name"] = name
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return MuteMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
+
+
+@router.post("/api/mod/unmutes")
+async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
+    """Lift the mutes in force of an account (`name`) or a seat's guest (`seat`)
+    (moderators): {"lifted": how many}."""
+    me = await _staff(request)
+    _one_target(req)
+    try:
+        if req.name is not None:
+            n = await A.write(_store(request), lambda: M.unmute_account(
+                me["name"], name_keys(req.name), req.name, req.reason))
+        else:
+            person, shown, _ = await _seat_target(request, req.seat)
+            n = await A.write(_store(request), lambda: M.unmute(
+                me["name"], "person", person, shown, req.reason))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return {"lifted": n}
 
 
 @router.get("/api/mod/audit")

@@ -20,7 +20,9 @@ is in force while it is not lifted and `until` has not passed. What it names (`k
 Blocks (`blocks`): one row per (blocker, blocked); private to the blocker.
 
 Chat lines (`chat.removed_at`, migration 0015): a removed line keeps its text for the
-evidence; players get "removed by a moderator" instead of it.
+evidence; players get "removed by a moderator" instead of it. Mutes (`mutes`): an account
+or a guest (`person`, as bans name one) may not write in table talk until `until`
+(talk/chat_store.py, muted_until, reads them).
 
 Every operation is a generator of SQL statements run by people.accounts.read / write.
 """
@@ -365,6 +367,50 @@ def remove_line(actor: str, line: int, reason: str, notify: bool = False) -> Op:
     if notify:
         yield ("SELECT pg_notify(:ch, :p)", {"ch": "cardtable", "p": f"{table_id}:chat"})
     return out
+
+
+def mute(actor: str, kind: str, target: str, shown: str, reason: str, until: float) -> Op:
+    """Mute the `kind` (`account`, `person`) `target` in table talk until `until` (`shown`:
+    how the audit log names it); a mute in force of the same target is replaced. The mute."""
+    if kind not in ("account", "person"):
+        raise ModError(f"unknown kind {kind!r}", "bad_kind")
+    reason = _reason(reason)
+    now = time.time()
+    yield ("UPDATE mutes SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at IS "
+           "NULL", {"t": now, "k": kind, "g": target})
+    rows = yield ("INSERT INTO mutes (kind, target, reason, until, created_at, created_by) "
+                  "VALUES (:k, :g, :r, :u, :t, :a) RETURNING id",
+                  {"k": kind, "g": target, "r": reason, "u": until, "t": now, "a": actor[:80]})
+    yield from audit(actor, "mute", shown, reason, {"kind": kind, "until": until,
+                                                    "mute": rows[0][0]})
+    return {"id": rows[0][0], "kind": kind, "target": target, "reason": reason,
+            "until": until}
+
+
+def mute_account(actor: str, keys: tuple[str, str], name: str, reason: str,
+                 until: float) -> Op:
+    """Mute the account named `name` in table talk until `until`."""
+    account_id, shown, _ = yield from _named(keys, name)
+    out = yield from mute(actor, "account", str(account_id), f"account {shown}", reason, until)
+    return dict(out, name=shown)
+
+
+def unmute(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
+    """Lift the mutes in force of `target`: how many."""
+    reason = _reason(reason)
+    now = time.time()
+    rows = yield ("UPDATE mutes SET lifted_at = :t WHERE kind = :k AND target = :g AND "
+                  "lifted_at IS NULL AND until > :t RETURNING id",
+                  {"t": now, "k": kind, "g": target})
+    if rows:
+        yield from audit(actor, "unmute", shown, reason, {"kind": kind,
+                                                         "mutes": [r[0] for r in rows]})
+    return len(rows)
+
+
+def unmute_account(actor: str, keys: tuple[str, str], name: str, reason: str) -> Op:
+    account_id, shown, _ = yield from _named(keys, name)
+    return (yield from unmute(actor, "account", str(account_id), f"account {shown}", reason))
 
 
 # -- reports ---------------------------------------------------------------------------------------

@@ -393,6 +393,21 @@ bans = Table(
     Index("ix_bans_target", "kind", "target"),
 )
 
+#: players muted in table talk for a time (mod/moderation.py; migration 0015): an account
+#: (target: its id) or a guest (`person`: the person half of seats.client)
+mutes = Table(
+    "mutes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),              # account | person
+    Column("target", String(64), nullable=False),
+    Column("reason", String(500), nullable=False),
+    Column("until", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("lifted_at", Float, nullable=True),
+    Index("ix_mutes_target", "kind", "target"),
+)
+
 blocks = Table(
     "blocks", metadata,
     Column("blocker_id", Integer, ForeignKey("accounts.id", name="fk_blocks_blocker",

@@ -11,14 +11,20 @@
 // messages are hidden here, and only here; the server sends everything.
 // `C`, a table's chat, is what its functions share: {S (its state), code, send, state, table,
 // and its elements: panel, head, list, status, reacts, form's input and sendBtn, mutedBox}.
-import { t, onLang } from "./i18n.js";
+import { t, onLang, getLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 
 export const REACTIONS = ["thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry", "hello"];
 const EMOTES = { thumbs: "👍", laugh: "😄", wow: "😮", oops: "😬", clap: "👏" };
 const MAX = 300;
 const KEEP = 200;                                     // messages kept in the panel
-const CHAT_ERRORS = ["chat_rate_limited", "chat_too_long", "chat_empty", "chat_off", "wrong_channel"];
+const CHAT_ERRORS = ["chat_rate_limited", "chat_too_long", "chat_empty", "chat_off", "chat_muted", "wrong_channel"];
+
+/** A moment (epoch seconds) in the page's language: date and time. */
+function when(at) {
+  return new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB",
+    { dateStyle: "medium", timeStyle: "short" }).format(new Date(at * 1000));
+}
 
 function muteKey(code) { return `cardtable.mute.${code}`; }
 function loadMuted(code) {
@@ -233,7 +239,8 @@ function onMessage(C, msg) {
     return true;
   }
   if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
-    S.error = t(`chat.err.${msg.code}`, { n: MAX });
+    const until = msg.params && typeof msg.params.until === "number" ? when(msg.params.until) : "";
+    S.error = t(`chat.err.${msg.code}`, { n: MAX, until });
     drawControls(C);
     return true;
   }

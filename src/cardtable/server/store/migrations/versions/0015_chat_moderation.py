@@ -1,8 +1,11 @@
-"""Moderation of table talk: a moderator removes a chat line.
+"""Moderation of table talk: a moderator removes a chat line, or mutes a player for a time.
 
 - chat.removed_at / chat.removed_by: when a moderator removed the line and who (NULL: not
   removed). The row and its text stay (the evidence of reports and the audit log); players
   get "removed by a moderator" instead of it, in the table's chat and in the replay.
+- mutes: a player muted in table talk until `until`: `kind` `account` (target: the
+  account's id) or `person` (the person half of seats.client, as bans name a guest), why,
+  who made it and when, and when it was lifted (NULL: not lifted).
 
 Revision ID: 0015
 Revises: 0014 (e-mail)
@@ -19,12 +22,26 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.create_table(
+        "mutes",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("kind", sa.String(8), nullable=False),
+        sa.Column("target", sa.String(64), nullable=False),
+        sa.Column("reason", sa.String(500), nullable=False),
+        sa.Column("until", sa.Float, nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("created_by", sa.String(80), nullable=False),
+        sa.Column("lifted_at", sa.Float, nullable=True),
+    )
+    op.create_index("ix_mutes_target", "mutes", ["kind", "target"])
     with op.batch_alter_table("chat") as batch:
         batch.add_column(sa.Column("removed_at", sa.Float, nullable=True))
         batch.add_column(sa.Column("removed_by", sa.String(80), nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_index("ix_mutes_target", table_name="mutes")
+    op.drop_table("mutes")
     with op.batch_alter_table("chat") as batch:
         batch.drop_column("removed_by")
         batch.drop_column("removed_at")
