@@ -1,6 +1,7 @@
-"""Migration 0015 (moderation of table talk) on SQLite and PostgreSQL: a database of
-revision 0014 with a chat line upgrades in place (the line is not removed), takes a removal,
-and goes down to 0014 again with its line and text kept; up again works."""
+"""Migration 0015 (moderation of table talk, warnings) on SQLite and PostgreSQL: a database
+of revision 0014 with a chat line upgrades in place (the line is not removed, the tables
+mutes and warnings come), takes a removal, and goes down to 0014 again with its line and text
+kept and without the new tables; up again works."""
 
 from __future__ import annotations
 
@@ -8,6 +9,17 @@ import sqlalchemy as sa
 
 from cardtable.server.config import DatabaseURL
 from cardtable.server.store.migrate import migrate_to, upgrade
+
+
+NEW_TABLES = {"mutes", "warnings"}
+
+
+def _tables(url) -> set[str]:
+    engine = sa.create_engine(url.sync_url)
+    with engine.connect() as conn:
+        out = set(sa.inspect(conn).get_table_names())
+    engine.dispose()
+    return out
 
 
 def _columns(url) -> set[str]:
@@ -21,7 +33,7 @@ def _columns(url) -> set[str]:
 def test_0014_upgrades_and_goes_down_again(database):
     url = DatabaseURL(database)
     upgrade(url, "0014")
-    assert "removed_at" not in _columns(url)
+    assert "removed_at" not in _columns(url) and not NEW_TABLES & _tables(url)
     engine = sa.create_engine(url.sync_url)
     with engine.begin() as conn:
         conn.execute(sa.text(
@@ -32,14 +44,14 @@ def test_0014_upgrades_and_goes_down_again(database):
                              "at) VALUES (1, 'table', 0, 'Alma', 'text', 'hello', 0, 0)"))
     engine.dispose()
     upgrade(url)
-    assert {"removed_at", "removed_by"} <= _columns(url)
+    assert {"removed_at", "removed_by"} <= _columns(url) and NEW_TABLES <= _tables(url)
     engine = sa.create_engine(url.sync_url)
     with engine.begin() as conn:
         assert conn.execute(sa.text("SELECT text, removed_at FROM chat")).one() == ("hello", None)
         conn.execute(sa.text("UPDATE chat SET removed_at = 1, removed_by = 'Mod'"))
     engine.dispose()
     assert migrate_to(url, "0014")[1] == "0014"
-    assert not {"removed_at", "removed_by"} & _columns(url)
+    assert not {"removed_at", "removed_by"} & _columns(url) and not NEW_TABLES & _tables(url)
     engine = sa.create_engine(url.sync_url)
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT text FROM chat")).scalars().all() == ["hello"]

@@ -427,3 +427,34 @@ def test_a_muted_player_is_refused_saying_until_when(site, capsys):
         until_(wg, lambda m: m["type"] == "chat_log")
         wg.send_json({"type": "chat", "channel": "table", "text": "buy now"})
         assert until_(wg, lambda m: m["type"] in ("error", "chat"))["code"] == "chat_muted"
+
+
+def test_a_warned_player_reads_the_warning_once(site, capsys):
+    """A moderator (and the terminal) warn Lea: GET /api/me carries the unread warnings until
+    she marks each read; nobody else can; players cannot warn."""
+    b, sess, db = site
+    _, lea = b.sign_up("Lea")
+    assert b.call("GET", "/api/me", lea).json()["warnings"] == []
+    r = b.call("POST", "/api/mod/warnings", sess["Alma"], json={"name": "Lea", "text": "x"})
+    assert r.status_code == 403 and r.json()["error"] == "not_moderator"
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    r = b.call("POST", "/api/mod/warnings", sess["Mod"], json={"name": "Nobody", "text": "x"})
+    assert r.status_code == 404 and r.json()["error"] == "no_account"
+    assert b.call("POST", "/api/mod/warnings", sess["Mod"],
+                  json={"name": "Lea", "text": ""}).status_code == 422
+    r = b.call("POST", "/api/mod/warnings", sess["Mod"],
+               json={"name": "lea", "text": "Please keep the talk friendly."})
+    assert r.status_code == 201 and r.json()["name"] == "Lea", r.text
+    assert admin(db, "warn", "Lea", "--text", "Second warning.") == 0
+    assert admin(db, "warn", "Nobody", "--text", "x") == 2
+    got = b.call("GET", "/api/me", lea).json()["warnings"]
+    assert [w["text"] for w in got] == ["Please keep the talk friendly.", "Second warning."]
+    path = f"/api/me/warnings/{got[0]['id']}/read"
+    assert b.call("POST", path, sess["Alma"]).json()["error"] == "no_warning"
+    assert b.call("POST", path, lea).status_code == 204
+    assert [w["text"] for w in b.call("GET", "/api/me", lea).json()["warnings"]] == \
+        ["Second warning."]
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    rows = b.call("GET", "/api/mod/audit", sess["Mod"]).json()
+    assert [(a["action"], a["target"]) for a in rows if a["action"] == "warn"][:2] == \
+        [("warn", "account Lea"), ("warn", "account Lea")]

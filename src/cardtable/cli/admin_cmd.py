@@ -14,6 +14,7 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin rename Bruno Bruno2 --reason "offensive name"
     cardtable admin mute Bruno --for 1h --reason "insults" [--seat K7QX:2 | --client ID]
     cardtable admin unmute Bruno --reason "apologised"
+    cardtable admin warn Bruno --text "Please keep the table talk friendly."
     cardtable admin remove-line 4711 --reason "insult"       # a chat line (a report's `line`)
     cardtable admin reports [--all]
     cardtable admin audit [--limit 50]
@@ -320,6 +321,18 @@ def register(app: typer.Typer) -> None:
         if not n:
             raise ConfigError(f"{shown} has no mute in force")
         typer.echo(f"lifted the mute of {shown}")
+
+    @admin.command("warn", help="Warn an account: it reads TEXT on the site.")
+    def warn_cmd(name: str = typer.Argument(..., metavar="NAME"),
+                 text: str = typer.Option(..., "--text", help="what the player reads (also "
+                                          "the audit row's reason)"),
+                 database: str = database_opt,
+                 database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        keys = _keys(name)
+        out = run(database, database_password_file, lambda: M.warn(actor(), keys, name, text))
+        typer.echo(f"warned {out['name']}")
 
     @admin.command("bans", help="List the bans and suspensions in force.")
     def bans_cmd(database: str = database_opt,

@@ -195,6 +195,17 @@ class MuteMade(BaseModel):
     until: float
 
 
+class WarnIn(Body):
+    name: Name = Field(..., description="the account to warn")
+    text: str = Field(..., min_length=1, max_length=500, description="what the player reads")
+
+
+class WarningOut(BaseModel):
+    id: int
+    text: str = Field(..., description="a moderator's words")
+    at: float
+
+
 class RemoveLineIn(Body):
     reason: str = Field(..., min_length=1, max_length=500)
 
@@ -478,6 +489,28 @@ async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
     except M.ModError as e:
         raise _mod_error(e) from None
     return {"lifted": n}
+
+
+@router.post("/api/mod/warnings", status_code=201)
+async def mod_warn(req: WarnIn, request: Request) -> dict:
+    """Warn an account with a text (moderators): it sees the warning (GET /api/me,
+    `warnings`) until it marks it read. `201 {"id", "name"}`; 404 `no_account`."""
+    me = await _staff(request)
+    try:
+        return await A.write(_store(request), lambda: M.warn(
+            me["name"], name_keys(req.name), req.name, req.text))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+
+
+@router.post("/api/me/warnings/{warning}/read", status_code=204)
+async def read_warning(warning: Id, request: Request) -> Response:
+    """I have read a moderator's warning: it no longer comes with GET /api/me. 404
+    `no_warning` if I have none of that number."""
+    me = await _me(request)
+    if not await A.write(_store(request), lambda: M.read_warning(me["id"], warning)):
+        raise ApiError(404, "you have no warning of that number", "no_warning")
+    return Response(status_code=204)
 
 
 @router.get("/api/mod/audit")

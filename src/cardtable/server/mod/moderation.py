@@ -413,6 +413,34 @@ def unmute_account(actor: str, keys: tuple[str, str], name: str, reason: str) ->
     return (yield from unmute(actor, "account", str(account_id), f"account {shown}", reason))
 
 
+# -- warnings --------------------------------------------------------------------------------------
+def warn(actor: str, keys: tuple[str, str], name: str, text: str) -> Op:
+    """Warn the account named `name` with `text` (it sees it at its next GET /api/me, until
+    it marks it read): {"id", "name"}. The text is the audit row's reason too."""
+    text = _reason(text)
+    account_id, shown, _ = yield from _named(keys, name)
+    rows = yield ("INSERT INTO warnings (account_id, text, created_at, created_by) VALUES "
+                  "(:i, :x, :t, :a) RETURNING id",
+                  {"i": account_id, "x": text, "t": time.time(), "a": actor[:80]})
+    yield from audit(actor, "warn", f"account {shown}", text, {"warning": rows[0][0]})
+    return {"id": rows[0][0], "name": shown}
+
+
+def unread_warnings(account_id: int) -> Op:
+    """The account's unread warnings, oldest first: [{"id", "text", "at"}]."""
+    rows = yield ("SELECT id, text, created_at FROM warnings WHERE account_id = :i AND "
+                  "read_at IS NULL ORDER BY id", {"i": account_id})
+    return [{"id": r[0], "text": r[1], "at": r[2]} for r in rows]
+
+
+def read_warning(account_id: int, warning: int) -> Op:
+    """The account has read its warning `warning`: whether it had one of that number."""
+    rows = yield ("UPDATE warnings SET read_at = coalesce(read_at, :t) WHERE id = :w AND "
+                  "account_id = :i RETURNING id", {"t": time.time(), "w": warning,
+                                                   "i": account_id})
+    return bool(rows)
+
+
 # -- reports ---------------------------------------------------------------------------------------
 REPORT_COLS = ("id", "reporter", "target_name", "reason", "note", "evidence", "created_at",
                "claimed_by", "claimed_at", "resolved_at", "outcome", "resolution")

@@ -408,6 +408,19 @@ mutes = Table(
     Index("ix_mutes_target", "kind", "target"),
 )
 
+#: a moderator's warnings to an account (mod/moderation.py; migration 0015)
+warnings = Table(
+    "warnings", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_warnings_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("text", String(500), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("read_at", Float, nullable=True),                # None: unread
+    Index("ix_warnings_account", "account_id"),
+)
+
 blocks = Table(
     "blocks", metadata,
     Column("blocker_id", Integer, ForeignKey("accounts.id", name="fk_blocks_blocker",
