@@ -1,7 +1,7 @@
-"""Migration 0015 (moderation of table talk, warnings) on SQLite and PostgreSQL: a database
-of revision 0014 with a chat line upgrades in place (the line is not removed, the tables
-mutes and warnings come), takes a removal, and goes down to 0014 again with its line and text
-kept and without the new tables; up again works."""
+"""Migration 0015 (table talk's moderation, warnings, announcements) on SQLite and
+PostgreSQL: a database of revision 0014 with a chat line upgrades in place (the line is not
+removed; the tables mutes, warnings and announcements come), takes a removal, and goes down
+to 0014 again with its line and text kept and without the new tables; up again works."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from cardtable.server.config import DatabaseURL
 from cardtable.server.store.migrate import migrate_to, upgrade
 
 
-NEW_TABLES = {"mutes", "warnings"}
+NEW_TABLES = {"mutes", "warnings", "announcements"}
 
 
 def _tables(url) -> set[str]:

@@ -458,3 +458,35 @@ def test_a_warned_player_reads_the_warning_once(site, capsys):
     rows = b.call("GET", "/api/mod/audit", sess["Mod"]).json()
     assert [(a["action"], a["target"]) for a in rows if a["action"] == "warn"][:2] == \
         [("warn", "account Lea"), ("warn", "account Lea")]
+
+
+def test_admins_post_and_end_the_announcement(site, capsys):
+    """An admin posts the banner in both languages (anybody reads it, logged in or not), a
+    new one replaces it, the terminal ends it; moderators and players cannot post."""
+    b, sess, db = site
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    banner = {"en": "Maintenance at 22:00", "de": "Wartung um 22:00", "until": "3h"}
+    r = b.call("POST", "/api/mod/announcement", sess["Mod"], json=banner)
+    assert r.status_code == 403 and r.json()["error"] == "not_admin"
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    for bad, error in ((dict(banner, until="later"), "bad_until"),
+                       (dict(banner, de="   "), "bad_announcement")):
+        r = b.call("POST", "/api/mod/announcement", sess["Mod"], json=bad)
+        assert r.status_code == 422 and r.json()["error"] == error, r.text
+    assert b.call("GET", "/api/announcement").json() == {"announcement": None}
+    r = b.call("POST", "/api/mod/announcement", sess["Mod"], json=banner)
+    assert r.status_code == 201, r.text
+    got = b.call("GET", "/api/announcement").json()["announcement"]
+    assert (got["en"], got["de"]) == ("Maintenance at 22:00", "Wartung um 22:00")
+    assert got["until"] is not None
+    assert admin(db, "announce", "--en", "Back soon", "--de", "Gleich zurück") == 0
+    assert admin(db, "announce", "--en", "only English") == 2
+    got = b.call("GET", "/api/announcement").json()["announcement"]
+    assert (got["en"], got["de"], got["until"]) == ("Back soon", "Gleich zurück", None)
+    assert admin(db, "announce", "--end") == 0
+    assert admin(db, "announce", "--end") == 2
+    assert b.call("GET", "/api/announcement").json() == {"announcement": None}
+    assert b.call("DELETE", "/api/mod/announcement", sess["Mod"]).json()["error"] == \
+        "no_announcement"
+    actions = [a["action"] for a in b.call("GET", "/api/mod/audit", sess["Mod"]).json()[:4]]
+    assert actions.count("announce") == 2 and "end_announcement" in actions

@@ -15,6 +15,8 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin mute Bruno --for 1h --reason "insults" [--seat K7QX:2 | --client ID]
     cardtable admin unmute Bruno --reason "apologised"
     cardtable admin warn Bruno --text "Please keep the table talk friendly."
+    cardtable admin announce --en "Maintenance at 22:00" --de "Wartung um 22:00" [--for 3h]
+    cardtable admin announce --end
     cardtable admin remove-line 4711 --reason "insult"       # a chat line (a report's `line`)
     cardtable admin reports [--all]
     cardtable admin audit [--limit 50]
@@ -333,6 +335,33 @@ def register(app: typer.Typer) -> None:
         keys = _keys(name)
         out = run(database, database_password_file, lambda: M.warn(actor(), keys, name, text))
         typer.echo(f"warned {out['name']}")
+
+    @admin.command("announce", help="Post the banner of the lobby and the tables (both "
+                                    "languages), or end it (--end).")
+    def announce_cmd(en: str = typer.Option(None, "--en", help="the English words"),
+                     de: str = typer.Option(None, "--de", help="the German words"),
+                     for_: str = typer.Option(None, "--for", metavar="DURATION",
+                                              help="30m, 12h, 3d, 2w"),
+                     until: str = typer.Option(None, "--until", metavar="TIME",
+                                               help="ISO 8601, UTC unless it names a zone"),
+                     end: bool = typer.Option(False, "--end", help="end the banner shown"),
+                     database: str = database_opt,
+                     database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        if end:
+            if en or de or for_ or until:
+                raise ConfigError("--end takes no text or time")
+            if not run(database, database_password_file,
+                       lambda: M.end_announcement(actor())):
+                raise ConfigError("no announcement is shown")
+            typer.echo("ended the announcement")
+            return
+        if not en or not de:
+            raise ConfigError("an announcement needs --en and --de (or --end)")
+        when = _until(for_, until)
+        run(database, database_password_file, lambda: M.announce(actor(), en, de, when))
+        typer.echo("announced" + (f" until {_when(when)}" if when else ""))
 
     @admin.command("bans", help="List the bans and suspensions in force.")
     def bans_cmd(database: str = database_opt,

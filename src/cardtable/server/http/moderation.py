@@ -206,6 +206,20 @@ class WarningOut(BaseModel):
     at: float
 
 
+class AnnounceIn(Body):
+    en: str = Field(..., min_length=1, max_length=M.ANNOUNCE_MAX, description="English words")
+    de: str = Field(..., min_length=1, max_length=M.ANNOUNCE_MAX, description="German words")
+    until: str | None = Field(None, max_length=40, description="when it ends: 30m, 12h, 3d, "
+                              "2w or an ISO 8601 time; none: until ended")
+
+
+class Announcement(BaseModel):
+    id: int
+    en: str
+    de: str
+    until: float | None
+
+
 class RemoveLineIn(Body):
     reason: str = Field(..., min_length=1, max_length=500)
 
@@ -510,6 +524,36 @@ async def read_warning(warning: Id, request: Request) -> Response:
     me = await _me(request)
     if not await A.write(_store(request), lambda: M.read_warning(me["id"], warning)):
         raise ApiError(404, "you have no warning of that number", "no_warning")
+    return Response(status_code=204)
+
+
+@router.get("/api/announcement")
+async def announcement(request: Request) -> dict:
+    """The banner shown now (everybody): {"announcement": {"id", "en", "de", "until"} or
+    null}."""
+    return {"announcement": await A.read(_store(request), M.current_announcement())}
+
+
+@router.post("/api/mod/announcement", response_model=Announcement, status_code=201)
+async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
+    """Post the banner in both languages, in place of the one before (admins; 403
+    `not_admin`); 422 `bad_until`, `bad_announcement`."""
+    me = await _staff(request, admin=True)
+    try:
+        until = M.parse_until(req.until) if req.until else None
+        out = await A.write(_store(request), lambda: M.announce(me["name"], req.en, req.de,
+                                                                until))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return Announcement(**out)
+
+
+@router.delete("/api/mod/announcement", status_code=204)
+async def end_announcement(request: Request) -> Response:
+    """End the banner (admins); 404 `no_announcement` if none is shown."""
+    me = await _staff(request, admin=True)
+    if not await A.write(_store(request), lambda: M.end_announcement(me["name"])):
+        raise ApiError(404, "no announcement is shown", "no_announcement")
     return Response(status_code=204)
 
 

@@ -441,6 +441,47 @@ def read_warning(account_id: int, warning: int) -> Op:
     return bool(rows)
 
 
+# -- announcements ---------------------------------------------------------------------------------
+ANNOUNCE_MAX = 300
+
+
+def announce(actor: str, en: str, de: str, until: float | None) -> Op:
+    """Post the banner (English and German words; shown until `until`, None: until ended) in
+    place of the one before: {"id", "en", "de", "until"}. `ModError` `bad_announcement`."""
+    en, de = " ".join((en or "").split()), " ".join((de or "").split())
+    for lang, words in (("en", en), ("de", de)):
+        if not words or len(words) > ANNOUNCE_MAX:
+            raise ModError(f"the {lang} text has 1 to {ANNOUNCE_MAX} characters",
+                           "bad_announcement", field=lang, most=ANNOUNCE_MAX)
+    now = time.time()
+    yield "UPDATE announcements SET ended_at = :t WHERE ended_at IS NULL", {"t": now}
+    rows = yield ("INSERT INTO announcements (text_en, text_de, until, created_at, created_by) "
+                  "VALUES (:e, :d, :u, :t, :a) RETURNING id",
+                  {"e": en, "d": de, "u": until, "t": now, "a": actor[:80]})
+    yield from audit(actor, "announce", "everybody", en, {"de": de, "until": until,
+                                                          "announcement": rows[0][0]})
+    return {"id": rows[0][0], "en": en, "de": de, "until": until}
+
+
+def end_announcement(actor: str) -> Op:
+    """End the banner shown: whether there was one."""
+    now = time.time()
+    rows = yield ("UPDATE announcements SET ended_at = :t WHERE ended_at IS NULL AND (until "
+                  "IS NULL OR until > :t) RETURNING id", {"t": now})
+    if rows:
+        yield from audit(actor, "end_announcement", "everybody", "ended",
+                         {"announcement": rows[0][0]})
+    return bool(rows)
+
+
+def current_announcement() -> Op:
+    """The banner shown now ({"id", "en", "de", "until"}), or None."""
+    rows = yield ("SELECT id, text_en, text_de, until FROM announcements WHERE ended_at IS NULL "
+                  "AND (until IS NULL OR until > :t) ORDER BY id DESC LIMIT 1",
+                  {"t": time.time()})
+    return dict(zip(("id", "en", "de", "until"), rows[0])) if rows else None
+
+
 # -- reports ---------------------------------------------------------------------------------------
 REPORT_COLS = ("id", "reporter", "target_name", "reason", "note", "evidence", "created_at",
                "claimed_by", "claimed_at", "resolved_at", "outcome", "resolution")

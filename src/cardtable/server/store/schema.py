@@ -421,6 +421,18 @@ warnings = Table(
     Index("ix_warnings_account", "account_id"),
 )
 
+#: the admins' banners (mod/moderation.py; migration 0015): the latest not ended is shown
+announcements = Table(
+    "announcements", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("text_en", String(300), nullable=False),
+    Column("text_de", String(300), nullable=False),
+    Column("until", Float, nullable=True),                  # None: until ended
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("ended_at", Float, nullable=True),
+)
+
 blocks = Table(
     "blocks", metadata,
     Column("blocker_id", Integer, ForeignKey("accounts.id", name="fk_blocks_blocker",

@@ -1,5 +1,5 @@
 """Moderation of table talk and warnings: a moderator removes a chat line, mutes a player
-for a time, or warns an account.
+for a time, or warns an account; admins post an announcement.
 
 - chat.removed_at / chat.removed_by: when a moderator removed the line and who (NULL: not
   removed). The row and its text stay (the evidence of reports and the audit log); players
@@ -9,6 +9,8 @@ for a time, or warns an account.
   who made it and when, and when it was lifted (NULL: not lifted).
 - warnings: a moderator's warning to an account: its text, when and by whom, and when the
   player read it (NULL: unread). Deleted with the account.
+- announcements: a banner for everybody (lobby and tables) in English and German, until when
+  (NULL: until ended), who posted it and when, and when it was ended (NULL: not ended).
 
 Revision ID: 0015
 Revises: 0014 (e-mail)
@@ -48,12 +50,23 @@ def upgrade() -> None:
         sa.Column("read_at", sa.Float, nullable=True),
     )
     op.create_index("ix_warnings_account", "warnings", ["account_id"])
+    op.create_table(
+        "announcements",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("text_en", sa.String(300), nullable=False),
+        sa.Column("text_de", sa.String(300), nullable=False),
+        sa.Column("until", sa.Float, nullable=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("created_by", sa.String(80), nullable=False),
+        sa.Column("ended_at", sa.Float, nullable=True),
+    )
     with op.batch_alter_table("chat") as batch:
         batch.add_column(sa.Column("removed_at", sa.Float, nullable=True))
         batch.add_column(sa.Column("removed_by", sa.String(80), nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_table("announcements")
     op.drop_index("ix_warnings_account", table_name="warnings")
     op.drop_table("warnings")
     op.drop_index("ix_mutes_target", table_name="mutes")
