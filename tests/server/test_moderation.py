@@ -297,3 +297,196 @@ def test_a_renamed_accounts_old_name_stays_reserved(site, capsys):
     assert r.status_code == 409 and r.json()["error"] == "account_name_taken"
     r, again = b.log_in("Polite")
     assert r.status_code == 200 and again
+
+
+def test_a_moderator_removes_a_chat_line(site, capsys):
+    """Hana's line is removed by a moderator: the connected players are told at once, a new
+    connection's log has "removed" without the text, the report evidence and the audit row
+    keep it; a player may not remove lines; the terminal removes another line."""
+    b, sess, db = site
+    _, hana = b.sign_up("Hana")
+    _, ivo = b.sign_up("Ivo")
+    r = b.call("POST", "/api/tables", hana, json=dict(TABLE, name="Hana"))
+    code, th = r.json()["table"]["code"], r.json()["join"]["token"]
+    ti = b.call("POST", f"/api/tables/{code}/join", ivo, json={"name": "Ivo"}).json()["token"]
+
+    def until(ws, pred) -> list[dict]:
+        got = []
+        while True:
+            got.append(ws.receive_json())
+            if pred(got[-1]):
+                return got
+
+    h = {"Origin": "http://testserver"}
+    with b.client.websocket_connect(f"/ws/{code}?token={th}", headers=h) as wh, \
+            b.client.websocket_connect(f"/ws/{code}?token={ti}", headers=h) as wi:
+        until(wh, lambda m: m["type"] == "chat_log")
+        until(wi, lambda m: m["type"] == "chat_log")
+        wh.send_json({"type": "chat", "channel": "table", "text": "rude words"})
+        line = until(wi, lambda m: m["type"] == "chat")[-1]["seq"]
+        wh.send_json({"type": "chat", "channel": "table", "text": "kind words"})
+        other = until(wi, lambda m: m["type"] == "chat")[-1]["seq"]
+        r = b.call("POST", "/api/reports", ivo, json={"name": "Hana", "reason": "abuse",
+                                                      "table": code, "line": line})
+        assert r.status_code == 201, r.text
+        path = f"/api/mod/lines/{line}/remove"
+        r = b.call("POST", path, ivo, json={"reason": "insult"})
+        assert r.status_code == 403 and r.json()["error"] == "not_moderator"
+        admin(db, "role", "Mod", "moderator", "--reason", "test")
+        r = b.call("POST", path, sess["Mod"], json={"reason": ""})
+        assert r.status_code == 422
+        r = b.call("POST", "/api/mod/lines/999999/remove", sess["Mod"], json={"reason": "x"})
+        assert r.status_code == 404 and r.json()["error"] == "no_line"
+        r = b.call("POST", path, sess["Mod"], json={"reason": "insult"})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"line": line, "table": code, "name": "Hana", "removed": True}
+        for ws in (wh, wi):
+            assert until(ws, lambda m: m["type"] == "chat_removed")[-1] == \
+                {"type": "chat_removed", "seq": line}
+        assert b.call("POST", path, sess["Mod"], json={"reason": "x"}).json()["removed"] is False
+    with b.client.websocket_connect(f"/ws/{code}?token={ti}", headers=h) as wi:
+        log = until(wi, lambda m: m["type"] == "chat_log")[-1]["messages"]
+        assert [(m["kind"], m["text"]) for m in log] == [("removed", None), ("text", "kind words")]
+    assert t("de", "chat.removed") != t("en", "chat.removed")
+    ev = next(q for q in b.call("GET", "/api/mod/reports?status=all", sess["Mod"]).json()
+              if q["reporter"] == "Ivo")["evidence"]
+    assert [x["text"] for x in ev["lines"]] == ["rude words", "kind words"]
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    row = b.call("GET", "/api/mod/audit", sess["Mod"]).json()[1]
+    assert (row["action"], row["actor"], row["reason"], row["detail"]["text"]) == \
+        ("remove_line", "Mod", "insult", "rude words")
+    capsys.readouterr()
+    assert admin(db, "remove-line", str(other), "--reason", "spam") == 0
+    assert f"removed line {other} of Hana at table {code}" in capsys.readouterr().out
+    assert admin(db, "remove-line", "999999", "--reason", "spam") == 2
+    with b.client.websocket_connect(f"/ws/{code}?token={ti}", headers=h) as wi:
+        log = until(wi, lambda m: m["type"] == "chat_log")[-1]["messages"]
+        assert [m["kind"] for m in log] == ["removed", "removed"]
+        assert "words" not in str(log)
+
+
+def test_a_muted_player_is_refused_saying_until_when(site, capsys):
+    """A moderator mutes Jan for an hour: his lines are refused (`chat_muted`, until when, in
+    both languages), Kim's are not; the terminal lifts the mute, and mutes a seat's guest."""
+    b, sess, db = site
+    _, jan = b.sign_up("Jan")
+    _, kim = b.sign_up("Kim")
+    r = b.call("POST", "/api/tables", jan, json=dict(TABLE, name="Jan"))
+    code, tj = r.json()["table"]["code"], r.json()["join"]["token"]
+    tk = b.call("POST", f"/api/tables/{code}/join", kim, json={"name": "Kim"}).json()["token"]
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    r = b.call("POST", "/api/mod/mutes", kim, json={"name": "Jan", "reason": "x",
+                                                    "until": "1h"})
+    assert r.status_code == 403 and r.json()["error"] == "not_moderator"
+    for body, error in (({"name": "Jan", "reason": "x", "until": "soon"}, "bad_until"),
+                        ({"reason": "x", "until": "1h"}, "mute_target"),
+                        ({"name": "Nobody", "reason": "x", "until": "1h"}, "no_account")):
+        r = b.call("POST", "/api/mod/mutes", sess["Mod"], json=body)
+        assert r.status_code in (404, 422) and r.json()["error"] == error, r.text
+    r = b.call("POST", "/api/mod/mutes", sess["Mod"], json={"name": "jan", "reason": "insults",
+                                                            "until": "1h"})
+    assert r.status_code == 201 and r.json()["name"] == "Jan", r.text
+    until = r.json()["until"]
+
+    def until_(ws, pred) -> dict:
+        while True:
+            m = ws.receive_json()
+            if pred(m):
+                return m
+
+    h = {"Origin": "http://testserver"}
+    with b.client.websocket_connect(f"/ws/{code}?token={tj}", headers=h) as wj, \
+            b.client.websocket_connect(f"/ws/{code}?token={tk}", headers=h) as wk:
+        until_(wj, lambda m: m["type"] == "chat_log")
+        until_(wk, lambda m: m["type"] == "chat_log")
+        for msg in ({"type": "chat", "channel": "table", "text": "hello"},
+                    {"type": "react", "channel": "table", "code": "gg"}):
+            wj.send_json(msg)
+            err = until_(wj, lambda m: m["type"] in ("error", "chat"))
+            assert err["type"] == "error" and err["code"] == "chat_muted", err
+            assert err["params"]["until"] == until and "UTC" in err["message"]
+        for lang in ("en", "de"):
+            assert err["params"]["until_text"] in t(lang, "chat.err.chat_muted",
+                                                    until=err["params"]["until_text"])
+        wk.send_json({"type": "chat", "channel": "table", "text": "from Kim"})
+        assert until_(wj, lambda m: m["type"] == "chat")["text"] == "from Kim"
+        capsys.readouterr()
+        assert admin(db, "unmute", "Jan", "--reason", "apologised") == 0
+        assert admin(db, "unmute", "Jan", "--reason", "again") == 2
+        wj.send_json({"type": "chat", "channel": "table", "text": "sorry"})
+        assert until_(wj, lambda m: m["type"] in ("error", "chat"))["text"] == "sorry"
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    actions = [a["action"] for a in b.call("GET", "/api/mod/audit", sess["Mod"]).json()[:4]]
+    assert "mute" in actions and "unmute" in actions
+    guest = {"X-Cardtable-Client": "guest-browser-0000000045"}
+    r = b.call("POST", "/api/tables", json=dict(TABLE, name="Gil"), headers=guest)
+    code, tg = r.json()["table"]["code"], r.json()["join"]["token"]
+    assert admin(db, "mute", "--seat", f"{code}:0", "--reason", "spam") == 2     # no end
+    assert admin(db, "mute", "--seat", f"{code}:0", "--for", "2h", "--reason", "spam") == 0
+    with b.client.websocket_connect(f"/ws/{code}?token={tg}", headers=h) as wg:
+        until_(wg, lambda m: m["type"] == "chat_log")
+        wg.send_json({"type": "chat", "channel": "table", "text": "buy now"})
+        assert until_(wg, lambda m: m["type"] in ("error", "chat"))["code"] == "chat_muted"
+
+
+def test_a_warned_player_reads_the_warning_once(site, capsys):
+    """A moderator (and the terminal) warn Lea: GET /api/me carries the unread warnings until
+    she marks each read; nobody else can; players cannot warn."""
+    b, sess, db = site
+    _, lea = b.sign_up("Lea")
+    assert b.call("GET", "/api/me", lea).json()["warnings"] == []
+    r = b.call("POST", "/api/mod/warnings", sess["Alma"], json={"name": "Lea", "text": "x"})
+    assert r.status_code == 403 and r.json()["error"] == "not_moderator"
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    r = b.call("POST", "/api/mod/warnings", sess["Mod"], json={"name": "Nobody", "text": "x"})
+    assert r.status_code == 404 and r.json()["error"] == "no_account"
+    assert b.call("POST", "/api/mod/warnings", sess["Mod"],
+                  json={"name": "Lea", "text": ""}).status_code == 422
+    r = b.call("POST", "/api/mod/warnings", sess["Mod"],
+               json={"name": "lea", "text": "Please keep the talk friendly."})
+    assert r.status_code == 201 and r.json()["name"] == "Lea", r.text
+    assert admin(db, "warn", "Lea", "--text", "Second warning.") == 0
+    assert admin(db, "warn", "Nobody", "--text", "x") == 2
+    got = b.call("GET", "/api/me", lea).json()["warnings"]
+    assert [w["text"] for w in got] == ["Please keep the talk friendly.", "Second warning."]
+    path = f"/api/me/warnings/{got[0]['id']}/read"
+    assert b.call("POST", path, sess["Alma"]).json()["error"] == "no_warning"
+    assert b.call("POST", path, lea).status_code == 204
+    assert [w["text"] for w in b.call("GET", "/api/me", lea).json()["warnings"]] == \
+        ["Second warning."]
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    rows = b.call("GET", "/api/mod/audit", sess["Mod"]).json()
+    assert [(a["action"], a["target"]) for a in rows if a["action"] == "warn"][:2] == \
+        [("warn", "account Lea"), ("warn", "account Lea")]
+
+
+def test_admins_post_and_end_the_announcement(site, capsys):
+    """An admin posts the banner in both languages (anybody reads it, logged in or not), a
+    new one replaces it, the terminal ends it; moderators and players cannot post."""
+    b, sess, db = site
+    admin(db, "role", "Mod", "moderator", "--reason", "test")
+    banner = {"en": "Maintenance at 22:00", "de": "Wartung um 22:00", "until": "3h"}
+    r = b.call("POST", "/api/mod/announcement", sess["Mod"], json=banner)
+    assert r.status_code == 403 and r.json()["error"] == "not_admin"
+    admin(db, "role", "Mod", "admin", "--reason", "test")
+    for bad, error in ((dict(banner, until="later"), "bad_until"),
+                       (dict(banner, de="   "), "bad_announcement")):
+        r = b.call("POST", "/api/mod/announcement", sess["Mod"], json=bad)
+        assert r.status_code == 422 and r.json()["error"] == error, r.text
+    assert b.call("GET", "/api/announcement").json() == {"announcement": None}
+    r = b.call("POST", "/api/mod/announcement", sess["Mod"], json=banner)
+    assert r.status_code == 201, r.text
+    got = b.call("GET", "/api/announcement").json()["announcement"]
+    assert (got["en"], got["de"]) == ("Maintenance at 22:00", "Wartung um 22:00")
+    assert got["until"] is not None
+    assert admin(db, "announce", "--en", "Back soon", "--de", "Gleich zurück") == 0
+    assert admin(db, "announce", "--en", "only English") == 2
+    got = b.call("GET", "/api/announcement").json()["announcement"]
+    assert (got["en"], got["de"], got["until"]) == ("Back soon", "Gleich zurück", None)
+    assert admin(db, "announce", "--end") == 0
+    assert admin(db, "announce", "--end") == 2
+    assert b.call("GET", "/api/announcement").json() == {"announcement": None}
+    assert b.call("DELETE", "/api/mod/announcement", sess["Mod"]).json()["error"] == \
+        "no_announcement"
+    actions = [a["action"] for a in b.call("GET", "/api/mod/audit", sess["Mod"]).json()[:4]]
+    assert actions.count("announce") == 2 and "end_announcement" in actions

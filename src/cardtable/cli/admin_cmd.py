@@ -12,6 +12,12 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin unban Bruno --reason "appeal accepted"
     cardtable admin bans
     cardtable admin rename Bruno Bruno2 --reason "offensive name"
+    cardtable admin mute Bruno --for 1h --reason "insults" [--seat K7QX:2 | --client ID]
+    cardtable admin unmute Bruno --reason "apologised"
+    cardtable admin warn Bruno --text "Please keep the table talk friendly."
+    cardtable admin announce --en "Maintenance at 22:00" --de "Wartung um 22:00" [--for 3h]
+    cardtable admin announce --end
+    cardtable admin remove-line 4711 --reason "insult"       # a chat line (a report's `line`)
     cardtable admin reports [--all]
     cardtable admin audit [--limit 50]
 
@@ -265,6 +271,98 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"{shown} has no ban or suspension in force")
         typer.echo(f"lifted {n} ban(s) of {shown}")
 
+    @admin.command("mute", help="Mute an account, a browser (client identity) or the guest "
+                                "of a seat in table talk until a time (--for or --until, "
+                                "required).")
+    def mute_cmd(name: str = typer.Argument(None, metavar="[NAME]"),
+                 client: str = typer.Option(None, "--client"),
+                 seat: str = typer.Option(None, "--seat", metavar="CODE:SEAT"),
+                 for_: str = typer.Option(None, "--for", metavar="DURATION",
+                                          help="30m, 12h, 3d, 2w"),
+                 until: str = typer.Option(None, "--until", metavar="TIME",
+                                           help="ISO 8601, UTC unless it names a zone"),
+                 reason: str = reason_opt, database: str = database_opt,
+                 database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        end = _until(for_, until)
+        if end is None:
+            raise ConfigError("a mute needs an end: --for or --until")
+        kind, target, shown = _target(name, None, client, seat,
+                                      (database, database_password_file))
+        who = actor()
+        if kind == "account":
+            keys = _keys(name)
+            out = run(database, database_password_file,
+                      lambda: M.mute_account(who, keys, name, reason, end))
+            shown = f"account {out['name']}"
+        else:
+            run(database, database_password_file,
+                lambda: M.mute(who, kind, target, shown, reason, end))
+        typer.echo(f"muted {shown} until {_when(end)}")
+
+    @admin.command("unmute", help="Lift the mute of an account, client or seat's guest.")
+    def unmute_cmd(name: str = typer.Argument(None, metavar="[NAME]"),
+                   client: str = typer.Option(None, "--client"),
+                   seat: str = typer.Option(None, "--seat", metavar="CODE:SEAT"),
+                   reason: str = reason_opt, database: str = database_opt,
+                   database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        kind, target, shown = _target(name, None, client, seat,
+                                      (database, database_password_file))
+        who = actor()
+        if kind == "account":
+            keys = _keys(name)
+            n = run(database, database_password_file,
+                    lambda: M.unmute_account(who, keys, name, reason))
+            shown = f"account {name}"
+        else:
+            n = run(database, database_password_file,
+                    lambda: M.unmute(who, kind, target, shown, reason))
+        if not n:
+            raise ConfigError(f"{shown} has no mute in force")
+        typer.echo(f"lifted the mute of {shown}")
+
+    @admin.command("warn", help="Warn an account: it reads TEXT on the site.")
+    def warn_cmd(name: str = typer.Argument(..., metavar="NAME"),
+                 text: str = typer.Option(..., "--text", help="what the player reads (also "
+                                          "the audit row's reason)"),
+                 database: str = database_opt,
+                 database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        keys = _keys(name)
+        out = run(database, database_password_file, lambda: M.warn(actor(), keys, name, text))
+        typer.echo(f"warned {out['name']}")
+
+    @admin.command("announce", help="Post the banner of the lobby and the tables (both "
+                                    "languages), or end it (--end).")
+    def announce_cmd(en: str = typer.Option(None, "--en", help="the English words"),
+                     de: str = typer.Option(None, "--de", help="the German words"),
+                     for_: str = typer.Option(None, "--for", metavar="DURATION",
+                                              help="30m, 12h, 3d, 2w"),
+                     until: str = typer.Option(None, "--until", metavar="TIME",
+                                               help="ISO 8601, UTC unless it names a zone"),
+                     end: bool = typer.Option(False, "--end", help="end the banner shown"),
+                     database: str = database_opt,
+                     database_password_file: str = password_opt) -> None:
+        from cardtable.server.mod import moderation as M
+
+        if end:
+            if en or de or for_ or until:
+                raise ConfigError("--end takes no text or time")
+            if not run(database, database_password_file,
+                       lambda: M.end_announcement(actor())):
+                raise ConfigError("no announcement is shown")
+            typer.echo("ended the announcement")
+            return
+        if not en or not de:
+            raise ConfigError("an announcement needs --en and --de (or --end)")
+        when = _until(for_, until)
+        run(database, database_password_file, lambda: M.announce(actor(), en, de, when))
+        typer.echo("announced" + (f" until {_when(when)}" if when else ""))
+
     @admin.command("bans", help="List the bans and suspensions in force.")
     def bans_cmd(database: str = database_opt,
                  database_password_file: str = password_opt) -> None:
@@ -278,6 +376,24 @@ def register(app: typer.Typer) -> None:
                        f"by {b['created_by']}: {b['reason']}")
         if not rows:
             typer.echo("(no bans or suspensions in force)")
+
+    @admin.command("remove-line", help="Remove a line of table talk (its number: the "
+                                       "report's `line`): players see \"removed by a "
+                                       "moderator\" instead of it.")
+    def remove_line_cmd(line: int = typer.Argument(..., metavar="LINE", min=1),
+                        reason: str = reason_opt, database: str = database_opt,
+                        database_password_file: str = password_opt) -> None:
+        from cardtable.server.config import DatabaseURL
+        from cardtable.server.mod import moderation as M
+
+        try:
+            postgres = DatabaseURL(database).is_postgres
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        out = run(database, database_password_file,
+                  lambda: M.remove_line(actor(), line, reason, postgres))
+        typer.echo(f"removed line {out['line']} of {out['name']} at table {out['code']}"
+                   if out["removed"] else f"line {out['line']} was removed already")
 
     @admin.command("rename", help="Rename an account.")
     def rename_cmd(name: str = typer.Argument(..., metavar="NAME"),

@@ -40,8 +40,9 @@ from cardtable.server.people.passwords import BadPassword, Passwords, clean_pass
 from cardtable.server.people.ratings import conservative, established
 from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
-from cardtable.server.http.moderation import BanOut, ban_of, ban_out, refuse_banned
-from cardtable.server.mod.moderation import account_data, role_of
+from cardtable.server.http.moderation import (BanOut, WarningOut, ban_of, ban_out,
+                                              refuse_banned)
+from cardtable.server.mod.moderation import account_data, role_of, unread_warnings
 from cardtable.server.tables.views import seat_names
 
 #: a password as sent (checked by passwords.clean_password, which words what is wrong)
@@ -102,6 +103,8 @@ class MeOut(AccountOut):
                                                  "passkey, which logs in only with passkeys")
     role: str = Field("player", description="player, moderator or admin")
     ban: BanOut | None = Field(None, description="as at log-in")
+    warnings: list[WarningOut] = Field([], description="a moderator's unread warnings, "
+                                       "oldest first (POST /api/me/warnings/{id}/read)")
 
 
 class Ended(BaseModel):
@@ -300,7 +303,9 @@ async def get_me(request: Request) -> MeOut:
                  password_at=account["password_at"], session_expires=sess["expires"],
                  has_password=bool(account["password_hash"]),
                  role=await A.read(s.store, role_of(account["id"])) or "player",
-                 ban=ban_out(banned))
+                 ban=ban_out(banned),
+                 warnings=[WarningOut(**w) for w in
+                           await A.read(s.store, unread_warnings(account["id"]))])
 
 
 @router.post("/api/me/password", response_model=Ended)

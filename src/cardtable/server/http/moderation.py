@@ -23,6 +23,7 @@ from cardtable.server.guard.security import BadClientId, client_addr, client_ide
 from cardtable.server.mod import moderation as M
 from cardtable.server.people import accounts as A
 from cardtable.server.protocol import Name
+from cardtable.server.talk import chat as talk
 
 Id = Annotated[int, Path(ge=1, le=2**53)]
 #: reports one account may file: a burst, then this many a day (each process counts its own)
@@ -171,6 +172,65 @@ class BanMade(BaseModel):
     until: float | None
 
 
+class MuteIn(Body):
+    name: Name | None = Field(None, description="an account's name")
+    seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
+                             description="CODE:N: the guest who took this seat (as bans)")
+    reason: str = Field(..., min_length=1, max_length=500)
+    until: str = Field(..., min_length=1, max_length=40, description="the mute's end: 30m, "
+                       "12h, 3d, 2w or an ISO 8601 time")
+
+
+class UnmuteIn(Body):
+    name: Name | None = Field(None, description="an account's name")
+    seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
+                             description="CODE:N: the guest who took this seat")
+    reason: str = Field(..., min_length=1, max_length=500)
+
+
+class MuteMade(BaseModel):
+    id: int
+    name: str = Field(..., description="the account's name, or `seat CODE:N`")
+    reason: str
+    until: float
+
+
+class WarnIn(Body):
+    name: Name = Field(..., description="the account to warn")
+    text: str = Field(..., min_length=1, max_length=500, description="what the player reads")
+
+
+class WarningOut(BaseModel):
+    id: int
+    text: str = Field(..., description="a moderator's words")
+    at: float
+
+
+class AnnounceIn(Body):
+    en: str = Field(..., min_length=1, max_length=M.ANNOUNCE_MAX, description="English words")
+    de: str = Field(..., min_length=1, max_length=M.ANNOUNCE_MAX, description="German words")
+    until: str | None = Field(None, max_length=40, description="when it ends: 30m, 12h, 3d, "
+                              "2w or an ISO 8601 time; none: until ended")
+
+
+class Announcement(BaseModel):
+    id: int
+    en: str
+    de: str
+    until: float | None
+
+
+class RemoveLineIn(Body):
+    reason: str = Field(..., min_length=1, max_length=500)
+
+
+class LineRemoved(BaseModel):
+    line: int
+    table: str = Field(..., description="the table's code")
+    name: str = Field(..., description="who wrote it")
+    removed: bool = Field(..., description="false: it had been removed already")
+
+
 def _report_out(r: dict) -> ReportOut:
     return ReportOut(id=r["id"], name=r["target_name"], reason=r["reason"], note=r["note"],
                      created_at=r["created_at"], handled=r["resolved_at"] is not None,
@@ -185,7 +245,7 @@ def _mod_report(r: dict) -> ModReport:
 
 
 def _mod_error(e: M.ModError) -> ApiError:
-    status = {"no_report": 404, "no_account": 404, "report_claimed": 409,
+    status = {"no_report": 404, "no_account": 404, "no_line": 404, "report_claimed": 409,
               "name_taken": 409}.get(e.error, 422)
     return ApiError(status, str(e), e.error, e.params)
 
@@ -369,6 +429,132 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
     except M.ModError as e:
         raise _mod_error(e) from None
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
+
+
+@router.post("/api/mod/lines/{line}/remove", response_model=LineRemoved)
+async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> LineRemoved:
+    """Remove a line of table talk (moderators; `line`: its `seq`): players see "removed by
+    a moderator" instead of it, at the table (live) and in the replay; the report evidence
+    and the audit log keep its text. 404 `no_line`."""
+    me = await _staff(request)
+    store = _store(request)
+    try:
+        out = await A.write(store, lambda: M.remove_line(me["name"], line, req.reason,
+                                                         store.url.is_postgres))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    if out["removed"]:
+        talk.removed(request.app.state.hub(), out["table_id"], out["line"])
+    return LineRemoved(line=out["line"], table=out["code"], name=out["name"],
+                       removed=out["removed"])
+
+
+async def _seat_target(request: Request, seat: str) -> tuple[str, str, str]:
+    """(the person half of the seat's client, how the audit log names it, `seat CODE:N`);
+    404 `no_seat`."""
+    code, n = seat.upper().split(":")
+    person = await A.read(_store(request), M.seat_person(code, int(n)))
+    if person is None:
+        raise ApiError(404, f"table {code} has no seat {n} taken by a client", "no_seat")
+    return person, f"person {person[:8]} (table {code} seat {n})", f"seat {code}:{n}"
+
+
+def _one_target(req) -> None:
+    if (req.name is None) == (req.seat is None):
+        raise ApiError(422, "name one of name and seat", "mute_target", {"field": "name"})
+
+
+@router.post("/api/mod/mutes", response_model=MuteMade, status_code=201)
+async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
+    """Mute an account (`name`) or the guest of a seat (`seat`) in table talk until `until`
+    (moderators): their lines are refused (`chat_muted`, saying until when). 404
+    `no_account` / `no_seat`; 422 `bad_until`, `mute_target`."""
+    me = await _staff(request)
+    _one_target(req)
+    try:
+        until = M.parse_until(req.until)
+        if req.name is not None:
+            out = await A.write(_store(request), lambda: M.mute_account(
+                me["name"], name_keys(req.name), req.name, req.reason, until))
+        else:
+            person, shown, name = await _seat_target(request, req.seat)
+            out = await A.write(_store(request), lambda: M.mute(
+                me["name"], "person", person, shown, req.reason, until))
+            out["name"] = name
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return MuteMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
+
+
+@router.post("/api/mod/unmutes")
+async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
+    """Lift the mutes in force of an account (`name`) or a seat's guest (`seat`)
+    (moderators): {"lifted": how many}."""
+    me = await _staff(request)
+    _one_target(req)
+    try:
+        if req.name is not None:
+            n = await A.write(_store(request), lambda: M.unmute_account(
+                me["name"], name_keys(req.name), req.name, req.reason))
+        else:
+            person, shown, _ = await _seat_target(request, req.seat)
+            n = await A.write(_store(request), lambda: M.unmute(
+                me["name"], "person", person, shown, req.reason))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return {"lifted": n}
+
+
+@router.post("/api/mod/warnings", status_code=201)
+async def mod_warn(req: WarnIn, request: Request) -> dict:
+    """Warn an account with a text (moderators): it sees the warning (GET /api/me,
+    `warnings`) until it marks it read. `201 {"id", "name"}`; 404 `no_account`."""
+    me = await _staff(request)
+    try:
+        return await A.write(_store(request), lambda: M.warn(
+            me["name"], name_keys(req.name), req.name, req.text))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+
+
+@router.post("/api/me/warnings/{warning}/read", status_code=204)
+async def read_warning(warning: Id, request: Request) -> Response:
+    """I have read a moderator's warning: it no longer comes with GET /api/me. 404
+    `no_warning` if I have none of that number."""
+    me = await _me(request)
+    if not await A.write(_store(request), lambda: M.read_warning(me["id"], warning)):
+        raise ApiError(404, "you have no warning of that number", "no_warning")
+    return Response(status_code=204)
+
+
+@router.get("/api/announcement")
+async def announcement(request: Request) -> dict:
+    """The banner shown now (everybody): {"announcement": {"id", "en", "de", "until"} or
+    null}."""
+    return {"announcement": await A.read(_store(request), M.current_announcement())}
+
+
+@router.post("/api/mod/announcement", response_model=Announcement, status_code=201)
+async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
+    """Post the banner in both languages, in place of the one before (admins; 403
+    `not_admin`); 422 `bad_until`, `bad_announcement`."""
+    me = await _staff(request, admin=True)
+    try:
+        until = M.parse_until(req.until) if req.until else None
+        out = await A.write(_store(request), lambda: M.announce(me["name"], req.en, req.de,
+                                                                until))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return Announcement(**out)
+
+
+@router.delete("/api/mod/announcement", status_code=204)
+async def end_announcement(request: Request) -> Response:
+    """End the banner (admins); 404 `no_announcement` if none is shown."""
+    me = await _staff(request, admin=True)
+    if not await A.write(_store(request), lambda: M.end_announcement(me["name"])):
+        raise ApiError(404, "no announcement is shown", "no_announcement")
+    return Response(status_code=204)
 
 
 @router.get("/api/mod/audit")

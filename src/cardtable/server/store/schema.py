@@ -173,6 +173,8 @@ chat = Table(
     Column("text", String(1200), nullable=True),            # the text, or the reaction's code
     Column("n", Integer, nullable=False),                   # actions of the game before it
     Column("at", Float, nullable=False),
+    Column("removed_at", Float, nullable=True),             # a moderator removed it (0015)
+    Column("removed_by", String(80), nullable=True),        # who
     Index("ix_chat_table", "table_id", "id"),
 )
 
@@ -389,6 +391,46 @@ bans = Table(
     Column("created_by", String(80), nullable=False),
     Column("lifted_at", Float, nullable=True),
     Index("ix_bans_target", "kind", "target"),
+)
+
+#: players muted in table talk for a time (mod/moderation.py; migration 0015): an account
+#: (target: its id) or a guest (`person`: the person half of seats.client)
+mutes = Table(
+    "mutes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(8), nullable=False),              # account | person
+    Column("target", String(64), nullable=False),
+    Column("reason", String(500), nullable=False),
+    Column("until", Float, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("lifted_at", Float, nullable=True),
+    Index("ix_mutes_target", "kind", "target"),
+)
+
+#: a moderator's warnings to an account (mod/moderation.py; migration 0015)
+warnings = Table(
+    "warnings", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_warnings_account",
+                                             ondelete="CASCADE"), nullable=False),
+    Column("text", String(500), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("read_at", Float, nullable=True),                # None: unread
+    Index("ix_warnings_account", "account_id"),
+)
+
+#: the admins' banners (mod/moderation.py; migration 0015): the latest not ended is shown
+announcements = Table(
+    "announcements", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("text_en", String(300), nullable=False),
+    Column("text_de", String(300), nullable=False),
+    Column("until", Float, nullable=True),                  # None: until ended
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("ended_at", Float, nullable=True),
 )
 
 blocks = Table(

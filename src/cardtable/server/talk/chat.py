@@ -21,7 +21,13 @@ they see; once the game is over everybody gets both, and the replay shows both).
   but to a seated player whose account blocks another seat's account (mod/moderation.py)
   none of that seat's lines (read when the player connects: a block made during the game
   takes effect at their next connection).
+- A moderator may mute a seated player for a time (mod/moderation.py, mutes: the account,
+  or the guest as bans name one): their text and reactions are refused (`chat_muted`, with
+  `params` {"until", "until_text"}: until when).
 - A client that connects gets `chat_log`: the mode and the last `chat_backlog` rows it may see.
+- A moderator may remove a line (mod/moderation.py, remove_line): the row keeps its text for
+  the evidence, but clients get it as kind `removed` without text, and those connected get
+  `chat_removed` with its number.
 
 Several processes (PostgreSQL): a row's insert notifies "table_id:chat"; every process then
 reads the table's latest rows and sends its clients those it has not sent yet (`notified`).
@@ -33,8 +39,10 @@ import asyncio
 import re
 import unicodedata
 from collections import deque
+from datetime import datetime, timezone
 
-from cardtable.server.talk.chat_store import blocked_seats, insert_chat, last_mode, recent_chat
+from cardtable.server.talk.chat_store import (blocked_seats, insert_chat, last_mode, muted_until,
+                                              recent_chat)
 from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import TokenBucket
 from cardtable.server.tables.table_base import ProtocolError, log_failure
@@ -63,10 +71,13 @@ def clean_text(raw: str, limit: int) -> str:
 
 
 def message(row: dict) -> dict:
-    """The wire form of a stored row (server message `chat`)."""
+    """The wire form of a stored row (server message `chat`). A line a moderator removed is
+    kind `removed` without its text (the browser shows i18n `chat.removed`)."""
+    gone = row.get("removed_at") is not None
     return {"type": "chat", "seq": row["id"], "channel": row["channel"], "seat": row["seat"],
-            "spectator": row["spectator"], "name": row["name"], "kind": row["kind"],
-            "text": row["text"], "n": row["n"], "at": row["at"]}
+            "spectator": row["spectator"], "name": row["name"],
+            "kind": "removed" if gone else row["kind"],
+            "text": None if gone else row["text"], "n": row["n"], "at": row["at"]}
 
 
 class ChatRoom:
@@ -84,6 +95,8 @@ class ChatRoom:
         self.lock = asyncio.Lock()
         #: a seat -> the seats whose lines it does not get (its account blocks theirs)
         self.hidden: dict[int, set[int]] = {}
+        #: the rows sent whose removal by a moderator was sent too
+        self.removed: set[int] = set()
 
     # -- who sees what --------------------------------------------------------------------------
     def visible(self, conn, channel: str) -> bool:
@@ -111,6 +124,15 @@ class ChatRoom:
         for c in list(self.rt.conns):
             if self.visible(c, row["channel"]) and not self._hidden(c, row):
                 c.send(msg)
+
+    def remove(self, ident: int) -> None:
+        """A moderator removed row `ident`: clients that may have got it get `chat_removed`
+        (the browser shows "removed by a moderator" instead of it)."""
+        if ident in self.removed or ident not in self.sent_set:
+            return
+        self.removed.add(ident)
+        for c in list(self.rt.conns):
+            c.send({"type": "chat_removed", "seq": ident})
 
     def _hidden(self, conn, row: dict) -> bool:
         return conn.seat is not None and row["seat"] is not None and \
@@ -170,6 +192,12 @@ class ChatRoom:
             text = clean_text(text, self.settings.chat_max)
         if await self._mode():
             raise ProtocolError("chat_off", "the host has turned the chat off")
+        if conn.seat is not None:
+            until = await muted_until(self.rt.hub.store, self.rt.id, conn.seat)
+            if until is not None:
+                when = datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+                raise ProtocolError("chat_muted", f"a moderator has muted you in the chat until "
+                                    f"{when}", "chat_muted", {"until": until, "until_text": when})
         if not self._budget(conn):
             raise ProtocolError("chat_rate_limited",
                                 f"too many chat messages: at most {self.settings.chat_burst} "
@@ -200,6 +228,8 @@ class ChatRoom:
             rows = await recent_chat(self.rt.hub.store, self.rt.id, self.settings.chat_backlog)
             for r in rows:
                 self.broadcast(r)
+                if r.get("removed_at") is not None:
+                    self.remove(r["id"])
 
 
 #: rows of a finished game's chat the replay gets (the latest)
@@ -218,6 +248,14 @@ def room(rt, settings) -> ChatRoom:
     if r is None:
         r = rt.chat_room = ChatRoom(rt, settings)
     return r
+
+
+def removed(hub, table_id: int, ident: int) -> None:
+    """A moderator removed row `ident` of the table (this process's clients are told; other
+    processes learn it from the NOTIFY "table_id:chat" sent with the removal)."""
+    rt = hub.rts.get(table_id)
+    if rt is not None and getattr(rt, "chat_room", None) is not None:
+        rt.chat_room.remove(ident)
 
 
 def notified(hub, table_id: int) -> None:

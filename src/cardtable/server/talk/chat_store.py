@@ -64,3 +64,15 @@ async def blocked_seats(store, table_id: int, seat: int) -> set[int]:
              "WHERE s1.table_id = :t AND s1.seat = :s")
     async with store.engine.connect() as conn:
         return {r[0] for r in await conn.execute(q, {"t": table_id, "s": seat})}
+
+
+async def muted_until(store, table_id: int, seat: int) -> float | None:
+    """Until when the player at `seat` is muted in table talk (mod/moderation.py, mutes: its
+    account's mute or, as bans name a guest, the person half of its seats.client; the one
+    that ends last), or None."""
+    q = text("SELECT max(m.until) FROM seats s JOIN mutes m ON m.lifted_at IS NULL AND "
+             "m.until > :now AND ((m.kind = 'account' AND m.target = CAST(s.account_id AS "
+             "TEXT)) OR (m.kind = 'person' AND length(s.client) = 64 AND "
+             "m.target = substr(s.client, 33))) WHERE s.table_id = :t AND s.seat = :s")
+    async with store.engine.connect() as conn:
+        return (await conn.execute(q, {"t": table_id, "s": seat, "now": time.time()})).scalar()

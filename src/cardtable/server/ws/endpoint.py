@@ -402,7 +402,7 @@ async def _or_error(conn: Conn, change, ident) -> None:
     try:
         await change
     except ProtocolError as e:
-        conn.error(e.code, e.message, ident)
+        conn.error(e.code, e.message, ident, e.reason_code, e.params)
 
 
 async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, settings,

@@ -7,7 +7,8 @@
 // hint of the name in localStorage (`cardtable.account`), so a page that was never logged in
 // does not ask GET /api/me at every start; the server alone decides who is logged in. At
 // sign-up and log-in the seat tokens this browser holds go along (`claim`): those games
-// become the account's. Playing never needs an account.
+// become the account's. Playing never needs an account. A moderator's unread warnings
+// (GET /api/me) are shown once each, in a dialog that marks them read.
 import { t, onLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
@@ -47,9 +48,24 @@ export async function checkSession() {
   try {
     const m = await api("GET", "/api/me");
     setMe({ name: m.name, password: m.has_password !== false });
+    showWarnings(m.warnings || []);
   } catch (e) {
     if (e.status === 401) setMe(null);
   }
+}
+
+/** A moderator's unread warnings, one dialog each; "Understood" marks it read (the server
+ * then no longer sends it), closing the dialog otherwise shows it again next time. */
+function showWarnings(list) {
+  if (!list.length || document.getElementById("warning-dialog")) return;
+  const [w, ...rest] = list;
+  openDialog({ id: "warning-dialog", title: () => t("mod.warning_title"), submitLabel: () => t("mod.warning_ok"),
+    fill: (form) => form.append(h("p", {}, t("mod.warning_intro")),
+      h("blockquote", { class: "mod-warning-text" }, w.text)),
+    submit: async () => {
+      await api("POST", `/api/me/warnings/${w.id}/read`);
+      setTimeout(() => showWarnings(rest), 0);
+    } });
 }
 
 export function claimTokens() {

@@ -10,6 +10,7 @@ import { TABLE_PATH, REPLAY_PATH, PLAYER_PATH, navigate, onRoute } from "./route
 import { renderLobby } from "./lobby.js";
 import { renderTablePage } from "./table.js";
 import { renderAccount, checkSession } from "./account.js";
+import { startAnnouncement } from "./announcement.js";
 
 // the games' pages: any game GET /api/games offers (games.js, once it has answered)
 const gamePath = (page, path) => {
@@ -110,4 +111,5 @@ gamesReady().then(() => {
   renderHeader();
   route();
   checkSession();
+  startAnnouncement();
 });

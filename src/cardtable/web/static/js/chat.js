@@ -3,21 +3,28 @@
 //   tableChat({code, send, state, table}) -> {button(), panel, onMessage(msg), redraw()}:
 //     button(): the status bar's "Chat" button (a fresh one for every redraw of the bar);
 //     panel: the chat's drawer (kept across redraws); onMessage: true if the message was the
-//     chat's (chat, chat_log, a chat error).
+//     chat's (chat, chat_log, chat_removed, a chat error). A line a moderator removed (kind
+//     `removed`) shows "removed by a moderator".
 //   replayChat(code) -> a <details> with the game's chat (both channels), loaded when opened.
 // Every text goes into the page with textContent: HTML stays the characters typed, a link is
 // not a link. Muting is this browser's (localStorage per table): the muted seat or spectator's
 // messages are hidden here, and only here; the server sends everything.
 // `C`, a table's chat, is what its functions share: {S (its state), code, send, state, table,
 // and its elements: panel, head, list, status, reacts, form's input and sendBtn, mutedBox}.
-import { t, onLang } from "./i18n.js";
+import { t, onLang, getLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 
 export const REACTIONS = ["thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry", "hello"];
 const EMOTES = { thumbs: "👍", laugh: "😄", wow: "😮", oops: "😬", clap: "👏" };
 const MAX = 300;
 const KEEP = 200;                                     // messages kept in the panel
-const CHAT_ERRORS = ["chat_rate_limited", "chat_too_long", "chat_empty", "chat_off", "wrong_channel"];
+const CHAT_ERRORS = ["chat_rate_limited", "chat_too_long", "chat_empty", "chat_off", "chat_muted", "wrong_channel"];
+
+/** A moment (epoch seconds) in the page's language: date and time. */
+function when(at) {
+  return new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB",
+    { dateStyle: "medium", timeStyle: "short" }).format(new Date(at * 1000));
+}
 
 function muteKey(code) { return `cardtable.mute.${code}`; }
 function loadMuted(code) {
@@ -50,8 +57,10 @@ function rowItem(m, { mine = false, onMute = null } = {}) {
   li.appendChild(h("span", { class: "chat-name" }, name + (mine ? ` (${t("seat.you")})` : "")));
   li.appendChild(document.createTextNode(" "));
   const body = h("span", { class: "chat-text" });
-  body.textContent = m.kind === "react" ? reactionText(m.text) : m.text;      // never HTML
+  body.textContent = m.kind === "react" ? reactionText(m.text)
+    : m.kind === "removed" ? t("chat.removed") : m.text;                    // never HTML
   if (m.kind === "react") body.classList.add("chat-reaction");
+  if (m.kind === "removed") body.classList.add("chat-removed");
   li.appendChild(body);
   if (onMute) {
     li.appendChild(h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name }),
@@ -224,8 +233,14 @@ function onMessage(C, msg) {
     redraw(C);
     return true;
   }
+  if (msg.type === "chat_removed") {                 // a moderator removed a line
+    const m = S.rows.get(msg.seq);
+    if (m) { m.kind = "removed"; m.text = null; redraw(C); }
+    return true;
+  }
   if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
-    S.error = t(`chat.err.${msg.code}`, { n: MAX });
+    const until = msg.params && typeof msg.params.until === "number" ? when(msg.params.until) : "";
+    S.error = t(`chat.err.${msg.code}`, { n: MAX, until });
     drawControls(C);
     return true;
   }
