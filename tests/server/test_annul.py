@@ -4,6 +4,7 @@ the games played after it, are what a fresh rating of the remaining games gives.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -11,10 +12,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_ratings import play_out, rated_table, web  # noqa: F401  (the fixture)
+from accounts_helpers import app_client
+from test_ratings import play_out, rated_table
 
 from cardtable.cli.main import main
 from cardtable.server.people import ratings as R
+
+
+@pytest.fixture(scope="module")
+def web(database):
+    with app_client(database, round_break=0) as w:
+        yield w
 
 
 def game(web, host, guest, n: int) -> str:
@@ -26,7 +34,7 @@ def game(web, host, guest, n: int) -> str:
     return code
 
 
-def test_annulling_a_game_recomputes_the_ratings_it_touched(web, database):
+def test_annulling_a_game_recomputes_the_ratings_it_touched(web, database, capsys):
     s = {n: web.sign_up(n)[1] for n in ("Anna", "Bert", "Cleo", "Moritz")}
     assert main(["admin", "role", "Moritz", "moderator", "--reason", "t",
                  "--database", database]) == 0
@@ -73,5 +81,16 @@ def test_annulling_a_game_recomputes_the_ratings_it_touched(web, database):
     assert main(["admin", "annul", codes[0], "--reason", "again",
                  "--database", database]) == 2
     assert {n: profile(n)["ratings"][0] for n in before} == after
-    audit = main(["admin", "audit", "--database", database])
-    assert audit == 0
+    # bad requests change nothing
+    r = web.call("POST", f"/api/mod/tables/{codes[1]}/annul", s["Moritz"], json={"reason": " "})
+    assert r.status_code == 422 and r.json()["error"] == "no_reason"
+    r = web.call("POST", "/api/mod/tables/NOSUCH99/annul", s["Moritz"], json={"reason": "x"})
+    assert r.status_code == 404 and r.json()["error"] == "no_table"
+    assert web.call("GET", f"/api/tables/{codes[1]}").json()["annulled"] is False
+    assert {n: profile(n)["ratings"][0] for n in before} == after
+    capsys.readouterr()
+    assert main(["admin", "audit", "--json", "--database", database]) == 0
+    rows = [r for r in map(json.loads, capsys.readouterr().out.splitlines())
+            if r["action"] == "annul"]
+    assert [(r["actor"], r["target"], r["reason"]) for r in rows] == [
+        ("Moritz", f"table {codes[0]}", "collusion")]

@@ -186,7 +186,8 @@ def _mod_report(r: dict) -> ModReport:
 
 def _mod_error(e: M.ModError) -> ApiError:
     status = {"no_report": 404, "no_account": 404, "report_claimed": 409,
-              "name_taken": 409, "no_table": 404, "not_rated": 409, "annulled": 409}.get(e.error, 422)
+              "name_taken": 409, "no_table": 404, "not_rated": 409,
+              "annulled": 409}.get(e.error, 422)
     return ApiError(status, str(e), e.error, e.params)
 
 

@@ -26,6 +26,9 @@ being learnt (reading the table, counting cards), and one rating per game keeps 
 in each rating for it to mean something. The history keeps every game's table, so a rating
 per rule set could be computed later from it.
 
+A moderator may annul a finished rated game (mod/moderation.py `annul_game`): it stays in the
+records, and `recompute_without` rates the games it touched again as if it had not been played.
+
 Every operation is a generator of (sql, params) in plain SQL understood by SQLite and
 PostgreSQL (accounts.py's idiom), run by tx.Tx.also in the table's transaction.
 """
