@@ -88,9 +88,14 @@ def test_annulling_a_game_recomputes_the_ratings_it_touched(web, database, capsy
     assert r.status_code == 404 and r.json()["error"] == "no_table"
     assert web.call("GET", f"/api/tables/{codes[1]}").json()["annulled"] is False
     assert {n: profile(n)["ratings"][0] for n in before} == after
+    # from the terminal too: the last game of Anna and Bert
+    assert main(["admin", "annul", codes[3], "--reason", "collusion again",
+                 "--database", database]) == 0
+    assert [profile(n)["ratings"][0]["games"] for n in ("Anna", "Bert", "Cleo")] == [1, 1, 2]
     capsys.readouterr()
     assert main(["admin", "audit", "--json", "--database", database]) == 0
     rows = [r for r in map(json.loads, capsys.readouterr().out.splitlines())
             if r["action"] == "annul"]
-    assert [(r["actor"], r["target"], r["reason"]) for r in rows] == [
+    assert [(r["actor"].split(":")[0], r["target"], r["reason"]) for r in rows] == [
+        ("terminal", f"table {codes[3]}", "collusion again"),
         ("Moritz", f"table {codes[0]}", "collusion")]
