@@ -18,6 +18,7 @@ docs/deploy.md, "Moderation"). `register(app)` adds them to a Typer app.
     cardtable admin announce --en "Maintenance at 22:00" --de "Wartung um 22:00" [--for 3h]
     cardtable admin announce --end
     cardtable admin remove-line 4711 --reason "insult"       # a chat line (a report's `line`)
+    cardtable admin annul K7QX --reason "collusion"         # a finished rated game
     cardtable admin reports [--all]
     cardtable admin audit [--limit 50]
 
@@ -411,6 +412,24 @@ def register(app: typer.Typer) -> None:
         old, shown = run(database, database_password_file,
                          lambda: M.rename(actor(), keys, name, new_name, new_keys, reason))
         typer.echo(f"renamed {old} to {shown}")
+
+    @admin.command("annul", help="Annul a finished rated game (collusion): it stays in the "
+                                 "records, and the ratings it touched are recomputed without "
+                                 "it.")
+    def annul_cmd(code: str = typer.Argument(..., metavar="CODE"),
+                  reason: str = reason_opt, database: str = database_opt,
+                  database_password_file: str = password_opt) -> None:
+        from cardtable.server.config import DatabaseURL
+        from cardtable.server.mod import moderation as M
+
+        try:
+            postgres = DatabaseURL(database, None).is_postgres
+        except ValueError:
+            postgres = False                  # run() says what is wrong with it
+        out = run(database, database_password_file,
+                  lambda: M.annul_game(actor(), code, reason, postgres))
+        typer.echo(f"annulled the {out['game']} game of table {out['code']}; recomputed "
+                   f"{len(out['players'])} rating(s)")
 
     @admin.command("reports", help="List the reports (open ones; --all: also resolved).")
     def reports_cmd(all_: bool = typer.Option(False, "--all"),

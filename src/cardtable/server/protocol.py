@@ -520,6 +520,8 @@ class TableOut(BaseModel):
     host: int | None = None
     #: a rated table (docs/ratings.md): only logged-in players sit there
     rated: bool = False
+    #: a moderator annulled its rated game (it no longer counts for the ratings)
+    annulled: bool = False
     #: a lesson's table (POST /api/lessons/{id}): the lesson's id (GET /api/lessons/{id})
     lesson: str | None = None
     #: live or turn (turn-based: `move_seconds` a move, `on_timeout`; server/tables/pace.py)

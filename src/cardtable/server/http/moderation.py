@@ -246,7 +246,8 @@ def _mod_report(r: dict) -> ModReport:
 
 def _mod_error(e: M.ModError) -> ApiError:
     status = {"no_report": 404, "no_account": 404, "no_line": 404, "report_claimed": 409,
-              "name_taken": 409}.get(e.error, 422)
+              "name_taken": 409, "no_table": 404, "not_rated": 409,
+              "annulled": 409}.get(e.error, 422)
     return ApiError(status, str(e), e.error, e.params)
 
 
@@ -555,6 +556,33 @@ async def end_announcement(request: Request) -> Response:
     if not await A.write(_store(request), lambda: M.end_announcement(me["name"])):
         raise ApiError(404, "no announcement is shown", "no_announcement")
     return Response(status_code=204)
+
+
+class AnnulIn(Body):
+    reason: str = Field(..., min_length=1, max_length=500, description="why (the audit log)")
+
+
+class Annulled(BaseModel):
+    table: str
+    game: str
+    recomputed: int = Field(..., description="the ratings recomputed without the game")
+
+
+@router.post("/api/mod/tables/{code}/annul", response_model=Annulled)
+async def mod_annul(code: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$")], req: AnnulIn,
+                    request: Request) -> Annulled:
+    """Annul a finished rated game (moderators): it stays in the records and the replay,
+    marked annulled, and the ratings it touched are recomputed without it, with the games
+    played after it. 404 `no_table`; 409 `not_rated` (not a finished rated game), `annulled`
+    (already: nothing changes)."""
+    me = await _staff(request)
+    store = _store(request)
+    try:
+        out = await A.write(store, lambda: M.annul_game(me["name"], code, req.reason,
+                                                        store.url.is_postgres))
+    except M.ModError as e:
+        raise _mod_error(e) from None
+    return Annulled(table=out["code"], game=out["game"], recomputed=len(out["players"]))
 
 
 @router.get("/api/mod/audit")

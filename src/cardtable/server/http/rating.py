@@ -91,6 +91,8 @@ class HistoryPoint(BaseModel):
     rank: int = Field(..., description="the place in that game (1: won)")
     left: bool = Field(..., description="counted as a loss: the player left")
     code: str | None = Field(None, description="the table (null: a private one)")
+    annulled: bool = Field(False, description="a moderator annulled the game: it no longer "
+                                              "counts (the rating shown is from before it)")
 
 
 class Established(BaseModel):
@@ -127,6 +129,7 @@ class RecentGame(BaseModel):
     seat: int
     names: list[str]
     at: float
+    annulled: bool = Field(False, description="a moderator annulled this rated game")
 
 
 class BotBeaten(BaseModel):
@@ -184,12 +187,12 @@ def _json(v: Any) -> Any:
 
 def _profile(account_id: int) -> A.Op:
     rows = yield ("SELECT t.id, t.code, t.game, t.settings, t.public, t.rated, t.result, "
-                  "t.updated_at, s.seat FROM seats s JOIN game_tables t ON t.id = s.table_id "
+                  "t.updated_at, s.seat, t.annulled_at FROM seats s JOIN game_tables t ON t.id = s.table_id "
                   "WHERE s.account_id = :a AND t.status = 'over' "
                   "ORDER BY t.updated_at DESC, t.id DESC LIMIT :n",
                   {"a": account_id, "n": MAX_GAMES})
     games = [dict(zip(("id", "code", "game", "settings", "public", "rated", "result", "at",
-                       "seat"), r)) for r in rows]
+                       "seat", "annulled_at"), r)) for r in rows]
     seats: dict[int, list[dict]] = {}
     if games:
         marks, params = A.sql_marks("t", [g["id"] for g in games])
@@ -199,7 +202,7 @@ def _profile(account_id: int) -> A.Op:
     ratings = yield ("SELECT game, mu, sigma, games, wins, opponents FROM ratings WHERE "
                      "account_id = :a ORDER BY game", {"a": account_id})
     history = yield ("SELECT h.game, h.at, h.mu_after, h.sigma_after, h.rank, h.left_game, "
-                     "t.code, t.public FROM rating_history h JOIN game_tables t ON "
+                     "t.code, t.public, t.annulled_at FROM rating_history h JOIN game_tables t ON "
                      "t.id = h.table_id WHERE h.account_id = :a ORDER BY h.id DESC LIMIT :n",
                      {"a": account_id, "n": HISTORY * 8})
     return games, seats, ratings, history
@@ -229,14 +232,16 @@ def profile_out(account: dict, found, own: bool) -> ProfileOut:
                 code=g["code"] if shown else None,
                 replay=f"/replay/{g['code']}" if shown else None, game=g["game"],
                 variant=variant, rated=bool(g["rated"]), won=won, seat=g["seat"],
-                names=seat_names(table_seats, "en"), at=g["at"]))
+                names=seat_names(table_seats, "en"), at=g["at"],
+                annulled=g["annulled_at"] is not None))
     points: dict[str, list[HistoryPoint]] = {}
-    for game, at, mu, sigma, rank, left, code, public in history:
+    for game, at, mu, sigma, rank, left, code, public, annulled_at in history:
         pts = points.setdefault(game, [])
         if len(pts) < HISTORY:
             pts.append(HistoryPoint(at=at, rating=conservative(mu, sigma), mu=mu, sigma=sigma,
                                     rank=rank, left=bool(left),
-                                    code=code if (public or own) else None))
+                                    code=code if (public or own) else None,
+                                    annulled=annulled_at is not None))
     return ProfileOut(
         name=account["name"], created_at=account["created_at"], established=ESTABLISHED,
         games=[GameCount(game=k[0], variant=k[1], played=v[0], won=v[1])

@@ -78,7 +78,7 @@ def table_row_out(row: dict, seats: list[dict], n: int) -> P.TableOut:
         snap_seconds=s.get("snap_seconds"), target=s.get("target"),
         options=s.get("options") or {}, actions=n, rematch=row["rematch_code"],
         memory=bool(s.get("memory")), host=s.get("host"), rated=bool(row.get("rated")),
-        lesson=s.get("lesson"), **pace_out(row))
+        annulled=row.get("annulled_at") is not None, lesson=s.get("lesson"), **pace_out(row))
 
 
 @asynccontextmanager

@@ -579,3 +579,33 @@ def account_data(account_id: int) -> Op:
     reports = [{k: r[k] for k in ("target_name", "reason", "note", "created_at", "resolved_at",
                                   "outcome")} for r in (yield from reports_of(account_id))]
     return {"role": role, "bans": bans, "blocks": blocks, "reports": reports}
+
+
+# -- annulled games ----------------------------------------------------------------------------
+def annul_game(actor: str, code: str, reason: str, postgres: bool) -> Op:
+    """Annul the finished rated game of table `code` (collusion, a fixed game): it stays in
+    the records and the replay, marked annulled, but no longer counts: the ratings it touched
+    are recomputed without it (people/ratings.py `recompute_without`), in this transaction,
+    with one audit row. ModError `no_table` (no such table), `not_rated` (not a finished rated
+    game), `annulled` (already annulled: nothing changes). Returns {code, game, players}."""
+    from cardtable.core import registry
+    from cardtable.server.people import ratings as R
+
+    reason = _reason(reason)
+    code = code.strip().upper()
+    rows = yield ("SELECT id, game, status, rated, annulled_at FROM game_tables WHERE code = :c"
+                  + (" FOR UPDATE" if postgres else ""), {"c": code})
+    if not rows:
+        raise ModError(f"there is no table {code}", "no_table", table=code)
+    table_id, game, status, rated, annulled_at = rows[0]
+    if not rated or status != "over":
+        raise ModError(f"table {code} is not a finished rated game", "not_rated", table=code)
+    if annulled_at is not None:
+        raise ModError(f"the game of table {code} is already annulled", "annulled", table=code)
+    yield ("UPDATE game_tables SET annulled_at = :t WHERE id = :i",
+           {"t": time.time(), "i": table_id})
+    players = yield from R.recompute_without(table_id, game,
+                                             registry.info(game).lower_is_better, postgres)
+    yield from audit(actor, "annul", f"table {code}", reason,
+                     {"game": game, "players": players})
+    return {"code": code, "game": game, "players": players}

@@ -26,12 +26,16 @@ being learnt (reading the table, counting cards), and one rating per game keeps 
 in each rating for it to mean something. The history keeps every game's table, so a rating
 per rule set could be computed later from it.
 
+A moderator may annul a finished rated game (mod/moderation.py `annul_game`): it stays in the
+records, and `recompute_without` rates the games it touched again as if it had not been played.
+
 Every operation is a generator of (sql, params) in plain SQL understood by SQLite and
 PostgreSQL (accounts.py's idiom), run by tx.Tx.also in the table's transaction.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Generator
 from typing import Any
@@ -189,11 +193,13 @@ def game_end(table_id: int, game: str, seat_rows: list[dict], scores: list[int],
             row = {"table_id": table_id, "game": game, "player": k,
                    "account_id": _account(k), "seat": i,
                    "rank": seat_ranks[i], "left_game": i in left, "mu_before": cur[k][0],
-                   "sigma_before": cur[k][1], "mu_after": mu, "sigma_after": sigma, "at": now}
+                   "sigma_before": cur[k][1], "mu_after": mu, "sigma_after": sigma, "at": now,
+                   "early": i in early}
             yield ("INSERT INTO rating_history (table_id, game, player, account_id, seat, "
-                   "rank, left_game, mu_before, sigma_before, mu_after, sigma_after, at) "
-                   "VALUES (:table_id, :game, :player, :account_id, :seat, :rank, :left_game, "
-                   ":mu_before, :sigma_before, :mu_after, :sigma_after, :at)", row)
+                   "rank, left_game, mu_before, sigma_before, mu_after, sigma_after, at, "
+                   "early) VALUES (:table_id, :game, :player, :account_id, :seat, :rank, "
+                   ":left_game, :mu_before, :sigma_before, :mu_after, :sigma_after, :at, "
+                   ":early)", row)
             history.append(row)
     return history
 
@@ -227,3 +233,114 @@ async def on_game_end(rt, ch) -> None:
         | {s.seat for s in ch.steps if s.by == BY_PLAYER}
     await tx.also(lambda: game_end(rt.id, rt.game, seats, scores, winners, lower, postgres,
                                    moved))
+
+
+def recompute_without(table_id: int, game: str, lower_is_better: bool, postgres: bool) -> Op:
+    """Recompute the ratings that the rated game of table `table_id` touched, as if it had not
+    been played (the table is already marked annulled, game_tables.annulled_at): its players'
+    ratings from before it, then every later counted game of `game` in order that involves a
+    player whose rating changed (so also the opponents they met later, and theirs), each
+    rated as it was (the seats' stored ranks; a seat that left at once rated alone, as
+    `rated_seats`; a seat without a history row, a deleted account's, as a newcomer ranked by
+    the game's result). Their history rows get the new ratings before and after; their
+    ratings rows the new rating, games, wins and distinct opponents (so provisional status and
+    the leaderboard follow). Returns the players whose rating was recomputed."""
+    if postgres:   # one recompute of a game at a time, and no game of it ends meanwhile
+        yield ("SELECT player FROM ratings WHERE game = :g ORDER BY player FOR UPDATE",
+               {"g": game})
+    rows = yield ("SELECT h.id, h.table_id, h.player, h.seat, h.rank, h.left_game, h.early, "
+                  "h.mu_before, h.sigma_before, t.annulled_at, t.result FROM rating_history h "
+                  "JOIN game_tables t ON t.id = h.table_id WHERE h.game = :g AND h.id >= "
+                  "(SELECT min(id) FROM rating_history WHERE table_id = :t) ORDER BY h.id",
+                  {"g": game, "t": table_id})
+    tables: dict[int, list] = {}
+    for r in rows:
+        tables.setdefault(r[1], []).append(r)
+    state: dict[str, tuple[float, float]] = {}
+    for r in tables.get(table_id, []):
+        state.setdefault(r[2], (r[7], r[8]))
+    for tid, hist in tables.items():
+        if tid == table_id or hist[0][9] is not None or not any(h[2] in state for h in hist):
+            continue
+        for h in hist:
+            state.setdefault(h[2], (h[7], h[8]))
+        seat_rows = yield ("SELECT seat, kind, bot, account_id FROM seats WHERE table_id = :t "
+                           "ORDER BY seat", {"t": tid})
+        n = max([s[0] for s in seat_rows] + [h[3] for h in hist]) + 1
+        by_seat = {h[3]: h for h in hist}
+        result = hist[0][10]
+        result = json.loads(result) if isinstance(result, str) else (result or {})
+        left = {s for s, h in by_seat.items() if h[5]}
+        base = ranks(result.get("scores") or [0] * n, result.get("winners") or [], 
+                     lower_is_better, left) if len(result.get("scores") or []) == n \
+            else [1] * n
+        seat_ranks = [by_seat[i][4] if i in by_seat else base[i] for i in range(n)]
+        before = [state[by_seat[i][2]] if i in by_seat else (MU, SIGMA) for i in range(n)]
+        early = {i for i, h in by_seat.items() if h[6]}
+        after = rate(before, seat_ranks)
+        rest = sorted(i for i in by_seat if i not in early)
+        if early and rest:
+            for i, a in zip(rest, rate([before[i] for i in rest], [seat_ranks[i] for i in rest])):
+                after[i] = a
+        items: dict[str, list[int]] = {}
+        for i in sorted(by_seat):
+            items.setdefault(by_seat[i][2], []).append(i)
+        for k, seats_of in items.items():
+            new = (sum(after[i][0] for i in seats_of) / len(seats_of),
+                   sum(after[i][1] for i in seats_of) / len(seats_of))
+            for i in seats_of:
+                yield ("UPDATE rating_history SET mu_before = :mb, sigma_before = :sb, "
+                       "mu_after = :ma, sigma_after = :sa WHERE id = :i",
+                       {"mb": state[k][0], "sb": state[k][1], "ma": new[0], "sa": new[1],
+                        "i": by_seat[i][0]})
+            state[k] = new
+    yield from _recount(game, sorted(state), state)
+    return sorted(state)
+
+
+def _recount(game: str, players: list[str], state: dict[str, tuple[float, float]]) -> Op:
+    """Set the ratings rows of `players` in `game` to `state` and their games, wins and
+    opponents (rating_opponents) to what their counted (not annulled) games give."""
+    if not players:
+        return
+    marks, params = sql_marks("p", players)
+    rows = yield (f"SELECT h.table_id, h.player, h.seat, h.rank, h.left_game, h.early "
+                  f"FROM rating_history h JOIN game_tables t ON t.id = h.table_id "
+                  f"WHERE h.game = :g AND t.annulled_at IS NULL AND h.table_id IN "
+                  f"(SELECT table_id FROM rating_history WHERE game = :g AND player IN "
+                  f"({marks}))", dict(params, g=game))
+    tables: dict[int, list] = {}
+    for r in rows:
+        tables.setdefault(r[0], []).append(r)
+    seats_of: dict[int, list] = {}
+    if tables:
+        tmarks, tparams = sql_marks("t", sorted(tables))
+        for r in (yield (f"SELECT table_id, seat, kind, bot, account_id FROM seats WHERE "
+                         f"table_id IN ({tmarks})", tparams)):
+            seats_of.setdefault(r[0], []).append(r)
+    games = dict.fromkeys(players, 0)
+    wins = dict.fromkeys(players, 0)
+    opponents: dict[str, set[str]] = {p: set() for p in players}
+    for tid, hist in tables.items():
+        early = {h[2] for h in hist if h[5]}
+        keys = {s[1]: player_key({"kind": s[2], "bot": s[3], "account_id": s[4]})
+                for s in seats_of.get(tid, [])}
+        for p in players:
+            mine = [h for h in hist if h[1] == p]
+            if not mine:
+                continue
+            games[p] += 1
+            wins[p] += any(h[3] == 1 and not h[4] for h in mine)
+            for h in mine:
+                opponents[p] |= {k for s, k in keys.items() if k is not None and k != p
+                                 and s != h[2] and (h[5] or s not in early)}
+    yield (f"DELETE FROM rating_opponents WHERE game = :g AND player IN ({marks})",
+           dict(params, g=game))
+    for p in players:
+        for o in sorted(opponents[p]):
+            yield ("INSERT INTO rating_opponents (game, player, opponent, account_id) VALUES "
+                   "(:g, :p, :o, :a)", {"g": game, "p": p, "o": o, "a": _account(p)})
+        yield ("UPDATE ratings SET mu = :mu, sigma = :s, games = :n, wins = :w, "
+               "opponents = :o, updated_at = :t WHERE game = :g AND player = :p",
+               {"mu": state[p][0], "s": state[p][1], "n": games[p], "w": wins[p],
+                "o": len(opponents[p]), "t": time.time(), "g": game, "p": p})

@@ -56,6 +56,9 @@ game_tables = Table(
     # a finished game's result, {"scores", "winners"} (ratings.py; NULL: not over, or
     # finished before revision 0007)
     Column("result", JSON, nullable=True),
+    # when a moderator annulled the finished rated game (ratings.annul; migration 0016):
+    # it stays in the records but no longer counts. NULL: it counts
+    Column("annulled_at", Float, nullable=True),
     # the pace (pace.py; migration 0010): 'turn' or 'live' (NULL: live), a player's last own
     # decision, the action index whose reminder went out, the seats whose move it is (",0,2,")
     Column("pace", String(8), nullable=True),
@@ -226,6 +229,8 @@ rating_history = Table(
     Column("mu_after", Float, nullable=False),
     Column("sigma_after", Float, nullable=False),
     Column("at", Float, nullable=False),
+    # the seat left before its player's first own move (rated alone; migration 0016)
+    Column("early", Boolean, nullable=False, server_default=false()),
     Index("ix_rating_history_player", "player", "game", "id"),
     Index("ix_rating_history_table", "table_id"),
 )

@@ -80,6 +80,7 @@ function historyTable(history, game) {
       h("tbody", {}, history.map((p, i) => h("tr", {},
         h("td", {}, String(i + 1)), h("td", {}, day(p.at)),
         h("td", {}, p.left ? t("rt.left") : String(p.rank),
+          p.annulled ? [" ", h("span", { class: "chip", title: t("rt.annulled_hint") }, t("rt.annulled"))] : null,
           p.code ? [" ", h("a", { href: `/replay/${p.code}`, "data-link": "" }, t("table.replay"))] : null),
         h("td", { class: "num" }, fmt(p.rating))))))));
 }
@@ -126,6 +127,7 @@ function drawProfile(el, state, route) {
           h("span", { class: "muted" }, " · " + day(g.at)), " ",
           g.won === null ? null : h("span", { class: "chip " + (g.won ? "chip-won" : "chip-lost") }, g.won ? t("rt.result_won") : t("rt.result_lost")),
           g.rated ? h("span", { class: "chip chip-rated" }, t("rt.rated")) : null,
+          g.annulled ? h("span", { class: "chip", title: t("rt.annulled_hint") }, t("rt.annulled")) : null,
           h("div", { class: "ti-seats" }, g.names.map((n, i) => h("span", { class: "chip" + (i === g.seat ? " chip-me" : "") }, n)))),
         h("div", { class: "ti-actions" }, g.replay
           ? h("a", { class: "btn btn-small", href: g.replay, "data-link": "", "aria-label": `${t("table.replay")}: ${title(g.game)} ${day(g.at)}` }, t("table.replay"))

@@ -176,6 +176,6 @@ function resultBox(P) {
   const { ui } = P;
   ui.result = node("details", "replay-result");
   ui.result.appendChild(node("summary", null, t("replay.show_result")));
-  ui.result.appendChild(resultTable(P.st.data, P.nameOf));
+  ui.result.appendChild(resultTable(P.st.data, P.nameOf, Boolean(P.st.table && P.st.table.annulled)));
   return ui.result;
 }

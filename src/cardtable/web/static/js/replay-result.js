@@ -2,11 +2,13 @@
 import { t } from "./i18n.js";
 import { node } from "./dom.js";
 
-/** The final scores of a replayed game (`d`: the replay response), the winners marked. */
-export function resultTable(d, nameOf) {
+/** The final scores of a replayed game (`d`: the replay response), the winners marked;
+ * `annulled`: a moderator annulled the rated game (it no longer counts), said above them. */
+export function resultTable(d, nameOf, annulled = false) {
   const wrap = node("div", "replay-result-body");
   const h = node("h2", null, t("replay.result"));
   wrap.appendChild(h);
+  if (annulled) wrap.appendChild(node("p", "replay-muted", t("rt.annulled_hint")));
   if (!d.scores) {
     wrap.appendChild(node("p", "replay-muted", "—"));
     return wrap;
