@@ -284,7 +284,7 @@ def register(app: typer.Typer) -> None:
                                            help="ISO 8601, UTC unless it names a zone"),
                  reason: str = reason_opt, database: str = database_opt,
                  database_password_file: str = password_opt) -> None:
-        from cardtable.server.mod import moderation as M
+        from cardtable.server.mod import notices as N
 
         end = _until(for_, until)
         if end is None:
@@ -295,11 +295,11 @@ def register(app: typer.Typer) -> None:
         if kind == "account":
             keys = _keys(name)
             out = run(database, database_password_file,
-                      lambda: M.mute_account(who, keys, name, reason, end))
+                      lambda: N.mute_account(who, keys, name, reason, end))
             shown = f"account {out['name']}"
         else:
             run(database, database_password_file,
-                lambda: M.mute(who, kind, target, shown, reason, end))
+                lambda: N.mute(who, kind, target, shown, reason, end))
         typer.echo(f"muted {shown} until {_when(end)}")
 
     @admin.command("unmute", help="Lift the mute of an account, client or seat's guest.")
@@ -308,7 +308,7 @@ def register(app: typer.Typer) -> None:
                    seat: str = typer.Option(None, "--seat", metavar="CODE:SEAT"),
                    reason: str = reason_opt, database: str = database_opt,
                    database_password_file: str = password_opt) -> None:
-        from cardtable.server.mod import moderation as M
+        from cardtable.server.mod import notices as N
 
         kind, target, shown = _target(name, None, client, seat,
                                       (database, database_password_file))
@@ -316,11 +316,11 @@ def register(app: typer.Typer) -> None:
         if kind == "account":
             keys = _keys(name)
             n = run(database, database_password_file,
-                    lambda: M.unmute_account(who, keys, name, reason))
+                    lambda: N.unmute_account(who, keys, name, reason))
             shown = f"account {name}"
         else:
             n = run(database, database_password_file,
-                    lambda: M.unmute(who, kind, target, shown, reason))
+                    lambda: N.unmute(who, kind, target, shown, reason))
         if not n:
             raise ConfigError(f"{shown} has no mute in force")
         typer.echo(f"lifted the mute of {shown}")
@@ -331,10 +331,10 @@ def register(app: typer.Typer) -> None:
                                           "the audit row's reason)"),
                  database: str = database_opt,
                  database_password_file: str = password_opt) -> None:
-        from cardtable.server.mod import moderation as M
+        from cardtable.server.mod import notices as N
 
         keys = _keys(name)
-        out = run(database, database_password_file, lambda: M.warn(actor(), keys, name, text))
+        out = run(database, database_password_file, lambda: N.warn(actor(), keys, name, text))
         typer.echo(f"warned {out['name']}")
 
     @admin.command("announce", help="Post the banner of the lobby and the tables (both "
@@ -348,20 +348,20 @@ def register(app: typer.Typer) -> None:
                      end: bool = typer.Option(False, "--end", help="end the banner shown"),
                      database: str = database_opt,
                      database_password_file: str = password_opt) -> None:
-        from cardtable.server.mod import moderation as M
+        from cardtable.server.mod import notices as N
 
         if end:
             if en or de or for_ or until:
                 raise ConfigError("--end takes no text or time")
             if not run(database, database_password_file,
-                       lambda: M.end_announcement(actor())):
+                       lambda: N.end_announcement(actor())):
                 raise ConfigError("no announcement is shown")
             typer.echo("ended the announcement")
             return
         if not en or not de:
             raise ConfigError("an announcement needs --en and --de (or --end)")
         when = _until(for_, until)
-        run(database, database_password_file, lambda: M.announce(actor(), en, de, when))
+        run(database, database_password_file, lambda: N.announce(actor(), en, de, when))
         typer.echo("announced" + (f" until {_when(when)}" if when else ""))
 
     @admin.command("bans", help="List the bans and suspensions in force.")
@@ -385,14 +385,14 @@ def register(app: typer.Typer) -> None:
                         reason: str = reason_opt, database: str = database_opt,
                         database_password_file: str = password_opt) -> None:
         from cardtable.server.config import DatabaseURL
-        from cardtable.server.mod import moderation as M
+        from cardtable.server.mod import notices as N
 
         try:
             postgres = DatabaseURL(database).is_postgres
         except ValueError as e:
             raise ConfigError(str(e)) from None
         out = run(database, database_password_file,
-                  lambda: M.remove_line(actor(), line, reason, postgres))
+                  lambda: N.remove_line(actor(), line, reason, postgres))
         typer.echo(f"removed line {out['line']} of {out['name']} at table {out['code']}"
                    if out["removed"] else f"line {out['line']} was removed already")
 

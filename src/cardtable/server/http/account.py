@@ -42,7 +42,8 @@ from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
 from cardtable.server.http.moderation import (BanOut, WarningOut, ban_of, ban_out,
                                               refuse_banned)
-from cardtable.server.mod.moderation import account_data, role_of, unread_warnings
+from cardtable.server.mod.moderation import account_data, role_of
+from cardtable.server.mod.notices import unread_warnings
 from cardtable.server.tables.views import seat_names
 
 #: a password as sent (checked by passwords.clean_password, which words what is wrong)

@@ -21,6 +21,7 @@ from cardtable.server.guard.login_limits import Buckets
 from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import BadClientId, client_addr, client_identity, name_keys
 from cardtable.server.mod import moderation as M
+from cardtable.server.mod import notices as N
 from cardtable.server.people import accounts as A
 from cardtable.server.protocol import Name
 from cardtable.server.talk import chat as talk
@@ -207,8 +208,8 @@ class WarningOut(BaseModel):
 
 
 class AnnounceIn(Body):
-    en: str = Field(..., min_length=1, max_length=M.ANNOUNCE_MAX, description="English words")
-    de: str = Field(..., min_length=1, max_length=M.ANNOUNCE_MAX, description="German words")
+    en: str = Field(..., min_length=1, max_length=N.ANNOUNCE_MAX, description="English words")
+    de: str = Field(..., min_length=1, max_length=N.ANNOUNCE_MAX, description="German words")
     until: str | None = Field(None, max_length=40, description="when it ends: 30m, 12h, 3d, "
                               "2w or an ISO 8601 time; none: until ended")
 
@@ -440,7 +441,7 @@ async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> Line
     me = await _staff(request)
     store = _store(request)
     try:
-        out = await A.write(store, lambda: M.remove_line(me["name"], line, req.reason,
+        out = await A.write(store, lambda: N.remove_line(me["name"], line, req.reason,
                                                          store.url.is_postgres))
     except M.ModError as e:
         raise _mod_error(e) from None
@@ -475,11 +476,11 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
     try:
         until = M.parse_until(req.until)
         if req.name is not None:
-            out = await A.write(_store(request), lambda: M.mute_account(
+            out = await A.write(_store(request), lambda: N.mute_account(
                 me["name"], name_keys(req.name), req.name, req.reason, until))
         else:
             person, shown, name = await _seat_target(request, req.seat)
-            out = await A.write(_store(request), lambda: M.mute(
+            out = await A.write(_store(request), lambda: N.mute(
                 me["name"], "person", person, shown, req.reason, until))
             out["name"] = name
     except M.ModError as e:
@@ -495,11 +496,11 @@ async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
     _one_target(req)
     try:
         if req.name is not None:
-            n = await A.write(_store(request), lambda: M.unmute_account(
+            n = await A.write(_store(request), lambda: N.unmute_account(
                 me["name"], name_keys(req.name), req.name, req.reason))
         else:
             person, shown, _ = await _seat_target(request, req.seat)
-            n = await A.write(_store(request), lambda: M.unmute(
+            n = await A.write(_store(request), lambda: N.unmute(
                 me["name"], "person", person, shown, req.reason))
     except M.ModError as e:
         raise _mod_error(e) from None
@@ -512,7 +513,7 @@ async def mod_warn(req: WarnIn, request: Request) -> dict:
     `warnings`) until it marks it read. `201 {"id", "name"}`; 404 `no_account`."""
     me = await _staff(request)
     try:
-        return await A.write(_store(request), lambda: M.warn(
+        return await A.write(_store(request), lambda: N.warn(
             me["name"], name_keys(req.name), req.name, req.text))
     except M.ModError as e:
         raise _mod_error(e) from None
@@ -523,7 +524,7 @@ async def read_warning(warning: Id, request: Request) -> Response:
     """I have read a moderator's warning: it no longer comes with GET /api/me. 404
     `no_warning` if I have none of that number."""
     me = await _me(request)
-    if not await A.write(_store(request), lambda: M.read_warning(me["id"], warning)):
+    if not await A.write(_store(request), lambda: N.read_warning(me["id"], warning)):
         raise ApiError(404, "you have no warning of that number", "no_warning")
     return Response(status_code=204)
 
@@ -532,7 +533,7 @@ async def read_warning(warning: Id, request: Request) -> Response:
 async def announcement(request: Request) -> dict:
     """The banner shown now (everybody): {"announcement": {"id", "en", "de", "until"} or
     null}."""
-    return {"announcement": await A.read(_store(request), M.current_announcement())}
+    return {"announcement": await A.read(_store(request), N.current_announcement())}
 
 
 @router.post("/api/mod/announcement", response_model=Announcement, status_code=201)
@@ -542,7 +543,7 @@ async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
     me = await _staff(request, admin=True)
     try:
         until = M.parse_until(req.until) if req.until else None
-        out = await A.write(_store(request), lambda: M.announce(me["name"], req.en, req.de,
+        out = await A.write(_store(request), lambda: N.announce(me["name"], req.en, req.de,
                                                                 until))
     except M.ModError as e:
         raise _mod_error(e) from None
@@ -553,7 +554,7 @@ async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
 async def end_announcement(request: Request) -> Response:
     """End the banner (admins); 404 `no_announcement` if none is shown."""
     me = await _staff(request, admin=True)
-    if not await A.write(_store(request), lambda: M.end_announcement(me["name"])):
+    if not await A.write(_store(request), lambda: N.end_announcement(me["name"])):
         raise ApiError(404, "no announcement is shown", "no_announcement")
     return Response(status_code=204)
 

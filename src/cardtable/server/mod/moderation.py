@@ -1,5 +1,5 @@
 """Moderation in the database: roles, the audit log, bans and suspensions, blocks and
-reports (docs/deploy.md, "Moderation"; migration 0013). Used by the HTTP routes
+reports (what moderators do about table talk, warnings and the banner: mod/notices.py) (docs/deploy.md, "Moderation"; migration 0013). Used by the HTTP routes
 (http/moderation.py) and by the operator's `cardtable admin` (cli/admin_cmd.py), which runs
 them on the database directly, without the server.
 
@@ -18,11 +18,6 @@ is in force while it is not lifted and `until` has not passed. What it names (`k
   address, an IPv6 /64), as the operator typed it: everybody behind it.
 
 Blocks (`blocks`): one row per (blocker, blocked); private to the blocker.
-
-Chat lines (`chat.removed_at`, migration 0015): a removed line keeps its text for the
-evidence; players get "removed by a moderator" instead of it. Mutes (`mutes`): an account
-or a guest (`person`, as bans name one) may not write in table talk until `until`
-(talk/chat_store.py, muted_until, reads them).
 
 Every operation is a generator of SQL statements run by people.accounts.read / write.
 """
@@ -94,7 +89,8 @@ def person_of_client(identity: str) -> str:
     return hashlib.sha256(b"cardtable person " + identity.encode("ascii")).hexdigest()[:32]
 
 
-def _reason(reason: str) -> str:
+def clean_reason(reason: str) -> str:
+    """`reason` with its spaces tidied; `ModError` if it is blank or too long."""
     reason = " ".join((reason or "").split())
     if not reason:
         raise ModError("give a reason (it goes into the audit log and, for a ban, to the "
@@ -136,7 +132,8 @@ def role_of(account_id: int) -> Op:
     return rows[0][0] if rows else None
 
 
-def _named(keys: tuple[str, str], name: str) -> Op:
+def named_account(keys: tuple[str, str], name: str) -> Op:
+    """The account named `name` (found by its name keys); `ModError` `no_account`."""
     found = yield from account_by_keys(keys)
     if found is None:
         raise ModError(f"no account is named {name!r}", "no_account", name=name)
@@ -147,8 +144,8 @@ def set_role(actor: str, keys: tuple[str, str], name: str, role: str, reason: st
     """Give the account named `name` the role `role`: (name, the role before)."""
     if role not in ROLES:
         raise ModError(f"unknown role {role!r}: one of {', '.join(ROLES)}", "bad_role")
-    reason = _reason(reason)
-    account_id, shown, before = yield from _named(keys, name)
+    reason = clean_reason(reason)
+    account_id, shown, before = yield from named_account(keys, name)
     if before != role:
         yield "UPDATE accounts SET role = :r WHERE id = :i", {"r": role, "i": account_id}
         yield from audit(actor, "role", shown, reason, {"from": before, "to": role})
@@ -168,8 +165,8 @@ def rename(actor: str, keys: tuple[str, str], name: str, new: str,
     name is what its friends, the leaderboard and new seats show): (old name, new name).
     The old name stays reserved for `RESERVE_DAYS` days: no new account may take it.
     `ModError` `name_taken` if another account has a name like `new`."""
-    reason = _reason(reason)
-    account_id, old, _ = yield from _named(keys, name)
+    reason = clean_reason(reason)
+    account_id, old, _ = yield from named_account(keys, name)
     other = yield from account_by_keys(new_keys)
     if other is not None and other[0] != account_id:
         raise ModError(f"the name {new!r} (or one that looks like it) has an account",
@@ -202,7 +199,7 @@ def ban(actor: str, kind: str, target: str, shown: str, reason: str,
     audit log names it). A ban in force of the same target is replaced (lifted). The ban."""
     if kind not in KINDS:
         raise ModError(f"unknown kind {kind!r}", "bad_kind")
-    reason = _reason(reason)
+    reason = clean_reason(reason)
     now = time.time()
     yield ("UPDATE bans SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at IS "
            "NULL", {"t": now, "k": kind, "g": target})
@@ -219,14 +216,14 @@ def ban_account(actor: str, keys: tuple[str, str], name: str, reason: str,
                 until: float | None) -> Op:
     """Ban or suspend the account named `name`; its sessions stay (it keeps its data
     download), every route where it plays refuses it."""
-    account_id, shown, _ = yield from _named(keys, name)
+    account_id, shown, _ = yield from named_account(keys, name)
     out = yield from ban(actor, "account", str(account_id), f"account {shown}", reason, until)
     return dict(out, name=shown)
 
 
 def unban(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
     """Lift the bans in force of `target`: how many."""
-    reason = _reason(reason)
+    reason = clean_reason(reason)
     now = time.time()
     rows = yield ("UPDATE bans SET lifted_at = :t WHERE kind = :k AND target = :g AND "
                   "lifted_at IS NULL AND (until IS NULL OR until > :t) RETURNING id",
@@ -238,7 +235,7 @@ def unban(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
 
 
 def unban_account(actor: str, keys: tuple[str, str], name: str, reason: str) -> Op:
-    account_id, shown, _ = yield from _named(keys, name)
+    account_id, shown, _ = yield from named_account(keys, name)
     return (yield from unban(actor, "account", str(account_id), f"account {shown}", reason))
 
 
@@ -342,146 +339,6 @@ def host_account(code: str, host_seat: int) -> Op:
     return rows[0][0] if rows else None
 
 
-# -- table talk ------------------------------------------------------------------------------------
-def remove_line(actor: str, line: int, reason: str, notify: bool = False) -> Op:
-    """Remove the chat line `line` (a player's or spectator's text or reaction): players get
-    "removed by a moderator" instead of it (talk/chat.py), the row keeps its text for the
-    evidence and the audit row carries it. `notify` (PostgreSQL): NOTIFY the servers'
-    processes, which tell their connected clients. {"line", "table_id", "code", "name",
-    "removed"} (`removed`: False if it had been removed already); `ModError` `no_line`."""
-    reason = _reason(reason)
-    rows = yield ("SELECT c.id, c.table_id, t.code, c.name, c.kind, c.text, c.removed_at, "
-                  "c.seat, c.spectator FROM chat c JOIN game_tables t ON t.id = c.table_id "
-                  "WHERE c.id = :l", {"l": line})
-    if not rows or rows[0][4] not in ("text", "react"):
-        raise ModError(f"there is no chat line {line}", "no_line", line=line)
-    ident, table_id, code, name, kind, said, gone, seat, spectator = rows[0]
-    out = {"line": ident, "table_id": table_id, "code": code,
-           "name": name or f"spectator {spectator}", "removed": gone is None}
-    if gone is not None:
-        return out
-    yield ("UPDATE chat SET removed_at = :t, removed_by = :a WHERE id = :l",
-           {"t": time.time(), "a": actor[:80], "l": ident})
-    yield from audit(actor, "remove_line", f"table {code} line {ident}", reason,
-                     {"name": out["name"], "seat": seat, "kind": kind, "text": said})
-    if notify:
-        yield ("SELECT pg_notify(:ch, :p)", {"ch": "cardtable", "p": f"{table_id}:chat"})
-    return out
-
-
-def mute(actor: str, kind: str, target: str, shown: str, reason: str, until: float) -> Op:
-    """Mute the `kind` (`account`, `person`) `target` in table talk until `until` (`shown`:
-    how the audit log names it); a mute in force of the same target is replaced. The mute."""
-    if kind not in ("account", "person"):
-        raise ModError(f"unknown kind {kind!r}", "bad_kind")
-    reason = _reason(reason)
-    now = time.time()
-    yield ("UPDATE mutes SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at IS "
-           "NULL", {"t": now, "k": kind, "g": target})
-    rows = yield ("INSERT INTO mutes (kind, target, reason, until, created_at, created_by) "
-                  "VALUES (:k, :g, :r, :u, :t, :a) RETURNING id",
-                  {"k": kind, "g": target, "r": reason, "u": until, "t": now, "a": actor[:80]})
-    yield from audit(actor, "mute", shown, reason, {"kind": kind, "until": until,
-                                                    "mute": rows[0][0]})
-    return {"id": rows[0][0], "kind": kind, "target": target, "reason": reason,
-            "until": until}
-
-
-def mute_account(actor: str, keys: tuple[str, str], name: str, reason: str,
-                 until: float) -> Op:
-    """Mute the account named `name` in table talk until `until`."""
-    account_id, shown, _ = yield from _named(keys, name)
-    out = yield from mute(actor, "account", str(account_id), f"account {shown}", reason, until)
-    return dict(out, name=shown)
-
-
-def unmute(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
-    """Lift the mutes in force of `target`: how many."""
-    reason = _reason(reason)
-    now = time.time()
-    rows = yield ("UPDATE mutes SET lifted_at = :t WHERE kind = :k AND target = :g AND "
-                  "lifted_at IS NULL AND until > :t RETURNING id",
-                  {"t": now, "k": kind, "g": target})
-    if rows:
-        yield from audit(actor, "unmute", shown, reason, {"kind": kind,
-                                                         "mutes": [r[0] for r in rows]})
-    return len(rows)
-
-
-def unmute_account(actor: str, keys: tuple[str, str], name: str, reason: str) -> Op:
-    account_id, shown, _ = yield from _named(keys, name)
-    return (yield from unmute(actor, "account", str(account_id), f"account {shown}", reason))
-
-
-# -- warnings --------------------------------------------------------------------------------------
-def warn(actor: str, keys: tuple[str, str], name: str, text: str) -> Op:
-    """Warn the account named `name` with `text` (it sees it at its next GET /api/me, until
-    it marks it read): {"id", "name"}. The text is the audit row's reason too."""
-    text = _reason(text)
-    account_id, shown, _ = yield from _named(keys, name)
-    rows = yield ("INSERT INTO warnings (account_id, text, created_at, created_by) VALUES "
-                  "(:i, :x, :t, :a) RETURNING id",
-                  {"i": account_id, "x": text, "t": time.time(), "a": actor[:80]})
-    yield from audit(actor, "warn", f"account {shown}", text, {"warning": rows[0][0]})
-    return {"id": rows[0][0], "name": shown}
-
-
-def unread_warnings(account_id: int) -> Op:
-    """The account's unread warnings, oldest first: [{"id", "text", "at"}]."""
-    rows = yield ("SELECT id, text, created_at FROM warnings WHERE account_id = :i AND "
-                  "read_at IS NULL ORDER BY id", {"i": account_id})
-    return [{"id": r[0], "text": r[1], "at": r[2]} for r in rows]
-
-
-def read_warning(account_id: int, warning: int) -> Op:
-    """The account has read its warning `warning`: whether it had one of that number."""
-    rows = yield ("UPDATE warnings SET read_at = coalesce(read_at, :t) WHERE id = :w AND "
-                  "account_id = :i RETURNING id", {"t": time.time(), "w": warning,
-                                                   "i": account_id})
-    return bool(rows)
-
-
-# -- announcements ---------------------------------------------------------------------------------
-ANNOUNCE_MAX = 300
-
-
-def announce(actor: str, en: str, de: str, until: float | None) -> Op:
-    """Post the banner (English and German words; shown until `until`, None: until ended) in
-    place of the one before: {"id", "en", "de", "until"}. `ModError` `bad_announcement`."""
-    en, de = " ".join((en or "").split()), " ".join((de or "").split())
-    for lang, words in (("en", en), ("de", de)):
-        if not words or len(words) > ANNOUNCE_MAX:
-            raise ModError(f"the {lang} text has 1 to {ANNOUNCE_MAX} characters",
-                           "bad_announcement", field=lang, most=ANNOUNCE_MAX)
-    now = time.time()
-    yield "UPDATE announcements SET ended_at = :t WHERE ended_at IS NULL", {"t": now}
-    rows = yield ("INSERT INTO announcements (text_en, text_de, until, created_at, created_by) "
-                  "VALUES (:e, :d, :u, :t, :a) RETURNING id",
-                  {"e": en, "d": de, "u": until, "t": now, "a": actor[:80]})
-    yield from audit(actor, "announce", "everybody", en, {"de": de, "until": until,
-                                                          "announcement": rows[0][0]})
-    return {"id": rows[0][0], "en": en, "de": de, "until": until}
-
-
-def end_announcement(actor: str) -> Op:
-    """End the banner shown: whether there was one."""
-    now = time.time()
-    rows = yield ("UPDATE announcements SET ended_at = :t WHERE ended_at IS NULL AND (until "
-                  "IS NULL OR until > :t) RETURNING id", {"t": now})
-    if rows:
-        yield from audit(actor, "end_announcement", "everybody", "ended",
-                         {"announcement": rows[0][0]})
-    return bool(rows)
-
-
-def current_announcement() -> Op:
-    """The banner shown now ({"id", "en", "de", "until"}), or None."""
-    rows = yield ("SELECT id, text_en, text_de, until FROM announcements WHERE ended_at IS NULL "
-                  "AND (until IS NULL OR until > :t) ORDER BY id DESC LIMIT 1",
-                  {"t": time.time()})
-    return dict(zip(("id", "en", "de", "until"), rows[0])) if rows else None
-
-
 # -- reports ---------------------------------------------------------------------------------------
 REPORT_COLS = ("id", "reporter", "target_name", "reason", "note", "evidence", "created_at",
                "claimed_by", "claimed_at", "resolved_at", "outcome", "resolution")
@@ -555,7 +412,7 @@ def resolve_report(actor: str, report_id: int, outcome: str, note: str) -> Op:
     if outcome not in OUTCOMES:
         raise ModError(f"unknown outcome {outcome!r}: one of {', '.join(OUTCOMES)}",
                        "bad_outcome")
-    note = _reason(note)
+    note = clean_reason(note)
     rows = yield ("UPDATE reports SET resolved_at = :t, outcome = :o, resolution = :n, "
                   "claimed_by = COALESCE(claimed_by, :a) WHERE id = :i AND resolved_at IS NULL "
                   "RETURNING id", {"t": time.time(), "o": outcome, "n": note, "a": actor,
@@ -591,7 +448,7 @@ def annul_game(actor: str, code: str, reason: str, postgres: bool) -> Op:
     from cardtable.core import registry
     from cardtable.server.people import ratings as R
 
-    reason = _reason(reason)
+    reason = clean_reason(reason)
     code = code.strip().upper()
     rows = yield ("SELECT id, game, status, rated, annulled_at FROM game_tables WHERE code = :c"
                   + (" FOR UPDATE" if postgres else ""), {"c": code})
