@@ -123,8 +123,8 @@ def test_shadow_options_any_set_of_a_lower_number():  # DU-4
     assert v["legal"] == ["shadow 1", "shadow 3", "shadow 5"]
 
 
-@pytest.mark.parametrize("lang,words", [("en", "now seat 0 shadowluxxes"),
-                                        ("de", "jetzt schattenluxxt Platz 0")])
+@pytest.mark.parametrize("lang,words", [("en", "now seat 1 shadowluxxes"),
+                                        ("de", "jetzt schattenluxxt Platz 1")])
 def test_a_wrong_decision_in_the_shadow_step_names_this_turns_choices(lang, words):  # DU-4
     """Not a fixed 'shadow 5' example nor a "shadow stack": the numbers this set can take."""
     from cardtable.core.errors import IllegalDecision

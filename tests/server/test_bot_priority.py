@@ -314,8 +314,9 @@ def test_a_spectator_on_another_process_gets_the_table_driven(request, tmp_path,
 
 
 def test_the_owners_of_a_table(tmp_path):
-    """A table's owners in the bot pool: its creator's address group, and the account holding
-    its host's seat when its creator is logged in."""
+    """A table's owners in the bot pool: a guest's table its creator's address group; a
+    logged-in creator's table the account (its quota key, tables/quotas.py `account_key`, and
+    the account holding its host's seat)."""
     from accounts_helpers import app_client
 
     from cardtable.server.tables.driver import owners
@@ -340,4 +341,5 @@ def test_the_owners_of_a_table(tmp_path):
     creator = ("creator", hashed)                   # the address group's keyed hash
     assert len(hashed) == 64 and "testclient" not in hashed
     assert guest == (creator,)
-    assert owned[0] == creator and owned[1][0] == "account" and len(owned) == 2
+    assert owned[0][0] == "creator" and owned[0][1].startswith("account:")
+    assert owned[1] == ("account", int(owned[0][1].split(":")[1])) and len(owned) == 2
