@@ -1,4 +1,4 @@
-"""The command line as a player meets it (issue 14): --save is checked before the deal, Ctrl-C
+"""The command line as a player meets it: --save is checked before the deal, Ctrl-C
 keeps the record and exits 130 in `play` as in `replay`, `--bots` help names every bot, the
 text replay can skip ahead, and a German player reads no English (the refusals included)."""
 

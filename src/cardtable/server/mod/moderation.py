@@ -193,22 +193,54 @@ def _ban(r) -> dict:
     return dict(zip(("id", "kind", "target", "reason", "until", "created_at", "created_by"), r))
 
 
+#: the tables of restrictions, each row in force until lifted or past its `until`: bans (no
+#: `until`: for good) and mutes (mod/notices.py)
+RESTRICTIONS = ("bans", "mutes")
+
+
+def restrict(table: str, actor: str, action: str, kind: str, target: str, shown: str,
+             reason: str, until: float | None) -> Op:
+    """A row of `table` (RESTRICTIONS) for the `kind` `target` until `until`, in place of the
+    one in force, and its audit row `action` (`shown`: how the audit log names the target):
+    (its id, the reason as kept, the time)."""
+    assert table in RESTRICTIONS
+    reason = clean_reason(reason)
+    now = time.time()
+    yield (f"UPDATE {table} SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at "
+           "IS NULL", {"t": now, "k": kind, "g": target})
+    rows = yield (f"INSERT INTO {table} (kind, target, reason, until, created_at, created_by) "
+                  "VALUES (:k, :g, :r, :u, :t, :a) RETURNING id",
+                  {"k": kind, "g": target, "r": reason, "u": until, "t": now, "a": actor[:80]})
+    yield from audit(actor, action, shown, reason, {"kind": kind, "until": until,
+                                                    table[:-1]: rows[0][0]})
+    return rows[0][0], reason, now
+
+
+def lift(table: str, actor: str, action: str, kind: str, target: str, shown: str,
+         reason: str) -> Op:
+    """Lift the rows of `table` (RESTRICTIONS) in force for the `kind` `target`, with an audit
+    row `action` if there were any: how many."""
+    assert table in RESTRICTIONS
+    reason = clean_reason(reason)
+    now = time.time()
+    rows = yield (f"UPDATE {table} SET lifted_at = :t WHERE kind = :k AND target = :g AND "
+                  "lifted_at IS NULL AND (until IS NULL OR until > :t) RETURNING id",
+                  {"t": now, "k": kind, "g": target})
+    if rows:
+        yield from audit(actor, action, shown, reason, {"kind": kind,
+                                                        table: [r[0] for r in rows]})
+    return len(rows)
+
+
 def ban(actor: str, kind: str, target: str, shown: str, reason: str,
         until: float | None) -> Op:
     """Ban (`until` None) or suspend (until `until`) the `kind` `target` (`shown`: how the
     audit log names it). A ban in force of the same target is replaced (lifted). The ban."""
     if kind not in KINDS:
         raise ModError(f"unknown kind {kind!r}", "bad_kind")
-    reason = clean_reason(reason)
-    now = time.time()
-    yield ("UPDATE bans SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at IS "
-           "NULL", {"t": now, "k": kind, "g": target})
-    rows = yield ("INSERT INTO bans (kind, target, reason, until, created_at, created_by) "
-                  "VALUES (:k, :g, :r, :u, :t, :a) RETURNING id",
-                  {"k": kind, "g": target, "r": reason, "u": until, "t": now, "a": actor[:80]})
-    yield from audit(actor, "suspend" if until is not None else "ban", shown, reason,
-                     {"kind": kind, "until": until, "ban": rows[0][0]})
-    return {"id": rows[0][0], "kind": kind, "target": target, "reason": reason,
+    ident, reason, now = yield from restrict("bans", actor, "suspend" if until is not None
+                                             else "ban", kind, target, shown, reason, until)
+    return {"id": ident, "kind": kind, "target": target, "reason": reason,
             "until": until, "created_at": now, "created_by": actor}
 
 
@@ -223,15 +255,7 @@ def ban_account(actor: str, keys: tuple[str, str], name: str, reason: str,
 
 def unban(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
     """Lift the bans in force of `target`: how many."""
-    reason = clean_reason(reason)
-    now = time.time()
-    rows = yield ("UPDATE bans SET lifted_at = :t WHERE kind = :k AND target = :g AND "
-                  "lifted_at IS NULL AND (until IS NULL OR until > :t) RETURNING id",
-                  {"t": now, "k": kind, "g": target})
-    if rows:
-        yield from audit(actor, "unban", shown, reason, {"kind": kind,
-                                                        "bans": [r[0] for r in rows]})
-    return len(rows)
+    return (yield from lift("bans", actor, "unban", kind, target, shown, reason))
 
 
 def unban_account(actor: str, keys: tuple[str, str], name: str, reason: str) -> Op:

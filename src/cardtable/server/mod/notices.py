@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import time
 
-from cardtable.server.mod.moderation import ModError, audit, clean_reason, named_account
+from cardtable.server.mod.moderation import (ModError, audit, clean_reason, lift, named_account,
+                                             restrict)
 from cardtable.server.people.accounts import Op
 
 
@@ -54,17 +55,9 @@ def mute(actor: str, kind: str, target: str, shown: str, reason: str, until: flo
     how the audit log names it); a mute in force of the same target is replaced. The mute."""
     if kind not in ("account", "person"):
         raise ModError(f"unknown kind {kind!r}", "bad_kind")
-    reason = clean_reason(reason)
-    now = time.time()
-    yield ("UPDATE mutes SET lifted_at = :t WHERE kind = :k AND target = :g AND lifted_at IS "
-           "NULL", {"t": now, "k": kind, "g": target})
-    rows = yield ("INSERT INTO mutes (kind, target, reason, until, created_at, created_by) "
-                  "VALUES (:k, :g, :r, :u, :t, :a) RETURNING id",
-                  {"k": kind, "g": target, "r": reason, "u": until, "t": now, "a": actor[:80]})
-    yield from audit(actor, "mute", shown, reason, {"kind": kind, "until": until,
-                                                    "mute": rows[0][0]})
-    return {"id": rows[0][0], "kind": kind, "target": target, "reason": reason,
-            "until": until}
+    ident, reason, _ = yield from restrict("mutes", actor, "mute", kind, target, shown, reason,
+                                           until)
+    return {"id": ident, "kind": kind, "target": target, "reason": reason, "until": until}
 
 
 def mute_account(actor: str, keys: tuple[str, str], name: str, reason: str,
@@ -77,15 +70,7 @@ def mute_account(actor: str, keys: tuple[str, str], name: str, reason: str,
 
 def unmute(actor: str, kind: str, target: str, shown: str, reason: str) -> Op:
     """Lift the mutes in force of `target`: how many."""
-    reason = clean_reason(reason)
-    now = time.time()
-    rows = yield ("UPDATE mutes SET lifted_at = :t WHERE kind = :k AND target = :g AND "
-                  "lifted_at IS NULL AND until > :t RETURNING id",
-                  {"t": now, "k": kind, "g": target})
-    if rows:
-        yield from audit(actor, "unmute", shown, reason, {"kind": kind,
-                                                         "mutes": [r[0] for r in rows]})
-    return len(rows)
+    return (yield from lift("mutes", actor, "unmute", kind, target, shown, reason))
 
 
 def unmute_account(actor: str, keys: tuple[str, str], name: str, reason: str) -> Op:
