@@ -25,7 +25,7 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
-# The suite to run often (25 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
+# The suite to run often (27 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
 # games; the browser matrices one cell per row; each server test on one of the two databases),
 # the tests marked `full` deselected. The slowest folders run first, the browser tests last

@@ -92,8 +92,8 @@ def test_the_download_holds_talk_ratings_friends_and_no_one_elses_secrets(web, d
         say(ann, bob, "Ann's own line")
         say(bob, ann, "Bob's private line")
         ann.send_json({"type": "react", "channel": "table", "code": "gg"})
-        while not (bob.receive_json()["type"] == "chat"):
-            pass
+        while not ((m := bob.receive_json())["type"] == "chat" and m.get("kind") == "react"):
+            pass                                # (Bob's own line comes back to him first)
     # an invitation of Ann to Bob, a table waiting for players
     r = web.call("POST", "/api/tables", sess["Ann"], json={
         "game": "kombio", "public": False, "name": "Ann", "players": 3,
