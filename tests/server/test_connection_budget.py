@@ -173,7 +173,10 @@ async def _play(servers: list[ServerProc], db: str) -> None:
             except TimeoutError:
                 pass
 
-    https = [httpx.AsyncClient(base_url=s.base, trust_env=False, timeout=GUARD)
+    # a pooled connection is let go well before the server's keep-alive (5 s) closes it: on a
+    # busy machine a request on a connection the server was closing met a ReadError
+    https = [httpx.AsyncClient(base_url=s.base, trust_env=False, timeout=GUARD,
+                               limits=httpx.Limits(keepalive_expiry=1.0))
              for s in servers]
     sampler = asyncio.create_task(sample())
     try:
