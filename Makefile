@@ -34,7 +34,7 @@ test: $(DSTAMP)
 	$(PY) -m pytest -n 2 $(ARGS)
 
 # Every test at its full size (CARDTABLE_FULL=1), the tests marked `full` and all that `make
-# test` samples included (33 minutes on a quiet 2-core machine). CI runs both.
+# test` samples included (34 minutes on a quiet 2-core machine). CI runs both.
 test-full: $(DSTAMP)
 	CARDTABLE_FULL=1 $(PY) -m pytest -n 2 $(ARGS)
 
