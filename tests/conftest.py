@@ -7,7 +7,7 @@ test anywhere may import the shared helpers kept here: `random_games`, `sizes` a
 Tests marked `full` run only in the full run (`make test-full`, CARDTABLE_FULL=1); in
 `make test` they are deselected (reported as such, never counted as passed or skipped). This
 hook runs after the folders' own (tests/server/conftest.py marks cells of its database matrix
-`full`). The slowest folders run first and the browser tests last (tests/sizes.py,
+`full`) and marks `full` what tests/sizes.py's LEFT_TO_FULL leaves to the full run. The slowest folders run first and the browser tests last (tests/sizes.py,
 SLOW_FIRST)."""
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from sizes import deselect_full, slow_first
+from sizes import deselect_full, leave_to_full, slow_first
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    leave_to_full(items, Path(__file__).parent)
     deselect_full(config, items)
     slow_first(items, Path(__file__).parent)

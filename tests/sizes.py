@@ -33,7 +33,8 @@ def deselect_full(config, items: list, full: bool | None = None) -> None:
 
 def database_sample(items: list, databases: list[str]) -> None:
     """Mark `full` the cells of the database matrix that `make test` leaves out: each test that
-    takes the `database` (or `fresh_db`) fixture runs there on one database, picked by a checksum of its module
+    takes the `database` (or `fresh_db`) fixture, or has a parameter whose value is a database
+    kind ("sqlite", "postgresql": a test's own matrix), runs there on one database, picked by a checksum of its module
     and name (the same on every xdist worker and every run), so that the tests of a module are
     spread over both; `make test-full` runs every test on every database."""
     import zlib
@@ -42,7 +43,8 @@ def database_sample(items: list, databases: list[str]) -> None:
 
     for item in items:
         spec = getattr(item, "callspec", None)
-        param = next((p for p in DATABASE_FIXTURES if spec is not None and p in spec.params),
+        param = next((p for p, v in (spec.params.items() if spec is not None else ())
+                      if p in DATABASE_FIXTURES or (isinstance(v, str) and v in databases)),
                      None)
         if param is None:
             continue
@@ -67,6 +69,76 @@ def database_kinds(test: str) -> list:
     kinds = ["sqlite", "postgresql"]
     keep = kinds[zlib.crc32(test.encode()) % 2]
     return [k if k == keep else pytest.param(k, marks=pytest.mark.full) for k in kinds]
+
+
+#: What `make test` leaves to `make test-full`: the slower cells and siblings of a journey that
+#: `make test` plays once, each with the test that covers its feature in `make test` (a test id
+#: relative to tests/, or a test's name for all its cells). Every entry is marked `full`
+#: (tests/conftest.py), so CI, which runs both, still plays it; tests/test_make.py checks that
+#: each entry names a test that exists.
+LEFT_TO_FULL: dict[str, str] = {
+    # the browser: a journey per game or language in make test, the others here
+    "web/test_journeys.py::test_friends_at_a_private_table[duel]": "[kombio]",
+    "web/test_journeys.py::test_friends_at_a_private_table[abluxxen]": "[kombio]",
+    "web/test_table_layout.py::test_every_decision_in_view[duel-de]": "[basic-de]",
+    "web/test_table_layout.py::test_every_decision_in_view[advanced-en]": "[classic-en]",
+    "web/test_table_layout.py::test_every_decision_in_view[expert-de]": "[basic-de]",
+    "web/test_table_layout.py::test_every_decision_in_view[kombio2-en]": "[kombio3-de]",
+    "web/test_table_layout.py::test_every_decision_in_view[kombio4-en]": "[kombio3-de]",
+    "web/test_table_layout.py::test_every_decision_in_view[kombio5-de]": "[kombio3-de]",
+    "web/test_table_layout.py::test_every_decision_in_view[kombio6-en]": "[kombio3-de]",
+    "web/test_web_one_language.py::test_a_whole_game_in_one_language[de-abluxxen]": "[de-kombio]",
+    "web/test_web_one_language.py::test_a_whole_game_in_one_language[en-kombio]": "[de-kombio]",
+    "web/test_learn_journey.py::test_a_newcomer_learns_to_play_on_a_phone_in_german[abluxxen.duel]":
+        "[kombio.basic]; tests/cli/test_cli_learn.py plays every lesson",
+    "web/test_learn_journey.py::test_a_newcomer_learns_to_play_on_a_phone_in_german[abluxxen.basic]":
+        "[kombio.basic]; tests/cli/test_cli_learn.py plays every lesson",
+    "web/test_web_resilience.py::test_server_killed_and_restarted":
+        "server/test_restart.py::test_kill9_and_resume; the page's reconnection: "
+        "test_socket_dropped_silent_and_offline",
+    "web/test_web_friends.py::test_two_accounts_become_friends_and_one_invites_the_other_to_play":
+        "web/test_web_friends_rated.py (friends, an invitation, a rated game)",
+    "web/test_web_ratings.py::test_two_accounts_play_a_rated_game_and_the_ratings_show":
+        "web/test_web_friends_rated.py (a rated game, the ratings shown)",
+    "web/test_web_games.py::test_duel_game":
+        "test_phone_lobby_snap_window_and_duel; web/test_table_layout.py (duel's decisions)",
+    "web/test_rule_links.py::test_a_kombio_replay_links_its_rules[de]": "[en]",
+    "web/test_table_talk.py::test_two_players_talk[en]": "[de]",
+    "web/test_replay_words.py::test_the_decisions_are_listed_in_words[abluxxen-en]":
+        "[abluxxen-de]",
+    "web/test_replay_words.py::test_the_decisions_are_listed_in_words[kombio-de]": "[kombio-en]",
+    "web/test_coach_journey.py::test_the_coach_answers_at_a_bot_table[en-size0]": "[de-size1]",
+    # the server: sizing runs and second cells
+    "server/test_connection_budget.py::test_two_processes_and_400_players_fit_the_default_max_connections":
+        "server/test_read_pool.py, server/test_multiprocess.py (the pools of two processes)",
+    "server/test_accounts_migration.py::test_a_database_of_revision_0003_upgrades_and_its_games_go_on":
+        "server/test_ratings_migration.py (an old revision upgraded), server/test_rollback.py",
+    "server/test_restart.py::test_kill9_and_resume[sqlite-kombio]": "[sqlite-abluxxen]",
+    "server/test_database_password.py::test_the_password_is_not_on_any_command_line[password file-entry1]":
+        "[password file-entry0]",
+    "server/test_database_password.py::test_the_password_is_not_on_any_command_line[environment-entry0]":
+        "[environment-entry1]",
+    # the rest: a second backend, strength runs
+    "sim/test_tournament.py::test_ray_gives_the_results_of_jobs_1":
+        "test_jobs_2_gives_the_results_of_jobs_1 (the same tournament over processes)",
+    "bots/test_ismcts.py::test_beats_random_abluxxen": "test_same_view_same_choice; "
+        "the strength tables (make bench-bots)",
+}
+
+
+def leave_to_full(items: list, root) -> None:
+    """Mark `full` the tests LEFT_TO_FULL names (an id relative to tests/, with or without its
+    parameters)."""
+    import pytest
+
+    for item in items:
+        try:
+            rel = item.path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        name = getattr(item, "originalname", item.name)
+        if f"{rel}::{item.name}" in LEFT_TO_FULL or f"{rel}::{name}" in LEFT_TO_FULL:
+            item.add_marker(pytest.mark.full)
 
 
 #: the folders whose tests take longest, run first (tests/conftest.py), so that the workers do

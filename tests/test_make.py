@@ -147,3 +147,37 @@ def test_the_slowest_folders_run_first():
     assert [str(it.path.relative_to(ROOT / "tests")) for it in items] == [
         "server/test_c.py", "abluxxen/test_a.py", "i18n/test_d.py", "test_make.py",
         "web/test_b.py", "web/test_a.py"]
+
+
+def test_what_make_test_leaves_to_the_full_run_exists_and_says_what_covers_it():
+    """Each entry of tests/sizes.py's LEFT_TO_FULL names a test function that exists (a renamed
+    test must not silently come back into `make test`, nor a stale entry stay), with its
+    parameters as pytest writes them, and the test that covers the same feature in `make test`."""
+    import re
+
+    import sizes
+
+    tests = ROOT / "tests"
+    for key, covered_by in sizes.LEFT_TO_FULL.items():
+        path, _, name = key.partition("::")
+        func, _, params = name.partition("[")
+        source = (tests / path).read_text()
+        assert re.search(rf"^def {re.escape(func)}\(", source, re.M), key
+        assert not params or params.endswith("]"), key
+        assert covered_by.strip(), key
+
+    class Item:
+        def __init__(self, rel: str, name: str):
+            self.path = tests / rel
+            self.name = name
+            self.originalname = name.partition("[")[0]
+            self.marks: list = []
+
+        def add_marker(self, mark):
+            self.marks.append(mark.name)
+
+    left = Item("web/test_journeys.py", "test_friends_at_a_private_table[duel]")
+    kept = Item("web/test_journeys.py", "test_friends_at_a_private_table[kombio]")
+    whole = Item("sim/test_tournament.py", "test_ray_gives_the_results_of_jobs_1")
+    sizes.leave_to_full([left, kept, whole], tests)
+    assert (left.marks, kept.marks, whole.marks) == (["full"], [], ["full"])
