@@ -21,23 +21,32 @@ from cardtable.rl.common import make_config
 from cardtable.kombio.codec import KombioCodec
 
 GAME = KombioCodec.game
+#: the largest target the simulator takes: totals (int16) stay below 2**15 past it (KO-16)
+MAX_TARGET = 20_000
 
 
 class KombioBatch:
-    """`num_games` games of one configuration (rl/common.py `make_config`: players, reward;
-    the engine option max_turns is not simulated and refused)."""
+    """`num_games` games of one configuration (rl/common.py `make_config`: players, target,
+    the codec's max_cards, reward; the engine option max_turns is not simulated and refused).
+    `target` is the game's end (KO-16: a total reaching it ends the game) and the observation's
+    scale; `max_cards` the codec's card cap, which sets the action ids and observation size."""
 
     game = GAME
 
     def __init__(self, num_games: int, variant: str | None = None, players: int | None = None,
-                 options: dict | None = None, reward: str = "score"):
+                 options: dict | None = None, reward: str = "score", target: int = 100,
+                 max_cards: int = 12):
         self.num_games = count_of(num_games)
         if options:
             raise ConfigError("the batched Kombio simulator plays without engine options "
                               f"(not {sorted(options)[0]!r})")
-        self.config = make_config(GAME, variant, players, reward=reward)
+        self.config = make_config(GAME, variant, players, target=target, max_cards=max_cards,
+                                  reward=reward)
+        if self.config.target > MAX_TARGET:
+            raise ConfigError(f"target: the batched Kombio simulator keeps totals in 16 bits, "
+                              f"so its target is at most {MAX_TARGET}, not {self.config.target}")
         self.players = self.config.players
-        self.codec = KombioCodec(self.players)
+        self.codec = KombioCodec(self.players, max_cards=max_cards, target=self.config.target)
         self.num_actions = self.codec.num_actions
         self.obs_size = self.codec.obs_size
         self.R = L.params(self.players, self.codec.K, self.codec.target)
