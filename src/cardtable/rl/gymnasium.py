@@ -161,16 +161,21 @@ def env_id(game: str) -> str:
 def register() -> None:
     """Register `cardtable/<Name>-v0` for every registered game with a codec, e.g.
     `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0`, and `cardtable/<Name>Batch-v0` for
-    every game with a batched simulator (`gymnasium.make_vec` only: rl/batch/vector.py)
-    (idempotent; call it again after registering a game)."""
+    every game with a batched simulator (idempotent; call it again after registering a game).
+    A Batch id is for `gymnasium.make_vec`: by default (`vectorization_mode=None` or
+    "vector_entry_point") the batched vector environment (rl/batch/vector.py); "sync" and
+    "async" vectorize its single-game equivalent, `CardtableEnv` with random opponents (the
+    id's `entry_point`), with Gymnasium's own SyncVectorEnv / AsyncVectorEnv."""
     for g in games():
         name = env_id(g.name)
         if g.codec and name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point=partial(CardtableEnv, game=g.name),
                                disable_env_checker=False)
-        batch = f"cardtable/{env_name(g.name)}Batch-v0"            # rl/batch/vector.py, make_vec only
+        batch = f"cardtable/{env_name(g.name)}Batch-v0"            # rl/batch/vector.py
         if g.batch and batch not in gymnasium.registry:
-            gymnasium.register(id=batch, vector_entry_point=partial(_batch_vector, g.name))
+            gymnasium.register(id=batch, entry_point=partial(CardtableEnv, game=g.name),
+                               vector_entry_point=partial(_batch_vector, g.name),
+                               disable_env_checker=False)
 
 
 def _batch_vector(game: str, **kwargs):
