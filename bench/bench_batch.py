@@ -13,9 +13,19 @@ One run on one core (pinned), side by side:
     the same crazy_eights figure and the raw engine.
 
 A decision/agent step is one `apply`; random agents pick uniformly among the legal actions.
-Timing is wall-clock after a warm-up call (numba's compilation, cached on disk, is not timed),
-and beside it per CPU second of the measuring process (the same on an idle machine; on a busy
-one the wall clock also counts the time other programs had the core).
+Each row is bounded by CPU time: a warm-up call (numba's compilation, cached on disk, caches,
+first allocations; not measured), then calls of the same loop until the measuring process has
+used at least `--cpu-seconds` (default 2) CPU seconds; the row prints the CPU seconds measured,
+the count per CPU second and, beside it, per wall-clock second (the same on an idle machine; on a
+busy one the wall clock also counts the time other programs had the core). A row measured over
+a fraction of a CPU second is noise (a warm-up's first calls once read 767 steps/CPU s where
+9,031 was right), hence the bound.
+
+The anchor of the playout ratios is OpenSpiel's C++ crazy_eights stepped from Python through
+pyspiel (bench_engine.py's loop): every decision is a Python call into C++, and each of its
+many chance nodes (the deal, card by card) is drawn in Python from `chance_outcomes()`, a costly
+draw that is not counted as a decision. So "x C++" compares with C++ game logic driven from
+Python, not with C++ alone.
 """
 
 from __future__ import annotations
@@ -98,11 +108,27 @@ def run_playouts(seconds: float, chunk: int = 2000, seed0: int = 0,
     return decisions, games, time.perf_counter() - t0
 
 
-def timed(fn, *args, **kwargs) -> tuple[int, int, float, float]:
-    """fn's (count, games, wall seconds) and the CPU seconds this process spent in it."""
-    c0 = time.process_time()
-    count, games, wall = fn(*args, **kwargs)
-    return count, games, wall, time.process_time() - c0
+WARMUP = 0.2               # wall seconds of a row's warm-up call (not measured)
+
+
+def timed(cpu: float, fn, *args, **kwargs) -> tuple[int, int, float, float]:
+    """A row bounded by CPU time: `fn(*args, seconds=..., **kwargs)` (a loop of that many wall
+    seconds returning (count, games, wall seconds)) once as a warm-up, then as long as it takes
+    this process to use at least `cpu` CPU seconds (one call on an idle core; on a busy one
+    more, each as long as the CPU share seen so far says is missing); (count, games, wall
+    seconds, CPU seconds) of the measured calls."""
+    fn(*args, seconds=WARMUP, **kwargs)
+    count = games = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    used = 0.0
+    while used < cpu:
+        wall = time.perf_counter() - t0
+        share = used / wall if used > 0 and wall > 0 else 1.0
+        n, g, _ = fn(*args, seconds=max(0.05, (cpu - used) / max(share, 0.05)), **kwargs)
+        count += n
+        games += g
+        used = time.process_time() - c0
+    return count, games, time.perf_counter() - t0, used
 
 
 def _worker(args):
@@ -112,8 +138,8 @@ def _worker(args):
     except (AttributeError, OSError):
         pass
     if kind == "steps":
-        return timed(run_batch_steps, seconds)
-    return timed(run_playouts, seconds, seed0=cpu * 10**9)
+        return timed(seconds, run_batch_steps)
+    return timed(seconds, run_playouts, seed0=cpu * 10**9)
 
 
 def _cpus() -> list[int]:
@@ -169,7 +195,9 @@ def on_ray(address: str, seconds: float) -> tuple[int, int, float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--seconds", type=float, default=10.0, help="time per line (default 10)")
+    ap.add_argument("--cpu-seconds", "--seconds", dest="cpu", type=float, default=2.0,
+                    help="CPU seconds each row measures at least, after its warm-up "
+                         "(default 2)")
     ap.add_argument("--ray", metavar="ADDRESS", default=None,
                     help="also a line of batched playouts on this Ray cluster (local, auto or "
                          "host:port; rl/batch/distributed.py)")
@@ -190,36 +218,36 @@ def main() -> int:
     run_playouts(0.2, game="kombio")
     print(f"python {platform.python_version()} on {platform.machine()}, {len(CPUS)} cores; the "
           f"1-process lines {pin_one_core()}; load average {os.getloadavg()[0]:.1f}")
-    s = args.seconds
+    s = args.cpu
     rows = [("agent steps with obs + masks, abluxxen basic 4p", None, None)]
-    aec = timed(run_pettingzoo, "abluxxen", s, **GAME)
+    aec = timed(s, run_pettingzoo, "abluxxen", **GAME)
     rows.append(("  PettingZoo AEC (today's layer)", aec, None))
-    rows.append(("  batched simulator step", timed(run_batch_steps, s), aec))
-    rows.append(("  batched Gymnasium VectorEnv (learner)", timed(run_vector_env, s), aec))
+    rows.append(("  batched simulator step", timed(s, run_batch_steps), aec))
+    rows.append(("  batched Gymnasium VectorEnv (learner)", timed(s, run_vector_env), aec))
     pairs = two_processes("steps", s)
     if pairs:
         rows.append(("  batched simulator step, 2 processes", pairs, aec))
     rows.append(("random playouts, decisions", None, None))
-    c8 = timed(run_openspiel, "crazy_eights", s)
-    rows.append(("  openspiel crazy_eights 5p (C++)", c8, None))
-    rows.append(("  cardtable engine, abluxxen basic 4p", timed(run_cardtable, "abluxxen", s, **GAME),
+    c8 = timed(s, run_openspiel, "crazy_eights")
+    rows.append(("  openspiel crazy_eights 5p (C++ via pyspiel)", c8, None))
+    rows.append(("  cardtable engine, abluxxen basic 4p", timed(s, run_cardtable, "abluxxen", **GAME),
                  c8))
-    rows.append(("  batched playouts, abluxxen basic 4p", timed(run_playouts, s), c8))
+    rows.append(("  batched playouts, abluxxen basic 4p", timed(s, run_playouts), c8))
     pairs = two_processes("playouts", s)
     if pairs:
         rows.append(("  batched playouts, 2 processes", pairs, c8))
     if args.ray:
         rows.append((f"  batched playouts on Ray ({args.ray})", on_ray(args.ray, s), c8))
     rows.append(("kombio 4p: agent steps with obs + masks", None, None))
-    kaec = timed(run_pettingzoo, "kombio", s, **KOMBIO)
+    kaec = timed(s, run_pettingzoo, "kombio", **KOMBIO)
     rows.append(("  PettingZoo AEC (today's layer)", kaec, None))
-    rows.append(("  batched simulator step", timed(run_batch_steps, s, game="kombio"), kaec))
+    rows.append(("  batched simulator step", timed(s, run_batch_steps, game="kombio"), kaec))
     rows.append(("kombio 4p: random playouts, decisions", None, None))
-    rows.append(("  cardtable engine, kombio 4p", timed(run_cardtable, "kombio", s, **KOMBIO),
+    rows.append(("  cardtable engine, kombio 4p", timed(s, run_cardtable, "kombio", **KOMBIO),
                  c8))
-    rows.append(("  batched playouts, kombio 4p", timed(run_playouts, s, game="kombio"), c8))
+    rows.append(("  batched playouts, kombio 4p", timed(s, run_playouts, game="kombio"), c8))
     print(f"{'':46} {'per second':>11} {'ratio':>13} {'per CPU s':>11} {'ratio':>7} "
-          f"{'games/s':>8}")
+          f"{'games/s':>8} {'CPU s':>6}")
     for name, r, ref in rows:
         if r is None:
             print(name)
@@ -230,11 +258,15 @@ def main() -> int:
             ratio = f"{rate / (ref[0] / ref[2]):7.2f}x {'C++' if ref is c8 else 'AEC'}"
             cpu_ratio = f"{cpu_rate / (ref[0] / ref[3]):6.2f}x"
         print(f"{name:46} {rate:11,.0f} {ratio:>13} {cpu_rate:11,.0f} {cpu_ratio:>7} "
-              f"{r[1] / r[2]:8,.1f}")
-    print("\nagent steps: every decision of a game is one step (the learner's only for the "
-          "VectorEnv);\nratios: to the PettingZoo AEC layer and to OpenSpiel's C++ "
-          "crazy_eights in this run; per CPU s: the\nsame counts over the CPU time the "
-          "process spent (what a busy machine's wall clock hides).")
+              f"{r[1] / r[2]:8,.1f} {r[3]:6.1f}")
+    print(f"""
+agent steps: every decision of a game is one step (the learner's only for the VectorEnv).
+ratios: to the PettingZoo AEC layer, and "x C++" to OpenSpiel's crazy_eights in this run: C++
+game logic stepped from Python through pyspiel, with its chance draws (the deal, card by card)
+made in Python from chance_outcomes() and not counted as decisions: a costly anchor, not C++
+alone. per CPU s: the same counts over the CPU time the process spent (what a busy machine's
+wall clock hides). CPU s: the CPU seconds measured after each row's warm-up (at least
+--cpu-seconds {s:g}; 2 processes: per process; Ray: wall x the cluster's CPUs).""")
     return 0
 
 

@@ -86,10 +86,13 @@ def _pick(picker: random.Random, legal: list[int], patient: bool) -> int:
     return picker.choice(legal)
 
 
-def _replay(players: int, seeds: list[int], reward: str, patient: bool, seen: Counter) -> int:
-    cfg = make_config("kombio", None, players, reward=reward)
-    codec = KombioCodec(players)
-    sim = KombioBatch(len(seeds), players=players, reward=reward)
+def _replay(players: int, seeds: list[int], reward: str, patient: bool, seen: Counter,
+            target: int = 100, max_cards: int = 12) -> int:
+    cfg = make_config("kombio", None, players, target=target, max_cards=max_cards,
+                      reward=reward)
+    codec = KombioCodec(players, max_cards=max_cards, target=target)
+    sim = KombioBatch(len(seeds), players=players, reward=reward, target=target,
+                      max_cards=max_cards)
     states = [cfg.new_state(s) for s in seeds]
     pickers = [random.Random(s) for s in seeds]
     obs, mask = sim.reset(seed=seeds)
@@ -156,6 +159,21 @@ def test_batch_matches_engine():
         assert seen[what] > 0, what
 
 
+@pytest.mark.parametrize("players, target, max_cards", [(3, 30, 4), (4, 250, 6)])
+def test_target_and_max_cards_match_engine(players, target, max_cards):
+    """The simulator takes the front ends' `target` (KO-16: the game's end, the observation's
+    scale) and `max_cards` (the codec's card cap: ids, observation size) and still plays the
+    engine's games step for step."""
+    seen: Counter = Counter()
+    seeds = [9_100_003 * players + j for j in range(12)]
+    sim = KombioBatch(1, players=players, target=target, max_cards=max_cards)
+    codec = KombioCodec(players, max_cards=max_cards, target=target)
+    assert (sim.num_actions, sim.obs_size) == (codec.num_actions, codec.obs_size)
+    _replay(players, seeds[:6], "score", False, seen, target, max_cards)
+    _replay(players, seeds[6:], "win", True, seen, target, max_cards)
+    assert seen["rounds"] >= len(seeds)          # every game played to its end
+
+
 def test_playouts_are_the_stepped_games():
     seeds = list(range(40, 60))
     sim = KombioBatch(len(seeds), players=5)
@@ -186,9 +204,14 @@ def test_an_illegal_action_changes_nothing():
 
 
 @pytest.mark.parametrize("kw", [dict(players=7), dict(players=1), dict(variant="nope"),
-                                dict(options={"max_turns": 5}), dict(reward="money")])
+                                dict(options={"max_turns": 5}), dict(reward="money"),
+                                dict(target=0), dict(target=20_001), dict(max_cards=3),
+                                dict(max_cards="12")])
 def test_bad_configurations_are_refused(kw):
-    with pytest.raises(ConfigError):
+    """A ConfigError naming the setting (never a bare TypeError)."""
+    name = "players|variant|max_turns|reward" if "target" not in kw and "max_cards" not in kw \
+        else next(iter(kw))
+    with pytest.raises(ConfigError, match=name):
         KombioBatch(2, **kw)
 
 

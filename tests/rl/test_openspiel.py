@@ -240,12 +240,14 @@ def test_information_state_tensor_holds_the_recent_history():
     assert np.array_equal(observer.tensor, state.information_state_tensor(viewer))
 
 
-def test_max_length_cuts_a_game_as_a_draw():
+def test_max_length_cuts_a_game():
     """Issue 35: max_game_length is the documented bound `max_length`; a game that reaches it
-    is terminal and a draw."""
+    is terminal: a draw with the constant-sum reward "win", and with "score" every seat gets the
+    worst reward a finished game can give (Kombio: minus (target + 500)), so stalling never
+    pays."""
     from cardtable.rl.openspiel import MAX_LENGTH
     assert pyspiel.load_game("python_cardtable_abluxxen").max_game_length() == MAX_LENGTH
-    for reward, share in (("win", 1 / 3), ("score", 0.0)):
+    for reward, share in (("win", 1 / 3), ("score", -600.0)):
         game = pyspiel.load_game("python_cardtable_kombio",
                                  {"players": 3, "max_length": 9, "reward": reward})
         assert game.max_game_length() == 9

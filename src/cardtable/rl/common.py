@@ -8,6 +8,13 @@ None for a game with one; `options` may override rule options, e.g. {"shadow_par
 `max_cards` (rl/codec.py). `reward` is "score" (the seat's final score, its negative where the
 lowest score wins, e.g. Kombio's total, KO-16; so higher is always better) or "win" (the seat's
 share of the win: 1/k for each of k winners, else 0).
+
+The rules bound no game's length, so every front end takes `max_length` (default MAX_LENGTH) and
+cuts a game that reaches it: Gymnasium counts the learner's steps of an episode, PettingZoo and
+OpenSpiel every player action. A cut game is truncated, not terminated, and every seat gets
+`truncated_reward`: the worst reward a finished game can give ("score": the codec's lower
+bound, e.g. Abluxxen -109, Kombio -(target + 500); "win": 0), so stalling never pays more than
+finishing (docs/research.md, "Rewards and endings").
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
 
 REWARDS = ("score", "win")
+#: the default bound of a game's length (see the module docstring); far above every game
+#: played at the rules' pace (docs/research.md)
+MAX_LENGTH = 5000
 
 
 @dataclass(frozen=True)
@@ -133,6 +143,23 @@ def rewards(cfg: GameConfig, state: GameState) -> list[float]:
     sc = state.scores()
     sign = -1 if info(cfg.game).lower_is_better else 1
     return [float(sign * x) for x in sc]
+
+
+def check_max_length(value) -> int:
+    """`max_length` as a whole number >= 1 (ConfigError naming it otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"max_length must be a whole number >= 1, not {value!r}")
+    return int(value)
+
+
+def truncated_reward(cfg: GameConfig) -> float:
+    """Every seat's reward for a game cut at max_length: the worst reward a finished game can
+    give ("win": 0, a loss; "score": the codec's lower bound of a final reward), so a cut game
+    never pays more than finishing it, whatever the standings."""
+    if cfg.reward == "win":
+        return 0.0
+    codec = make_codec(cfg.game, cfg.players, max_cards=cfg.max_cards, target=cfg.target)
+    return float(codec.reward_range()[0])
 
 
 def render_ansi(state: GameState, seat: int | None, width: int = 110) -> str:

@@ -13,8 +13,11 @@
 `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0` take the configuration of rl/common.py
 (`variant`, `players`, `options`; Kombio `target`, `max_cards`; `reward` "score" or "win"),
 `opponents` (a bot name or level per other seat, in seat order after the learner, or one name
-for all; default "random"; cardtable.bots) and `seat` (the learner's seat; default None: a seat
-drawn at every reset, so a policy learns every position).
+for all; default "random"; cardtable.bots), `seat` (the learner's seat; default None: a seat
+drawn at every reset, so a policy learns every position) and `max_length` (the learner's steps
+in an episode, default 5000: a game still going after its `max_length`-th step is truncated,
+`truncated=True`, `terminated=False`, with the reward `truncated_reward`, the worst a finished
+game can give: "score" Abluxxen -109, Kombio -(target + 500), "win" 0; rl/common.py).
 
 Observation: the learner's tensor (rl/codec.py, from its own view only); action: a
 `Discrete(num_actions)` id. `info` holds `action_mask` (int8, 1 = legal), the learner's JSON
@@ -49,7 +52,8 @@ from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.core.registry import games
 from cardtable.rl.codec import make_codec
-from cardtable.rl.common import View, env_name, make_config, render_ansi, rewards
+from cardtable.rl.common import (MAX_LENGTH, View, check_max_length, env_name, make_config,
+                                 render_ansi, rewards, truncated_reward)
 
 
 class CardtableEnv(gymnasium.Env):
@@ -59,8 +63,10 @@ class CardtableEnv(gymnasium.Env):
                  players: int | None = None, opponents: list[str] | str | None = None,
                  seat: int | None = None, target: int = 100, options: dict | None = None,
                  max_cards: int = 12, reward: str = "score", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, max_length: int = MAX_LENGTH):
         self.config = make_config(game, variant, players, target, options, max_cards, reward)
+        self.max_length = check_max_length(max_length)
+        self.truncated_reward = truncated_reward(self.config)
         n = self.config.players
         if opponents is None:
             opponents = ["random"]
@@ -100,6 +106,7 @@ class CardtableEnv(gymnasium.Env):
         n = self.config.players
         self.seat = self.fixed_seat if self.fixed_seat is not None else self._rng.randrange(n)
         self.state = self.config.new_state(self._rng.getrandbits(62))
+        self.steps = 0                                     # the learner's steps this episode
         others = [s for s in range(n) if s != self.seat]
         others.sort(key=lambda s: (s - self.seat) % n)     # seat order after the learner
         self._bots = [None] * n
@@ -119,6 +126,7 @@ class CardtableEnv(gymnasium.Env):
             self._legal = self.codec.legal(st, self._view)
 
     def step(self, action):
+        self.steps += 1
         decision = self._legal.get(int(action))
         if decision is None:
             info = self._info()
@@ -129,7 +137,10 @@ class CardtableEnv(gymnasium.Env):
         self._play_bots()
         done = self.state.over
         reward = rewards(self.config, self.state)[self.seat] if done else 0.0
-        return self._obs(), reward, done, False, self._info()
+        cut = not done and self.steps >= self.max_length
+        if cut:                                 # max_length: truncated (rl/common.py)
+            reward, self._legal = self.truncated_reward, {}
+        return self._obs(), reward, done, cut, self._info()
 
     # -- observing ----------------------------------------------------------------------------
     def _obs(self) -> np.ndarray:
@@ -161,16 +172,21 @@ def env_id(game: str) -> str:
 def register() -> None:
     """Register `cardtable/<Name>-v0` for every registered game with a codec, e.g.
     `cardtable/Abluxxen-v0` and `cardtable/Kombio-v0`, and `cardtable/<Name>Batch-v0` for
-    every game with a batched simulator (`gymnasium.make_vec` only: rl/batch/vector.py)
-    (idempotent; call it again after registering a game)."""
+    every game with a batched simulator (idempotent; call it again after registering a game).
+    A Batch id is for `gymnasium.make_vec`: by default (`vectorization_mode=None` or
+    "vector_entry_point") the batched vector environment (rl/batch/vector.py); "sync" and
+    "async" vectorize its single-game equivalent, `CardtableEnv` with random opponents (the
+    id's `entry_point`), with Gymnasium's own SyncVectorEnv / AsyncVectorEnv."""
     for g in games():
         name = env_id(g.name)
         if g.codec and name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point=partial(CardtableEnv, game=g.name),
                                disable_env_checker=False)
-        batch = f"cardtable/{env_name(g.name)}Batch-v0"            # rl/batch/vector.py, make_vec only
+        batch = f"cardtable/{env_name(g.name)}Batch-v0"            # rl/batch/vector.py
         if g.batch and batch not in gymnasium.registry:
-            gymnasium.register(id=batch, vector_entry_point=partial(_batch_vector, g.name))
+            gymnasium.register(id=batch, entry_point=partial(CardtableEnv, game=g.name),
+                               vector_entry_point=partial(_batch_vector, g.name),
+                               disable_env_checker=False)
 
 
 def _batch_vector(game: str, **kwargs):

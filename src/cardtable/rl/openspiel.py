@@ -61,8 +61,11 @@ under re-dealing what the seat cannot see (tests/rl/test_no_leak.py).
 The rules bound no game's length (Abluxxen sets can be taken back and forth, a Kombio round
 lasts until someone calls Kombio), and OpenSpiel wants a bound. The parameter `max_length`
 (default MAX_LENGTH = 5000 player actions) is one: a game that reaches it without ending is
-terminal and scored as a draw (reward "win": 1/n each; "score": 0 each), like a time limit in
-Gymnasium. It is a research setting, not a rule: the engines, the server and the bots never cut
+terminal, like a time limit in Gymnasium. With reward "score" every seat then gets the worst
+reward a finished game can give (the codec's lower bound: Abluxxen -109, Kombio -(target +
+500); rl/common.py `truncated_reward`), so stalling never pays. With reward "win" the game is
+constant-sum (every terminal state shares 1), so a cut game stays a draw (1/n each): for
+self-play that must not learn to stall, use reward "score" or a `max_length` no game reaches. It is a research setting, not a rule: the engines, the server and the bots never cut
 a game. In 5,000 random-play games of every configuration the longest took 717 actions (Kombio, 6
 players, target 100) (see
 docs/research.md), so the default never cuts a game played by the rules' own pace; raise it for
@@ -89,10 +92,9 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 from cardtable.core.errors import ConfigError
 from cardtable.core.registry import games, info
 from cardtable.rl.codec import make_codec
-from cardtable.rl.common import env_name, make_config, rewards
+from cardtable.rl.common import MAX_LENGTH, env_name, make_config, rewards, truncated_reward
 
 DEALS = 1 << 16
-MAX_LENGTH = 5000        # player actions before a game is cut as a draw (module docstring)
 HISTORY = 64            # player actions in the information-state tensor's history window
 RECALL_BITS = 80        # the recall digest's bits in the information-state tensor
 
@@ -231,6 +233,7 @@ class _Setup:
         self.codec = make_codec(game, self.config.players, max_cards=self.config.max_cards,
                                 target=self.config.target)
         self.players = self.config.players
+        self.truncated_reward = truncated_reward(self.config)
 
 
 _SETUPS: dict[str, _Setup] = {}
@@ -278,7 +281,7 @@ class CardtableState(pyspiel.State):
         return eng.to_move
 
     def _cut(self) -> bool:
-        """Reached max_length without ending: terminal, a draw (module docstring)."""
+        """Reached max_length without ending: terminal (module docstring)."""
         return self._e.steps >= self._game.max_length
 
     def is_terminal(self):
@@ -336,8 +339,10 @@ class CardtableState(pyspiel.State):
         n = self._game.players
         if eng is None or not self.is_terminal():
             return [0.0] * n
-        if not eng.over:                              # cut at max_length: a draw
-            return [1.0 / n if self._game.config.reward == "win" else 0.0] * n
+        if not eng.over:                              # cut at max_length (module docstring)
+            if self._game.config.reward == "win":
+                return [1.0 / n] * n                  # constant-sum: a draw
+            return [self._game.truncated_reward] * n
         return rewards(self._game.config, eng)
 
     def __str__(self):

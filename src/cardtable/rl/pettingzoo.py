@@ -40,7 +40,9 @@ Kombio observation: per seat and card (n x K x 18: unseen, value one-hot -1..14,
 
 Rewards: 0 until the game ends, then the final reward of every seat (`reward="score"`: Abluxxen
 final score, Kombio minus the final total; `reward="win"`: the share of the win), and every
-agent is terminated. `env(...)` wraps the raw environment in PettingZoo's usual wrappers:
+agent is terminated. A game still going after `max_length` player actions (default 5000) is cut:
+every agent is truncated (not terminated) with `truncated_reward`, the worst reward a finished
+game can give ("score": Abluxxen -109, Kombio -(target + 500); "win": 0; rl/common.py). `env(...)` wraps the raw environment in PettingZoo's usual wrappers:
 an illegal action ends the game with `illegal_reward` (-1) for its agent
 (TerminateIllegalWrapper), actions are checked against the space, calls in order.
 
@@ -72,7 +74,8 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
     raise missing_extra(e) from None
 
 from cardtable.rl.codec import make_codec
-from cardtable.rl.common import make_config, render_ansi, rewards
+from cardtable.rl.common import (MAX_LENGTH, check_max_length, make_config, render_ansi,
+                                 rewards, truncated_reward)
 
 
 class raw_env(AECEnv):
@@ -84,9 +87,12 @@ class raw_env(AECEnv):
     def __init__(self, game: str | None = None, variant: str | None = None,
                  players: int | None = None, seed: int | None = None, target: int = 100,
                  options: dict | None = None, max_cards: int = 12, reward: str = "score",
-                 render_mode: str | None = None, render_seat: int | None = None):
+                 render_mode: str | None = None, render_seat: int | None = None,
+                 max_length: int = MAX_LENGTH):
         super().__init__()
         self.config = make_config(game, variant, players, target, options, max_cards, reward)
+        self.max_length = check_max_length(max_length)
+        self.truncated_reward = truncated_reward(self.config)
         if render_mode not in (None, "ansi", "human"):
             from cardtable.core.errors import ConfigError
             raise ConfigError(f"unknown render_mode {render_mode!r} (ansi, human or None)")
@@ -106,6 +112,7 @@ class raw_env(AECEnv):
         self.metadata = {**self.metadata, "name": f"cardtable_{self.config.label}_v0"}
         self._rng = random.Random(seed)
         self.game = None                  # the engine's GameState (not `state`: PettingZoo's method)
+        self.steps = 0
         self._legal: dict[int, Any] = {}
         self._view: dict | None = None
 
@@ -120,6 +127,7 @@ class raw_env(AECEnv):
         if seed is not None:
             self._rng = random.Random(seed)
         self.game = self.config.new_state(self._rng.getrandbits(62))
+        self.steps = 0                    # player actions so far (max_length cuts the game)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -134,7 +142,7 @@ class raw_env(AECEnv):
         """Point at the seat to move and prepare its view, legal ids and info."""
         st = self.game
         self.infos = {a: {} for a in self.agents}
-        if st.over:
+        if st.over or self.cut:
             self._view, self._legal = None, {}
             return
         seat = st.to_move
@@ -154,11 +162,16 @@ class raw_env(AECEnv):
                              f"legal for {agent}; legal: {sorted(self._legal)}")
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(decision)
+        self.steps += 1
         if self.game.over:
             final = rewards(self.config, self.game)
             for a in self.agents:
                 self.rewards[a] = final[self.agent_seat[a]]
                 self.terminations[a] = True
+        elif self.cut:                              # max_length: truncated (rl/common.py)
+            for a in self.agents:
+                self.rewards[a] = self.truncated_reward
+                self.truncations[a] = True
         self._next()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -169,12 +182,17 @@ class raw_env(AECEnv):
         seat = self.agent_seat[agent]
         st = self.game
         mask = np.zeros(self.codec.num_actions, np.int8)
-        if not st.over and seat == st.to_move:
+        if not st.over and not self.cut and seat == st.to_move:
             view = self._view
             mask[list(self._legal)] = 1
         else:
             view = st.view(seat)
         return {"observation": self.codec.encode(view), "action_mask": mask}
+
+    @property
+    def cut(self) -> bool:
+        """The game reached max_length without ending (truncated)."""
+        return self.steps >= self.max_length and not self.game.over
 
     def view(self, agent) -> dict:
         """The JSON view (NOTATION.md) of `agent`'s seat: what it may know, nothing more."""

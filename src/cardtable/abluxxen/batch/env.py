@@ -25,8 +25,8 @@ import numpy as np
 from cardtable.abluxxen.codec import AbluxxenCodec
 from cardtable.abluxxen.batch import kernels as K
 from cardtable.abluxxen.batch import rules as L
-from cardtable.rl.batch.common import count_of, game_numbers, seeds_of
-from cardtable.rl.common import make_config
+from cardtable.rl.batch.common import count_of, cut_episodes, game_numbers, seeds_of
+from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 
 GAME = AbluxxenCodec.game
 
@@ -170,16 +170,22 @@ class AbluxxenBatch:
         return w / np.maximum(w.sum(axis=1, keepdims=True), 1)
 
     # -- one learner against random players (the Gymnasium vector environment) -------------
-    def learner_reset(self, seed=None, seat: int | None = None):
+    def learner_reset(self, seed=None, seat: int | None = None,
+                      max_length: int = MAX_LENGTH):
         """New games with one learning seat each (`seat`, or None: drawn per game) and random
         legal opponents, all from game i's generator (seeded from the t-th of `seeds_of`);
         the opponents move up to the learner's first decision. Returns (obs, mask, seats):
-        the learner's observation and mask. Later games come from the same generators."""
+        the learner's observation and mask. Later games come from the same generators;
+        `max_length` bounds each episode's learner steps (learner_step)."""
         self._fixed = -1 if seat is None else int(seat)
         seeds = seeds_of(seed, self.num_games)
         self.rng[:] = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
         self.sample_rng[:] = seeds ^ np.uint64(0x5DEECE66D)
         self._autoreset = np.zeros(self.num_games, np.bool_)
+        self._max_length = check_max_length(max_length)      # rl/common.py
+        self._steps = np.zeros(self.num_games, np.int64)
+        self.truncated = np.zeros(self.num_games, np.bool_)
+        self._cut_reward = truncated_reward(self.config)
         obs = np.empty((self.num_games, self.obs_size), np.float32)
         mask = np.empty((self.num_games, self.num_actions), np.int8)
         K.k_vec_reset(self.state, self.R, self.seat, self._fixed, self.rng, obs, mask)
@@ -189,7 +195,10 @@ class AbluxxenBatch:
         """The learners' actions, then the opponents' up to each learner's next decision, with
         next-step autoreset (a game that ended at the previous step starts anew and ignores its
         action). An action outside the mask ends that episode with `illegal_reward`, its game
-        unchanged. Returns (obs, mask, reward, terminated, illegal, seats)."""
+        unchanged. An episode still going after `max_length` learner steps (learner_reset) is
+        truncated, as in the single-game environment: reward rl/common.py's
+        `truncated_reward`, an empty mask, `self.truncated` True, a new game at the next step.
+        Returns (obs, mask, reward, terminated, illegal, seats)."""
         if not hasattr(self, "_autoreset"):
             raise RuntimeError("call learner_reset before learner_step")
         actions = self._actions(actions)
@@ -199,9 +208,13 @@ class AbluxxenBatch:
         reward = np.empty(n, np.float32)
         terminated = np.empty(n, np.bool_)
         illegal = np.empty(n, np.bool_)
+        fresh = self._autoreset.copy()
         K.k_vec_step(self.state, self.R, actions, self.seat, self._fixed, self.rng,
                      int(self.config.reward == "win"), np.float32(illegal_reward),
                      self._autoreset, obs, mask, reward, terminated, illegal)
+        self.truncated = cut_episodes(self._steps, fresh, terminated, reward, mask,
+                                      self._autoreset, self._max_length,
+                                      self._cut_reward)
         return obs, mask, reward, terminated, illegal, self.seat.copy()
 
     # -- whole games ------------------------------------------------------------------------

@@ -15,29 +15,38 @@ import numpy as np
 from cardtable.core.errors import ConfigError
 from cardtable.kombio.batch import kernels as KK
 from cardtable.kombio.batch import rules as L
-from cardtable.rl.batch.common import count_of, game_numbers, seeds_of
+from cardtable.rl.batch.common import count_of, cut_episodes, game_numbers, seeds_of
 from cardtable.rl.batch.rng import MT_WORDS
-from cardtable.rl.common import make_config
+from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 from cardtable.kombio.codec import KombioCodec
 
 GAME = KombioCodec.game
+#: the largest target the simulator takes: totals (int16) stay below 2**15 past it (KO-16)
+MAX_TARGET = 20_000
 
 
 class KombioBatch:
-    """`num_games` games of one configuration (rl/common.py `make_config`: players, reward;
-    the engine option max_turns is not simulated and refused)."""
+    """`num_games` games of one configuration (rl/common.py `make_config`: players, target,
+    the codec's max_cards, reward; the engine option max_turns is not simulated and refused).
+    `target` is the game's end (KO-16: a total reaching it ends the game) and the observation's
+    scale; `max_cards` the codec's card cap, which sets the action ids and observation size."""
 
     game = GAME
 
     def __init__(self, num_games: int, variant: str | None = None, players: int | None = None,
-                 options: dict | None = None, reward: str = "score"):
+                 options: dict | None = None, reward: str = "score", target: int = 100,
+                 max_cards: int = 12):
         self.num_games = count_of(num_games)
         if options:
             raise ConfigError("the batched Kombio simulator plays without engine options "
                               f"(not {sorted(options)[0]!r})")
-        self.config = make_config(GAME, variant, players, reward=reward)
+        self.config = make_config(GAME, variant, players, target=target, max_cards=max_cards,
+                                  reward=reward)
+        if self.config.target > MAX_TARGET:
+            raise ConfigError(f"target: the batched Kombio simulator keeps totals in 16 bits, "
+                              f"so its target is at most {MAX_TARGET}, not {self.config.target}")
         self.players = self.config.players
-        self.codec = KombioCodec(self.players)
+        self.codec = KombioCodec(self.players, max_cards=max_cards, target=self.config.target)
         self.num_actions = self.codec.num_actions
         self.obs_size = self.codec.obs_size
         self.R = L.params(self.players, self.codec.K, self.codec.target)
@@ -113,7 +122,8 @@ class KombioBatch:
         self.state[idx, L.WIN:L.WIN + L.SEATS] = 0
 
     # -- one learner against random players (the Gymnasium vector environment) -------------
-    def learner_reset(self, seed=None, seat: int | None = None):
+    def learner_reset(self, seed=None, seat: int | None = None,
+                      max_length: int = MAX_LENGTH):
         """As AbluxxenBatch.learner_reset: new games with one learning seat each and random
         legal opponents, who move up to the learner's first decision."""
         self._fixed = -1 if seat is None else int(seat)
@@ -121,6 +131,10 @@ class KombioBatch:
         self.rng = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
         self.sample_rng[:] = seeds ^ np.uint64(0x5DEECE66D)
         self._autoreset = np.zeros(self.num_games, np.bool_)
+        self._max_length = check_max_length(max_length)      # rl/common.py
+        self._steps = np.zeros(self.num_games, np.int64)
+        self.truncated = np.zeros(self.num_games, np.bool_)
+        self._cut_reward = truncated_reward(self.config)
         obs = np.empty((self.num_games, self.obs_size), np.float32)
         mask = np.empty((self.num_games, self.num_actions), np.int8)
         KK.k_vec_reset(self.state, self.known, self.mt, self.R, self.seat, self._fixed,
@@ -129,7 +143,8 @@ class KombioBatch:
 
     def learner_step(self, actions, illegal_reward: float = -1.0):
         """As AbluxxenBatch.learner_step (next-step autoreset; an illegal action ends that
-        episode with `illegal_reward`)."""
+        episode with `illegal_reward`; an episode past `max_length` learner steps is
+        truncated: `self.truncated`)."""
         if not hasattr(self, "_autoreset"):
             raise RuntimeError("call learner_reset before learner_step")
         a = np.asarray(actions)
@@ -142,10 +157,14 @@ class KombioBatch:
         reward = np.empty(n, np.float32)
         terminated = np.empty(n, np.bool_)
         illegal = np.empty(n, np.bool_)
+        fresh = self._autoreset.copy()
         KK.k_vec_step(self.state, self.known, self.mt, self.R, a.astype(np.int64), self.seat,
                       self._fixed, self.rng, int(self.config.reward == "win"),
                       np.float32(illegal_reward), self._autoreset, obs, mask, reward,
                       terminated, illegal)
+        self.truncated = cut_episodes(self._steps, fresh, terminated, reward, mask,
+                                      self._autoreset, self._max_length,
+                                      self._cut_reward)
         return obs, mask, reward, terminated, illegal, self.seat.copy()
 
     @property

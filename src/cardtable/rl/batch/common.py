@@ -43,3 +43,21 @@ def game_numbers(games, num_games: int) -> np.ndarray:
             or len(np.unique(idx)) != len(idx):
         raise ConfigError(f"games must be distinct game numbers 0..{num_games - 1}")
     return idx.astype(np.int64)
+
+
+def cut_episodes(steps: np.ndarray, fresh: np.ndarray, terminated: np.ndarray,
+                 reward: np.ndarray, mask: np.ndarray, autoreset: np.ndarray,
+                 max_length: int, cut_reward: float) -> np.ndarray:
+    """After a learner step of the vector environment: count each episode's learner steps
+    (`steps`; an env that was dealt anew this step, `fresh`, starts at 0) and truncate the
+    episodes that reached `max_length` without ending, as the single-game environment does
+    (rl/gymnasium.py): reward `cut_reward`, an empty mask, and a new game at the next step
+    (`autoreset`).
+    Returns the truncated envs (bool)."""
+    steps[fresh] = 0
+    steps[~fresh] += 1
+    cut = ~fresh & ~terminated & (steps >= max_length)
+    reward[cut] = cut_reward
+    mask[cut] = 0
+    autoreset |= cut
+    return cut

@@ -13,7 +13,9 @@ a non-zero `action_mask`; AB-21) and ignores the others' (pass anything, e.g. 0)
 "parallel-ish" reading of an AEC game (its `turn_based_aec_to_parallel` does the same). Agents
 are "player_0" .. "player_{n-1}" (seats); observations {"observation", "action_mask"} are the
 codec's, each from that seat's own view; rewards are 0 until the game ends, then every seat's
-final reward, and every agent terminates. An action outside the mover's mask ends its game
+final reward, and every agent terminates; a game still going after `max_length` player actions
+(default 5000) is cut: every agent truncated (not terminated) with `truncated_reward`, the worst
+reward a finished game can give (rl/common.py). An action outside the mover's mask ends its game
 with `illegal_reward` (default -1) for the mover and 0 for the others, as PettingZoo's
 TerminateIllegalWrapper does for the AEC environments. `parallel_env` is a `pettingzoo.ParallelEnv` of one
 game (PettingZoo's `parallel_api_test` and `parallel_seed_test` pass on it).
@@ -39,14 +41,17 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
     raise missing_extra(e) from None
 
 from cardtable.rl.batch import make_batch
-from cardtable.rl.common import default_game
+from cardtable.rl.common import MAX_LENGTH, check_max_length, default_game, truncated_reward
 
 
 class _Agents:
     """Agents, spaces and the per-seat observations shared by both classes."""
 
-    def _setup(self, game: str | None, num_games: int, config: dict) -> None:
+    def _setup(self, game: str | None, num_games: int, config: dict, max_length: int) -> None:
         self.sim = make_batch(default_game() if game is None else game, num_games, **config)
+        self.max_length = check_max_length(max_length)
+        self.truncated_reward = truncated_reward(self.sim.config)
+        self._steps = np.zeros(self.sim.num_games, np.int64)    # player actions per game
         n = self.sim.players
         codec = self.sim.codec
         self.possible_agents = [f"player_{s}" for s in range(n)]
@@ -89,9 +94,12 @@ class _Agents:
     def _apply(self, acts: np.ndarray):
         """Step the games; an action outside the mover's mask (or none) ends its game with
         `illegal_reward` for the mover and 0 for the others (PettingZoo's
-        TerminateIllegalWrapper convention). Returns (mask, rewards, done)."""
+        TerminateIllegalWrapper convention); a game still going after `max_length` player
+        actions is cut: abandoned, every seat `truncated_reward`, its mask empty (rl/common.py).
+        Returns (mask, rewards, done, cut)."""
         sim = self.sim
         live = ~sim.over
+        self._steps[live] += 1
         legal = np.zeros(sim.num_games, np.bool_)
         ok = live & (acts >= 0) & (acts < sim.num_actions)
         legal[ok] = self._mask[np.flatnonzero(ok), acts[ok]] != 0
@@ -102,7 +110,12 @@ class _Agents:
         _, mask, rewards, done = sim.step(np.where(legal, acts, 0))
         rewards[bad] = 0.0
         rewards[bad, movers] = self.illegal_reward
-        return mask, rewards, done
+        cut = ~done & (self._steps >= self.max_length)
+        if cut.any():
+            sim.abandon(np.flatnonzero(cut))
+            rewards[cut] = self.truncated_reward
+            mask[cut] = 0
+        return mask, rewards, done, cut
 
 
 class parallel_env(_Agents, ParallelEnv):
@@ -111,8 +124,8 @@ class parallel_env(_Agents, ParallelEnv):
     metadata = {"render_modes": [], "name": "cardtable_batch_v0", "is_parallelizable": True}
 
     def __init__(self, game: str | None = None, seed: int | None = None,
-                 illegal_reward: float = -1.0, **config: Any):
-        self._setup(game, 1, config)
+                 illegal_reward: float = -1.0, max_length: int = MAX_LENGTH, **config: Any):
+        self._setup(game, 1, config, max_length)
         self.illegal_reward = float(illegal_reward)
         self.metadata = {**self.metadata, "name": f"cardtable_{self.sim.config.label}_batch_v0"}
         self._rng = np.random.default_rng(seed)
@@ -123,6 +136,7 @@ class parallel_env(_Agents, ParallelEnv):
             self._rng = np.random.default_rng(seed)
         _, mask = self.sim.reset(seed=[int(self._rng.integers(0, 2**62))])
         self._mask = mask
+        self._steps[:] = 0
         self.agents = self.possible_agents[:]
         return self._unbatch(self._observe_all(mask)), {a: {} for a in self.agents}
 
@@ -130,14 +144,14 @@ class parallel_env(_Agents, ParallelEnv):
         agents = self.agents
         if not agents:
             raise RuntimeError("the game is over: call reset")
-        mask, rewards, done = self._apply(self._actions(actions))
+        mask, rewards, done, cut = self._apply(self._actions(actions))
         self._mask = mask
         obs = self._unbatch(self._observe_all(mask))
-        over = bool(done[0])
+        over = bool(done[0]) or bool(cut[0])
         rew = {a: float(rewards[0, s]) for s, a in enumerate(self.possible_agents)
                if a in agents}
-        terms = {a: over for a in agents}
-        truncs = {a: False for a in agents}
+        terms = {a: bool(done[0]) for a in agents}
+        truncs = {a: bool(cut[0]) for a in agents}
         infos = {a: {} for a in agents}
         if over:
             self.agents = []
@@ -163,8 +177,8 @@ class BatchParallelEnv(_Agents):
                 "autoreset": "next-step"}
 
     def __init__(self, game: str | None = None, num_games: int = 1,
-                 illegal_reward: float = -1.0, **config: Any):
-        self._setup(game, num_games, config)
+                 illegal_reward: float = -1.0, max_length: int = MAX_LENGTH, **config: Any):
+        self._setup(game, num_games, config, max_length)
         self.illegal_reward = float(illegal_reward)
         self.num_games = self.sim.num_games
         self._restart = np.zeros(self.num_games, np.bool_)
@@ -177,6 +191,7 @@ class BatchParallelEnv(_Agents):
         self._mask = mask
         self._next_seed = None if seed is None else int(seed) + self.num_games
         self._restart[:] = False
+        self._steps[:] = 0
         self.agents = self.possible_agents[:]
         return self._observe_all(mask), {a: {} for a in self.agents}
 
@@ -184,7 +199,7 @@ class BatchParallelEnv(_Agents):
         if not self.agents:
             raise RuntimeError("call reset before step")
         restart = np.flatnonzero(self._restart)
-        mask, rewards, done = self._apply(self._actions(actions))
+        mask, rewards, done, cut = self._apply(self._actions(actions))
         if len(restart):
             seeds = None
             if self._next_seed is not None:
@@ -192,13 +207,14 @@ class BatchParallelEnv(_Agents):
                 self._next_seed += len(restart)
             mask[restart] = self.sim.reset(seed=seeds, games=restart)[1]
             rewards[restart] = 0
-            done = self.sim.over
-        self._restart = done.copy()
+            self._steps[restart] = 0
+            done = self.sim.over & ~cut
+        self._restart = done | cut
         self._mask = mask
         obs = self._observe_all(mask)
         rew = {a: rewards[:, s] for s, a in enumerate(self.possible_agents)}
         terms = {a: done.copy() for a in self.agents}
-        truncs = {a: np.zeros(self.num_games, np.bool_) for a in self.agents}
+        truncs = {a: cut.copy() for a in self.agents}
         return obs, rew, terms, truncs, {a: {} for a in self.agents}
 
     def sample_actions(self) -> dict[str, np.ndarray]:

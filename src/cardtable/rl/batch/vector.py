@@ -16,7 +16,8 @@ and rewards are those of the single-game environment `cardtable/<Game>-v0` with
 `opponents="random"` (rl/gymnasium.py): the learner's seat is `seat` or, by default, drawn at
 every reset (`infos["seat"]`); the reward is 0 until the game ends, then the learner's final
 reward (`reward` "score" or "win"); an action outside the mask ends the episode with
-`illegal_reward` and `infos["illegal_action"]`. `reset(seed=s)` seeds env i from s + i (a list
+`illegal_reward` and `infos["illegal_action"]`; an episode still going after `max_length` learner
+steps (default 5000) is truncated with the single env's `truncated_reward` (rl/common.py). `reset(seed=s)` seeds env i from s + i (a list
 seeds each env), so a seed replays the same games.
 """
 
@@ -37,6 +38,7 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
+from cardtable.rl.common import MAX_LENGTH, check_max_length
 
 
 class BatchVectorEnv(VectorEnv):
@@ -46,7 +48,8 @@ class BatchVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, game: str | None = None, num_envs: int = 1, seat: int | None = None,
-                 illegal_reward: float = -1.0, render_mode: str | None = None, **config: Any):
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 max_length: int = MAX_LENGTH, **config: Any):
         from cardtable.rl.common import default_game
 
         if render_mode is not None:
@@ -59,6 +62,7 @@ class BatchVectorEnv(VectorEnv):
             raise ConfigError(f"seat must be 0..{n - 1} or None, not {seat!r}")
         self.fixed_seat = seat
         self.illegal_reward = float(illegal_reward)
+        self.max_length = check_max_length(max_length)
         self.render_mode = None
         self.num_envs = self.sim.num_games
         codec = self.sim.codec
@@ -71,7 +75,7 @@ class BatchVectorEnv(VectorEnv):
         self._started = False
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
-        obs, mask, seats = self.sim.learner_reset(seed, self.fixed_seat)
+        obs, mask, seats = self.sim.learner_reset(seed, self.fixed_seat, self.max_length)
         self._mask = mask
         self._started = True
         return obs, self._infos(mask, seats, None)
@@ -82,7 +86,7 @@ class BatchVectorEnv(VectorEnv):
         obs, mask, reward, terminated, illegal, seats = self.sim.learner_step(
             actions, self.illegal_reward)
         self._mask = mask
-        truncated = np.zeros(self.num_envs, np.bool_)
+        truncated = self.sim.truncated.copy()           # max_length (learner_step)
         return obs, reward.astype(np.float64), terminated, truncated, \
             self._infos(mask, seats, illegal)
 
