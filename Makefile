@@ -25,18 +25,23 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
+# Three workers on two cores (the browser and server tests wait on the network a good part of
+# their time), each test module on one worker (--dist loadscope): a module's server, started
+# once per module, is not started again on the other workers.
+XDIST ?= -n 3 --dist loadscope
+
 # The suite to run often (27 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
 # games; the browser matrices one cell per row; each server test on one of the two databases),
 # the tests marked `full` deselected. The slowest folders run first, the browser tests last
 # (tests/sizes.py, SLOW_FIRST).
 test: $(DSTAMP)
-	$(PY) -m pytest -n 2 $(ARGS)
+	$(PY) -m pytest $(XDIST) $(ARGS)
 
 # Every test at its full size (CARDTABLE_FULL=1), the tests marked `full` and all that `make
 # test` samples included (34 minutes on a quiet 2-core machine). CI runs both.
 test-full: $(DSTAMP)
-	CARDTABLE_FULL=1 $(PY) -m pytest -n 2 $(ARGS)
+	CARDTABLE_FULL=1 $(PY) -m pytest $(XDIST) $(ARGS)
 
 # Everything, tests included (the helpers' and CI's environment).
 setup: $(DSTAMP)

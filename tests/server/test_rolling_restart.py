@@ -13,7 +13,7 @@ must be answered (acknowledged, or refused with one of the errors of a game that
 one sent while its connection closed is sent again after reconnecting, its `index` makes
 that safe), the acknowledged decisions must be exactly the records' actions (nothing lost,
 nothing applied unacknowledged), and every client must be back at its table, its game going
-on. `make test` plays 100 tables (200 clients); CARDTABLE_FULL=1 plays 300 (600)."""
+on. `make test` plays 40 tables (80 clients); CARDTABLE_FULL=1 plays 300 (600)."""
 
 from __future__ import annotations
 
@@ -225,7 +225,7 @@ def test_rolling_restart_behind_nginx(request, tmp_path):
     procs = [ServerProc(db, log_dir=tmp_path, args=args).start()]
     procs.append(ServerProc(db, log_dir=tmp_path, args=args).start())
     nginx = Nginx(tmp_path, [p.port for p in procs]).start()
-    tables = sample(300, 100)
+    tables = sample(300, 40)
 
     async def main():
         wake = asyncio.Event()
