@@ -248,10 +248,10 @@ def test_send_time_resolver_refuses_local_addresses():
     sent (DNS may change after the subscription was checked)."""
     import asyncio
 
-    from cardtable.server.talk.push import PublicResolver
+    from cardtable.server.talk.push import public_resolver
 
     async def main():
-        strict, loose = PublicResolver(allow_local=False), PublicResolver(allow_local=True)
+        strict, loose = public_resolver(allow_local=False), public_resolver(allow_local=True)
         try:
             with pytest.raises(OSError):
                 await strict.resolve("localhost", 443)

@@ -31,11 +31,9 @@ import time
 from collections import OrderedDict
 from urllib.parse import urlsplit
 
-import aiohttp
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
-from pywebpush import WebPusher
 from sqlalchemy import text
 
 from cardtable import i18n
@@ -132,21 +130,32 @@ def contact_ok(contact: str) -> bool:
     return _check_sub(contact)
 
 
-class PublicResolver(aiohttp.ThreadedResolver):
-    """Resolves host names to public addresses only (a name that points into the server's
-    own network is refused at every send, not only when it was subscribed)."""
+_resolver_class = None
 
-    def __init__(self, allow_local: bool):
-        super().__init__()
-        self.allow_local = allow_local
 
-    async def resolve(self, host: str, port: int = 0, family: int = socket.AF_INET):
-        out = await super().resolve(host, port, family)
-        if not self.allow_local:
-            out = [r for r in out if not _local_ip(ipaddress.ip_address(r["host"]))]
-            if not out:
-                raise OSError(f"{host} resolves to no public address")
-        return out
+def public_resolver(allow_local: bool):
+    """A resolver of host names to public addresses only (a name that points into the
+    server's own network is refused at every send, not only when it was subscribed). aiohttp
+    is imported here, at the first push sent, not when the server starts."""
+    global _resolver_class
+    if _resolver_class is None:
+        import aiohttp
+
+        class PublicResolver(aiohttp.ThreadedResolver):
+            def __init__(self, allow_local: bool):
+                super().__init__()
+                self.allow_local = allow_local
+
+            async def resolve(self, host: str, port: int = 0, family: int = socket.AF_INET):
+                out = await super().resolve(host, port, family)
+                if not self.allow_local:
+                    out = [r for r in out if not _local_ip(ipaddress.ip_address(r["host"]))]
+                    if not out:
+                        raise OSError(f"{host} resolves to no public address")
+                return out
+
+        _resolver_class = PublicResolver
+    return _resolver_class(allow_local)
 
 
 class Pusher:
@@ -198,10 +207,18 @@ class Pusher:
     # -- life -----------------------------------------------------------------------------------------
     async def start(self) -> None:
         await self._load_keys()
-        connector = aiohttp.TCPConnector(resolver=PublicResolver(self.allow_local),
-                                         limit=WORKERS * 2)
-        self._session = aiohttp.ClientSession(connector=connector, trust_env=False)
         self._tasks = [asyncio.create_task(self._work()) for _ in range(WORKERS)]
+
+    def _client(self):
+        """The HTTP client of the sends, made at the first one (the server starts without
+        importing aiohttp)."""
+        if self._session is None:
+            import aiohttp
+
+            connector = aiohttp.TCPConnector(resolver=public_resolver(self.allow_local),
+                                             limit=WORKERS * 2)
+            self._session = aiohttp.ClientSession(connector=connector, trust_env=False)
+        return self._session
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -328,6 +345,8 @@ class Pusher:
         """The encrypted body and the headers (a worker thread: EC arithmetic)."""
         info = {"endpoint": sub["endpoint"], "keys": {"p256dh": sub["p256dh"],
                                                       "auth": sub["auth"]}}
+        from pywebpush import WebPusher
+
         body = WebPusher(info).encode(payload, "aes128gcm")["body"]
         u = urlsplit(sub["endpoint"])
         headers = self.vapid.sign({"aud": f"{u.scheme}://{u.netloc}",
@@ -351,9 +370,11 @@ class Pusher:
             check_endpoint(sub["endpoint"], self.allow_local)
         except BadSubscription:
             return None
+        import aiohttp
+
         body, headers = await asyncio.to_thread(self._prepare, sub, payload)
         try:
-            async with self._session.post(sub["endpoint"], data=body, headers=headers,
+            async with self._client().post(sub["endpoint"], data=body, headers=headers,
                                           allow_redirects=False,
                                           timeout=aiohttp.ClientTimeout(total=SEND_TIMEOUT)
                                           ) as r:
