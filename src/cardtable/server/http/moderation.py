@@ -2,6 +2,8 @@
 (`refuse_banned`, called by the routes where somebody plays: creating and joining tables,
 friend requests and invitations, reports), a player's blocks, reports, and the moderators'
 routes (reports: list, claim, resolve; bans of accounts; the audit log for admins).
+Each report filed and each moderator's action done here is counted in the metrics
+(cardtable_reports_total{reason}, cardtable_mod_actions_total{kind}: observe/metrics.py).
 
 The store side is mod/moderation.py; the same operations run from the terminal as
 `cardtable admin` (cli/admin_cmd.py).
@@ -255,6 +257,11 @@ def _mod_error(e: M.ModError) -> ApiError:
 router = APIRouter(tags=["moderation"])
 
 
+def _counted(request: Request, kind: str) -> None:
+    """One moderator's action of this kind done (cardtable_mod_actions_total{kind})."""
+    request.app.state.metrics.mod_action(kind)
+
+
 async def _me(request: Request) -> dict:
     account, _ = await request.app.state.accounts.me(request)
     return account
@@ -359,6 +366,7 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
     evidence = await _evidence(request, req)
     rid = await A.write(_store(request), lambda: M.file_report(
         me["id"], target[0], target[1], req.reason, " ".join(req.note.split()), evidence))
+    request.app.state.metrics.reported(req.reason)          # cardtable_reports_total{reason}
     return ReportOut(id=rid, name=target[1], reason=req.reason,
                      note=" ".join(req.note.split()), created_at=time.time(), handled=False)
 
@@ -387,10 +395,12 @@ async def mod_claim(report_id: Id, request: Request) -> ModReport:
     """Take a report on (moderators): 409 `report_claimed` if another moderator has."""
     me = await _staff(request)
     try:
-        return _mod_report(await A.write(_store(request),
-                                         lambda: M.claim_report(me["name"], report_id)))
+        out = _mod_report(await A.write(_store(request),
+                                        lambda: M.claim_report(me["name"], report_id)))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "claim")
+    return out
 
 
 @router.post("/api/mod/reports/{report_id}/resolve", response_model=ModReport)
@@ -399,10 +409,12 @@ async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModRepor
     outcome (GET /api/me/reports)."""
     me = await _staff(request)
     try:
-        return _mod_report(await A.write(_store(request), lambda: M.resolve_report(
+        out = _mod_report(await A.write(_store(request), lambda: M.resolve_report(
             me["name"], report_id, req.outcome, req.note)))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "resolve")
+    return out
 
 
 @router.post("/api/mod/bans", response_model=BanMade, status_code=201)
@@ -430,6 +442,7 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
             out["name"] = f"seat {code}:{n}"
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "ban" if out["until"] is None else "suspend")
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
@@ -447,6 +460,7 @@ async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> Line
         raise _mod_error(e) from None
     if out["removed"]:
         talk.removed(request.app.state.hub(), out["table_id"], out["line"])
+        _counted(request, "remove_line")
     return LineRemoved(line=out["line"], table=out["code"], name=out["name"],
                        removed=out["removed"])
 
@@ -485,6 +499,7 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
             out["name"] = name
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "mute")
     return MuteMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
@@ -504,6 +519,7 @@ async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
                 me["name"], "person", person, shown, req.reason))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "unmute")
     return {"lifted": n}
 
 
@@ -513,10 +529,12 @@ async def mod_warn(req: WarnIn, request: Request) -> dict:
     `warnings`) until it marks it read. `201 {"id", "name"}`; 404 `no_account`."""
     me = await _staff(request)
     try:
-        return await A.write(_store(request), lambda: N.warn(
+        out = await A.write(_store(request), lambda: N.warn(
             me["name"], name_keys(req.name), req.name, req.text))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "warn")
+    return out
 
 
 @router.post("/api/me/warnings/{warning}/read", status_code=204)
@@ -547,6 +565,7 @@ async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
                                                                 until))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "announce")
     return Announcement(**out)
 
 
@@ -556,6 +575,7 @@ async def end_announcement(request: Request) -> Response:
     me = await _staff(request, admin=True)
     if not await A.write(_store(request), lambda: N.end_announcement(me["name"])):
         raise ApiError(404, "no announcement is shown", "no_announcement")
+    _counted(request, "end_announcement")
     return Response(status_code=204)
 
 
@@ -583,6 +603,7 @@ async def mod_annul(code: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$")], 
                                                         store.url.is_postgres))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "annul")
     return Annulled(table=out["code"], game=out["game"], recomputed=len(out["players"]))
 
 
