@@ -36,7 +36,7 @@ from cardtable.i18n import LANGS
 STATIC = Path(__file__).parent / "static"
 CATALOGS = Path(i18n.__file__).parent          # en.json, de.json
 PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}", "/players/{name}",
-         "/leaderboard/{game}", "/reset", "/verify-email")
+         "/leaderboard/{game}", "/reset", "/verify-email", "/mod")
 
 
 class _Static(StaticFiles):
