@@ -60,7 +60,10 @@ def test_a_moderator_removes_a_reported_line_and_mutes_its_author(new_page, serv
         f"Thank you: the moderators will look at your report about {ben}.")
     assert a.locator("#chat-list li[data-who='s0'] .chat-report").count() == 0   # her own
 
-    # a player may not see the queue
+    # a player's menu has no queue, and the page tells him it is not his
+    b.tap("#account-btn")
+    expect(b.locator("#acct-reports")).to_be_visible()
+    assert b.locator("#acct-mod").count() == 0
     b.goto("/mod")
     expect(b.locator("#mq-refused")).to_contain_text("Diese Seite ist für die Moderation.")
 

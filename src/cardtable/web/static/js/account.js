@@ -34,7 +34,21 @@ export function setMe(value) {
     if (value) localStorage.setItem(HINT, value.name); else localStorage.removeItem(HINT);
   } catch (e) { /* storage unavailable */ }
   for (const f of [...listeners]) f();
-  if (value && value.role === undefined) checkSession();     // a log-in's answer has no role
+  if (value && value.role === undefined) learnRole(value);   // a log-in's answer has no role
+}
+
+/** The logged-in account's role (GET /api/me): a moderator's menu gets the reports queue (the
+ * header is redrawn only then, its focus kept). */
+async function learnRole(value) {
+  let m = null;
+  try { m = await api("GET", "/api/me"); } catch (e) { return; }
+  if (me !== value || m.name !== value.name) return;
+  value.role = m.role || "player";
+  if (value.role === "player") return;
+  const focused = document.activeElement && document.activeElement.id === "account-btn";
+  renderAccount(document.getElementById("account-menu"));
+  const b = document.getElementById("account-btn");
+  if (focused && b) b.focus();
 }
 
 export function account() { return me; }
