@@ -74,6 +74,7 @@ def test_a_moderator_removes_a_reported_line_and_mutes_its_author(new_page, serv
         assert pool.submit(main, ["admin", "role", mo, "moderator", "--reason", "test",
                                   "--database", server.database]).result() == 0
     m.reload()
+    expect(m.locator("#account-btn .acct-name")).to_have_text(mo)  # the session (and role) known
     m.click("#account-btn")
     m.click("#acct-mod")
     found = m.locator(".mq-report", has_text=f"{ben}: Insults or harassment")

@@ -345,11 +345,40 @@ def _lines_around(code: str, line: int):
             for r in before[::-1] + after]
 
 
+def _line_author(code: str, line: int):
+    """The line `line` of table `code`'s talk (channel `table`): (True, the account holding
+    its writer's seat, or None for a guest's); (False, None) if the table has no such line."""
+    rows = yield ("SELECT s.account_id FROM chat c JOIN game_tables t ON t.id = c.table_id "
+                  "LEFT JOIN seats s ON s.table_id = c.table_id AND s.seat = c.seat "
+                  "WHERE t.code = :c AND c.id = :l AND c.channel = 'table'",
+                  {"c": code, "l": line})
+    return (True, rows[0][0]) if rows else (False, None)
+
+
+async def _check_line(request: Request, req: ReportIn, target: int) -> None:
+    """A reported line is a line of the table's talk written from the reported account's
+    seat: 422 `report_line` (a line without its table), 404 `no_line`, 422
+    `report_not_author` (another player's or a guest's line)."""
+    if req.line is None:
+        return
+    if not req.table:
+        raise ApiError(422, "a reported line needs its table", "report_line",
+                       {"field": "table"})
+    found, author = await A.read(_store(request), _line_author(req.table.upper(), req.line))
+    if not found:
+        raise ApiError(404, f"table {req.table.upper()} has no line {req.line}", "no_line",
+                       {"line": req.line})
+    if author != target:
+        raise ApiError(422, f"line {req.line} was not written from {req.name}'s seat",
+                       "report_not_author", {"field": "line", "name": req.name})
+
+
 @router.post("/api/reports", response_model=ReportOut, status_code=201)
 async def report(req: ReportIn, request: Request) -> ReportOut:
-    """Report a player (or one of their lines of table talk: `table` and `line`) with a
-    reason and an optional note. The report carries the lines around the reported one, the
-    table and the move. Limited per account (429 `report_limited`); 404 `no_account`."""
+    """Report a player (or one of their lines of table talk: `table` and `line`, written from
+    their account's seat) with a reason and an optional note. The report carries the lines
+    around the reported one, the table and the move. Limited per account (429
+    `report_limited`); 404 `no_account`, `no_line`; 422 `report_not_author`, `report_line`."""
     me = await _me(request)
     await refuse_banned(request, me["id"])
     target = await A.read(_store(request), M.account_by_keys(name_keys(req.name)))
@@ -358,6 +387,7 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
                        {"name": req.name})
     if target[0] == me["id"]:
         raise ApiError(422, "that is your own name", "report_self")
+    await _check_line(request, req, target[0])
     wait = _limits(request).take(str(me["id"]))
     if wait:
         seconds = int(wait + 0.999)
