@@ -225,3 +225,48 @@ def test_the_database_pool_gauges_see_a_waiting_task(tmp_path):
 
     seen = run(main())
     assert [s["main"] for s in seen] == [(0, 0), (1, 0), (1, 1), (0, 0)]
+
+
+def test_reports_and_moderators_actions_are_counted(tmp_path):
+    """A report is counted by its reason, each moderator's action by its kind (a suspension
+    apart from a ban); a refused action (a player's claim) is not counted. Every reason's and
+    kind's series exists from the start."""
+    from accounts_helpers import app_client
+
+    from cardtable.cli.main import main
+    from cardtable.server.mod.moderation import REPORT_REASONS
+    from cardtable.server.observe.metrics import MOD_ACTIONS
+    from cardtable.server.observe.metrics import REPORT_REASONS as COUNTED_REASONS
+
+    assert COUNTED_REASONS == REPORT_REASONS
+    db = f"{tmp_path}/m.db"
+    with app_client(db, client_kw={"client": ("127.0.0.1", 40000)}) as b:
+        sess = {n: b.sign_up(n)[1] for n in ("Mod", "Ann", "Ben")}
+        assert main(["admin", "role", "Mod", "moderator", "--reason", "t", "--database", db]) == 0
+        before = scrape(b.client)
+        assert all(("cardtable_reports_total", (("reason", r),)) in before for r in REPORT_REASONS)
+        assert all(("cardtable_mod_actions_total", (("kind", k),)) in before for k in MOD_ACTIONS)
+        for reason in ("abuse", "abuse", "spam"):
+            r = b.call("POST", "/api/reports", sess["Ann"], json={"name": "Ben", "reason": reason})
+            assert r.status_code == 201, r.text
+        rid = r.json()["id"]
+        assert b.call("POST", f"/api/mod/reports/{rid}/claim", sess["Ann"]).status_code == 403
+        for path, body in ((f"/api/mod/reports/{rid}/claim", None),
+                           ("/api/mod/warnings", {"name": "Ben", "text": "be kind"}),
+                           ("/api/mod/mutes", {"name": "Ben", "reason": "spam", "until": "1h"}),
+                           ("/api/mod/bans", {"name": "Ben", "reason": "spam", "until": "1d"}),
+                           ("/api/mod/bans", {"name": "Ben", "reason": "spam"}),
+                           (f"/api/mod/reports/{rid}/resolve",
+                            {"outcome": "banned", "note": "spam"})):
+            r = b.call("POST", path, sess["Mod"], json=body)
+            assert r.status_code in (200, 201), r.text
+        after = scrape(b.client)
+
+    def grew(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert {r: grew("cardtable_reports_total", reason=r) for r in REPORT_REASONS} == \
+        {"abuse": 2, "cheating": 0, "spam": 1, "name": 0, "other": 0}
+    assert {k: grew("cardtable_mod_actions_total", kind=k) for k in MOD_ACTIONS} == \
+        {"claim": 1, "resolve": 1, "remove_line": 0, "mute": 1, "unmute": 0, "warn": 1,
+         "suspend": 1, "ban": 1, "announce": 0, "end_announcement": 0, "annul": 0}

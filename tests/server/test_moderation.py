@@ -326,6 +326,13 @@ def test_a_moderator_removes_a_chat_line(site, capsys):
         line = until(wi, lambda m: m["type"] == "chat")[-1]["seq"]
         wh.send_json({"type": "chat", "channel": "table", "text": "kind words"})
         other = until(wi, lambda m: m["type"] == "chat")[-1]["seq"]
+        for body, status, error in (({"name": "Ivo"}, 422, "report_not_author"),   # by Hana
+                                    ({"name": "Mod"}, 422, "report_not_author"),
+                                    ({"name": "Hana", "table": None}, 422, "report_line"),
+                                    ({"name": "Hana", "table": "NOSUCHTABLE"}, 404, "no_line")):
+            r = b.call("POST", "/api/reports", hana if body["name"] == "Ivo" else ivo,
+                       json=dict({"reason": "abuse", "table": code, "line": line}, **body))
+            assert (r.status_code, r.json()["error"]) == (status, error), r.text
         r = b.call("POST", "/api/reports", ivo, json={"name": "Hana", "reason": "abuse",
                                                       "table": code, "line": line})
         assert r.status_code == 201, r.text

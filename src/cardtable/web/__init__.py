@@ -6,6 +6,7 @@
     /players/{name}   a player's profile       /leaderboard/{game} a game's leaderboard
     /reset            a new password (the link of a reset e-mail, its token after #token=)
     /verify-email     an e-mail address confirmed (the link of the message, #token=)
+    /mod              the moderators' queue of reports (players are told it is not theirs)
     /static/...       modules, styles, images
     /games/{game}/... the browser files of a game of its own package (GameInfo.web)
     /i18n/{lang}.json the message catalog (en, de; cardtable.i18n), shared with the terminal
@@ -36,7 +37,7 @@ from cardtable.i18n import LANGS
 STATIC = Path(__file__).parent / "static"
 CATALOGS = Path(i18n.__file__).parent          # en.json, de.json
 PAGES = ("/", "/t/{code}", "/replay/{code}", "/rules/{game}", "/players/{name}",
-         "/leaderboard/{game}", "/reset", "/verify-email")
+         "/leaderboard/{game}", "/reset", "/verify-email", "/mod")
 
 
 class _Static(StaticFiles):

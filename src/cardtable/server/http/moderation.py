@@ -2,6 +2,8 @@
 (`refuse_banned`, called by the routes where somebody plays: creating and joining tables,
 friend requests and invitations, reports), a player's blocks, reports, and the moderators'
 routes (reports: list, claim, resolve; bans of accounts; the audit log for admins).
+Each report filed and each moderator's action done here is counted in the metrics
+(cardtable_reports_total{reason}, cardtable_mod_actions_total{kind}: observe/metrics.py).
 
 The store side is mod/moderation.py; the same operations run from the terminal as
 `cardtable admin` (cli/admin_cmd.py).
@@ -255,6 +257,11 @@ def _mod_error(e: M.ModError) -> ApiError:
 router = APIRouter(tags=["moderation"])
 
 
+def _counted(request: Request, kind: str) -> None:
+    """One moderator's action of this kind done (cardtable_mod_actions_total{kind})."""
+    request.app.state.metrics.mod_action(kind)
+
+
 async def _me(request: Request) -> dict:
     account, _ = await request.app.state.accounts.me(request)
     return account
@@ -338,11 +345,40 @@ def _lines_around(code: str, line: int):
             for r in before[::-1] + after]
 
 
+def _line_author(code: str, line: int):
+    """The line `line` of table `code`'s talk (channel `table`): (True, the account holding
+    its writer's seat, or None for a guest's); (False, None) if the table has no such line."""
+    rows = yield ("SELECT s.account_id FROM chat c JOIN game_tables t ON t.id = c.table_id "
+                  "LEFT JOIN seats s ON s.table_id = c.table_id AND s.seat = c.seat "
+                  "WHERE t.code = :c AND c.id = :l AND c.channel = 'table'",
+                  {"c": code, "l": line})
+    return (True, rows[0][0]) if rows else (False, None)
+
+
+async def _check_line(request: Request, req: ReportIn, target: int) -> None:
+    """A reported line is a line of the table's talk written from the reported account's
+    seat: 422 `report_line` (a line without its table), 404 `no_line`, 422
+    `report_not_author` (another player's or a guest's line)."""
+    if req.line is None:
+        return
+    if not req.table:
+        raise ApiError(422, "a reported line needs its table", "report_line",
+                       {"field": "table"})
+    found, author = await A.read(_store(request), _line_author(req.table.upper(), req.line))
+    if not found:
+        raise ApiError(404, f"table {req.table.upper()} has no line {req.line}", "no_line",
+                       {"line": req.line})
+    if author != target:
+        raise ApiError(422, f"line {req.line} was not written from {req.name}'s seat",
+                       "report_not_author", {"field": "line", "name": req.name})
+
+
 @router.post("/api/reports", response_model=ReportOut, status_code=201)
 async def report(req: ReportIn, request: Request) -> ReportOut:
-    """Report a player (or one of their lines of table talk: `table` and `line`) with a
-    reason and an optional note. The report carries the lines around the reported one, the
-    table and the move. Limited per account (429 `report_limited`); 404 `no_account`."""
+    """Report a player (or one of their lines of table talk: `table` and `line`, written from
+    their account's seat) with a reason and an optional note. The report carries the lines
+    around the reported one, the table and the move. Limited per account (429
+    `report_limited`); 404 `no_account`, `no_line`; 422 `report_not_author`, `report_line`."""
     me = await _me(request)
     await refuse_banned(request, me["id"])
     target = await A.read(_store(request), M.account_by_keys(name_keys(req.name)))
@@ -351,6 +387,7 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
                        {"name": req.name})
     if target[0] == me["id"]:
         raise ApiError(422, "that is your own name", "report_self")
+    await _check_line(request, req, target[0])
     wait = _limits(request).take(str(me["id"]))
     if wait:
         seconds = int(wait + 0.999)
@@ -359,6 +396,7 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
     evidence = await _evidence(request, req)
     rid = await A.write(_store(request), lambda: M.file_report(
         me["id"], target[0], target[1], req.reason, " ".join(req.note.split()), evidence))
+    request.app.state.metrics.reported(req.reason)          # cardtable_reports_total{reason}
     return ReportOut(id=rid, name=target[1], reason=req.reason,
                      note=" ".join(req.note.split()), created_at=time.time(), handled=False)
 
@@ -387,10 +425,12 @@ async def mod_claim(report_id: Id, request: Request) -> ModReport:
     """Take a report on (moderators): 409 `report_claimed` if another moderator has."""
     me = await _staff(request)
     try:
-        return _mod_report(await A.write(_store(request),
-                                         lambda: M.claim_report(me["name"], report_id)))
+        out = _mod_report(await A.write(_store(request),
+                                        lambda: M.claim_report(me["name"], report_id)))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "claim")
+    return out
 
 
 @router.post("/api/mod/reports/{report_id}/resolve", response_model=ModReport)
@@ -399,10 +439,12 @@ async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModRepor
     outcome (GET /api/me/reports)."""
     me = await _staff(request)
     try:
-        return _mod_report(await A.write(_store(request), lambda: M.resolve_report(
+        out = _mod_report(await A.write(_store(request), lambda: M.resolve_report(
             me["name"], report_id, req.outcome, req.note)))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "resolve")
+    return out
 
 
 @router.post("/api/mod/bans", response_model=BanMade, status_code=201)
@@ -430,6 +472,7 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
             out["name"] = f"seat {code}:{n}"
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "ban" if out["until"] is None else "suspend")
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
@@ -447,6 +490,7 @@ async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> Line
         raise _mod_error(e) from None
     if out["removed"]:
         talk.removed(request.app.state.hub(), out["table_id"], out["line"])
+        _counted(request, "remove_line")
     return LineRemoved(line=out["line"], table=out["code"], name=out["name"],
                        removed=out["removed"])
 
@@ -485,6 +529,7 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
             out["name"] = name
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "mute")
     return MuteMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
@@ -504,6 +549,7 @@ async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
                 me["name"], "person", person, shown, req.reason))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "unmute")
     return {"lifted": n}
 
 
@@ -513,10 +559,12 @@ async def mod_warn(req: WarnIn, request: Request) -> dict:
     `warnings`) until it marks it read. `201 {"id", "name"}`; 404 `no_account`."""
     me = await _staff(request)
     try:
-        return await A.write(_store(request), lambda: N.warn(
+        out = await A.write(_store(request), lambda: N.warn(
             me["name"], name_keys(req.name), req.name, req.text))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "warn")
+    return out
 
 
 @router.post("/api/me/warnings/{warning}/read", status_code=204)
@@ -547,6 +595,7 @@ async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
                                                                 until))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "announce")
     return Announcement(**out)
 
 
@@ -556,6 +605,7 @@ async def end_announcement(request: Request) -> Response:
     me = await _staff(request, admin=True)
     if not await A.write(_store(request), lambda: N.end_announcement(me["name"])):
         raise ApiError(404, "no announcement is shown", "no_announcement")
+    _counted(request, "end_announcement")
     return Response(status_code=204)
 
 
@@ -583,6 +633,7 @@ async def mod_annul(code: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$")], 
                                                         store.url.is_postgres))
     except M.ModError as e:
         raise _mod_error(e) from None
+    _counted(request, "annul")
     return Annulled(table=out["code"], game=out["game"], recomputed=len(out["players"]))
 
 

@@ -6,7 +6,8 @@ apps in one process, as in the tests, do not clash). Two kinds of figures:
 
 - **counted where they happen**: decisions and their latency (tables/runtime.py), the bots'
   wait for a worker (tables/botpool.py), chat lines (talk/chat.py), the error codes sent
-  (ws/endpoint.py, the app's error handlers), HTTP answers and open connections (access.py);
+  (ws/endpoint.py, the app's error handlers), reports filed and moderators' actions
+  (http/moderation.py), HTTP answers and open connections (access.py);
 - **read at each scrape** (`Scrape`, cheap: no database query): the tables this process holds
   by state, the bot pool's queue, the database pools, Web Push's outcomes (talk/push.py's
   `stats`).
@@ -35,6 +36,12 @@ BOT_WAIT_BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0
 TABLE_STATES = ("waiting", "playing", "over")
 #: Web Push's outcomes as talk/push.py's Pusher counts them
 PUSH_OUTCOMES = ("sent", "failed", "gone", "dropped")
+
+#: a report's reasons (mod/moderation.py's REPORT_REASONS)
+REPORT_REASONS = ("abuse", "cheating", "spam", "name", "other")
+#: what a moderator does over HTTP (http/moderation.py): each counted by its kind
+MOD_ACTIONS = ("claim", "resolve", "remove_line", "mute", "unmute", "warn", "suspend", "ban",
+               "announce", "end_announcement", "annul")
 
 #: who decides (store/schema.py's BY_*): their series exist from the start (rate() from 0)
 DECIDERS = ("player", "bot", "standin", "timeout")
@@ -74,6 +81,16 @@ class Metrics:
         self.errors = Counter("cardtable_errors", "Error codes this process sent: WebSocket "
                               "`error` messages and the HTTP API's error bodies", ["code"],
                               registry=r)
+        self.reports = Counter("cardtable_reports", "Reports of players filed through this "
+                               "process, by reason", ["reason"], registry=r)
+        for reason in REPORT_REASONS:
+            self.reports.labels(reason)
+        self.mod_actions = Counter("cardtable_mod_actions", "Moderators' actions done through "
+                                   "this process's HTTP API, by kind (claim, resolve, "
+                                   "remove_line, mute, unmute, warn, suspend, ban, announce, "
+                                   "end_announcement, annul)", ["kind"], registry=r)
+        for kind in MOD_ACTIONS:
+            self.mod_actions.labels(kind)
         self.responses = Counter("cardtable_http_responses", "HTTP responses by status",
                                  ["status"], registry=r)
         self.scrape = Scrape()
@@ -97,6 +114,12 @@ class Metrics:
 
     def chat_line(self, kind: str) -> None:
         self.chat.labels(kind).inc()
+
+    def reported(self, reason: str) -> None:
+        self.reports.labels(reason).inc()
+
+    def mod_action(self, kind: str) -> None:
+        self.mod_actions.labels(kind).inc()
 
     def bot_waited(self, seconds: float) -> None:
         self.bot_wait.observe(seconds)

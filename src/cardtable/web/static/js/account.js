@@ -19,8 +19,9 @@ import { passkeysHere, passkeySignIn, openPasskeys, openDeleteWithPasskey } from
 import { openForgot, openEmail, openRecoveryCodes } from "./mail.js";
 
 const HINT = "cardtable.account";
-let me = null;                 // { name, password } while logged in (password: false for an
-                               // account signed up with a passkey: it has none)
+let me = null;                 // { name, password, role } while logged in (password: false for
+                               // an account signed up with a passkey: it has none; role: player,
+                               // moderator or admin, from GET /api/me)
 const listeners = new Set();
 
 function hint() {
@@ -33,6 +34,21 @@ export function setMe(value) {
     if (value) localStorage.setItem(HINT, value.name); else localStorage.removeItem(HINT);
   } catch (e) { /* storage unavailable */ }
   for (const f of [...listeners]) f();
+  if (value && value.role === undefined) learnRole(value);   // a log-in's answer has no role
+}
+
+/** The logged-in account's role (GET /api/me): a moderator's menu gets the reports queue (the
+ * header is redrawn only then, its focus kept). */
+async function learnRole(value) {
+  let m = null;
+  try { m = await api("GET", "/api/me"); } catch (e) { return; }
+  if (me !== value || m.name !== value.name) return;
+  value.role = m.role || "player";
+  if (value.role === "player") return;
+  const focused = document.activeElement && document.activeElement.id === "account-btn";
+  renderAccount(document.getElementById("account-menu"));
+  const b = document.getElementById("account-btn");
+  if (focused && b) b.focus();
 }
 
 export function account() { return me; }
@@ -47,7 +63,7 @@ export async function checkSession() {
   if (!hint()) { if (me) setMe(null); return; }
   try {
     const m = await api("GET", "/api/me");
-    setMe({ name: m.name, password: m.has_password !== false });
+    setMe({ name: m.name, password: m.has_password !== false, role: m.role || "player" });
     showWarnings(m.warnings || []);
   } catch (e) {
     if (e.status === 401) setMe(null);
@@ -295,6 +311,8 @@ export function renderAccount(el) {
   item("acct-email", t("mail.menu"), openEmail),
   me.password === false ? item("acct-codes", t("rc.menu"), openRecoveryCodes) : null,
   item("acct-reports", t("mod.my_reports"), openMyReports),
+  me.role === "moderator" || me.role === "admin" ? h("li", {}, h("a", { class: "acct-item", id: "acct-mod", href: "/mod", "data-link": "",
+    onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("modq.menu"))) : null,
   h("li", {}, h("a", { class: "acct-item", id: "acct-download", href: "/api/me/data", download: "cardtable-account.json",
     onclick: () => { menuOpen = false; setTimeout(() => renderAccount(el), 0); } }, t("acct.download"))),
   h("li", {}, h("a", { class: "acct-item", id: "acct-profile", href: `/players/${encodeURIComponent(me.name)}`, "data-link": "",

@@ -3,6 +3,7 @@
 //   /                 lobby.js         /t/CODE[#token=...]   table.js (player or spectator)
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
 //   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
+//   /mod              mod.js (the moderators' queue)
 import { t, getLang, setLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { GAME_IDS, gamesReady, rulesLabel } from "./games.js";
@@ -81,6 +82,9 @@ function route() {
     let route = null;
     try { route = path.startsWith("/players/") ? { player: decodeURIComponent(m[1]) } : { game: m[1] }; } catch (e) { /* bad escape */ }
     if (route) lazyPage(import("./ratings.js"), (mod) => mod.render(el, route), el);
+  } else if (path === "/mod") {
+    document.title = `${t("modq.title")} · cardtable`;
+    lazyPage(import("./mod.js"), (mod) => mod.render(el), el);
   } else if (path === "/reset" || path === "/verify-email") {
     lazyPage(import("./mail.js"), (mod) => (path === "/reset" ? mod.renderReset(el) : mod.renderVerify(el)), el);
   } else {

@@ -8,11 +8,14 @@
 //   replayChat(code) -> a <details> with the game's chat (both channels), loaded when opened.
 // Every text goes into the page with textContent: HTML stays the characters typed, a link is
 // not a link. Muting is this browser's (localStorage per table): the muted seat or spectator's
-// messages are hidden here, and only here; the server sends everything.
+// messages are hidden here, and only here; the server sends everything. A logged-in player may
+// report a seated player's line (report.js): the report names the table, the move and the line.
 // `C`, a table's chat, is what its functions share: {S (its state), code, send, state, table,
 // and its elements: panel, head, list, status, reacts, form's input and sendBtn, mutedBox}.
 import { t, onLang, getLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
+import { account } from "./account.js";
+import { openReport } from "./report.js";
 
 export const REACTIONS = ["thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry", "hello"];
 const EMOTES = { thumbs: "👍", laugh: "😄", wow: "😮", oops: "😬", clap: "👏" };
@@ -46,7 +49,7 @@ function senderName(m) {
 export function reactionText(code) { return EMOTES[code] || t(`chat.react.${code}`); }
 
 /** One row as a list item (text only). */
-function rowItem(m, { mine = false, onMute = null } = {}) {
+function rowItem(m, { mine = false, onMute = null, onReport = null } = {}) {
   const li = h("li", { class: `chat-row chat-k-${m.kind}` + (mine ? " chat-mine" : "") + (m.channel === "spectators" ? " chat-spec" : ""),
     data: { seq: String(m.seq), who: who(m) } });
   const name = senderName(m);
@@ -66,11 +69,15 @@ function rowItem(m, { mine = false, onMute = null } = {}) {
     li.appendChild(h("button", { type: "button", class: "chat-mute", title: t("chat.mute", { name }),
       "aria-label": t("chat.mute", { name }), onclick: () => onMute(m) }, "🔇"));
   }
+  if (onReport) {
+    li.appendChild(h("button", { type: "button", class: "chat-report", title: t("chat.report", { name }),
+      "aria-label": t("chat.report", { name }), onclick: (e) => onReport(m, e.currentTarget) }, "⚑"));
+  }
   return li;
 }
 
 export function tableChat({ code, send, state, table }) {
-  const S = { rows: new Map(), off: false, spectator: null, open: false, unread: 0, error: "", muted: loadMuted(code), names: {} };
+  const S = { rows: new Map(), off: false, spectator: null, open: false, unread: 0, error: "", note: "", muted: loadMuted(code), names: {} };
   const C = { S, code, send, state, table, ...chatPanel(() => post(C)) };
   const offLang = onLang(() => redraw(C));
   redraw(C);
@@ -118,6 +125,15 @@ function mute(C, m) {
   saveMuted(C.code, S.muted);
   drawList(C); drawMuted(C);
 }
+/** Report a seated player's line (logged in only: the report is an account's). */
+function reportable(C, m) {
+  return !!account() && (m.kind === "text" || m.kind === "react") && !!m.name && m.seat !== null && m.seat !== undefined;
+}
+function report(C, m, opener) {
+  const quote = `${senderName(m)}: ${m.kind === "react" ? reactionText(m.text) : m.text}`;
+  openReport(opener, m.name, { evidence: { table: C.code, move: m.n, line: m.seq, quote },
+    done: () => { C.S.note = t("mod.reported", { name: m.name }); C.S.error = ""; drawControls(C); } });
+}
 function unmute(C, k) { C.S.muted.delete(k); saveMuted(C.code, C.S.muted); drawList(C); drawMuted(C); }
 
 /** The drawer's head: its title, the host's switch (chat on / off), its close button. */
@@ -141,7 +157,9 @@ function drawList(C) {
   for (const m of rows) {
     const own = mine(C, m);
     if (S.muted.has(who(m)) && !own && m.kind !== "off" && m.kind !== "on") continue;
-    list.appendChild(rowItem(m, { mine: own, onMute: own || m.kind === "off" || m.kind === "on" ? null : (r) => mute(C, r) }));
+    const other = !own && m.kind !== "off" && m.kind !== "on";
+    list.appendChild(rowItem(m, { mine: own, onMute: other ? (r) => mute(C, r) : null,
+      onReport: other && reportable(C, m) ? (r, opener) => report(C, r, opener) : null }));
     shown++;
   }
   if (!shown) list.appendChild(h("li", { class: "chat-empty muted" }, t("chat.empty")));
@@ -173,7 +191,7 @@ function drawControls(C) {
     data: { react: c }, title: t(`chat.say.${c}`), "aria-label": t(`chat.say.${c}`), onclick: () => react(C, c) }, reactionText(c))));
   input.disabled = sendBtn.disabled = S.off;
   for (const b of reacts.querySelectorAll("button")) b.disabled = S.off;
-  status.textContent = S.off ? t("chat.off") : S.error;
+  status.textContent = S.off ? t("chat.off") : S.error || S.note || "";
   status.classList.toggle("error", !S.off && !!S.error);
 }
 
@@ -239,6 +257,7 @@ function onMessage(C, msg) {
     return true;
   }
   if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
+    S.note = "";
     const until = msg.params && typeof msg.params.until === "number" ? when(msg.params.until) : "";
     S.error = t(`chat.err.${msg.code}`, { n: MAX, until });
     drawControls(C);

@@ -8,7 +8,8 @@ import { t, getLang, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
-import { account, onAccount, openDialog } from "./account.js";
+import { account, onAccount } from "./account.js";
+import { openReport } from "./report.js";
 
 // a rating with one decimal in the page's language, a negative one with a real minus sign
 const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
@@ -171,28 +172,8 @@ function blockButton(name) {
   };
   api("GET", "/api/me/blocks").then((list) => { blocked = list.some((b) => b.name === name); show(); }).catch(() => {});
   const report = h("button", { type: "button", class: "btn btn-small", id: "rt-report",
-    onclick: (e) => openReport(e.currentTarget, name, note) }, t("mod.report"));
+    onclick: (e) => openReport(e.currentTarget, name, { done: () => { note.textContent = t("mod.reported", { name }); } }) }, t("mod.report"));
   return h("div", { class: "rt-block" }, btn, " ", report, note);
-}
-
-const REASONS = ["abuse", "cheating", "spam", "name", "other"];
-
-// Report this player to the moderators: a reason from the list and an optional note.
-function openReport(opener, name, note) {
-  openDialog({
-    id: "report-dialog", opener, title: t("mod.report_title", { name }), submitLabel: t("mod.report_send"),
-    fill: (form) => form.append(
-      h("div", { class: "field" }, h("label", { for: "report-reason" }, t("mod.report_reason")),
-        h("select", { id: "report-reason", name: "report-reason" },
-          REASONS.map((r) => h("option", { value: r }, t("mod.reason." + r))))),
-      h("div", { class: "field" }, h("label", { for: "report-note" }, t("mod.report_note")),
-        h("textarea", { id: "report-note", name: "report-note", maxlength: 500, rows: 3 }))),
-    submit: async (form) => {
-      await api("POST", "/api/reports", { name, reason: form.querySelector("#report-reason").value,
-        note: form.querySelector("#report-note").value });
-      note.textContent = t("mod.reported", { name });
-    },
-  });
 }
 
 function boardLinks(current) {

@@ -4,6 +4,7 @@
 //   /replay/CODE      replay.js        /rules/GAME           rules.js
 //   /players/NAME     ratings.js       /leaderboard/GAME     ratings.js
 //   /reset#token=...  mail.js (a new password)   /verify-email#token=...  mail.js
+//   /mod              mod.js (the moderators' queue; its link is in a moderator's account menu)
 
 // A table code as the server issues it (server/guard/security.py: public tables 8 letters, private
 // tables 26, MAX_CODE_LEN 32): every route and the lobby's code box accept up to 32.
