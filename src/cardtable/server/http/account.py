@@ -40,8 +40,8 @@ from cardtable.server.people.passwords import BadPassword, Passwords, clean_pass
 from cardtable.server.people.ratings import conservative, established
 from cardtable.server.protocol import Name
 from cardtable.server.guard.security import client_addr, name_keys
-from cardtable.server.http.moderation import (BanOut, WarningOut, ban_of, ban_out,
-                                              refuse_banned)
+from cardtable.server.http.moderation import WarningOut
+from cardtable.server.http.refusals import BanOut, ban_of, ban_out, refuse_banned
 from cardtable.server.mod.moderation import account_data, role_of
 from cardtable.server.mod.notices import unread_warnings
 from cardtable.server.tables.views import seat_names

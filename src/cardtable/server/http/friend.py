@@ -32,7 +32,7 @@ from cardtable import i18n
 from cardtable.server.people import accounts as A
 from cardtable.server.people import friends as F
 from cardtable.server.people import sessions as S
-from cardtable.server.http.moderation import refuse_banned
+from cardtable.server.http.refusals import refuse_banned
 from cardtable.server.errors import ApiError
 from cardtable.server.protocol import Name
 from cardtable.server.talk.push import BadSubscription, check_endpoint, check_keys

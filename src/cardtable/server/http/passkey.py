@@ -26,7 +26,7 @@ from cardtable.server.people import accounts as A
 from cardtable.server.people import passkeys as P
 from cardtable.server.people import sessions as S
 from cardtable.server.http.account import AccountOut, Accounts, Token, svc
-from cardtable.server.http.moderation import BanOut, ban_of, ban_out, refuse_banned
+from cardtable.server.http.refusals import BanOut, ban_of, ban_out, refuse_banned
 from cardtable.server.errors import ApiError
 from cardtable.server.guard.login_limits import limit_keys
 from cardtable.server.people.origin import parse_allowed

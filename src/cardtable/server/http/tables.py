@@ -23,7 +23,7 @@ from cardtable.core import registry
 from cardtable.core.record import new_game
 from cardtable.server import protocol as P
 from cardtable.server.errors import ApiError, bad
-from cardtable.server.http.moderation import refuse_banned, refuse_blocked_host
+from cardtable.server.http.refusals import refuse_banned, refuse_blocked_host
 from cardtable.server.games import table_config
 from cardtable.server.guard.security import (
     MAX_CODE_LEN,
