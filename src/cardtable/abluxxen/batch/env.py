@@ -24,19 +24,21 @@ import numpy as np
 
 from cardtable.abluxxen.codec import AbluxxenCodec
 from cardtable.abluxxen.batch import kernels as K
+from cardtable.abluxxen.batch import policies as P
 from cardtable.abluxxen.batch import rules as L
-from cardtable.rl.batch.common import count_of, game_numbers, seeds_of
+from cardtable.rl.batch.common import bot_levels, count_of, game_numbers, seeds_of
 from cardtable.rl.common import make_config
 
 GAME = AbluxxenCodec.game
 
 
 def rules_of(config) -> np.ndarray:
-    """The rule array `R` of abluxxen/batch/rules.py for a configuration (rl/common.py)."""
+    """The rule array `R` of abluxxen/batch/rules.py for a configuration (rl/common.py), then
+    every seat's compiled policy (policies.py R_BOTS; all random)."""
     rules = config.new_state(0).rules                # the engine's reading of variant + options
     return np.array([config.players, rules.optional_draw, rules.ones_beat_top, rules.duel,
-                     rules.shadow_partial, rules.tiebreak_fewer_hand, rules.shadow_blocks_draw],
-                    np.int64)
+                     rules.shadow_partial, rules.tiebreak_fewer_hand, rules.shadow_blocks_draw]
+                    + [P.RANDOM] * L.SEATS, np.int64)
 
 
 class AbluxxenBatch:
@@ -44,6 +46,8 @@ class AbluxxenBatch:
     options, reward); see the module docstring."""
 
     game = GAME
+    #: the bot levels compiled into the simulator (policies.py), for `opponents`
+    levels = tuple(P.LEVELS)
 
     def __init__(self, num_games: int, variant: str | None = None, players: int | None = None,
                  options: dict | None = None, reward: str = "score"):
@@ -169,7 +173,14 @@ class AbluxxenBatch:
         w = self.winners.astype(np.float32)
         return w / np.maximum(w.sum(axis=1, keepdims=True), 1)
 
-    # -- one learner against random players (the Gymnasium vector environment) -------------
+    # -- one learner against compiled players (the Gymnasium vector environment) -----------
+    def set_opponents(self, opponents="random") -> None:
+        """The policy of the seats the learner does not play: a level of `levels` for every
+        seat, or a list of one per seat (rl/batch/common.py `bot_levels`; ConfigError for
+        another). Takes effect at once, also in games under way."""
+        codes = bot_levels(opponents, self.players, P.LEVELS, GAME)
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = codes
+
     def learner_reset(self, seed=None, seat: int | None = None):
         """New games with one learning seat each (`seat`, or None: drawn per game) and random
         legal opponents, all from game i's generator (seeded from the t-th of `seeds_of`);
@@ -205,6 +216,41 @@ class AbluxxenBatch:
         return obs, mask, reward, terminated, illegal, self.seat.copy()
 
     # -- whole games ------------------------------------------------------------------------
+    def bot_playouts(self, seeds, bots="easy", bot_seeds=None,
+                     trace: int = 0) -> dict[str, np.ndarray]:
+        """Whole games of compiled bots (`bots`: a level of `levels`, or one per seat), one per
+        seed, compiled end to end: {"scores", "winners", "decisions"} and, with `trace` > 0,
+        "actions" (games x trace: each game's first `trace` action ids, -1 after its end).
+        With `bot_seeds` (games x players whole numbers) seat s of game t draws its random
+        numbers as the engine's `make_bot(level, seed=bot_seeds[t][s])` does, so game t is
+        the engine's game of those bots decision for decision (policies.py); without, from a
+        fast generator per game. The batch's own games and opponents are untouched."""
+        values = [int(seeds)] if isinstance(seeds, (int, np.integer)) \
+            and not isinstance(seeds, bool) else list(seeds)
+        seeds = seeds_of(values, len(values))
+        m, n = len(seeds), self.players
+        R = self.R.copy()
+        R[P.R_BOTS:P.R_BOTS + n] = bot_levels(bots, n, P.LEVELS, GAME)
+        if bot_seeds is None:
+            chosen = np.zeros((m, n), np.uint64)
+            mts = np.zeros((n, 0), np.uint64)
+        else:
+            rows = [list(r) for r in bot_seeds]
+            if len(rows) != m or any(len(r) != n for r in rows):
+                raise ValueError(f"bot_seeds must be {m} rows of {n} seeds (games x players)")
+            chosen = np.array([seeds_of(r, n) for r in rows], np.uint64).reshape(m, n)
+            mts = np.zeros((n, K.MT_WORDS), np.uint64)
+        scores = np.zeros((m, n), np.int64)
+        wins = np.zeros((m, n), np.int64)
+        decisions = np.zeros(m, np.int64)
+        actions = np.zeros((m, max(int(trace), 0)), np.int64)
+        P.k_bot_playouts(R, seeds, chosen, seeds ^ np.uint64(0x5DEECE66D), mts, scores, wins,
+                         decisions, actions)
+        out = {"scores": scores, "winners": wins != 0, "decisions": decisions}
+        if trace > 0:
+            out["actions"] = actions
+        return out
+
     def playouts(self, seeds) -> dict[str, np.ndarray]:
         """Whole games of random legal play, one per seed (of any number; `seeds_of` reads an
         int as one seed), compiled end to end: {"scores", "winners", "decisions"}. The batch's

@@ -56,7 +56,8 @@ ITEM = 14
 DECK = 223                  # 109 cards, top last
 LAYERS = 332                # 5 x 110 layers, bottom first
 MAXL = 110
-ROW = LAYERS + SEATS * MAXL
+DECISIONS = LAYERS + SEATS * MAXL   # decisions applied so far (the engine's len(history))
+ROW = DECISIONS + 1
 
 PLAY, SHADOWP, TAKE, KEEP, DRAW, OPTIONAL = 0, 1, 2, 3, 4, 5
 # action ids (abluxxen/codec.py)
@@ -368,6 +369,8 @@ def apply(g, R, a):
     """Apply the legal action id `a` of the seat to move (the caller checks legality)."""
     s = g[TO_MOVE]
     g[LAST] = s
+    if g[DECISIONS] < 32767:                            # (int16; the bots look below 400)
+        g[DECISIONS] += 1
     phase = g[PHASE]
     if phase == PLAY:                                   # AB-5, AB-6, AB-7: play a set
         if a < A_JOKERS:

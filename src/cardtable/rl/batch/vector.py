@@ -37,6 +37,7 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
+from cardtable.rl.batch.common import set_opponents
 
 
 class BatchVectorEnv(VectorEnv):
@@ -46,7 +47,8 @@ class BatchVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, game: str | None = None, num_envs: int = 1, seat: int | None = None,
-                 illegal_reward: float = -1.0, render_mode: str | None = None, **config: Any):
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 opponents: str | list[str] = "random", **config: Any):
         from cardtable.rl.common import default_game
 
         if render_mode is not None:
@@ -58,6 +60,7 @@ class BatchVectorEnv(VectorEnv):
                                  or not 0 <= seat < n):
             raise ConfigError(f"seat must be 0..{n - 1} or None, not {seat!r}")
         self.fixed_seat = seat
+        self.opponents = set_opponents(self.sim, opponents)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = None
         self.num_envs = self.sim.num_games

@@ -1,0 +1,224 @@
+"""The bots' policies compiled for the batched Abluxxen simulator (numba): a level's decision
+for the seat to move of one game row `g` (abluxxen/batch/rules.py), the same decision the
+Python bot makes in the engine.
+
+Levels (per seat, in the rule array `R` at R_BOTS + seat; 0 for a seat nobody set):
+  RANDOM (0): a uniformly random legal action;
+  EASY (1): the `easy` level, the `greedy` bot of abluxxen/heuristics.py, rule for rule, with
+  its float scores computed in the same order (ties are ties in both).
+
+Random numbers. The Python bot draws from its own `Rng` (core/rng.py, Python's Mersenne
+Twister seeded with the bot's seed): one `below(2**62)` per decision in `bots.act` (the seed of
+the determinization it is shown), then greedy's own draws (`below(len(ties))` among the best
+plays, `below(4)` before keeping a wanted layer). A policy here draws through `below(rs, i,
+mt, n)`: with an empty `mt` from game i's SplitMix64 generator `rs[i]` (cheap: the vector
+environment's opponents), with a Mersenne Twister state `mt` (rl/batch/rng.py, seeded like the
+bot) from exactly the bot's stream, `act`'s draw included, so that a game of compiled bots is
+the engine's game of Python bots decision for decision (`AbluxxenBatch.bot_playouts`;
+tests/rl/test_batch_policies.py compares them). Greedy reads only what its seat sees (its hand,
+the displays, the pool, the counts, the pending layer, the number of decisions so far), so the
+determinization the Python bot is shown changes none of its choices.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from cardtable.rl.batch.jit import njit
+
+from cardtable.abluxxen.batch.rules import (A_DECK, A_DISCARD, A_JOKERS, A_KEEP, A_LEAVE,
+                                               A_PASS, A_POOL, A_TAKE, ACTIONS, DC, DECISIONS,
+                                               DECK_N, DN, DRAW, HAND, ITEM, JOKER, KEEP,
+                                               LAYERS, MAXL, OPTIONAL, OVER, PCODE, PHASE,
+                                               PLAY, POOL, POOL_LEN, POOL_N, R_N, R_ONES, ROW,
+                                               SCORES, SHADOWP, SIZE, TAKE, TO_MOVE, WIN,
+                                               apply, deal, legal_actions)
+from cardtable.rl.batch.rng import MT_WORDS, _genrand, mt_below, mt_seed, split_below
+
+#: where the rule array holds each seat's level (5 entries; rules.py's R_* come first)
+R_BOTS = 7
+RANDOM = 0
+EASY = 1
+#: level name -> code, the levels compiled here (bots/base.py LEVELS names them)
+LEVELS = {"random": RANDOM, "easy": EASY}
+
+ENDGAME_SUPPLY = 8          # heuristics.py
+LONG_GAME = 400             # heuristics.py
+
+
+@njit
+def below(rs, i, mt, n):
+    """A uniform integer in [0, n): from `mt` (Rng.below) if it is a generator state, else
+    from game i's SplitMix64 generator."""
+    if mt.shape[0] > 0:
+        return mt_below(mt, n)
+    return split_below(rs, i, n)
+
+
+@njit
+def act_draw(mt):
+    """`bots.act`'s `bot.rng.below(2**62)` (the determinization's seed), skipped over:
+    getrandbits(63) is two outputs, the second's top 31 bits above the first; kept when
+    below 2**62 (a Mersenne Twister stream only; SplitMix64 needs no such step)."""
+    if mt.shape[0] == 0:
+        return
+    while True:
+        _genrand(mt)
+        if (_genrand(mt) >> np.uint64(1)) < np.uint64(1 << 30):
+            return
+
+
+@njit
+def _play_args(a):
+    if a < A_JOKERS:
+        return a // 48 + 1, (a % 48) // 6 + 1, a % 6
+    return JOKER, 0, a - A_JOKERS + 1
+
+
+@njit
+def play_score(g, R, a):
+    """heuristics.py `play_score`: the greedy score of the play `a`, in the same float
+    operations."""
+    v, k, j = _play_args(a)
+    size = k + j
+    me = g[TO_MOVE]
+    n = R[R_N]
+    score = 2.0 * size - 0.8 * j
+    for s in range(n):
+        d = g[DN + s]
+        if s != me and d > 0:
+            code = g[LAYERS + s * MAXL + d - 1]
+            tv = code & 15
+            tsize = ((code >> 4) & 15) + (code >> 8)
+            if tsize == size and (tv < v or (R[R_ONES] != 0 and v == 1 and tv >= 13)):
+                score += 2.0 * tsize
+    if v < JOKER or R[R_ONES] != 0:
+        score -= 0.5 * size * (13 - min(v, 13)) / 13
+    if g[SIZE + me] == size:                                # AB-7: only worth it when leading
+        mine = g[DC + me] + size
+        best_other = -100000
+        for s in range(n):
+            if s != me:
+                best_other = max(best_other, g[DC + s] - g[SIZE + s])
+        score += 100.0 if mine >= best_other else -100.0
+    return score
+
+
+@njit
+def _useful(g, h, code):
+    """A layer holds a joker or a number in the hand at `h`."""
+    return (code >> 8) > 0 or (((code >> 4) & 15) > 0 and g[h + (code & 15)] > 0)
+
+
+@njit
+def _best_pool(g, h):
+    """heuristics.py `_best_pool`: (match, position) of the first pool item with the best
+    match above 0 (-1 for none)."""
+    best = 0.0
+    pos = -1
+    for q in range(g[POOL_N]):
+        m = 0.0
+        for c in range(g[POOL_LEN + q]):
+            card = g[POOL + q * ITEM + c]
+            m += 3.0 if card == JOKER else float(g[h + card])
+        if m > best:
+            best = m
+            pos = q
+    return best, pos
+
+
+@njit
+def greedy(g, R, rs, i, mt, buf):
+    """The `easy` level (heuristics.py `greedy`) for the seat to move of game row `g`; `buf`
+    (rules.ACTIONS ints) is scratch."""
+    act_draw(mt)
+    m = legal_actions(g, R, buf)
+    if m == 1:
+        return buf[0]
+    phase = g[PHASE]
+    h = HAND + g[TO_MOVE] * 15
+    if phase == PLAY:                   # the best score; ties in legal order, one at random
+        top = -1e300
+        ties = 0
+        for q in range(m):
+            sc = play_score(g, R, buf[q])
+            if sc > top:
+                top = sc
+                ties = 1
+            elif sc == top:
+                ties += 1
+        pick = below(rs, i, mt, ties)
+        for q in range(m):
+            if play_score(g, R, buf[q]) == top:
+                if pick == 0:
+                    return buf[q]
+                pick -= 1
+    supply = g[DECK_N] + g[POOL_N]
+    if phase == TAKE:
+        if _useful(g, h, g[PCODE]) and supply > ENDGAME_SUPPLY:
+            return A_TAKE
+        return A_LEAVE
+    if phase == KEEP:
+        code = g[PCODE]
+        wanted = ((code >> 4) & 15) + (code >> 8) >= 2 or _useful(g, h, code)
+        if wanted and below(rs, i, mt, 4) != 0 and g[DECISIONS] < LONG_GAME:
+            return A_KEEP
+        return A_DISCARD
+    if phase == DRAW:
+        best, pos = _best_pool(g, h)
+        if pos >= 0:
+            return A_POOL + pos
+        return A_DECK if g[DECK_N] > 0 else buf[0]
+    if phase == OPTIONAL:
+        best, pos = _best_pool(g, h)
+        if pos >= 0 and best >= 2 and supply > ENDGAME_SUPPLY:
+            return A_POOL + pos
+        return A_PASS
+    if phase == SHADOWP:
+        return buf[m - 1]                               # the highest number on offer
+    return buf[0]
+
+
+@njit
+def choose(level, g, R, rs, i, mt, buf):
+    """The decision of `level` (RANDOM, EASY) for the seat to move of game row `g`, from game
+    i's generator `rs` or the generator state `mt` (see `below`); `buf` is scratch."""
+    if level == EASY:
+        return greedy(g, R, rs, i, mt, buf)
+    act_draw(mt)                                        # bots.py RandomBot through `act`
+    m = legal_actions(g, R, buf)
+    return buf[below(rs, i, mt, m)]
+
+
+@njit
+def k_bot_playouts(R, seeds, bot_seeds, rs, mts, scores, wins, decisions, trace):
+    """Whole games, one per seed, every seat played by its level (R[R_BOTS + seat]): per game
+    the final scores, the winner flags, the number of decisions and (up to trace's width) the
+    action ids in order (-1 after the end). With `mts` one generator state per seat (players x
+    rng.MT_WORDS), seat s of game t draws from Python's generator seeded with bot_seeds[t, s],
+    as the engine's bot `make_bot(level, seed=bot_seeds[t, s])` does; with `mts` of width 0
+    from game t's SplitMix64 `rs[t]`."""
+    g = np.zeros(ROW, np.int16)
+    mt = np.zeros(MT_WORDS, np.uint64)
+    cards = np.zeros(109, np.int16)
+    buf = np.zeros(ACTIONS, np.int64)
+    n = R[R_N]
+    width = trace.shape[1]
+    for t in range(seeds.shape[0]):
+        deal(g, R, seeds[t], mt, cards)
+        if mts.shape[1] > 0:
+            for s in range(n):
+                mt_seed(mts[s], bot_seeds[t, s])
+        d = 0
+        while g[OVER] == 0:
+            s = g[TO_MOVE]
+            a = choose(R[R_BOTS + s], g, R, rs, t, mts[s], buf)
+            apply(g, R, a)
+            if d < width:
+                trace[t, d] = a
+            d += 1
+        for q in range(d, width):
+            trace[t, q] = -1
+        decisions[t] = d
+        for s in range(n):
+            scores[t, s] = g[SCORES + s]
+            wins[t, s] = g[WIN + s]

@@ -1,0 +1,125 @@
+"""The bots compiled into the batched simulators play as the Python bots do: seeded games in
+which every seat is the compiled `easy` level (abluxxen/batch/policies.py), drawing from
+Python's generator seeded as the engine's bot, are the engine's games of `make_bot("easy",
+seed)` at every seat, decision for decision (the codec's action ids), with the same scores and
+winners, over every rule set and player count (rl_configs.py). Plus the `opponents` setting
+of the batched environments.
+
+`make test` plays 60 games of `easy` (spread over the 16 configurations), `make test-full` 500
+(tests/sizes.py)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from rl_configs import CONFIGS
+from sizes import sample
+
+from cardtable.bots.base import act, make_bot
+from cardtable.core.errors import ConfigError
+from cardtable.rl.batch import make_batch
+from cardtable.rl.batch.vector import BatchVectorEnv
+from cardtable.rl.codec import make_codec
+from cardtable.rl.common import make_config
+
+AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
+GAMES = sample(500, 60)
+
+
+def _engine_game(cfg, codec, seed: int, bot_seeds: list[int], level: str) -> list[int]:
+    """The engine's game of `seed` with `make_bot(level, bot_seeds[s])` at every seat: its
+    decisions as the codec's action ids."""
+    st = cfg.new_state(seed)
+    bots = [make_bot(level, seed=b) for b in bot_seeds]
+    ids = []
+    while not st.over:
+        seat = st.to_move
+        ids_of = {d.text: a for a, d in codec.legal(st, st.view(seat)).items()}
+        d = act(bots[seat], st)
+        ids.append(ids_of[d.text])
+        st.apply(d)
+    return ids, st
+
+
+@pytest.mark.parametrize("level", ["easy", "random"])
+def test_compiled_bots_play_the_engines_games(level):
+    """Every seat the compiled level in the simulator and the Python bot in the engine: the
+    same decisions, scores and winners (random: the bots' own generators, as the engine's)."""
+    games = GAMES if level == "easy" else len(AB)
+    rnd = random.Random(48)
+    compared = 0
+    for k in range(games):
+        config = AB[k % len(AB)]
+        cfg = make_config(**config)
+        n = cfg.players
+        codec = make_codec(cfg.game, n)
+        seed = 7_000_001 * (k + 1)
+        bot_seeds = [rnd.getrandbits(62) for _ in range(n)]
+        ids, st = _engine_game(cfg, codec, seed, bot_seeds, level)
+        sim = make_batch(cfg.game, 1, variant=cfg.variant, players=n,
+                         options=dict(cfg.options) or None)
+        out = sim.bot_playouts([seed], level, bot_seeds=[bot_seeds], trace=len(ids) + 1)
+        got = out["actions"][0]
+        assert got[:len(ids)].tolist() == ids, (config, seed)
+        assert got[len(ids)] == -1 and out["decisions"][0] == len(ids)
+        assert out["scores"][0].tolist() == st.scores()
+        assert np.flatnonzero(out["winners"][0]).tolist() == sorted(st.winners())
+        compared += len(ids)
+    assert compared > 30 * games
+    print(f"{games} games, {compared} decisions of {level} compared")
+
+
+def test_bot_playouts_without_seeds_play_whole_games():
+    sim = make_batch("abluxxen", 1, variant="basic", players=4)
+    out = sim.bot_playouts(range(20), ["easy", "random", "easy", "random"])
+    assert (out["decisions"] > 20).all() and out["winners"].any(axis=1).all()
+    again = sim.bot_playouts(range(20), ["easy", "random", "easy", "random"])
+    assert np.array_equal(out["scores"], again["scores"])
+
+
+def test_easy_beats_random_in_the_simulator():
+    """A check that the compiled level plays to win: easy at seat 0 against three random
+    seats wins far more than its even share."""
+    sim = make_batch("abluxxen", 1, variant="basic", players=4)
+    out = sim.bot_playouts(range(200), ["easy", "random", "random", "random"])
+    assert out["winners"][:, 0].mean() > 0.5
+
+
+def test_vector_env_with_easy_opponents_plays_and_resets():
+    envs = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4,
+                          opponents="easy", seat=1)
+    assert envs.opponents == ["easy"] * 4
+    obs, infos = envs.reset(seed=5)
+    term = np.zeros(8, bool)
+    ended = 0
+    for _ in range(1500):
+        live = infos["action_mask"].any(axis=1)
+        assert (live == ~term).all() and (infos["seat"] == 1).all()
+        obs, rew, term, trunc, infos = envs.step(envs.sample_actions())
+        ended += int(term.sum())
+    assert ended >= 8
+    # the same seed replays the same games; easy opponents play other games than random ones
+    a = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4, opponents="easy")
+    b = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4,
+                       opponents=["random", "easy", "random", "easy"])
+    c = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4)
+    firsts = [e.reset(seed=11)[0] for e in (a, a, b, c)]
+    assert np.array_equal(firsts[0], firsts[1])
+    assert not np.array_equal(firsts[0], firsts[3])
+
+
+@pytest.mark.parametrize("bad", ["hard", "expert", "greedy", 3, ["easy"] * 3, None,
+                                 ["easy", "easy", "easy", "medium"]])
+def test_unknown_opponents_are_refused(bad):
+    with pytest.raises(ConfigError, match=r"opponents.*|levels: random, easy"):
+        BatchVectorEnv("abluxxen", num_envs=2, variant="basic", players=4, opponents=bad)
+    with pytest.raises(ConfigError, match="levels: random"):
+        BatchVectorEnv("kombio", num_envs=2, players=4, opponents="easy")
+
+
+def test_unknown_level_error_names_the_levels():
+    with pytest.raises(ConfigError) as e:
+        BatchVectorEnv("abluxxen", num_envs=2, variant="basic", players=4, opponents="hard")
+    assert "'hard'" in str(e.value) and "levels: random, easy" in str(e.value)
