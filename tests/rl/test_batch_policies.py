@@ -20,6 +20,7 @@ from sizes import sample
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
+from cardtable.rl.batch.parallel import BatchParallelEnv, parallel_env
 from cardtable.rl.batch.vector import BatchVectorEnv
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config
@@ -123,3 +124,37 @@ def test_unknown_level_error_names_the_levels():
     with pytest.raises(ConfigError) as e:
         BatchVectorEnv("abluxxen", num_envs=2, variant="basic", players=4, opponents="hard")
     assert "'hard'" in str(e.value) and "levels: random, easy" in str(e.value)
+
+
+def test_parallel_env_with_easy_bots_at_some_seats():
+    """The seats given a level play inside the simulator; the others are the agents, and only
+    they are ever to move; every game ends with the agents' final rewards."""
+    env = BatchParallelEnv("abluxxen", 6, variant="basic", players=4,
+                           opponents=[None, "easy", None, "easy"])
+    assert env.possible_agents == ["player_0", "player_2"]
+    obs, infos = env.reset(seed=9)
+    assert set(env.sim.to_move.tolist()) <= {0, 2}
+    finished = 0
+    for _ in range(2000):
+        obs, rew, terms, truncs, infos = env.step(env.sample_actions())
+        assert set(env.sim.to_move[~env.sim.over].tolist()) <= {0, 2}
+        done = terms["player_0"]
+        finished += int(done.sum())
+        assert np.array_equal(rew["player_0"][done], env.sim.final_rewards()[done, 0])
+    assert finished >= 6
+    one = parallel_env("abluxxen", variant="duel", players=2, opponents=["easy", None])
+    obs, infos = one.reset(seed=1)
+    assert one.agents == ["player_1"]
+    while one.agents:
+        mask = obs["player_1"]["action_mask"]
+        obs, rew, terms, truncs, infos = one.step({"player_1": int(np.flatnonzero(mask)[0])})
+    assert set(rew) == {"player_1"}
+
+
+@pytest.mark.parametrize("bad", [["easy"] * 4, "easy", [None, "hard", None, None],
+                                 [None, "easy"]])
+def test_parallel_env_refuses_bad_opponents(bad):
+    with pytest.raises(ConfigError, match="opponents"):
+        BatchParallelEnv("abluxxen", 2, variant="basic", players=4, opponents=bad)
+    with pytest.raises(ConfigError, match="opponents"):
+        BatchParallelEnv("kombio", 2, players=4, opponents=[None, "easy", "easy", "easy"])

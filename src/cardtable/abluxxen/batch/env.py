@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.abluxxen.codec import AbluxxenCodec
+from cardtable.core.errors import ConfigError
 from cardtable.abluxxen.batch import kernels as K
 from cardtable.abluxxen.batch import policies as P
 from cardtable.abluxxen.batch import rules as L
@@ -77,6 +78,7 @@ class AbluxxenBatch:
         seeds = seeds_of(seed, len(idx))
         self.seeds[idx] = seeds
         self.sample_rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
+        self.rng[idx] = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
         obs = np.empty((len(idx), self.obs_size), np.float32)
         mask = np.empty((len(idx), self.num_actions), np.int8)
         K.k_reset(self.state, self.R, idx, seeds, obs, mask, self.seat)
@@ -180,6 +182,25 @@ class AbluxxenBatch:
         another). Takes effect at once, also in games under way."""
         codes = bot_levels(opponents, self.players, P.LEVELS, GAME)
         self.R[P.R_BOTS:P.R_BOTS + self.players] = codes
+
+    def set_bots(self, bots) -> None:
+        """Seats played inside the simulator by `play_bots`: a list of one entry per seat, a
+        level of `levels` or None for a seat the caller plays (ConfigError otherwise)."""
+        if not isinstance(bots, (list, tuple)) or len(bots) != self.players:
+            raise ConfigError(f"opponents must be a list of {self.players} entries (a level, "
+                              f"or None for an agent's seat), not {bots!r}")
+        codes = bot_levels(["random" if b is None else b for b in bots], self.players,
+                           P.LEVELS, GAME)
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = [
+            P.AGENT if b is None else c for b, c in zip(bots, codes)]
+
+    def play_bots(self) -> np.ndarray:
+        """The seats `set_bots` gave a level move (their random numbers from each game's own
+        generator, seeded by `reset`) until a seat without one is to move or the game ends;
+        returns the games that ended so."""
+        ended = np.empty(self.num_games, np.bool_)
+        P.k_play_bots(self.state, self.R, self.rng, ended)
+        return ended
 
     def learner_reset(self, seed=None, seat: int | None = None):
         """New games with one learning seat each (`seat`, or None: drawn per game) and random

@@ -36,6 +36,7 @@ from cardtable.rl.batch.rng import MT_WORDS, _genrand, mt_below, mt_seed, split_
 
 #: where the rule array holds each seat's level (5 entries; rules.py's R_* come first)
 R_BOTS = 7
+AGENT = -1                  # a seat the caller plays (the PettingZoo environment's agents)
 RANDOM = 0
 EASY = 1
 #: level name -> code, the levels compiled here (bots/base.py LEVELS names them)
@@ -222,3 +223,17 @@ def k_bot_playouts(R, seeds, bot_seeds, rs, mts, scores, wins, decisions, trace)
         for s in range(n):
             scores[t, s] = g[SCORES + s]
             wins[t, s] = g[WIN + s]
+
+
+@njit
+def k_play_bots(S, R, rng, ended):
+    """In every game that is not over, the seats of a compiled level (not AGENT) move until an
+    agent's seat is to move or the game is over (ended[i]: it ended so)."""
+    buf = np.zeros(ACTIONS, np.int64)
+    none = np.zeros(0, np.uint64)
+    for i in range(S.shape[0]):
+        g = S[i]
+        ended[i] = False
+        while g[OVER] == 0 and R[R_BOTS + g[TO_MOVE]] != AGENT:
+            apply(g, R, choose(R[R_BOTS + g[TO_MOVE]], g, R, rng, i, none, buf))
+            ended[i] = g[OVER] != 0

@@ -38,6 +38,7 @@ try:
 except ModuleNotFoundError as e:               # without the rl extra: say what to install
     raise missing_extra(e) from None
 
+from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
 from cardtable.rl.common import default_game
 
@@ -45,11 +46,23 @@ from cardtable.rl.common import default_game
 class _Agents:
     """Agents, spaces and the per-seat observations shared by both classes."""
 
-    def _setup(self, game: str | None, num_games: int, config: dict) -> None:
+    def _setup(self, game: str | None, num_games: int, config: dict, opponents=None) -> None:
         self.sim = make_batch(default_game() if game is None else game, num_games, **config)
         n = self.sim.players
         codec = self.sim.codec
-        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self.opponents = None
+        if opponents is not None:               # compiled bots at some seats, agents at None
+            if getattr(self.sim, "set_bots", None) is None:
+                raise ConfigError(f"opponents: the batched simulator of {self.sim.game} has "
+                                  "no compiled bots (levels: random only for its vector env)")
+            self.sim.set_bots(opponents)
+            if all(o is not None for o in opponents):
+                self.sim.set_bots([None] * n)
+                raise ConfigError("opponents: at least one seat must be an agent's (None)")
+            self.opponents = list(opponents)
+        self.possible_agents = [f"player_{s}" for s in range(n)
+                                if self.opponents is None or self.opponents[s] is None]
+        self._seat_of = {a: int(a.rsplit("_", 1)[1]) for a in self.possible_agents}
         self.agents: list[str] = []
         obs_space = spaces.Dict({
             "observation": spaces.Box(codec.obs_low, codec.obs_high, dtype=np.float32),
@@ -69,7 +82,7 @@ class _Agents:
         """Every seat's observation; the mask for the seat to move, zeros for the others."""
         to_move = self.sim.to_move
         out = {}
-        for s, agent in enumerate(self.possible_agents):
+        for agent, s in self._seat_of.items():
             mine = (to_move == s)[:, None]
             out[agent] = {"observation": self.sim.observe(s),
                           "action_mask": np.where(mine, mask, 0).astype(np.int8)}
@@ -80,7 +93,7 @@ class _Agents:
         gave none)."""
         to_move = self.sim.to_move
         out = np.full(self.sim.num_games, -1, np.int64)
-        for s, agent in enumerate(self.possible_agents):
+        for agent, s in self._seat_of.items():
             if agent in actions:
                 a = np.broadcast_to(np.asarray(actions[agent]), (self.sim.num_games,))
                 out = np.where(to_move == s, a, out)
@@ -102,7 +115,21 @@ class _Agents:
         _, mask, rewards, done = sim.step(np.where(legal, acts, 0))
         rewards[bad] = 0.0
         rewards[bad, movers] = self.illegal_reward
+        if self.opponents is not None:          # the bots move up to an agent's turn
+            ended = sim.play_bots()
+            rewards[ended] = sim.final_rewards()[ended]
+            mask, done = sim.masks(), sim.over
         return mask, rewards, done
+
+    def _deal(self, seed, games=None):
+        """Deal (all games or `games`), then let the bots move up to an agent's turn; the
+        masks of the dealt games."""
+        mask = self.sim.reset(seed=seed, games=games)[1]
+        if self.opponents is None:
+            return mask
+        self.sim.play_bots()
+        every = self.sim.masks()
+        return every if games is None else every[games]
 
 
 class parallel_env(_Agents, ParallelEnv):
@@ -111,8 +138,8 @@ class parallel_env(_Agents, ParallelEnv):
     metadata = {"render_modes": [], "name": "cardtable_batch_v0", "is_parallelizable": True}
 
     def __init__(self, game: str | None = None, seed: int | None = None,
-                 illegal_reward: float = -1.0, **config: Any):
-        self._setup(game, 1, config)
+                 illegal_reward: float = -1.0, opponents: list | None = None, **config: Any):
+        self._setup(game, 1, config, opponents)
         self.illegal_reward = float(illegal_reward)
         self.metadata = {**self.metadata, "name": f"cardtable_{self.sim.config.label}_batch_v0"}
         self._rng = np.random.default_rng(seed)
@@ -121,7 +148,7 @@ class parallel_env(_Agents, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        _, mask = self.sim.reset(seed=[int(self._rng.integers(0, 2**62))])
+        mask = self._deal([int(self._rng.integers(0, 2**62))])
         self._mask = mask
         self.agents = self.possible_agents[:]
         return self._unbatch(self._observe_all(mask)), {a: {} for a in self.agents}
@@ -134,8 +161,7 @@ class parallel_env(_Agents, ParallelEnv):
         self._mask = mask
         obs = self._unbatch(self._observe_all(mask))
         over = bool(done[0])
-        rew = {a: float(rewards[0, s]) for s, a in enumerate(self.possible_agents)
-               if a in agents}
+        rew = {a: float(rewards[0, self._seat_of[a]]) for a in agents}
         terms = {a: over for a in agents}
         truncs = {a: False for a in agents}
         infos = {a: {} for a in agents}
@@ -163,8 +189,8 @@ class BatchParallelEnv(_Agents):
                 "autoreset": "next-step"}
 
     def __init__(self, game: str | None = None, num_games: int = 1,
-                 illegal_reward: float = -1.0, **config: Any):
-        self._setup(game, num_games, config)
+                 illegal_reward: float = -1.0, opponents: list | None = None, **config: Any):
+        self._setup(game, num_games, config, opponents)
         self.illegal_reward = float(illegal_reward)
         self.num_games = self.sim.num_games
         self._restart = np.zeros(self.num_games, np.bool_)
@@ -173,7 +199,7 @@ class BatchParallelEnv(_Agents):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Deal every game: game i from `seed + i` (the engine's game of that seed); later
         games continue from seed + num_games (None: random seeds)."""
-        _, mask = self.sim.reset(seed=seed)
+        mask = self._deal(seed)
         self._mask = mask
         self._next_seed = None if seed is None else int(seed) + self.num_games
         self._restart[:] = False
@@ -190,13 +216,13 @@ class BatchParallelEnv(_Agents):
             if self._next_seed is not None:
                 seeds = self._next_seed
                 self._next_seed += len(restart)
-            mask[restart] = self.sim.reset(seed=seeds, games=restart)[1]
+            mask[restart] = self._deal(seeds, restart)
             rewards[restart] = 0
             done = self.sim.over
         self._restart = done.copy()
         self._mask = mask
         obs = self._observe_all(mask)
-        rew = {a: rewards[:, s] for s, a in enumerate(self.possible_agents)}
+        rew = {a: rewards[:, s] for a, s in self._seat_of.items()}
         terms = {a: done.copy() for a in self.agents}
         truncs = {a: np.zeros(self.num_games, np.bool_) for a in self.agents}
         return obs, rew, terms, truncs, {a: {} for a in self.agents}
@@ -205,5 +231,4 @@ class BatchParallelEnv(_Agents):
         """A random legal action per game for the agent to move (0 for the others)."""
         a = np.maximum(self.sim.sample_actions(), 0)
         to_move = self.sim.to_move
-        return {agent: np.where(to_move == s, a, 0)
-                for s, agent in enumerate(self.possible_agents)}
+        return {agent: np.where(to_move == s, a, 0) for agent, s in self._seat_of.items()}
