@@ -18,6 +18,11 @@ with `illegal_reward` (default -1) for the mover and 0 for the others, as Pettin
 TerminateIllegalWrapper does for the AEC environments. `parallel_env` is a `pettingzoo.ParallelEnv` of one
 game (PettingZoo's `parallel_api_test` and `parallel_seed_test` pass on it).
 
+`opponents` (both classes; default None: every seat an agent) is a list of one entry per
+seat: a bot level the simulator has compiled (Abluxxen's "random", "easy": abluxxen/batch/
+policies.py) plays that seat inside the simulator between the agents' moves, None marks an
+agent's seat; only the agents' seats are agents (their names keep the seat number).
+
 `BatchParallelEnv(game, num_games, ...)` is the same for many games at once, each value an
 array over the games (observations (games x obs_size), masks, rewards, terminations), with
 next-step autoreset: a game that ended at the previous step is dealt anew (its actions ignored);

@@ -1,6 +1,7 @@
 """A Gymnasium vector environment on the batched simulator: one learning seat per game, the
-other seats random legal players inside the compiled loop, so a whole vector of games steps in
-one call.
+other seats compiled players inside the compiled loop (`opponents`: "random" legal players by
+default, or a bot level the simulator has compiled, e.g. Abluxxen's "easy"; one for every
+seat or a list of one per seat), so a whole vector of games steps in one call.
 
     from cardtable.rl.batch.vector import BatchVectorEnv
     envs = BatchVectorEnv("abluxxen", num_envs=256, variant="basic", players=4)
@@ -42,7 +43,8 @@ from cardtable.rl.batch.common import set_opponents
 
 class BatchVectorEnv(VectorEnv):
     """`num_envs` games of one configuration (rl/common.py: variant, players, options,
-    reward), one learner seat each, random opponents; see the module docstring."""
+    reward), one learner seat each, compiled opponents (`opponents`: a level of
+    `sim.levels` or one per seat; ConfigError for another); see the module docstring."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
