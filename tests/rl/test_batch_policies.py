@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import random
 
+import gymnasium
 import numpy as np
 import pytest
+from pettingzoo.test import parallel_api_test
 from rl_configs import CONFIGS
 from sizes import sample
 
+import cardtable.rl  # noqa: F401  (registers the ids)
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
@@ -109,6 +112,10 @@ def test_vector_env_with_easy_opponents_plays_and_resets():
     firsts = [e.reset(seed=11)[0] for e in (a, a, b, c)]
     assert np.array_equal(firsts[0], firsts[1])
     assert not np.array_equal(firsts[0], firsts[3])
+    made = gymnasium.make_vec("cardtable/AbluxxenBatch-v0", num_envs=2, variant="duel",
+                              players=2, opponents="easy")
+    assert made.opponents == ["easy", "easy"]
+    assert BatchVectorEnv("kombio", num_envs=2, players=3).opponents == ["random"] * 3
 
 
 @pytest.mark.parametrize("bad", ["hard", "expert", "greedy", 3, ["easy"] * 3, None,
@@ -149,6 +156,8 @@ def test_parallel_env_with_easy_bots_at_some_seats():
         mask = obs["player_1"]["action_mask"]
         obs, rew, terms, truncs, infos = one.step({"player_1": int(np.flatnonzero(mask)[0])})
     assert set(rew) == {"player_1"}
+    parallel_api_test(parallel_env("abluxxen", variant="basic", players=3, seed=2,
+                                   opponents=["easy", None, None]), num_cycles=400)
 
 
 @pytest.mark.parametrize("bad", [["easy"] * 4, "easy", [None, "hard", None, None],
