@@ -1,13 +1,13 @@
 """The bots compiled into the batched simulators play as the Python bots do: seeded games in
-which every seat is the compiled `easy` level (abluxxen/batch/policies.py,
-kombio/batch/policies.py), drawing from Python's generator seeded as the engine's bot, are
-the engine's games of `make_bot("easy", seed)` at every seat, decision for decision (the
-codec's action ids), with the same scores and winners, over every Abluxxen rule set and player
-count (rl_configs.py) and Kombio at 2-6 players. Plus the `opponents` setting of the batched
-environments.
+which every seat is a compiled level (abluxxen/batch/policies.py, kombio/batch/policies.py),
+drawing from Python's generator seeded as the engine's bot, are the engine's games of
+`make_bot(level, seed)` at every seat, decision for decision (the codec's action ids), with
+the same scores and winners: Abluxxen's `easy` and `medium` over every rule set and player
+count (rl_configs.py), Kombio's `easy` at 2-6 players. Plus the `opponents` setting of the
+batched environments.
 
-`make test` plays 60 Abluxxen games of `easy` (spread over the 16 configurations) and 20
-Kombio games, `make test-full` 500 and 200 (tests/sizes.py)."""
+`make test` plays 60 Abluxxen games of `easy` (spread over the 16 configurations), 20 of
+`medium` and 20 Kombio games of `easy`; `make test-full` 500, 200 and 200 (tests/sizes.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from cardtable.rl.common import make_config
 
 AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
 GAMES = sample(500, 60)
+MEDIUM_GAMES = sample(200, 20)
 KOMBIO_GAMES = sample(200, 20)          # spread over 2-6 players
 
 
@@ -49,11 +50,11 @@ def _engine_game(cfg, codec, seed: int, bot_seeds: list[int], level: str) -> lis
     return ids, st
 
 
-@pytest.mark.parametrize("level", ["easy", "random"])
+@pytest.mark.parametrize("level", ["easy", "medium", "random"])
 def test_compiled_bots_play_the_engines_games(level):
     """Every seat the compiled level in the simulator and the Python bot in the engine: the
     same decisions, scores and winners (random: the bots' own generators, as the engine's)."""
-    games = GAMES if level == "easy" else len(AB)
+    games = {"easy": GAMES, "medium": MEDIUM_GAMES}.get(level, len(AB))
     rnd = random.Random(48)
     compared = 0
     for k in range(games):
@@ -111,12 +112,14 @@ def test_bot_playouts_without_seeds_play_whole_games():
     assert np.array_equal(out["scores"], again["scores"])
 
 
-def test_easy_beats_random_in_the_simulator():
-    """A check that the compiled level plays to win: easy at seat 0 against three random
-    seats wins far more than its even share."""
+def test_the_levels_beat_the_levels_below_in_the_simulator():
+    """A check that the compiled levels play to win: easy at seat 0 against three random
+    seats wins far more than its even share, medium against three easy more than its share."""
     sim = make_batch("abluxxen", 1, variant="basic", players=4)
     out = sim.bot_playouts(range(200), ["easy", "random", "random", "random"])
     assert out["winners"][:, 0].mean() > 0.5
+    out = sim.bot_playouts(range(400), ["medium", "easy", "easy", "easy"])
+    assert out["winners"][:, 0].mean() > 0.3
 
 
 def test_vector_env_with_easy_opponents_plays_and_resets():
@@ -135,11 +138,19 @@ def test_vector_env_with_easy_opponents_plays_and_resets():
     # the same seed replays the same games; easy opponents play other games than random ones
     a = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4, opponents="easy")
     b = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4,
-                       opponents=["random", "easy", "random", "easy"])
+                       opponents=["random", "easy", "medium", "easy"])
     c = BatchVectorEnv("abluxxen", num_envs=8, variant="basic", players=4)
     firsts = [e.reset(seed=11)[0] for e in (a, a, b, c)]
     assert np.array_equal(firsts[0], firsts[1])
     assert not np.array_equal(firsts[0], firsts[3])
+    medium = BatchVectorEnv("abluxxen", num_envs=4, variant="expert", players=3,
+                            opponents="medium", seat=0)
+    obs, infos = medium.reset(seed=1)
+    ended = 0
+    for _ in range(600):
+        obs, rew, term, trunc, infos = medium.step(medium.sample_actions())
+        ended += int(term.sum())
+    assert ended >= 4
     made = gymnasium.make_vec("cardtable/AbluxxenBatch-v0", num_envs=2, variant="duel",
                               players=2, opponents="easy")
     assert made.opponents == ["easy", "easy"]
@@ -169,9 +180,9 @@ def test_kombio_vector_env_with_easy_opponents_plays_and_resets():
 
 
 @pytest.mark.parametrize("bad", ["hard", "expert", "greedy", 3, ["easy"] * 3, None,
-                                 ["easy", "easy", "easy", "medium"], "medium"])
+                                 ["easy", "easy", "easy", "hard"]])
 def test_unknown_opponents_are_refused(bad):
-    with pytest.raises(ConfigError, match=r"opponents.*|levels: random, easy"):
+    with pytest.raises(ConfigError, match="opponents"):
         BatchVectorEnv("abluxxen", num_envs=2, variant="basic", players=4, opponents=bad)
     with pytest.raises(ConfigError, match="levels: random, easy"):
         BatchVectorEnv("kombio", num_envs=2, players=4, opponents="medium")
@@ -180,7 +191,7 @@ def test_unknown_opponents_are_refused(bad):
 def test_unknown_level_error_names_the_levels():
     with pytest.raises(ConfigError) as e:
         BatchVectorEnv("abluxxen", num_envs=2, variant="basic", players=4, opponents="hard")
-    assert "'hard'" in str(e.value) and "levels: random, easy" in str(e.value)
+    assert "'hard'" in str(e.value) and "levels: random, easy, medium" in str(e.value)
 
 
 def test_parallel_env_with_easy_bots_at_some_seats():

@@ -25,8 +25,9 @@ from cardtable.kombio.batch.play import (A_DISCARD, A_DRAW, A_HAND_OVER, A_KEEP,
                                             legal_actions, pair_index)
 from cardtable.kombio.batch.rules import (ACT, CALLER, CARDS, DISCARD, DISCARD_N, DRAWN,
                                              GRIDS, LENS, OVER, PEEKED, PHASE, R_BASE_PAIR,
-                                             R_BASE_POS, R_K, R_N, R_P, R_Q, SEATS, SLOTS, TABOO, TO_MOVE, TOP_SNAPPED, TOTALS,
-                                             TURN_NO, VICTIM_P, VICTIM_S, WIN, ROW, _seen,
+                                             R_BASE_POS, R_K, R_N, R_P, R_Q, ROW, SEATS,
+                                             SLOTS, TABOO, TO_MOVE, TOP_SNAPPED, TOTALS,
+                                             TURN_NO, VICTIM_P, VICTIM_S, WIN, _seen,
                                              deal_game, value_of)
 from cardtable.rl.batch.rng import MT_WORDS, _genrand, mt_below, mt_seed, split_below
 
