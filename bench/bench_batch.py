@@ -5,7 +5,7 @@ One run on one core (pinned), side by side:
     (`step`: every decision is one agent step, each returning the next seat's observation and
     mask; random legal actions from `sample_actions`; finished games dealt anew), its Gymnasium
     vector environment (learner steps; three random opponents inside, then three compiled
-    `easy` opponents: abluxxen/batch/policies.py), and today's PettingZoo
+    `easy` and `medium` opponents: abluxxen/batch/policies.py), and today's PettingZoo
     AEC layer (bench_engine.py's loop) for the ratio (issue 35's target: >= 100,000/s);
   * random playouts, decisions/s: the simulator's compiled playouts against OpenSpiel's C++
     crazy_eights (bench_engine.py's loop; target: >= 2x) and the raw engine;
@@ -189,6 +189,7 @@ def main() -> int:
     run_batch_steps(0.2)
     run_vector_env(0.2)
     run_vector_env(0.2, opponents="easy")
+    run_vector_env(0.2, opponents="medium")
     run_playouts(0.2)
     run_batch_steps(0.2, game="kombio")
     run_playouts(0.2, game="kombio")
@@ -200,8 +201,9 @@ def main() -> int:
     rows.append(("  PettingZoo AEC (today's layer)", aec, None))
     rows.append(("  batched simulator step", timed(run_batch_steps, s), aec))
     rows.append(("  batched Gymnasium VectorEnv (learner)", timed(run_vector_env, s), aec))
-    rows.append(("  ... with 3 easy opponents (compiled)",
-                 timed(run_vector_env, s, opponents="easy"), aec))
+    for level in ("easy", "medium"):
+        rows.append((f"  ... with 3 {level} opponents (compiled)",
+                     timed(run_vector_env, s, opponents=level), aec))
     pairs = two_processes("steps", s)
     if pairs:
         rows.append(("  batched simulator step, 2 processes", pairs, aec))

@@ -19,9 +19,9 @@ TerminateIllegalWrapper does for the AEC environments. `parallel_env` is a `pett
 game (PettingZoo's `parallel_api_test` and `parallel_seed_test` pass on it).
 
 `opponents` (both classes; default None: every seat an agent) is a list of one entry per
-seat: a bot level the simulator has compiled (Abluxxen's "random", "easy": abluxxen/batch/
-policies.py) plays that seat inside the simulator between the agents' moves, None marks an
-agent's seat; only the agents' seats are agents (their names keep the seat number).
+seat: a bot level the simulator has compiled (`sim.levels`, e.g. "random", "easy": a game's
+batch/policies.py) plays that seat inside the simulator between the agents' moves, None
+marks an agent's seat; only those seats are agents (their names keep the seat number).
 
 `BatchParallelEnv(game, num_games, ...)` is the same for many games at once, each value an
 array over the games (observations (games x obs_size), masks, rewards, terminations), with
