@@ -6,8 +6,8 @@ the same scores and winners: Abluxxen's `easy` and `medium` over every rule set 
 count (rl_configs.py), Kombio's `easy` at 2-6 players. Plus the `opponents` setting of the
 batched environments.
 
-`make test` plays 60 Abluxxen games of `easy` (spread over the 16 configurations), 20 of
-`medium` and 20 Kombio games of `easy`; `make test-full` 500, 200 and 200 (tests/sizes.py)."""
+`make test` plays 60 Abluxxen games of `easy` (spread over the 16 configurations), 60 of
+`medium` and 20 Kombio games of `easy`; `make test-full` 500, 500 and 200 (tests/sizes.py)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from cardtable.rl.common import make_config
 
 AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
 GAMES = sample(500, 60)
-MEDIUM_GAMES = sample(200, 20)
+MEDIUM_GAMES = sample(500, 60)
 KOMBIO_GAMES = sample(200, 20)          # spread over 2-6 players
 
 
