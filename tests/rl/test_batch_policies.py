@@ -23,8 +23,10 @@ from sizes import sample
 import cardtable.rl  # noqa: F401  (registers the ids)
 from cardtable.bots.base import act, make_bot
 from cardtable.core.errors import ConfigError
+from cardtable.core.rng import Rng
 from cardtable.rl.batch import make_batch
 from cardtable.rl.batch.parallel import BatchParallelEnv, parallel_env
+from cardtable.rl.batch.rng import MT_WORDS, mt_below, mt_below_2_62, mt_seed
 from cardtable.rl.batch.vector import BatchVectorEnv
 from cardtable.rl.codec import make_codec
 from cardtable.rl.common import make_config
@@ -33,6 +35,17 @@ AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
 GAMES = sample(500, 60)
 MEDIUM_GAMES = sample(500, 60)
 KOMBIO_GAMES = sample(200, 20)          # spread over 2-6 players
+
+
+def test_the_determinization_seed_draw_is_pythons():
+    """rng.py's `mt_below_2_62` is Rng.below(2**62), the draw `bots.act` makes per decision."""
+    for seed in (0, 1, 48, 2**40 + 7):
+        mt = np.zeros(MT_WORDS, np.uint64)
+        mt_seed(mt, np.uint64(seed))
+        rng = Rng(seed)
+        for _ in range(50):
+            assert int(mt_below_2_62(mt)) == rng.below(2**62)
+            assert mt_below(mt, 7) == rng.below(7)
 
 
 def _engine_game(cfg, codec, seed: int, bot_seeds: list[int], level: str) -> list[int]:

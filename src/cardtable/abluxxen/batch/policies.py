@@ -39,7 +39,7 @@ from cardtable.abluxxen.batch.rules import (A_DECK, A_DISCARD, A_JOKERS, A_KEEP,
                                                R_OPTIONAL, R_PARTIAL, R_SHADOW_BLOCKS, ROW,
                                                SCORES, SHADOW, SHADOWP, SIZE, TAKE, TO_MOVE,
                                                WIN, apply, deal, legal_actions)
-from cardtable.rl.batch.rng import MT_WORDS, _genrand, mt_below, mt_seed, split_below
+from cardtable.rl.batch.rng import MT_WORDS, mt_below, mt_below_2_62, mt_seed, split_below
 
 #: where the rule array holds each seat's level (5 entries; rules.py's R_* come first)
 R_BOTS = 7
@@ -65,15 +65,10 @@ def below(rs, i, mt, n):
 
 @njit
 def act_draw(mt):
-    """`bots.act`'s `bot.rng.below(2**62)` (the determinization's seed), skipped over:
-    getrandbits(63) is two outputs, the second's top 31 bits above the first; kept when
-    below 2**62 (a Mersenne Twister stream only; SplitMix64 needs no such step)."""
-    if mt.shape[0] == 0:
-        return
-    while True:
-        _genrand(mt)
-        if (_genrand(mt) >> np.uint64(1)) < np.uint64(1 << 30):
-            return
+    """`bots.act`'s `bot.rng.below(2**62)` (the determinization's seed), drawn and dropped
+    (a Mersenne Twister stream only; SplitMix64 needs no such step)."""
+    if mt.shape[0] > 0:
+        mt_below_2_62(mt)
 
 
 @njit

@@ -27,9 +27,9 @@ from cardtable.kombio.batch.rules import (ACT, CALLER, CARDS, DISCARD, DISCARD_N
                                              GRIDS, LENS, OVER, PEEKED, PHASE, R_BASE_PAIR,
                                              R_BASE_POS, R_K, R_N, R_P, R_Q, ROW, SEATS,
                                              SLOTS, TABOO, TO_MOVE, TOP_SNAPPED, TOTALS,
-                                             TURN_NO, VICTIM_P, VICTIM_S, WIN, _seen,
+                                             TURN_NO, VICTIM_P, VICTIM_S, WIN, seen,
                                              deal_game, value_of)
-from cardtable.rl.batch.rng import MT_WORDS, _genrand, mt_below, mt_seed, split_below
+from cardtable.rl.batch.rng import MT_WORDS, mt_below, mt_below_2_62, mt_seed, split_below
 
 #: where the parameter array holds each seat's level (6 entries after rules.py's R_*)
 R_BOTS = 7
@@ -54,12 +54,8 @@ def below(rs, i, mt, n):
 @njit
 def act_draw(mt):
     """`bots.act`'s `bot.rng.below(2**62)`, as abluxxen/batch/policies.py `act_draw`."""
-    if mt.shape[0] == 0:
-        return
-    while True:
-        _genrand(mt)
-        if (_genrand(mt) >> np.uint64(1)) < np.uint64(1 << 30):
-            return
+    if mt.shape[0] > 0:
+        mt_below_2_62(mt)
 
 
 @njit
@@ -68,7 +64,7 @@ def card_seen(g, kn, me, p, slot):
     if slot < 0 or slot >= g[LENS + p]:
         return NONE
     c = g[GRIDS + p * SLOTS + slot]
-    if c < 0 or not _seen(kn, me, c):
+    if c < 0 or not seen(kn, me, c):
         return NONE
     return value_of(c)
 
@@ -79,7 +75,7 @@ def expected(kn, me):
     total = 0
     count = 0
     for c in range(CARDS):
-        if not _seen(kn, me, c):
+        if not seen(kn, me, c):
             total += value_of(c)
             count += 1
     return total / count if count else 5.0

@@ -98,7 +98,8 @@ def forget(known, card):
 
 
 @njit
-def _seen(known, me, card):
+def seen(known, me, card):
+    """Has seat `me` seen card id `card` (its own knowledge or everybody's)?"""
     word = card >> 6
     bit = np.uint64(1) << np.uint64(card & 63)
     return ((known[me, word] | known[SEATS, word]) & bit) != 0
@@ -192,7 +193,7 @@ def encode(g, known, n, K, target, me, o):
                 continue
             if c < K:
                 b = (r * K + c) * 18
-                if _seen(known, me, card):
+                if seen(known, me, card):
                     o[b + value_of(card) + 2] = 1.0
                 else:
                     o[b] = 1.0
