@@ -4,7 +4,8 @@ One run on one core (pinned), side by side:
   * agent steps/s with observations and masks, Abluxxen basic 4p: the batched simulator
     (`step`: every decision is one agent step, each returning the next seat's observation and
     mask; random legal actions from `sample_actions`; finished games dealt anew), its Gymnasium
-    vector environment (learner steps; three random opponents inside), and today's PettingZoo
+    vector environment (learner steps; three random opponents inside, then three compiled
+    `easy` and `medium` opponents: abluxxen/batch/policies.py), and today's PettingZoo
     AEC layer (bench_engine.py's loop) for the ratio (issue 35's target: >= 100,000/s);
   * random playouts, decisions/s: the simulator's compiled playouts against OpenSpiel's C++
     crazy_eights (bench_engine.py's loop; target: >= 2x) and the raw engine;
@@ -73,10 +74,12 @@ def run_batch_steps(seconds: float, games: int = BATCH,
     return steps, done_games, time.perf_counter() - t0
 
 
-def run_vector_env(seconds: float, envs: int = BATCH) -> tuple[int, int, float]:
-    """(learner steps, episodes, seconds) through BatchVectorEnv (3 random opponents)."""
+def run_vector_env(seconds: float, envs: int = BATCH,
+                   opponents: str = "random") -> tuple[int, int, float]:
+    """(learner steps, episodes, seconds) through BatchVectorEnv (3 opponents of the compiled
+    level `opponents`)."""
     from cardtable.rl.batch.vector import BatchVectorEnv
-    env = BatchVectorEnv("abluxxen", envs, **GAME)
+    env = BatchVectorEnv("abluxxen", envs, opponents=opponents, **GAME)
     env.reset(seed=0)
     env.step(env.sample_actions())                            # warm-up
     steps = episodes = 0
@@ -213,6 +216,8 @@ def main() -> int:
     import cardtable.rl.pettingzoo  # noqa: F401
     run_batch_steps(0.2)
     run_vector_env(0.2)
+    run_vector_env(0.2, opponents="easy")
+    run_vector_env(0.2, opponents="medium")
     run_playouts(0.2)
     run_batch_steps(0.2, game="kombio")
     run_playouts(0.2, game="kombio")
@@ -224,6 +229,9 @@ def main() -> int:
     rows.append(("  PettingZoo AEC (today's layer)", aec, None))
     rows.append(("  batched simulator step", timed(s, run_batch_steps), aec))
     rows.append(("  batched Gymnasium VectorEnv (learner)", timed(s, run_vector_env), aec))
+    for level in ("easy", "medium"):
+        rows.append((f"  ... with 3 {level} opponents (compiled)",
+                     timed(s, run_vector_env, opponents=level), aec))
     pairs = two_processes("steps", s)
     if pairs:
         rows.append(("  batched simulator step, 2 processes", pairs, aec))

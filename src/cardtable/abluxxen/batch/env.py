@@ -23,20 +23,23 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.abluxxen.codec import AbluxxenCodec
+from cardtable.core.errors import ConfigError
 from cardtable.abluxxen.batch import kernels as K
+from cardtable.abluxxen.batch import policies as P
 from cardtable.abluxxen.batch import rules as L
-from cardtable.rl.batch.common import count_of, cut_episodes, game_numbers, seeds_of
+from cardtable.rl.batch.common import bot_levels, count_of, cut_episodes, game_numbers, seeds_of
 from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 
 GAME = AbluxxenCodec.game
 
 
 def rules_of(config) -> np.ndarray:
-    """The rule array `R` of abluxxen/batch/rules.py for a configuration (rl/common.py)."""
+    """The rule array `R` of abluxxen/batch/rules.py for a configuration (rl/common.py), then
+    every seat's compiled policy (policies.py R_BOTS; all random)."""
     rules = config.new_state(0).rules                # the engine's reading of variant + options
     return np.array([config.players, rules.optional_draw, rules.ones_beat_top, rules.duel,
-                     rules.shadow_partial, rules.tiebreak_fewer_hand, rules.shadow_blocks_draw],
-                    np.int64)
+                     rules.shadow_partial, rules.tiebreak_fewer_hand, rules.shadow_blocks_draw]
+                    + [P.RANDOM] * L.SEATS, np.int64)
 
 
 class AbluxxenBatch:
@@ -44,6 +47,8 @@ class AbluxxenBatch:
     options, reward); see the module docstring."""
 
     game = GAME
+    #: the bot levels compiled into the simulator (policies.py), for `opponents`
+    levels = tuple(P.LEVELS)
 
     def __init__(self, num_games: int, variant: str | None = None, players: int | None = None,
                  options: dict | None = None, reward: str = "score"):
@@ -73,6 +78,7 @@ class AbluxxenBatch:
         seeds = seeds_of(seed, len(idx))
         self.seeds[idx] = seeds
         self.sample_rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
+        self.rng[idx] = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
         obs = np.empty((len(idx), self.obs_size), np.float32)
         mask = np.empty((len(idx), self.num_actions), np.int8)
         K.k_reset(self.state, self.R, idx, seeds, obs, mask, self.seat)
@@ -169,7 +175,33 @@ class AbluxxenBatch:
         w = self.winners.astype(np.float32)
         return w / np.maximum(w.sum(axis=1, keepdims=True), 1)
 
-    # -- one learner against random players (the Gymnasium vector environment) -------------
+    # -- one learner against compiled players (the Gymnasium vector environment) -----------
+    def set_opponents(self, opponents="random") -> None:
+        """The policy of the seats the learner does not play: a level of `levels` for every
+        seat, or a list of one per seat (rl/batch/common.py `bot_levels`; ConfigError for
+        another). Takes effect at once, also in games under way."""
+        codes = bot_levels(opponents, self.players, P.LEVELS, GAME)
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = codes
+
+    def set_bots(self, bots) -> None:
+        """Seats played inside the simulator by `play_bots`: a list of one entry per seat, a
+        level of `levels` or None for a seat the caller plays (ConfigError otherwise)."""
+        if not isinstance(bots, (list, tuple)) or len(bots) != self.players:
+            raise ConfigError(f"opponents must be a list of {self.players} entries (a level, "
+                              f"or None for an agent's seat), not {bots!r}")
+        codes = bot_levels(["random" if b is None else b for b in bots], self.players,
+                           P.LEVELS, GAME)
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = [
+            P.AGENT if b is None else c for b, c in zip(bots, codes)]
+
+    def play_bots(self) -> np.ndarray:
+        """The seats `set_bots` gave a level move (their random numbers from each game's own
+        generator, seeded by `reset`) until a seat without one is to move or the game ends;
+        returns the games that ended so."""
+        ended = np.empty(self.num_games, np.bool_)
+        P.k_play_bots(self.state, self.R, self.rng, ended)
+        return ended
+
     def learner_reset(self, seed=None, seat: int | None = None,
                       max_length: int = MAX_LENGTH):
         """New games with one learning seat each (`seat`, or None: drawn per game) and random
@@ -218,6 +250,41 @@ class AbluxxenBatch:
         return obs, mask, reward, terminated, illegal, self.seat.copy()
 
     # -- whole games ------------------------------------------------------------------------
+    def bot_playouts(self, seeds, bots="easy", bot_seeds=None,
+                     trace: int = 0) -> dict[str, np.ndarray]:
+        """Whole games of compiled bots (`bots`: a level of `levels`, or one per seat), one per
+        seed, compiled end to end: {"scores", "winners", "decisions"} and, with `trace` > 0,
+        "actions" (games x trace: each game's first `trace` action ids, -1 after its end).
+        With `bot_seeds` (games x players whole numbers) seat s of game t draws its random
+        numbers as the engine's `make_bot(level, seed=bot_seeds[t][s])` does, so game t is
+        the engine's game of those bots decision for decision (policies.py); without, from a
+        fast generator per game. The batch's own games and opponents are untouched."""
+        values = [int(seeds)] if isinstance(seeds, (int, np.integer)) \
+            and not isinstance(seeds, bool) else list(seeds)
+        seeds = seeds_of(values, len(values))
+        m, n = len(seeds), self.players
+        R = self.R.copy()
+        R[P.R_BOTS:P.R_BOTS + n] = bot_levels(bots, n, P.LEVELS, GAME)
+        if bot_seeds is None:
+            chosen = np.zeros((m, n), np.uint64)
+            mts = np.zeros((n, 0), np.uint64)
+        else:
+            rows = [list(r) for r in bot_seeds]
+            if len(rows) != m or any(len(r) != n for r in rows):
+                raise ValueError(f"bot_seeds must be {m} rows of {n} seeds (games x players)")
+            chosen = np.array([seeds_of(r, n) for r in rows], np.uint64).reshape(m, n)
+            mts = np.zeros((n, K.MT_WORDS), np.uint64)
+        scores = np.zeros((m, n), np.int64)
+        wins = np.zeros((m, n), np.int64)
+        decisions = np.zeros(m, np.int64)
+        actions = np.zeros((m, max(int(trace), 0)), np.int64)
+        P.k_bot_playouts(R, seeds, chosen, seeds ^ np.uint64(0x5DEECE66D), mts, scores, wins,
+                         decisions, actions)
+        out = {"scores": scores, "winners": wins != 0, "decisions": decisions}
+        if trace > 0:
+            out["actions"] = actions
+        return out
+
     def playouts(self, seeds) -> dict[str, np.ndarray]:
         """Whole games of random legal play, one per seed (of any number; `seeds_of` reads an
         int as one seed), compiled end to end: {"scores", "winners", "decisions"}. The batch's

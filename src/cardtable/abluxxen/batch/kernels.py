@@ -10,6 +10,7 @@ from cardtable.rl.batch.jit import njit
 from cardtable.abluxxen.batch.rules import (ACTIONS, LAST, OVER, R_N, ROW, SCORES,
                                                TO_MOVE, WIN, apply, deal, encode, is_legal,
                                                legal_actions)
+from cardtable.abluxxen.batch.policies import R_BOTS, choose
 from cardtable.rl.batch.rng import MT_WORDS, split_below, split_next
 
 
@@ -133,13 +134,14 @@ def k_playouts(R, seeds, rng, scores, wins, decisions):
             wins[t, s] = g[WIN + s]
 
 
-# -- the vector environment: one learner seat per game, random opponents ----------------------
+# -- the vector environment: one learner seat per game, compiled opponents --------------------
 @njit
 def _opponents(g, R, i, learner, rng, buf):
-    """The random opponents play until the learner is to move or the game is over."""
+    """The opponents play (each seat its level, R[R_BOTS + seat]: policies.py) until the
+    learner is to move or the game is over."""
+    none = np.zeros(0, np.uint64)
     while g[OVER] == 0 and g[TO_MOVE] != learner:
-        m = legal_actions(g, R, buf)
-        apply(g, R, buf[split_below(rng, i, m)])
+        apply(g, R, choose(R[R_BOTS + g[TO_MOVE]], g, R, rng, i, none, buf))
 
 
 @njit

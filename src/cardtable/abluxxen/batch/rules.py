@@ -56,7 +56,10 @@ ITEM = 14
 DECK = 223                  # 109 cards, top last
 LAYERS = 332                # 5 x 110 layers, bottom first
 MAXL = 110
-ROW = LAYERS + SEATS * MAXL
+DECISIONS = LAYERS + SEATS * MAXL   # decisions applied so far (the engine's len(history))
+KNOWN = DECISIONS + 1       # 5 x 15: the engine's `known` (hand cards every player saw go in)
+DISC = KNOWN + SEATS * 15   # 15 counts per card of the discard pile
+ROW = DISC + 15
 
 PLAY, SHADOWP, TAKE, KEEP, DRAW, OPTIONAL = 0, 1, 2, 3, 4, 5
 # action ids (abluxxen/codec.py)
@@ -345,13 +348,16 @@ def next_victim(g, R):
 
 @njit
 def add_layer(g, seat, code):
-    """The cards of a layer into a hand."""
+    """The cards of a layer into a hand, seen by everybody (`known`)."""
     h = HAND + seat * 15
+    kn = KNOWN + seat * 15
     k = (code >> 4) & 15
     j = code >> 8
     if k:
         g[h + (code & 15)] += k
+        g[kn + (code & 15)] += k
     g[h + JOKER] += j
+    g[kn + JOKER] += j
     g[SIZE + seat] += k + j
 
 
@@ -368,6 +374,8 @@ def apply(g, R, a):
     """Apply the legal action id `a` of the seat to move (the caller checks legality)."""
     s = g[TO_MOVE]
     g[LAST] = s
+    if g[DECISIONS] < 32767:                            # (int16; the bots look below 400)
+        g[DECISIONS] += 1
     phase = g[PHASE]
     if phase == PLAY:                                   # AB-5, AB-6, AB-7: play a set
         if a < A_JOKERS:
@@ -383,6 +391,11 @@ def apply(g, R, a):
             g[h + v] -= k
         g[h + JOKER] -= j
         g[SIZE + s] -= k + j
+        kn = KNOWN + s * 15
+        if k:
+            g[kn + v] = max(0, g[kn + v] - k)
+        if j:
+            g[kn + JOKER] = max(0, g[kn + JOKER] - j)
         g[LAYERS + s * MAXL + g[DN + s]] = v + 16 * k + 256 * j    # AB-6
         g[DN + s] += 1
         g[DC + s] += k + j
@@ -404,6 +417,7 @@ def apply(g, R, a):
         g[SHADOW_SIZE] -= n
         g[HAND + s * 15 + v] += n
         g[SIZE + s] += n
+        g[KNOWN + s * 15 + v] += n
         if R[R_SHADOW_BLOCKS] != 0:                                 # DU-6 (former reading)
             g[ABLUXXED] = 1
         if g[DECK_N] > 0:                                           # DU-7
@@ -428,6 +442,9 @@ def apply(g, R, a):
             next_victim(g, R)
         else:
             g[DISCARD_N] += ((code >> 4) & 15) + (code >> 8)
+            if (code >> 4) & 15:
+                g[DISC + (code & 15)] += (code >> 4) & 15
+            g[DISC + JOKER] += code >> 8
             owe(g, victim, ((code >> 4) & 15) + (code >> 8))
     elif a == A_PASS:                                   # AB-15: no draw
         end_turn(g, R)
@@ -442,6 +459,7 @@ def apply(g, R, a):
             ln = g[POOL_LEN + pos]
             for c in range(ln):
                 g[h + g[POOL + pos * ITEM + c]] += 1
+                g[KNOWN + s * 15 + g[POOL + pos * ITEM + c]] += 1
             g[SIZE + s] += ln
             last = g[POOL_N] - 1                        # the items after it move up
             for q in range(pos, last):

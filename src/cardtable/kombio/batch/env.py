@@ -14,8 +14,9 @@ import numpy as np
 
 from cardtable.core.errors import ConfigError
 from cardtable.kombio.batch import kernels as KK
+from cardtable.kombio.batch import policies as P
 from cardtable.kombio.batch import rules as L
-from cardtable.rl.batch.common import count_of, cut_episodes, game_numbers, seeds_of
+from cardtable.rl.batch.common import bot_levels, count_of, cut_episodes, game_numbers, seeds_of
 from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 from cardtable.kombio.codec import KombioCodec
@@ -32,6 +33,8 @@ class KombioBatch:
     scale; `max_cards` the codec's card cap, which sets the action ids and observation size."""
 
     game = GAME
+    #: the bot levels compiled into the simulator (policies.py), for `opponents`
+    levels = tuple(P.LEVELS)
 
     def __init__(self, num_games: int, variant: str | None = None, players: int | None = None,
                  options: dict | None = None, reward: str = "score", target: int = 100,
@@ -50,6 +53,8 @@ class KombioBatch:
         self.num_actions = self.codec.num_actions
         self.obs_size = self.codec.obs_size
         self.R = L.params(self.players, self.codec.K, self.codec.target)
+        self.R = np.concatenate([self.R, np.full(L.SEATS, P.RANDOM, np.int64)])  # the bots
+        self.rng = np.zeros(self.num_games, np.uint64)  # the compiled bots' generators
         n = self.num_games
         self.state = np.zeros((n, L.ROW), np.int16)
         self.state[:, L.OVER] = 1
@@ -63,6 +68,7 @@ class KombioBatch:
         idx = np.arange(self.num_games) if games is None else self._games(games)
         seeds = seeds_of(seed, len(idx))
         self.sample_rng[idx] = seeds ^ np.uint64(0x5DEECE66D)
+        self.rng[idx] = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
         obs = np.empty((len(idx), self.obs_size), np.float32)
         mask = np.empty((len(idx), self.num_actions), np.int8)
         KK.k_reset(self.state, self.known, self.mt, self.R, idx, seeds, 0, obs, mask, self.seat)
@@ -121,6 +127,57 @@ class KombioBatch:
         self.state[idx, L.TO_MOVE] = -1
         self.state[idx, L.WIN:L.WIN + L.SEATS] = 0
 
+    # -- compiled bots (policies.py; as AbluxxenBatch) ---------------------------------------
+    def set_opponents(self, opponents="random") -> None:
+        """As AbluxxenBatch.set_opponents."""
+        codes = bot_levels(opponents, self.players, P.LEVELS, GAME)
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = codes
+
+    def set_bots(self, bots) -> None:
+        """As AbluxxenBatch.set_bots."""
+        if not isinstance(bots, (list, tuple)) or len(bots) != self.players:
+            raise ConfigError(f"opponents must be a list of {self.players} entries (a level, "
+                              f"or None for an agent's seat), not {bots!r}")
+        codes = bot_levels(["random" if b is None else b for b in bots], self.players,
+                           P.LEVELS, GAME)
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = [
+            P.AGENT if b is None else c for b, c in zip(bots, codes)]
+
+    def play_bots(self) -> np.ndarray:
+        """As AbluxxenBatch.play_bots."""
+        ended = np.empty(self.num_games, np.bool_)
+        P.k_play_bots(self.state, self.known, self.mt, self.R, self.rng, self.num_actions,
+                      ended)
+        return ended
+
+    def bot_playouts(self, seeds, bots="easy", bot_seeds=None, trace: int = 0):
+        """As AbluxxenBatch.bot_playouts ("scores": the final totals)."""
+        values = [int(seeds)] if isinstance(seeds, (int, np.integer)) \
+            and not isinstance(seeds, bool) else list(seeds)
+        seeds = seeds_of(values, len(values))
+        m, n = len(seeds), self.players
+        R = self.R.copy()
+        R[P.R_BOTS:P.R_BOTS + n] = bot_levels(bots, n, P.LEVELS, GAME)
+        if bot_seeds is None:
+            chosen = np.zeros((m, n), np.uint64)
+            mts = np.zeros((n, 0), np.uint64)
+        else:
+            rows = [list(r) for r in bot_seeds]
+            if len(rows) != m or any(len(r) != n for r in rows):
+                raise ValueError(f"bot_seeds must be {m} rows of {n} seeds (games x players)")
+            chosen = np.array([seeds_of(r, n) for r in rows], np.uint64).reshape(m, n)
+            mts = np.zeros((n, MT_WORDS), np.uint64)
+        totals = np.zeros((m, n), np.int64)
+        wins = np.zeros((m, n), np.int64)
+        decisions = np.zeros(m, np.int64)
+        actions = np.zeros((m, max(int(trace), 0)), np.int64)
+        P.k_bot_playouts(R, seeds, chosen, seeds ^ np.uint64(0x5DEECE66D), mts,
+                         self.num_actions, totals, wins, decisions, actions)
+        out = {"scores": totals, "winners": wins != 0, "decisions": decisions}
+        if trace > 0:
+            out["actions"] = actions
+        return out
+
     # -- one learner against random players (the Gymnasium vector environment) -------------
     def learner_reset(self, seed=None, seat: int | None = None,
                       max_length: int = MAX_LENGTH):
@@ -128,7 +185,7 @@ class KombioBatch:
         legal opponents, who move up to the learner's first decision."""
         self._fixed = -1 if seat is None else int(seat)
         seeds = seeds_of(seed, self.num_games)
-        self.rng = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
+        self.rng[:] = seeds * np.uint64(0x2545F4914F6CDD1D) + np.uint64(0x632BE59BD9B4E019)
         self.sample_rng[:] = seeds ^ np.uint64(0x5DEECE66D)
         self._autoreset = np.zeros(self.num_games, np.bool_)
         self._max_length = check_max_length(max_length)      # rl/common.py

@@ -11,6 +11,7 @@ from cardtable.rl.batch.jit import njit
 from cardtable.kombio.batch.play import apply, is_legal, legal_actions
 from cardtable.kombio.batch.rules import (CARDS, LAST, OVER, R_K, R_N, R_TARGET, ROW,
                                              SEATS, TO_MOVE, TOTALS, WIN, deal_game, encode)
+from cardtable.kombio.batch.policies import opponents
 from cardtable.rl.batch.rng import MT_WORDS, split_below, split_next
 
 
@@ -130,9 +131,8 @@ def final_reward(g, R, seat, win):
 
 @njit
 def _opponents(g, kn, R, mt, cards, i, learner, rng, buf):
-    while g[OVER] == 0 and g[TO_MOVE] != learner:
-        m = legal_actions(g, R, buf)
-        apply(g, kn, R, mt, cards, buf[split_below(rng, i, m)])
+    """The opponents (each seat its level, policies.py) move up to the learner's turn."""
+    opponents(g, kn, R, mt, cards, i, learner, rng, buf)
 
 
 @njit

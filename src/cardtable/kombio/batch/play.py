@@ -20,7 +20,7 @@ from cardtable.kombio.batch.rules import (
     ACT, ACTIVE, ANSWERED, CALLER, CLAIMS, CLAIMS_N, COUNTS, DECK, DECK_N, DISCARD,
     DISCARD_N, DRAWN, ERR, GRIDS, LAST, LAST_SCORES, LENS, OVER, PEEKED, PHASE, R_BASE_PAIR,
     R_BASE_POS, R_K, R_N, R_P, R_Q, R_TARGET, SEATS, SLOTS, SNAP, SNAPPER, TABOO, TO_MOVE,
-    TOP_SNAPPED, TOTALS, TURNS_LEFT, VICTIM_P, VICTIM_S, WIN, forget, know, new_round,
+    TOP_SNAPPED, TOTALS, TURN_NO, TURNS_LEFT, VICTIM_P, VICTIM_S, WIN, forget, know, new_round,
     value_of,
 )
 from cardtable.rl.batch.rng import mt_below, mt_shuffle
@@ -323,6 +323,7 @@ def turn_done(g, known, R, mt, cards):
         if g[COUNTS + p] == 0:                                          # KO-13
             end_round(g, known, R, mt, cards)
             return
+    g[TURN_NO] += 1
     if g[CALLER] >= 0:
         g[TURNS_LEFT] -= 1                                              # KO-12
     advance(g, known, R, mt, cards)
@@ -452,6 +453,7 @@ def apply(g, known, R, mt, cards, action):
             if n > 2:
                 g[TABOO] = a
             g[TURNS_LEFT] = n - 1
+            g[TURN_NO] += 1
             advance(g, known, R, mt, cards)
         else:                                                           # KO-5.2: take
             g[DISCARD_N] -= 1

@@ -58,7 +58,8 @@ ERR = LAST + 1              # 1: a grid outgrew SLOTS (the game stops; never see
 ABANDONED = ERR + 1         # 1: ended without a result (`abandon`)
 DECK = ABANDONED + 1             # 70 card ids, top last
 DISCARD = DECK + CARDS      # 70 card ids, top last
-ROW = DISCARD + CARDS
+TURN_NO = DISCARD + CARDS   # turns of the round so far (the engine's turn_no; the bots read it)
+ROW = TURN_NO + 1
 
 R_N, R_K, R_TARGET, R_P, R_Q, R_BASE_POS, R_BASE_PAIR = range(7)
 
@@ -97,7 +98,8 @@ def forget(known, card):
 
 
 @njit
-def _seen(known, me, card):
+def seen(known, me, card):
+    """Has seat `me` seen card id `card` (its own knowledge or everybody's)?"""
     word = card >> 6
     bit = np.uint64(1) << np.uint64(card & 63)
     return ((known[me, word] | known[SEATS, word]) & bit) != 0
@@ -136,6 +138,7 @@ def deal_cards(g, known, players, mt, cards):
     g[CALLER] = -1
     g[TABOO] = -1
     g[TURNS_LEFT] = 0
+    g[TURN_NO] = 0
     g[ACT] = 0
     g[PEEKED:PEEKED + 4] = -1
     g[ANSWERED] = 0
@@ -190,7 +193,7 @@ def encode(g, known, n, K, target, me, o):
                 continue
             if c < K:
                 b = (r * K + c) * 18
-                if _seen(known, me, card):
+                if seen(known, me, card):
                     o[b + value_of(card) + 2] = 1.0
                 else:
                     o[b] = 1.0

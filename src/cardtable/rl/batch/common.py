@@ -61,3 +61,29 @@ def cut_episodes(steps: np.ndarray, fresh: np.ndarray, terminated: np.ndarray,
     mask[cut] = 0
     autoreset |= cut
     return cut
+
+
+def bot_levels(opponents, players: int, levels: dict[str, int], game: str) -> list[int]:
+    """The per-seat codes of `opponents`: one level name of `levels` (name -> code, the levels
+    a simulator has compiled) for every seat, or a list or tuple of `players` names; a
+    ConfigError names the levels available."""
+    names = [opponents] * players if isinstance(opponents, str) else opponents
+    if not isinstance(names, (list, tuple)) or len(names) != players:
+        raise ConfigError(f"opponents must be a level name or a list of {players} (one per "
+                          f"seat), not {opponents!r}")
+    for name in names:
+        if not isinstance(name, str) or name not in levels:
+            raise ConfigError(f"opponents: {name!r} is not a level compiled into the batched "
+                              f"simulator of {game} (levels: {', '.join(levels)})")
+    return [levels[name] for name in names]
+
+
+def set_opponents(sim, opponents) -> list[str]:
+    """Give the simulator `sim` its opponents (a level for every seat or one per seat; its
+    `set_opponents`, ConfigError for a level it has not compiled); returns one name per seat.
+    A simulator without compiled bots plays random opponents only."""
+    if getattr(sim, "set_opponents", None) is None:
+        bot_levels(opponents, sim.players, {"random": 0}, sim.game)
+    else:
+        sim.set_opponents(opponents)
+    return [opponents] * sim.players if isinstance(opponents, str) else list(opponents)

@@ -20,6 +20,11 @@ with `illegal_reward` (default -1) for the mover and 0 for the others, as Pettin
 TerminateIllegalWrapper does for the AEC environments. `parallel_env` is a `pettingzoo.ParallelEnv` of one
 game (PettingZoo's `parallel_api_test` and `parallel_seed_test` pass on it).
 
+`opponents` (both classes; default None: every seat an agent) is a list of one entry per
+seat: a bot level the simulator has compiled (`sim.levels`, e.g. "random", "easy": a game's
+batch/policies.py) plays that seat inside the simulator between the agents' moves, None
+marks an agent's seat; only those seats are agents (their names keep the seat number).
+
 `BatchParallelEnv(game, num_games, ...)` is the same for many games at once, each value an
 array over the games (observations (games x obs_size), masks, rewards, terminations), with
 next-step autoreset: a game that ended at the previous step is dealt anew (its actions ignored);
@@ -40,6 +45,7 @@ try:
 except ModuleNotFoundError as e:               # without the rl extra: say what to install
     raise missing_extra(e) from None
 
+from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
 from cardtable.rl.common import MAX_LENGTH, check_max_length, default_game, truncated_reward
 
@@ -47,14 +53,27 @@ from cardtable.rl.common import MAX_LENGTH, check_max_length, default_game, trun
 class _Agents:
     """Agents, spaces and the per-seat observations shared by both classes."""
 
-    def _setup(self, game: str | None, num_games: int, config: dict, max_length: int) -> None:
+    def _setup(self, game: str | None, num_games: int, config: dict, max_length: int,
+               opponents=None) -> None:
         self.sim = make_batch(default_game() if game is None else game, num_games, **config)
         self.max_length = check_max_length(max_length)
         self.truncated_reward = truncated_reward(self.sim.config)
         self._steps = np.zeros(self.sim.num_games, np.int64)    # player actions per game
         n = self.sim.players
         codec = self.sim.codec
-        self.possible_agents = [f"player_{s}" for s in range(n)]
+        self.opponents = None
+        if opponents is not None:               # compiled bots at some seats, agents at None
+            if getattr(self.sim, "set_bots", None) is None:
+                raise ConfigError(f"opponents: the batched simulator of {self.sim.game} has "
+                                  "no compiled bots (levels: random only for its vector env)")
+            self.sim.set_bots(opponents)
+            if all(o is not None for o in opponents):
+                self.sim.set_bots([None] * n)
+                raise ConfigError("opponents: at least one seat must be an agent's (None)")
+            self.opponents = list(opponents)
+        self.possible_agents = [f"player_{s}" for s in range(n)
+                                if self.opponents is None or self.opponents[s] is None]
+        self._seat_of = {a: int(a.rsplit("_", 1)[1]) for a in self.possible_agents}
         self.agents: list[str] = []
         obs_space = spaces.Dict({
             "observation": spaces.Box(codec.obs_low, codec.obs_high, dtype=np.float32),
@@ -74,7 +93,7 @@ class _Agents:
         """Every seat's observation; the mask for the seat to move, zeros for the others."""
         to_move = self.sim.to_move
         out = {}
-        for s, agent in enumerate(self.possible_agents):
+        for agent, s in self._seat_of.items():
             mine = (to_move == s)[:, None]
             out[agent] = {"observation": self.sim.observe(s),
                           "action_mask": np.where(mine, mask, 0).astype(np.int8)}
@@ -85,7 +104,7 @@ class _Agents:
         gave none)."""
         to_move = self.sim.to_move
         out = np.full(self.sim.num_games, -1, np.int64)
-        for s, agent in enumerate(self.possible_agents):
+        for agent, s in self._seat_of.items():
             if agent in actions:
                 a = np.broadcast_to(np.asarray(actions[agent]), (self.sim.num_games,))
                 out = np.where(to_move == s, a, out)
@@ -95,7 +114,8 @@ class _Agents:
         """Step the games; an action outside the mover's mask (or none) ends its game with
         `illegal_reward` for the mover and 0 for the others (PettingZoo's
         TerminateIllegalWrapper convention); a game still going after `max_length` player
-        actions is cut: abandoned, every seat `truncated_reward`, its mask empty (rl/common.py).
+        actions (the agents'; the moves of compiled bots inside the simulator are not counted) is
+        cut: abandoned, every seat `truncated_reward`, its mask empty (rl/common.py).
         Returns (mask, rewards, done, cut)."""
         sim = self.sim
         live = ~sim.over
@@ -110,12 +130,26 @@ class _Agents:
         _, mask, rewards, done = sim.step(np.where(legal, acts, 0))
         rewards[bad] = 0.0
         rewards[bad, movers] = self.illegal_reward
+        if self.opponents is not None:          # the bots move up to an agent's turn
+            ended = sim.play_bots()
+            rewards[ended] = sim.final_rewards()[ended]
+            mask, done = sim.masks(), sim.over.copy()
         cut = ~done & (self._steps >= self.max_length)
         if cut.any():
             sim.abandon(np.flatnonzero(cut))
             rewards[cut] = self.truncated_reward
             mask[cut] = 0
         return mask, rewards, done, cut
+
+    def _deal(self, seed, games=None):
+        """Deal (all games or `games`), then let the bots move up to an agent's turn; the
+        masks of the dealt games."""
+        mask = self.sim.reset(seed=seed, games=games)[1]
+        if self.opponents is None:
+            return mask
+        self.sim.play_bots()
+        every = self.sim.masks()
+        return every if games is None else every[games]
 
 
 class parallel_env(_Agents, ParallelEnv):
@@ -124,8 +158,9 @@ class parallel_env(_Agents, ParallelEnv):
     metadata = {"render_modes": [], "name": "cardtable_batch_v0", "is_parallelizable": True}
 
     def __init__(self, game: str | None = None, seed: int | None = None,
-                 illegal_reward: float = -1.0, max_length: int = MAX_LENGTH, **config: Any):
-        self._setup(game, 1, config, max_length)
+                 illegal_reward: float = -1.0, max_length: int = MAX_LENGTH,
+                 opponents: list | None = None, **config: Any):
+        self._setup(game, 1, config, max_length, opponents)
         self.illegal_reward = float(illegal_reward)
         self.metadata = {**self.metadata, "name": f"cardtable_{self.sim.config.label}_batch_v0"}
         self._rng = np.random.default_rng(seed)
@@ -134,7 +169,7 @@ class parallel_env(_Agents, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        _, mask = self.sim.reset(seed=[int(self._rng.integers(0, 2**62))])
+        mask = self._deal([int(self._rng.integers(0, 2**62))])
         self._mask = mask
         self._steps[:] = 0
         self.agents = self.possible_agents[:]
@@ -148,8 +183,7 @@ class parallel_env(_Agents, ParallelEnv):
         self._mask = mask
         obs = self._unbatch(self._observe_all(mask))
         over = bool(done[0]) or bool(cut[0])
-        rew = {a: float(rewards[0, s]) for s, a in enumerate(self.possible_agents)
-               if a in agents}
+        rew = {a: float(rewards[0, self._seat_of[a]]) for a in agents}
         terms = {a: bool(done[0]) for a in agents}
         truncs = {a: bool(cut[0]) for a in agents}
         infos = {a: {} for a in agents}
@@ -177,8 +211,9 @@ class BatchParallelEnv(_Agents):
                 "autoreset": "next-step"}
 
     def __init__(self, game: str | None = None, num_games: int = 1,
-                 illegal_reward: float = -1.0, max_length: int = MAX_LENGTH, **config: Any):
-        self._setup(game, num_games, config, max_length)
+                 illegal_reward: float = -1.0, max_length: int = MAX_LENGTH,
+                 opponents: list | None = None, **config: Any):
+        self._setup(game, num_games, config, max_length, opponents)
         self.illegal_reward = float(illegal_reward)
         self.num_games = self.sim.num_games
         self._restart = np.zeros(self.num_games, np.bool_)
@@ -187,7 +222,7 @@ class BatchParallelEnv(_Agents):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Deal every game: game i from `seed + i` (the engine's game of that seed); later
         games continue from seed + num_games (None: random seeds)."""
-        _, mask = self.sim.reset(seed=seed)
+        mask = self._deal(seed)
         self._mask = mask
         self._next_seed = None if seed is None else int(seed) + self.num_games
         self._restart[:] = False
@@ -205,14 +240,14 @@ class BatchParallelEnv(_Agents):
             if self._next_seed is not None:
                 seeds = self._next_seed
                 self._next_seed += len(restart)
-            mask[restart] = self.sim.reset(seed=seeds, games=restart)[1]
+            mask[restart] = self._deal(seeds, restart)
             rewards[restart] = 0
             self._steps[restart] = 0
             done = self.sim.over & ~cut
         self._restart = done | cut
         self._mask = mask
         obs = self._observe_all(mask)
-        rew = {a: rewards[:, s] for s, a in enumerate(self.possible_agents)}
+        rew = {a: rewards[:, s] for a, s in self._seat_of.items()}
         terms = {a: done.copy() for a in self.agents}
         truncs = {a: cut.copy() for a in self.agents}
         return obs, rew, terms, truncs, {a: {} for a in self.agents}
@@ -221,5 +256,4 @@ class BatchParallelEnv(_Agents):
         """A random legal action per game for the agent to move (0 for the others)."""
         a = np.maximum(self.sim.sample_actions(), 0)
         to_move = self.sim.to_move
-        return {agent: np.where(to_move == s, a, 0)
-                for s, agent in enumerate(self.possible_agents)}
+        return {agent: np.where(to_move == s, a, 0) for agent, s in self._seat_of.items()}

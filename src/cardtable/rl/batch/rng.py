@@ -99,6 +99,18 @@ def mt_below(mt, n):
 
 
 @njit
+def mt_below_2_62(mt):
+    """Rng.below(2**62) (the seed `bots.act` draws for each determinization):
+    getrandbits(63) is two outputs, the first the low 32 bits, the second's top 31 bits the
+    high ones, drawn again until the value is below 2**62."""
+    while True:
+        lo = _genrand(mt)
+        hi = _genrand(mt) >> np.uint64(1)
+        if hi < np.uint64(1 << 30):
+            return (hi << np.uint64(32)) | lo
+
+
+@njit
 def mt_shuffle(mt, items, length):
     """Rng.shuffle (core/rng.py) of items[:length]: Fisher-Yates from the top down."""
     for i in range(length - 1, 0, -1):

@@ -1,6 +1,7 @@
 """A Gymnasium vector environment on the batched simulator: one learning seat per game, the
-other seats random legal players inside the compiled loop, so a whole vector of games steps in
-one call.
+other seats compiled players inside the compiled loop (`opponents`: "random" legal players by
+default, or a bot level the simulator has compiled, e.g. Abluxxen's "easy"; one for every
+seat or a list of one per seat), so a whole vector of games steps in one call.
 
     from cardtable.rl.batch.vector import BatchVectorEnv
     envs = BatchVectorEnv("abluxxen", num_envs=256, variant="basic", players=4)
@@ -38,18 +39,21 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
+from cardtable.rl.batch.common import set_opponents
 from cardtable.rl.common import MAX_LENGTH, check_max_length
 
 
 class BatchVectorEnv(VectorEnv):
     """`num_envs` games of one configuration (rl/common.py: variant, players, options,
-    reward), one learner seat each, random opponents; see the module docstring."""
+    reward), one learner seat each, compiled opponents (`opponents`: a level of
+    `sim.levels` or one per seat; ConfigError for another); see the module docstring."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, game: str | None = None, num_envs: int = 1, seat: int | None = None,
                  illegal_reward: float = -1.0, render_mode: str | None = None,
-                 max_length: int = MAX_LENGTH, **config: Any):
+                 max_length: int = MAX_LENGTH, opponents: str | list[str] = "random",
+                 **config: Any):
         from cardtable.rl.common import default_game
 
         if render_mode is not None:
@@ -61,6 +65,7 @@ class BatchVectorEnv(VectorEnv):
                                  or not 0 <= seat < n):
             raise ConfigError(f"seat must be 0..{n - 1} or None, not {seat!r}")
         self.fixed_seat = seat
+        self.opponents = set_opponents(self.sim, opponents)
         self.illegal_reward = float(illegal_reward)
         self.max_length = check_max_length(max_length)
         self.render_mode = None
