@@ -1,0 +1,71 @@
+"""Every step of every lesson in view on a German phone (375x740, touch): when a step asks for a
+decision, the step's words, the cards it talks about (the hand cards to play, the pool's card
+to take, the shadow display, the pending cards, the grid's card) and the decision's controls
+lie inside the window without the player scrolling, and nothing covers them (the sticky own
+area of a phone once covered the pool and the shadow display). One page per lesson, driven by
+clicking; a screenshot of each step goes to the artifacts."""
+
+from __future__ import annotations
+
+import pytest
+from test_learn_journey import PHONE, do, wait_step
+from test_table_layout import NOT_IN_VIEW, SETTLED
+
+from cardtable.core.lesson import lesson
+
+#: cards a step's words name beyond its decision's own (its key -> selectors)
+TALKS_ABOUT = {
+    "ab.basic.abluxx": [".opps .layer-top .card"],
+    "ab.duel.play": ["[data-region=shadow]"],
+    "ab.duel.abluxx": ["[data-region=shadow]"],
+}
+
+
+def step_selectors(decision: dict, key: str) -> list[str]:
+    """The step's words, its decision's controls and the cards the step talks about."""
+    kind, args, text = decision["kind"], decision["args"], decision["text"]
+    sels = ["#learn-do"] + TALKS_ABOUT.get(key, [])
+    if kind == "play":
+        sels += [f'.hand button.card[data-value="{v}"]' for v in set(args["cards"])] + ["#play-btn"]
+    elif kind == "draw" and args.get("from") == "pool":
+        sels += [f'#board [data-decision="{text}"]']
+    elif kind == "draw" and args.get("from") == "deck":
+        sels += ["#draw-deck-btn"]
+    elif kind == "take":
+        sels += ["#take-btn", ".seat-panel .pending .card"]
+    elif kind == "discard":                              # Abluxxen's pending cards, Kombio's drawn one
+        sels += ["#discard-btn, #ko-discard", ".my-area .pending .card, [data-region=drawn]"]
+    elif kind == "shadow":
+        sels += [f'.shadow-btn[data-decision="{text}"], #board .shadow-stack[data-decision="{text}"]']
+    elif kind == "draw":                                 # Kombio: the deck
+        sels += ["#ko-draw"]
+    elif kind in ("replace", "peek", "snap"):
+        sels += [f'#board button.can-pick[data-slot="{c["seat"]}.{c["slot"]}"]' for c in args["cards"]]
+    elif kind == "pass":
+        sels += ["#ko-pass"]
+    elif kind == "kombio":
+        sels += ["#ko-kombio"]
+    return sels
+
+
+@pytest.mark.parametrize("lid", ["abluxxen.basic", "abluxxen.duel", "kombio.basic"])
+def test_every_lesson_step_in_view_on_a_german_phone(new_page, artifacts, lid):
+    les = lesson(lid)
+    page = new_page("de", PHONE["width"], PHONE["height"], phone=True)
+    page.goto("/")
+    page.click(f"#learn-{lid.replace('.', '-')}")
+    page.wait_for_url("**/t/*")
+    failures = []
+    for k, step in enumerate(les.steps_json()):
+        wait_step(page, k)
+        page.wait_for_function(SETTLED)
+        sels = step_selectors(step["decision"], step["key"])
+        res = page.evaluate(NOT_IN_VIEW, sels)
+        found = page.evaluate("(ss) => ss.filter((s) => !document.querySelector(s))", sels)
+        if res["out"] or found:
+            failures.append((k, step["key"], res["out"], found and f"missing: {found}"))
+            page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-de-FAILED.png"))
+        else:
+            page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-de.png"))
+        do(page, step["decision"], les.seat)
+    assert not failures, "\n".join(map(str, failures))
