@@ -2,16 +2,24 @@
 decision, the step's words, the cards it talks about (the hand cards to play, the pool's card
 to take, the shadow display, the pending cards, the grid's card) and the decision's controls
 lie inside the window without the player scrolling, and nothing covers them (the sticky own
-area of a phone once covered the pool and the shadow display). One page per lesson, driven by
-clicking; a screenshot of each step goes to the artifacts."""
+area of a phone once covered the pool and the shadow display); so do the first decisions of the
+free game after the steps. One page per lesson, driven by clicking; a screenshot of each step
+goes to the artifacts."""
 
 from __future__ import annotations
 
 import pytest
+from policy import AbluxxenPlayer, KombioPlayer, wait_moved, wait_my_turn
 from test_learn_journey import PHONE, do, wait_step
 from test_table_layout import NOT_IN_VIEW, SETTLED
 
 from cardtable.core.lesson import lesson
+
+#: in the free game after the steps: the panel's words and everything the decision acts on
+FREE = ["#learn-free", "#board [data-decision]:not([data-decision=''])", "#board .can-pick",
+        "#action-bar button:not([disabled])", ".hand button.card"]
+#: the learner's decisions of the free game checked (the start of it: the rest is the same game)
+FREE_CHECKED = 6
 
 #: cards a step's words name beyond its decision's own (its key -> selectors)
 TALKS_ABOUT = {
@@ -68,4 +76,17 @@ def test_every_lesson_step_in_view_on_a_german_phone(new_page, artifacts, lid):
         else:
             page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-de.png"))
         do(page, step["decision"], les.seat)
+    player = AbluxxenPlayer(page, seed=2) if les.game == "abluxxen" else \
+        KombioPlayer(page, seed=2, call_after=1, snap_rate=0.0)
+    for k in range(FREE_CHECKED):
+        st = wait_my_turn(page, timeout=180.0)
+        if st["status"] == "over" or page.locator("#ready-btn").count():
+            break
+        page.wait_for_function(SETTLED)
+        res = page.evaluate(NOT_IN_VIEW, FREE)
+        if res["out"]:
+            failures.append(("free", k, res["out"]))
+            page.screenshot(path=str(artifacts / f"learn-view-{lid}-free{k}-375x740-de-FAILED.png"))
+        player.act()
+        wait_moved(page, st["index"])
     assert not failures, "\n".join(map(str, failures))
