@@ -1,4 +1,5 @@
-"""Every step of every lesson in view on a German phone (375x740, touch): when a step asks for a
+"""Every step of every lesson in view on a phone (375x740, touch; German in `make test`, English
+too in `make test-full`): when a step asks for a
 decision, the step's words, the cards it talks about (the hand cards to play, the pool's card
 to take, the shadow display, the pending cards, the grid's card) and the decision's controls
 lie inside the window without the player scrolling, and nothing covers them (the sticky own
@@ -9,6 +10,7 @@ goes to the artifacts."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from policy import AbluxxenPlayer, KombioPlayer, wait_moved, wait_my_turn
 from test_learn_journey import PHONE, do, wait_step
 from test_table_layout import NOT_IN_VIEW, SETTLED
@@ -56,14 +58,19 @@ def step_selectors(decision: dict, key: str) -> list[str]:
     return sels
 
 
-@pytest.mark.parametrize("lid", ["abluxxen.basic", "abluxxen.duel", "kombio.basic"])
-def test_every_lesson_step_in_view_on_a_german_phone(new_page, artifacts, lid):
+LESSONS = ["abluxxen.basic", "abluxxen.duel", "kombio.basic"]
+
+
+@pytest.mark.parametrize("lid,lang", [(lid, "de") for lid in LESSONS] + [   # English: test-full
+    pytest.param(lid, "en", marks=pytest.mark.full) for lid in LESSONS])
+def test_every_lesson_step_in_view_on_a_phone(new_page, artifacts, lid, lang):
     les = lesson(lid)
-    page = new_page("de", PHONE["width"], PHONE["height"], phone=True)
+    page = new_page(lang, PHONE["width"], PHONE["height"], phone=True)
     page.goto("/")
     page.click(f"#learn-{lid.replace('.', '-')}")
     page.wait_for_url("**/t/*")
     failures = []
+    opened = False
     for k, step in enumerate(les.steps_json()):
         wait_step(page, k)
         page.wait_for_function(SETTLED)
@@ -72,10 +79,19 @@ def test_every_lesson_step_in_view_on_a_german_phone(new_page, artifacts, lid):
         found = page.evaluate("(ss) => ss.filter((s) => !document.querySelector(s))", sels)
         if res["out"] or found:
             failures.append((k, step["key"], res["out"], found and f"missing: {found}"))
-            page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-de-FAILED.png"))
+            page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-{lang}-FAILED.png"))
         else:
-            page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-de.png"))
+            page.screenshot(path=str(artifacts / f"learn-view-{lid}-{k}-375x740-{lang}.png"))
+        more = page.locator("#learn-more")
+        if not opened and more.is_visible():      # the done words open and close again
+            opened = True
+            more.click()
+            expect(more).to_have_attribute("aria-expanded", "true")
+            assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1", page.locator("#learn-done").element_handle())
+            more.click()
+            expect(more).to_have_attribute("aria-expanded", "false")
         do(page, step["decision"], les.seat)
+    assert opened or lid == "kombio.basic", "no step done had words longer than a line"
     player = AbluxxenPlayer(page, seed=2) if les.game == "abluxxen" else \
         KombioPlayer(page, seed=2, call_after=1, snap_rate=0.0)
     for k in range(FREE_CHECKED):
@@ -86,7 +102,7 @@ def test_every_lesson_step_in_view_on_a_german_phone(new_page, artifacts, lid):
         res = page.evaluate(NOT_IN_VIEW, FREE)
         if res["out"]:
             failures.append(("free", k, res["out"]))
-            page.screenshot(path=str(artifacts / f"learn-view-{lid}-free{k}-375x740-de-FAILED.png"))
+            page.screenshot(path=str(artifacts / f"learn-view-{lid}-free{k}-375x740-{lang}-FAILED.png"))
         player.act()
         wait_moved(page, st["index"])
     assert not failures, "\n".join(map(str, failures))

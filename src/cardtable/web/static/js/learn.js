@@ -90,6 +90,8 @@ export function lessonPanel(st, game, note) {
         more.textContent = t(doneOpen.open ? "learn.less" : "learn.more");
       } }, t(doneOpen.open ? "learn.less" : "learn.more"));
     parts.push(h("div", { class: "learn-done-row" }, text, more));
+    // words that fit their line need no "more"
+    requestAnimationFrame(() => { if (!doneOpen.open && text.scrollWidth <= text.clientWidth + 1) more.style.display = "none"; });
   }
   let head = t("learn.panel");
   if (ls.step) {
