@@ -56,6 +56,9 @@ def test_a_german_profile_fits_a_phone(new_page, artifacts):
     page.goto(f"/players/{name}")
     page.wait_for_selector(".rt-recent")
     page.locator(".rt-details summary").first.click()
+    # its numbers in German (i18n.js formatNumber): a decimal comma, a thousands point
+    assert page.locator(".rt-rating").first.inner_text() == "1.234,6"
+    assert page.locator(".rt-details td.num").first.inner_text() == "3,5"
     page.screenshot(path=str(artifacts / "profile-375x740-de.png"), full_page=True)
     w, wide = width(page)
     assert w <= PHONE["width"], (w, wide)
