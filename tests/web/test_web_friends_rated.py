@@ -53,9 +53,11 @@ def test_friends_invite_each_other_to_a_rated_game_and_the_ratings_move(new_page
     # Bob accepts the invitation in his lobby and takes the seat
     invite = b.locator(f'#fr-invites .fr-invite[data-code="{code}"]')
     expect(invite).to_be_visible(timeout=POLLED)
+    expect(invite.locator(".chip-rated")).to_have_text("gewertet")     # the invitation says so
     invite.get_by_role("button",
                        name=f"Einladung von {ann} annehmen und zu Tisch {code} gehen").tap()
     b.wait_for_url(re.compile(f".*/t/{code}$"))
+    expect(b.locator("#join-pace")).to_have_text("Tempo: Echtzeit")
     b.click("#take-seat")
     playing(b)
     playing(a)

@@ -86,6 +86,7 @@ class InviteOut(BaseModel):
     game: str
     link: str = Field(..., description="the table's page: take the free seat there")
     created_at: float
+    rated: bool = Field(False, description="the table is rated: its seats need accounts")
     model_config = ConfigDict(populate_by_name=True)
 
 

@@ -201,14 +201,15 @@ _OPEN_TABLE = ("t.status = 'waiting' AND EXISTS (SELECT 1 FROM seats s WHERE s.t
 
 
 def invites_of(me: int) -> Op:
-    """Invitations to `me` from friends to tables that wait for players with a free seat."""
-    rows = yield ("SELECT i.id, a.name, t.code, t.game, i.created_at FROM invites i JOIN "
+    """Invitations to `me` from friends to tables that wait for players with a free seat (each
+    says whether its table is rated)."""
+    rows = yield ("SELECT i.id, a.name, t.code, t.game, i.created_at, t.rated FROM invites i JOIN "
                   "game_tables t ON t.id = i.table_id JOIN accounts a ON a.id = i.from_id "
                   "WHERE i.to_id = :me AND " + _OPEN_TABLE + " AND EXISTS (SELECT 1 FROM "
                   "friends f WHERE f.account_id = :me AND f.friend_id = i.from_id) "
                   "ORDER BY i.created_at DESC LIMIT :n", {"me": me, "n": MAX_INVITES})
-    return [{"id": i, "from": n, "code": c, "game": g, "link": f"/t/{c}", "created_at": at}
-            for i, n, c, g, at in rows]
+    return [{"id": i, "from": n, "code": c, "game": g, "link": f"/t/{c}", "created_at": at,
+             "rated": bool(r)} for i, n, c, g, at, r in rows]
 
 
 class InviteRefused(Exception):

@@ -7,7 +7,7 @@
 // marked as old.
 //
 //   tableCoach({code, state, table, token}) -> {button(), panel, redraw(), destroy()}
-import { t } from "./i18n.js";
+import { t, formatPercent } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 
@@ -87,7 +87,7 @@ export function tableCoach({ code, state, table, token }) {
       h("td", { class: "coach-n" }, String(i + 1)),
       h("td", { class: "coach-option" }, h("code", {}, o.decision),
         o.level_choice ? h("span", { class: "coach-own", title: t("coach.own") }, " ★", h("span", { class: "sr-only" }, " " + t("coach.own"))) : null),
-      h("td", { class: "coach-win" }, o.rollouts >= 10 ? `${(100 * o.win_chance).toFixed(1)} %` : "—"),
+      h("td", { class: "coach-win" }, o.rollouts >= 10 ? formatPercent(o.win_chance, 1) : "—"),
       h("td", { class: "coach-rollouts" }, String(o.rollouts))));
     const total = a.options.reduce((n, o) => n + o.rollouts, 0);
     list.append(

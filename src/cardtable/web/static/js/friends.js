@@ -154,7 +154,8 @@ function drawLists() {
   const out = [];
   if (data.invites.length) {
     out.push(section("fr-invites", t("friends.invites"), data.invites.map((i) => h("li", { class: "fr-item fr-invite", data: { code: i.code } },
-      h("span", { class: "fr-text" }, t("friends.invite_text", { name: i.from, game: t("game." + i.game), code: i.code })),
+      h("span", { class: "fr-text" }, t("friends.invite_text", { name: i.from, game: t("game." + i.game), code: i.code }),
+        i.rated ? [" ", h("span", { class: "chip chip-rated" }, t("lobby.rated_chip"))] : null),
       h("span", { class: "fr-actions" },
         h("button", { type: "button", class: "btn btn-small btn-primary", data: { key: `go-${i.id}` }, "aria-label": t("friends.invite_go_label", { name: i.from, code: i.code }),
           onclick: () => acceptInvite(i) }, t("friends.invite_go")),

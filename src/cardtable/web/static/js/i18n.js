@@ -74,6 +74,29 @@ export function t(key, params = {}) {
   }
 }
 
+// Numbers in the page's language (Intl.NumberFormat: "71,1" in German, "71.1" in English), one
+// formatter per language and form, kept; a negative number with a real minus sign.
+const numberFormats = new Map();
+function numberFormat(lang, digits, style) {
+  const k = `${lang}|${digits}|${style}`;
+  let f = numberFormats.get(k);
+  if (!f) {
+    f = new Intl.NumberFormat(lang, { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    numberFormats.set(k, f);
+  }
+  return f;
+}
+
+/** `x` with `digits` decimals in the page's language ("−3,5" in German). */
+export function formatNumber(x, digits = 0) {
+  return numberFormat(getLang(), digits, "decimal").format(x).replace("-", "−");
+}
+
+/** A share (0..1) as a percentage in the page's language ("71,1 %" in German, "71.1%" in English). */
+export function formatPercent(share, digits = 1) {
+  return numberFormat(getLang(), digits, "percent").format(share).replace("-", "−");
+}
+
 // An engine's refusal (the server's error with reason_code and params) in the player's language;
 // the server's English message when the catalog has no such code.
 export function refusal(err) {

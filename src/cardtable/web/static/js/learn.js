@@ -68,13 +68,31 @@ function clauseLink(game, clause) {
     title: name, "aria-label": name, data: { clause } }, t("learn.rule_web"));
 }
 
+/** Whether the words of the step done (its number `n`) are opened on a phone. */
+const doneOpen = { n: -1, open: false };
+
 /** The step panel of the learner's state (null at other tables and for spectators). */
 export function lessonPanel(st, game, note) {
   const ls = st && st.lesson;
   if (!ls) return null;
   const parts = [];
   const done = ls.done && st.status !== "over" && (!ls.step || ls.step.n > ls.done.n) ? ls.done : null;
-  if (done) parts.push(h("p", { class: "learn-done", id: "learn-done" }, "✓ ", withRefs(t(`learn.${done.key}.done`))));
+  if (done) {
+    // on a phone the words of the step done take one line until opened (learn.css), so that the
+    // cards the next step talks about stay in view
+    if (doneOpen.n !== done.n) { doneOpen.n = done.n; doneOpen.open = false; }
+    const text = h("p", { class: "learn-done" + (doneOpen.open ? " is-open" : ""), id: "learn-done" }, "✓ ", withRefs(t(`learn.${done.key}.done`)));
+    const more = h("button", { type: "button", class: "btn btn-small learn-more", id: "learn-more", "aria-expanded": doneOpen.open ? "true" : "false",
+      "aria-controls": "learn-done", onclick: () => {
+        doneOpen.open = !doneOpen.open;
+        text.classList.toggle("is-open", doneOpen.open);
+        more.setAttribute("aria-expanded", String(doneOpen.open));
+        more.textContent = t(doneOpen.open ? "learn.less" : "learn.more");
+      } }, t(doneOpen.open ? "learn.less" : "learn.more"));
+    parts.push(h("div", { class: "learn-done-row" }, text, more));
+    // words that fit their line need no "more"
+    requestAnimationFrame(() => { if (!doneOpen.open && text.scrollWidth <= text.clientWidth + 1) more.style.display = "none"; });
+  }
   let head = t("learn.panel");
   if (ls.step) {
     head = t("learn.step", { i: ls.step.n + 1, n: ls.steps });

@@ -4,7 +4,7 @@
 // (/leaderboard/GAME: the established ratings, or the provisional ones apart, each marked).
 // Loaded on demand by app.js. The chart is inline SVG drawn here: a
 // <title> and <desc> name it for screen readers, and the same points are in a table below it.
-import { t, getLang, onLang } from "./i18n.js";
+import { t, getLang, onLang, formatNumber } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
@@ -12,7 +12,7 @@ import { account, onAccount } from "./account.js";
 import { openReport } from "./report.js";
 
 // a rating with one decimal in the page's language, a negative one with a real minus sign
-const fmt = (x) => (Math.round(x * 10) / 10).toLocaleString(getLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).replace("-", "−");
+const fmt = (x) => formatNumber(x, 1);
 const day = (at) => new Date(at * 1000).toLocaleDateString(getLang(), { year: "numeric", month: "short", day: "numeric" });
 const title = (g) => (GAMES[g] ? GAMES[g].title : g);
 const variantName = (v) => (v ? t("variant." + v) : "");

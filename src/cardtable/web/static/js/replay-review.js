@@ -11,7 +11,7 @@
 // Decision i of a review (the state after i actions) is step i + 1 (the step that shows it).
 // `R`, the review, is what its functions share: {S (its state), el, humans (the persons' seats),
 // code, nameOf, go, step}.
-import { t } from "./i18n.js";
+import { t, formatNumber } from "./i18n.js";
 import { node } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 
@@ -75,7 +75,8 @@ function decorate(R, items) {
   });
 }
 
-function pct(x) { return x === null || x === undefined ? "?" : (100 * x).toFixed(1); }
+/** A share of win chance (0..1) in points (0..100), in the page's language. */
+function pct(x) { return x === null || x === undefined ? "?" : formatNumber(100 * x, 1); }
 
 /** The box the step shows when it is a marked decision of the active seat, else null. */
 function mark(R, i) {
@@ -122,7 +123,7 @@ function redraw(R) {
   for (const [s, rv] of S.reviews) {
     const r = rv.seats[0];
     el.appendChild(node("p", "review-acc" + (s === S.active ? " is-active" : ""), r.reviewed
-      ? t("review.web_accuracy", { name: R.nameOf(s), accuracy: r.accuracy, marked: r.marked.length, n: r.reviewed })
+      ? t("review.web_accuracy", { name: R.nameOf(s), accuracy: formatNumber(r.accuracy, 1), marked: r.marked.length, n: r.reviewed })
       : t("review.web_none", { name: R.nameOf(s) })));
   }
   const rv = S.active === null ? null : S.reviews.get(S.active);

@@ -66,7 +66,36 @@ function drawBoard(P, st) {
   if (st.status === "waiting") drawWaiting(P);
   else drawGame(P, st);
   if (hadFocus && !boardEl.contains(document.activeElement)) restoreFocus(P, focusKey);
+  revealDecision(boardEl, st);
   runFx(root, S, before);
+}
+
+/** A new decision of the player on a board taller than its window (a phone): the board scrolls
+ * so that the cards the decision acts on outside the own area (the pool, the shadow display, a
+ * pending set, a grid's card) lie between what stays pinned at its top (a lesson's panel) and
+ * at its foot (the own area with the decision's buttons); with none, to its foot, where the
+ * centre of the table lies just above the own area. Once per decision: the player's own
+ * scrolling is left alone. */
+function revealDecision(boardEl, st) {
+  const mine = st.status === "playing" && (st.decisions || []).length > 0 && !st.round_break;
+  const key = mine ? String(st.index) : "";
+  if (!mine || boardEl.dataset.revealed === key || boardEl.scrollHeight <= boardEl.clientHeight + 1) return;
+  boardEl.dataset.revealed = key;
+  const box = boardEl.getBoundingClientRect();
+  const area = boardEl.querySelector(".game > .my-area");
+  const panel = boardEl.querySelector(":scope > .learn-step");
+  const pinned = (el) => el && getComputedStyle(el).position === "sticky";
+  const band = () => [pinned(panel) ? panel.getBoundingClientRect().bottom : box.top,
+    pinned(area) ? area.getBoundingClientRect().top : box.bottom];
+  const targets = [...boardEl.querySelectorAll(".game [data-decision]:not([data-decision='']), .game .can-pick, .game .pending")]
+    .filter((e) => !e.closest(".my-area") && e.getBoundingClientRect().height > 0);
+  if (!targets.length) { boardEl.scrollTop = boardEl.scrollHeight; return; }
+  const rs = targets.map((e) => e.getBoundingClientRect());
+  const top = Math.min(...rs.map((r) => r.top)), bottom = Math.max(...rs.map((r) => r.bottom));
+  const [lo, hi] = band();
+  if (bottom - top > hi - lo) boardEl.scrollTop += top - lo;          // too many: the first ones
+  else if (bottom > hi) boardEl.scrollTop += bottom - hi;
+  else if (top < lo) boardEl.scrollTop += top - lo;
 }
 
 /** A game being played or over: the away banner, a lesson's panel, the game's module's drawing

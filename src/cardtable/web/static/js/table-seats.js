@@ -29,6 +29,17 @@ export function drawLinkConfirm(ctx, mine) {
         mine ? t("table.link_keep") : t("table.watch")))));
 }
 
+/** What a newcomer agrees to by taking a seat: the rule set (a game with one names none) and
+ * the pace (a turn-based table's time per move). */
+function joinFacts(table) {
+  const move = table.move_seconds ? t(`pace.move_${table.move_seconds}`) : "";
+  return h("ul", { class: "join-facts", id: "join-facts" },
+    table.variant ? h("li", { id: "join-variant" }, t("table.join_variant", { variant: t("variant." + table.variant) })) : null,
+    h("li", { id: "join-pace" }, table.pace === "turn"
+      ? t("table.join_pace_turn", { move: move === `pace.move_${table.move_seconds}` ? `${table.move_seconds} s` : move })
+      : t("table.join_pace_live")));
+}
+
 export function drawJoin(ctx) {
   const { S, code, root, connect } = ctx;
   clear(root);
@@ -45,6 +56,7 @@ export function drawJoin(ctx) {
     } catch (err) { S.joinError = t("lobby.error", { msg: apiMessage(err) }); drawJoin(ctx); }
   } },
   h("h1", {}, `${t("game." + S.table.game)} · ${t("table.code", { code })}`),
+  joinFacts(S.table),
   S.table.rated ? h("p", { class: "rated-hint" }, h("span", { class: "chip chip-rated" }, t("lobby.rated_chip")), " ", t("rt.join_hint")) : null,
   h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
     S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : n))),
