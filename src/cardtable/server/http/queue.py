@@ -224,6 +224,8 @@ class Matcher:
         cfg, base, rows = table_config(req, st.settings)
         if req.rated and not cfg.get("turn_seconds") and req.pace == "live":
             cfg["turn_seconds"] = st.settings.public_turn_seconds or 120.0
+        for r in rows:
+            r.setdefault("account_id", None)
         for i, e in enumerate(p.entries):
             rows[i].update(name=e["name"], token_hash=e["ticket_hash"], joined_at=now,
                            client=e["client"], account_id=e["account_id"])
