@@ -14,7 +14,7 @@ from test_web_friends import LAPTOP, PHONE, POLLED, TABLE_URL, playing, sign_up
 from test_web_ratings import play_together
 
 
-def test_two_strangers_play_now_a_rated_duel_to_its_end(new_page, server):
+def test_two_strangers_play_now_a_rated_duel_to_its_end(new_page, server, artifacts):
     n = secrets.randbelow(10**6)
     ann, bob = f"Quinn{n}", f"Rosa{n}"
     a = new_page("en", **LAPTOP)
@@ -33,6 +33,7 @@ def test_two_strangers_play_now_a_rated_duel_to_its_end(new_page, server):
     # the phone's panel fits its screen, in German
     expect(b.locator("#pn-h")).to_have_text("Sofort spielen")
     assert b.evaluate("document.documentElement.scrollWidth") <= 375
+    b.locator("#play-now").screenshot(path=str(artifacts / "play-now-phone-de.png"))
     b.locator("#pn-go").tap()
     for page in (a, b):
         page.wait_for_url(TABLE_URL, timeout=POLLED)

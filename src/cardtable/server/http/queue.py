@@ -183,18 +183,20 @@ class Matcher:
     async def _loop(self) -> None:
         clock = self.app.state.clock
         while True:
-            try:
-                await self.run()
-            except asyncio.CancelledError:
-                raise
-            except Exception:                       # noqa: BLE001 - the next pass tries again
-                log.exception("queue: a pass of the matcher failed")
+            await self.run()
             await clock.sleep(MATCH_SECONDS)
 
     async def run(self) -> None:
-        """One pass, unless one runs already (in this process, or on PostgreSQL in any)."""
+        """One pass, unless one runs already (in this process, or on PostgreSQL in any). A
+        pass that fails is logged; the next one tries again (the entries are still there)."""
         if self.lock.locked():
             return
+        try:
+            await self._locked_pass()
+        except Exception:                           # noqa: BLE001
+            log.exception("queue: a pass of the matcher failed")
+
+    async def _locked_pass(self) -> None:
         async with self.lock:
             store = self.app.state.hub().store
             if not store.url.is_postgres:
