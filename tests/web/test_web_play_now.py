@@ -8,6 +8,7 @@ import re
 import secrets
 
 import httpx
+from a11y import assert_accessible
 from playwright.sync_api import expect
 from policy import AbluxxenPlayer
 from test_web_friends import LAPTOP, PHONE, POLLED, TABLE_URL, playing, sign_up
@@ -30,9 +31,11 @@ def test_two_strangers_play_now_a_rated_duel_to_its_end(new_page, server, artifa
     a.click("#pn-go")
     expect(a.locator("#pn-status")).to_contain_text("Looking for players")
     expect(a.locator("#pn-cancel")).to_be_visible()
+    assert_accessible(a, "play now: waiting")
     # the phone's panel fits its screen, in German
     expect(b.locator("#pn-h")).to_have_text("Sofort spielen")
     assert b.evaluate("document.documentElement.scrollWidth") <= 375
+    assert_accessible(b, "play now: the form on a phone")
     b.locator("#play-now").screenshot(path=str(artifacts / "play-now-phone-de.png"))
     b.locator("#pn-go").tap()
     for page in (a, b):

@@ -12,7 +12,7 @@ import { saveSeat, storeName } from "./store.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { navigate } from "./router.js";
 import { account } from "./account.js";
-import { field, select } from "./lobby-fields.js";
+import { field, select, syncName } from "./lobby-fields.js";
 
 const KEY = "cardtable.queue";
 const POLL_MS = 2000;
@@ -115,6 +115,8 @@ export function playNowPanel(L) {
         vs.length > 1 ? field(t("lobby.variant"), select("pn-variant", f.variant, [["", t("queue.any")], ...vs.map((v) => [v, t("variant." + v)])], (v) => { f.variant = v; }), "pn-variant") : null,
         field(t("queue.kind"), select("pn-rated", rated ? "rated" : "casual", [["casual", t("queue.casual")], ...(account() ? [["rated", t("queue.rated")]] : [])], (v) => { f.rated = v === "rated"; redraw(); }), "pn-rated"),
         field(t("queue.pace"), select("pn-pace", f.pace, [["live", t("queue.live")], ["turn", t("queue.turn")]], (v) => { f.pace = v; }), "pn-pace"),
+        account() ? null : field(t("lobby.name"), h("input", { id: "pn-name", type: "text", maxlength: 32, autocomplete: "nickname",
+          placeholder: t("lobby.name_ph"), value: L.form.name, oninput: (e) => { L.form.name = e.target.value; syncName("f-name", L.form.name); syncName("j-name", L.form.name); } }), "pn-name"),
         rated ? null : field(t("queue.bots"), select("pn-bots", f.botWait, [["0", t("queue.bots_now")], ["30", t("queue.bots_after", { n: 30 })], ["120", t("queue.bots_after", { n: 120 })], ["never", t("queue.bots_never")]], (v) => { f.botWait = v; }), "pn-bots"),
       ),
       Q.error ? h("p", { class: "error", role: "alert", id: "pn-error" }, Q.error) : null,
