@@ -37,7 +37,7 @@ export function playNowPanel(L) {
     waiting: {}, entry: null, ticket: null, error: "", timer: null, busy: false,
   };
   const mine = stored();
-  if (mine) { Q.ticket = mine.ticket; Q.name = mine.name; }
+  if (mine) Q.ticket = mine.ticket;       // waiting since before a reload
 
   async function poll() {
     if (!Q.ticket) return;
@@ -48,7 +48,10 @@ export function playNowPanel(L) {
       if (!r.entry) { stop(); }
       else if (r.entry.state === "paired") { open(r.entry); return; }
     } catch (e) { /* try again */ }
-    redraw();
+    if (!Q.ticket || !document.getElementById("pn-elapsed")) { redraw(); return; }
+    // waiting on: only the time waited and the counts change (the focus stays on cancel)
+    document.getElementById("pn-elapsed").replaceWith(elapsed());
+    document.getElementById("pn-counts").replaceWith(counts());
   }
   function start() { if (!Q.timer) Q.timer = setInterval(poll, POLL_MS); }
   function stop() { clearInterval(Q.timer); Q.timer = null; Q.ticket = null; Q.entry = null; keep(null); }
@@ -95,12 +98,16 @@ export function playNowPanel(L) {
         t("queue.count", { game: GAMES[g].title, n: Q.waiting[g] || 0 }))]));
   }
 
+  function elapsed() {
+    const secs = Q.entry ? Math.floor(Q.entry.waited) : 0;
+    return h("span", { id: "pn-elapsed" }, t("queue.elapsed", { m: Math.floor(secs / 60), s: String(secs % 60).padStart(2, "0") }));
+  }
+
   function waitingView() {
     const e = Q.entry;
-    const secs = e ? Math.floor(e.waited) : 0;
     return [
-      h("p", { id: "pn-status", role: "status" }, t("queue.searching", { game: GAMES[e ? e.game : Q.form.game].title }), " ",
-        h("span", { id: "pn-elapsed" }, t("queue.elapsed", { m: Math.floor(secs / 60), s: String(secs % 60).padStart(2, "0") }))),
+      h("p", { id: "pn-status", role: "status" }, t("queue.searching", { game: GAMES[e ? e.game : Q.form.game].title })),
+      h("p", { class: "muted" }, elapsed()),      // not announced every poll
       h("div", { class: "actions" }, h("button", { type: "button", class: "btn", id: "pn-cancel", onclick: cancel }, t("queue.cancel"))),
     ];
   }
@@ -130,7 +137,11 @@ export function playNowPanel(L) {
   Q.redraw = redraw;
   Q.refreshCounts = async () => {
     if (Q.ticket) return;
-    try { Q.waiting = (await api("GET", "/api/queue")).waiting; redraw(); } catch (e) { /* keep */ }
+    try {
+      Q.waiting = (await api("GET", "/api/queue")).waiting;
+      const old = document.getElementById("pn-counts");       // the form is left as it is
+      if (old) old.replaceWith(counts());
+    } catch (e) { /* keep */ }
   };
   Q.close = () => clearInterval(Q.timer);
   if (Q.ticket) { start(); poll(); }
