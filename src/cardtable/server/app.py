@@ -67,6 +67,7 @@ from cardtable.server.http.rating import router as rating_router
 from cardtable.server.http.replay import router as replay_router
 from cardtable.server.http.status import router as status_router
 from cardtable.server.http.tables import router as tables_router
+from cardtable.server.http.queue import Matcher, router as queue_router
 from cardtable.server.observe import logs
 from cardtable.server.observe.access import Observe
 from cardtable.server.observe.metrics import Metrics
@@ -138,6 +139,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             except TimeoutError:
                 log.warning("LISTEN not ready yet")
         await drivers.start()
+        app.state.matcher.start()                       # "Play now" (http/queue.py)
         tune_gc(settings)
         if settings.announce:
             conns = (f"; database connections: {budget(settings).describe()}"
@@ -147,6 +149,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         try:
             yield
         finally:
+            await app.state.matcher.stop()
             await drivers.stop()
             await app.state.mail.mailer.close()         # the messages under way
             await hub.push.stop()
@@ -193,6 +196,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     # e-mail (mail/smtp.py, http/email.py): links' lifetimes on the app's clock
     app.state.mail = Mail(app.state.accounts, Mailer(settings), clock.now, settings.limits)
     app.state.metrics = metrics
+    app.state.matcher = Matcher(app)
     app.state.listener = lambda: state.get("listener")  # PostgreSQL's LISTEN (None: SQLite)
     #: True while the process drains before it stops: /api/ready answers 503 (status.py)
     app.state.draining = False
@@ -214,6 +218,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(status_router)                   # /api/health, /api/ready, /api/stats, ...
     app.include_router(metrics_router)                  # /metrics (Prometheus)
     app.include_router(tables_router)                   # /api/tables/..., /api/join
+    app.include_router(queue_router)                    # /api/queue: "Play now"
     app.include_router(ws_router)                       # /ws/{code}: the game
     app.include_router(replay_router)                   # POST /api/replay
     app.include_router(learn_router)                    # /api/lessons (http/learn.py)

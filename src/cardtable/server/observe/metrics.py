@@ -32,6 +32,8 @@ from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamil
 DECISION_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 #: seconds: a searching bot's request waiting for a free worker
 BOT_WAIT_BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+#: seconds: a "Play now" entry waiting for its table
+QUEUE_WAIT_BUCKETS = (1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0)
 #: the table states (game_tables.status)
 TABLE_STATES = ("waiting", "playing", "over")
 #: Web Push's outcomes as talk/push.py's Pusher counts them
@@ -93,6 +95,16 @@ class Metrics:
             self.mod_actions.labels(kind)
         self.responses = Counter("cardtable_http_responses", "HTTP responses by status",
                                  ["status"], registry=r)
+        self.queue_size = Gauge("cardtable_queue_waiting", "\"Play now\" entries waiting, "
+                                "as this process's matcher last read them", registry=r)
+        self.queue_pairings = Counter("cardtable_queue_pairings", "\"Play now\" tables made "
+                                      "by this process's matcher, by kind (rated, casual)",
+                                      ["kind"], registry=r)
+        for kind in ("rated", "casual"):
+            self.queue_pairings.labels(kind)
+        self.queue_wait = Histogram(
+            "cardtable_queue_wait_seconds", "A \"Play now\" entry's wait until its table",
+            buckets=QUEUE_WAIT_BUCKETS, registry=r)
         self.scrape = Scrape()
         r.register(self.scrape)
 

@@ -479,6 +479,33 @@ name_reservations = Table(
 )
 
 
+#: the "Play now" queue (tables/queue.py; migration 0017): one row per waiting player
+queue_entries = Table(
+    "queue_entries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ticket_hash", String(64), nullable=False),
+    Column("owner", String(80), nullable=False),
+    Column("addr", String(32), nullable=False),
+    Column("client", String(64), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_queue_entries_account",
+                                             ondelete="CASCADE"), nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("variant", String(32), nullable=True),
+    Column("rated", Boolean, nullable=False),
+    Column("pace", String(8), nullable=False),
+    Column("bot_wait", Float, nullable=True),
+    Column("rating", Float, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("table_code", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    UniqueConstraint("ticket_hash", name="uq_queue_ticket"),
+    UniqueConstraint("owner", name="uq_queue_owner"),
+    Index("ix_queue_entries_addr", "addr"),
+)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 

@@ -26,8 +26,8 @@ export function clientId() {
   }
 }
 
-export async function api(method, path, body) {
-  const headers = { "X-Cardtable-Client": clientId() };
+export async function api(method, path, body, extra) {
+  const headers = Object.assign({ "X-Cardtable-Client": clientId() }, extra || {});
   if (body) headers["Content-Type"] = "application/json";
   const r = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   let data = null;

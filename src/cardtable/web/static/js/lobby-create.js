@@ -95,7 +95,7 @@ function playerFields(L) {
   return [
     h("div", { class: "field-grid" },
       field(t("lobby.name"), h("input", { id: "f-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname",
-        placeholder: t("lobby.name_ph"), value: form.name, oninput: (e) => { form.name = e.target.value; syncName("j-name", form.name); } }), "f-name"),
+        placeholder: t("lobby.name_ph"), value: form.name, oninput: (e) => { form.name = e.target.value; syncName("j-name", form.name); syncName("pn-name", form.name); } }), "f-name"),
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-public", checked: form.public,
         onchange: (e) => { form.public = e.target.checked; } }), " ", t("lobby.public")),
     ),

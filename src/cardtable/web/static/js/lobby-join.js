@@ -39,7 +39,7 @@ export function joinForm(L) {
     field(t("lobby.code"), h("input", { id: "j-code", type: "text", maxlength: 300, placeholder: "K7PQ2MXA", value: L.joinCode,
       oninput: (e) => { L.joinCode = e.target.value; } }), "j-code"),
     field(t("lobby.name"), h("input", { id: "j-name", type: "text", maxlength: 32, value: form.name,
-      placeholder: t("lobby.name_ph"), oninput: (e) => { form.name = e.target.value; syncName("f-name", form.name); } }), "j-name"),
+      placeholder: t("lobby.name_ph"), oninput: (e) => { form.name = e.target.value; syncName("f-name", form.name); syncName("pn-name", form.name); } }), "j-name"),
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, t("lobby.join_btn")),
       h("button", { type: "button", class: "btn", id: "watch-btn", onclick: watch }, t("lobby.watch_btn"))),

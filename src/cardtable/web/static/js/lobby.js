@@ -9,6 +9,7 @@
 //   lobby-lists.js     this browser's, the open and the running tables
 //   lobby-refusal.js   a refusal's words in the create form's error line
 //   lobby-fields.js    the forms' pieces (a field, a choice, the name boxes)
+//   lobby-queue.js     "Play now": the queue, waiting, and the counts waiting per game
 // `L`, the lobby, is what they share: its state, and draw, drawLists, load.
 import { t, onLang } from "./i18n.js";
 import { h, clear } from "./dom.js";
@@ -23,6 +24,7 @@ import { useDefaults } from "./lobby-declared.js";
 import { createForm } from "./lobby-create.js";
 import { joinForm } from "./lobby-join.js";
 import { listsBox, drawLists } from "./lobby-lists.js";
+import { playNowPanel } from "./lobby-queue.js";
 
 /** The lobby's state: the games' declarations (null until GET /api/games has answered), the
  * lists, the forms' choices. */
@@ -69,6 +71,7 @@ async function load(L) {
     }
   } catch (e) { /* keep the old list */ }
   if (L.alive) L.drawLists();
+  if (L.alive && L.queue) L.queue.refreshCounts();
 }
 
 /** The lobby's head: the name, the tagline, the games' rules and leaderboards. */
@@ -94,7 +97,9 @@ function draw(L) {
   const create = createForm(L);
   const join = joinForm(L);
   L.learn.redraw();
-  el.append(head, L.learn.el, myGamesPanel(), friendsPanel(),
+  if (!L.queue) L.queue = playNowPanel(L);
+  L.queue.redraw();
+  el.append(head, L.queue.el, L.learn.el, myGamesPanel(), friendsPanel(),
     h("div", { class: "lobby-grid" }, create, h("div", { class: "lobby-side" }, join, L.listsBox)),
   );
   L.drawLists();
@@ -114,5 +119,5 @@ export function renderLobby(el) {
   const timer = setInterval(L.load, 5000);
   const off = onLang(L.draw);
   const offAccount = onAccount(() => { if (L.alive && L.gamesTried) L.draw(); });   // the rated box
-  return () => { L.alive = false; clearInterval(timer); off(); offAccount(); };
+  return () => { L.alive = false; clearInterval(timer); off(); offAccount(); if (L.queue) L.queue.close(); };
 }
