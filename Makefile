@@ -28,7 +28,7 @@ play: $(STAMP)
 # Three workers on two cores (the browser and server tests wait on the network a good part of
 # their time), each test module on one worker (--dist loadscope): a module's server, started
 # once per module, is not started again on the other workers.
-XDIST ?= -n 3 --dist loadscope
+XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
 
 # The suite to run often (27 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential

@@ -99,8 +99,9 @@ function draw(L) {
   L.learn.redraw();
   if (!L.queue) L.queue = playNowPanel(L);
   L.queue.redraw();
-  el.append(head, L.queue.el, L.learn.el, myGamesPanel(), friendsPanel(),
-    h("div", { class: "lobby-grid" }, create, h("div", { class: "lobby-side" }, join, L.listsBox)),
+  // "Play now" heads the side column, beside "New table" (both in view on a laptop)
+  el.append(head, L.learn.el, myGamesPanel(), friendsPanel(),
+    h("div", { class: "lobby-grid" }, create, h("div", { class: "lobby-side" }, L.queue.el, join, L.listsBox)),
   );
   L.drawLists();
   window.scrollTo(window.scrollX, top);
