@@ -30,10 +30,11 @@ play: $(STAMP)
 # once per module, is not started again on the other workers.
 XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
 
-# The suite to run often (27 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
+# The suite to run often (22 minutes on a quiet 2-core machine; the aim is 12): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
-# games; the browser matrices one cell per row; each server test on one of the two databases),
-# the tests marked `full` deselected. The slowest folders run first, the browser tests last
+# games; the browser matrices one cell per row; each server test on one of the two databases;
+# the slower siblings of a journey in tests/sizes.py's LEFT_TO_FULL), the tests marked `full`
+# deselected. The slowest folders run first, the browser tests last
 # (tests/sizes.py, SLOW_FIRST).
 test: $(DSTAMP)
 	$(PY) -m pytest $(XDIST) $(ARGS)
