@@ -16,7 +16,8 @@ from cardtable.core.errors import ConfigError
 from cardtable.kombio.batch import kernels as KK
 from cardtable.kombio.batch import policies as P
 from cardtable.kombio.batch import rules as L
-from cardtable.rl.batch.common import bot_levels, count_of, cut_episodes, game_numbers, seeds_of
+from cardtable.rl.batch.common import (BotPlayouts, bot_levels, count_of, cut_episodes,
+                                       game_numbers, seeds_of)
 from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 from cardtable.kombio.codec import KombioCodec
@@ -152,31 +153,10 @@ class KombioBatch:
 
     def bot_playouts(self, seeds, bots="easy", bot_seeds=None, trace: int = 0):
         """As AbluxxenBatch.bot_playouts ("scores": the final totals)."""
-        values = [int(seeds)] if isinstance(seeds, (int, np.integer)) \
-            and not isinstance(seeds, bool) else list(seeds)
-        seeds = seeds_of(values, len(values))
-        m, n = len(seeds), self.players
-        R = self.R.copy()
-        R[P.R_BOTS:P.R_BOTS + n] = bot_levels(bots, n, P.LEVELS, GAME)
-        if bot_seeds is None:
-            chosen = np.zeros((m, n), np.uint64)
-            mts = np.zeros((n, 0), np.uint64)
-        else:
-            rows = [list(r) for r in bot_seeds]
-            if len(rows) != m or any(len(r) != n for r in rows):
-                raise ValueError(f"bot_seeds must be {m} rows of {n} seeds (games x players)")
-            chosen = np.array([seeds_of(r, n) for r in rows], np.uint64).reshape(m, n)
-            mts = np.zeros((n, MT_WORDS), np.uint64)
-        totals = np.zeros((m, n), np.int64)
-        wins = np.zeros((m, n), np.int64)
-        decisions = np.zeros(m, np.int64)
-        actions = np.zeros((m, max(int(trace), 0)), np.int64)
-        P.k_bot_playouts(R, seeds, chosen, seeds ^ np.uint64(0x5DEECE66D), mts,
-                         self.num_actions, totals, wins, decisions, actions)
-        out = {"scores": totals, "winners": wins != 0, "decisions": decisions}
-        if trace > 0:
-            out["actions"] = actions
-        return out
+        b = BotPlayouts(self, seeds, bots, bot_seeds, trace, P.LEVELS, P.R_BOTS, MT_WORDS)
+        P.k_bot_playouts(b.R, b.seeds, b.chosen, b.sample, b.mts, self.num_actions, b.scores,
+                         b.wins, b.decisions, b.actions)
+        return b.result()
 
     # -- one learner against random players (the Gymnasium vector environment) -------------
     def learner_reset(self, seed=None, seat: int | None = None,

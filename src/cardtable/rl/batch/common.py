@@ -1,6 +1,7 @@
-"""What every batched simulator checks the same way: the number of games, the game numbers of
-a partial reset or step, and deal seeds (a game's own module, e.g. abluxxen/batch/env.py, holds
-its rules' arrays)."""
+"""What every batched simulator checks and makes the same way: the number of games, the game
+numbers of a partial reset or step, deal seeds, an episode cut at `max_length`, the opponents'
+levels and the arrays of a playout of compiled bots (a game's own module, e.g.
+abluxxen/batch/env.py, holds its rules' arrays)."""
 
 from __future__ import annotations
 
@@ -87,3 +88,42 @@ def set_opponents(sim, opponents) -> list[str]:
     else:
         sim.set_opponents(opponents)
     return [opponents] * sim.players if isinstance(opponents, str) else list(opponents)
+
+
+class BotPlayouts:
+    """What a simulator's `bot_playouts` hands its compiled kernel, made the same way for every
+    game: the deal seeds (`seeds`, `sample`: each game's fast generator), a copy of the rules'
+    array `R` with the seats' levels (`r_bots`: where they start), the seats' Mersenne Twister
+    seeds (`chosen`) and states (`mts`, empty without `bot_seeds`), and the result arrays
+    (`scores`, `wins`, `decisions`, `actions`: each game's first `trace` action ids)."""
+
+    def __init__(self, sim, seeds, bots, bot_seeds, trace: int, levels: dict[str, int],
+                 r_bots: int, mt_words: int):
+        values = [int(seeds)] if isinstance(seeds, (int, np.integer)) \
+            and not isinstance(seeds, bool) else list(seeds)
+        self.seeds = seeds_of(values, len(values))
+        self.sample = self.seeds ^ np.uint64(0x5DEECE66D)
+        m, n = len(self.seeds), sim.players
+        self.R = sim.R.copy()
+        self.R[r_bots:r_bots + n] = bot_levels(bots, n, levels, sim.game)
+        if bot_seeds is None:
+            self.chosen = np.zeros((m, n), np.uint64)
+            self.mts = np.zeros((n, 0), np.uint64)
+        else:
+            rows = [list(r) for r in bot_seeds]
+            if len(rows) != m or any(len(r) != n for r in rows):
+                raise ValueError(f"bot_seeds must be {m} rows of {n} seeds (games x players)")
+            self.chosen = np.array([seeds_of(r, n) for r in rows], np.uint64).reshape(m, n)
+            self.mts = np.zeros((n, mt_words), np.uint64)
+        self.trace = max(int(trace), 0)
+        self.scores = np.zeros((m, n), np.int64)
+        self.wins = np.zeros((m, n), np.int64)
+        self.decisions = np.zeros(m, np.int64)
+        self.actions = np.zeros((m, self.trace), np.int64)
+
+    def result(self) -> dict[str, np.ndarray]:
+        """{"scores", "winners", "decisions"} and, with a trace, "actions"."""
+        out = {"scores": self.scores, "winners": self.wins != 0, "decisions": self.decisions}
+        if self.trace > 0:
+            out["actions"] = self.actions
+        return out
