@@ -29,7 +29,7 @@ from cardtable.server import protocol as P
 from cardtable.server.errors import ApiError, bad
 from cardtable.server.games import table_config
 from cardtable.server.guard.security import client_addr, new_code
-from cardtable.server.http.moderation import refuse_banned
+from cardtable.server.http.refusals import refuse_banned
 from cardtable.server.http.tables import identity
 from cardtable.server.people import accounts as A
 from cardtable.server.store.db import token_hash
