@@ -40,6 +40,9 @@ router = APIRouter(tags=["play now"])
 
 #: seconds between two passes of the matcher
 MATCH_SECONDS = 1.0
+#: how often the matcher of a process that saw nobody waiting looks again (a join or a poll on
+#: this process runs a pass at once): an idle process lets its pooled connections close
+IDLE_MATCH_SECONDS = 30.0
 #: the advisory lock's key on PostgreSQL ("cardtable queue")
 LOCK_KEY = 0x63717565
 TICKET = "X-Queue-Ticket"
@@ -168,6 +171,8 @@ class Matcher:
         self.app = app
         self.lock = asyncio.Lock()
         self.task: asyncio.Task | None = None
+        self.waiting = 0                    # entries waiting, as the last pass read them
+        self.last_pass = float("-inf")      # when the last pass ran (the app's clock)
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._loop())
@@ -183,7 +188,8 @@ class Matcher:
     async def _loop(self) -> None:
         clock = self.app.state.clock
         while True:
-            await self.run()
+            if self.waiting or clock.now() - self.last_pass >= IDLE_MATCH_SECONDS:
+                await self.run()
             await clock.sleep(MATCH_SECONDS)
 
     async def run(self) -> None:
@@ -211,7 +217,9 @@ class Matcher:
         st = self.app.state
         store, now = st.hub().store, st.clock.now()
         entries = await A.write(store, lambda: Q.sweep_and_read(now))
-        st.metrics.queue_size.set(sum(e["table_code"] is None for e in entries))
+        self.waiting = sum(e["table_code"] is None for e in entries)
+        self.last_pass = now
+        st.metrics.queue_size.set(self.waiting)
         for p in Q.pairings(entries, now):
             await self._table(p, now)
 
