@@ -12,11 +12,20 @@ SLOW_FIRST)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from sizes import deselect_full, leave_to_full, slow_first
+
+
+def pytest_configure(config):
+    # CARDTABLE_TIMINGS=FILE: per-module wall and CPU seconds (tests/timings.py)
+    if os.environ.get("CARDTABLE_TIMINGS"):
+        from timings import Recorder
+
+        config.pluginmanager.register(Recorder(os.environ["CARDTABLE_TIMINGS"]), "timings")
 
 
 @pytest.hookimpl(trylast=True)
