@@ -1,11 +1,11 @@
 """The coach and the review in a real browser (issue 34; js/coach.js, js/replay-review.js): at a
 table of one person and a bot the status bar's Coach button opens the coach, which lists every
 option of the decision in words (the table log's, in the page's language) with its win chance
-and play-outs (phone 375x740 and laptop 1366x657, de
-and en); at a table of two people there is no Coach button and the server refuses the coach; a
-finished game's replay reviews a person's seat (with its progress), marks the costly decisions
-on the list and on the board (the choice and the better option in words), and "Next mistake" goes to the next marked step. The server of this
-module spends few play-outs (--coach-budget, --review-budget) so that the journey is quick.
+and play-outs (phone 375x740 and laptop 1366x657, de and en); at a table of two people there is
+no Coach button and the server refuses the coach; a finished game's replay reviews a person's
+seat (with its progress), marks the costly decisions on the list and on the board (the choice
+and the better option in words), and "Next mistake" goes to the next marked step. The server of
+this module spends few play-outs (--coach-budget, --review-budget) so that the journey is quick.
 Screenshots go to the artifacts directory."""
 
 from __future__ import annotations

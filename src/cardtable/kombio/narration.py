@@ -466,10 +466,11 @@ def web_option(view, decision, seat, names, lang) -> str:
                     else t(lang, "ko.choice.peek2", c1=named[0], c2=named[1]))
     elif kind in ("hand-over", "penalty"):
         snap = view.get("snap") or {}
-        card = card_words(*parse_pos(snap["card"]), seat, seat, names, lang, True) if snap else "?"
+        card = (card_words(*parse_pos(snap["card"]), seat, seat, names, lang, True) if snap
+                else "?")
         key = "ko.log.hand_over.you" if kind == "hand-over" else "ko.log.penalty.you"
-        return t(lang, key, card=card, snapper_obj=_obj(snap.get("seat", seat), seat, names, lang),
-                 into="")
+        return t(lang, key, card=card, into="",
+                 snapper_obj=_obj(snap.get("seat", seat), seat, names, lang))
     return web_line(view, decision, after, seat, seat, names, lang, every_step=True)
 
 
