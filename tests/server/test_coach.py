@@ -20,7 +20,8 @@ from cardtable.bots.review import review as review_of
 from cardtable.core.record import load_record, new_game
 from cardtable.core.rng import Rng
 from cardtable.server import Settings, create_app
-from cardtable.server.tables.coach import coach_allowed
+from cardtable.server.tables.coach import coach_allowed, review_words
+from cardtable.server.tables.views import seat_names
 from cardtable.server.guard.security import Limits
 
 DEADLINE = 300.0            # a hang guard, not a time budget
@@ -74,6 +75,11 @@ def test_the_coach_answers_at_a_bot_table(app_db):
     for o in out["options"]:
         assert 0.0 <= o["win_chance"] <= 1.0 and o["rollouts"] >= 1
         assert o["move"]["text"] == o["decision"]
+        # the option in the table log's words, in both languages (the duel opens with a play)
+        assert set(o["text"]) == {"en", "de"} and o["text"]["en"] != o["text"]["de"]
+    plays = [o for o in out["options"] if o["decision"].startswith("play ")]
+    assert plays and all(o["text"]["en"].startswith("You play ")
+                         and o["text"]["de"].startswith("Du spielst ") for o in plays)
     assert sum(o["level_choice"] for o in out["options"]) == 1
     well = [o for o in out["options"] if o["rollouts"] >= 10]
     assert [o["win_chance"] for o in well] == sorted((o["win_chance"] for o in well),
@@ -167,7 +173,15 @@ def test_the_review_route(app_db):
     dones = [x["done"] for x in running]
     assert dones == sorted(dones)
     assert out["status"] == "done" and out["done"] == out["total"] > 0
-    assert out["review"] == review_of(rec, seats=[0], rollouts=4)      # bots.review's own
+    # bots.review's own, each decision worded in both languages from the seat's view
+    seats = client.get(f"/api/tables/{code}").json()["seats"]
+    names = {lang: seat_names(seats, lang) for lang in ("en", "de")}
+    assert out["review"] == review_words(review_of(rec, seats=[0], rollouts=4), rec, 0, names)
+    for d in out["review"]["seats"][0]["decisions"]:
+        for part in ("chosen", "best"):
+            words = d[part + "_text"]
+            assert set(words) == {"en", "de"} and all(words.values()), d
+            assert words["en"].startswith("You ") and words["de"].startswith("Du "), words
     assert out["review"]["seats"][0]["accuracy"] is not None
     cached = client.app.state.coaching.stats["reviews_cached"]
     assert client.get(f"/api/tables/{code}/review",

@@ -1,10 +1,11 @@
 """The coach and the review in a real browser (issue 34; js/coach.js, js/replay-review.js): at a
 table of one person and a bot the status bar's Coach button opens the coach, which lists every
-option of the decision with its win chance and play-outs (phone 375x740 and laptop 1366x657, de
-and en); at a table of two people there is no Coach button and the server refuses the coach; a
-finished game's replay reviews a person's seat (with its progress), marks the costly decisions
-on the list and on the board, and "Next mistake" goes to the next marked step. The server of this
-module spends few play-outs (--coach-budget, --review-budget) so that the journey is quick.
+option of the decision in words (the table log's, in the page's language) with its win chance
+and play-outs (phone 375x740 and laptop 1366x657, de and en); at a table of two people there is
+no Coach button and the server refuses the coach; a finished game's replay reviews a person's
+seat (with its progress), marks the costly decisions on the list and on the board (the choice
+and the better option in words), and "Next mistake" goes to the next marked step. The server of
+this module spends few play-outs (--coach-budget, --review-budget) so that the journey is quick.
 Screenshots go to the artifacts directory."""
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ LAPTOP = {"width": 1366, "height": 657}
 SIZES = [("en", LAPTOP), ("de", PHONE), pytest.param("en", PHONE, marks=pytest.mark.full),
          pytest.param("de", LAPTOP, marks=pytest.mark.full)]
 REVIEW_BUDGET = 8
-WORDS = {"en": {"win": "Win chance", "next": "Next mistake"},
-         "de": {"win": "Gewinn\u00adchance", "next": "Nächster Fehler"}}   # a soft hyphen
+WORDS = {"en": {"win": "Win chance", "next": "Next mistake", "play": "You play ", "you": "You "},
+         "de": {"win": "Gewinn\u00adchance", "next": "Nächster Fehler", "play": "Du spielst ",
+                "you": "Du "}}   # a soft hyphen
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +69,9 @@ def test_the_coach_answers_at_a_bot_table(pages, coach_server, artifacts, lang, 
     expect(page.locator("#coach-table thead")).to_contain_text(WORDS[lang]["win"])
     for i in range(rows.count()):
         cells = rows.nth(i).locator("td")
-        assert cells.nth(1).inner_text().strip().startswith("play")
+        # the option in the table log's words, in the page's language (its notation the title)
+        assert cells.nth(1).inner_text().strip().startswith(WORDS[lang]["play"])
+        assert cells.nth(1).locator(".coach-words").get_attribute("title").startswith("play ")
         win, n = cells.nth(2).inner_text().strip(), int(cells.nth(3).inner_text())
         assert n >= 1 and (win == "—" or win.endswith("%"))
     expect(page.locator("#coach-table .coach-own")).to_have_count(1)
@@ -158,6 +162,9 @@ def test_the_replay_shows_the_review(pages, coach_server, reviewed_game, artifac
     expect(page.locator("#replay-board")).to_have_attribute("data-step", str(steps[0]))
     expect(page.locator("#review-mark")).to_be_visible()
     expect(page.locator("#replay-board")).to_have_class("replay-board is-marked")
+    for part in ("chosen", "best"):           # the decisions in words, in the page's language
+        expect(page.locator(f"#review-mark .review-{part} .review-words")).to_contain_text(
+            WORDS[lang]["you"])
     page.click("#review-next")
     expect(page.locator("#replay-board")).to_have_attribute("data-step", str(steps[1]))
     page.locator("#review-mark").scroll_into_view_if_needed()

@@ -65,7 +65,7 @@ def test_my_games_offers_only_to_watch_a_game_the_player_left(new_page, server):
     page.select_option("#f-game", "kombio")
     page.select_option("#f-players", "2")
     page.select_option("#seat-kind-1", "human")
-    page.fill("#f-name", "Leona")
+    expect(page.locator("#f-name-as")).to_contain_text("Leona")   # logged in: the account's
     page.uncheck("#f-public")
     page.click("#create-btn")
     page.wait_for_url(TABLE_URL)

@@ -27,7 +27,7 @@ def test_the_banner_shows_in_the_lobby_and_at_the_table(new_page, server):
         de.goto("/")
         expect(de.locator("#announcement")).to_have_text("Wartung um 22:00")
         en = new_page("en", **LAPTOP)
-        open_table(en, "Ada")
+        open_table(en, "Ada", guest=True)
         expect(en.locator("#announcement")).to_have_text("Maintenance at 22:00")
     finally:
         assert admin("announce", "--end", "--database", db) == 0

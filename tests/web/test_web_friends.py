@@ -36,14 +36,19 @@ def sign_up(page: Page, name: str, login: bool = False) -> None:
     expect(page.locator("#friends")).to_be_visible()
 
 
-def open_table(page: Page, name: str) -> str:
-    """A private Kombio table of two human seats: the creator sits, one seat is free."""
+def open_table(page: Page, name: str, guest: bool = False) -> str:
+    """A private Kombio table of two human seats: the creator sits, one seat is free. A
+    logged-in creator sits under the account's name (the form has no name box), a `guest`
+    under `name`."""
     page.goto("/")
     page.wait_for_selector("#create-btn")
     page.select_option("#f-game", "kombio")
     page.select_option("#f-players", "2")
     page.select_option("#seat-kind-1", "human")
-    page.fill("#f-name", name)
+    if guest:
+        page.fill("#f-name", name)
+    else:
+        expect(page.locator("#f-name-as")).to_contain_text(name)
     page.uncheck("#f-public")
     page.click("#create-btn")
     page.wait_for_url(TABLE_URL)
@@ -119,7 +124,7 @@ def test_two_accounts_become_friends_and_one_invites_the_other_to_play(new_page,
     b.screenshot(path=str(artifacts / "friends-phone-de-invite.png"))
     invite.get_by_role("button", name=f"Einladung von {ann} annehmen und zu Tisch {code} gehen").tap()
     b.wait_for_url(re.compile(f".*/t/{code}$"))
-    expect(b.locator("#tj-name")).to_have_value(bob)
+    expect(b.locator("#tj-name-as")).to_contain_text(bob)         # logged in: the account's
     b.click("#take-seat")
     playing(b)
     playing(a)
@@ -146,14 +151,14 @@ def test_two_accounts_become_friends_and_one_invites_the_other_to_play(new_page,
     assert_accessible(d, "phone waiting room with the invitations")
     d.screenshot(path=str(artifacts / "friends-phone-en-table.png"))
     c.goto(f"/t/{TABLE_URL.match(d.url).group(1)}")          # a German laptop at a table
-    c.fill("#tj-name", ann)
+    expect(c.locator("#tj-name-as")).to_contain_text(ann)
     c.click("#take-seat")
     playing(c)
 
 
 def test_a_guest_at_a_table_is_offered_to_log_in_to_invite_friends(new_page, artifacts):
     page = new_page("en", phone=True, **PHONE)
-    open_table(page, "Gast")
+    open_table(page, "Gast", guest=True)
     box = page.locator("#fr-table")
     expect(box).to_contain_text("Log in to invite your friends with one click.")
     expect(page.locator("#friends")).to_have_count(0)

@@ -41,7 +41,7 @@ def test_a_moderator_removes_a_reported_line_and_mutes_its_author(new_page, serv
     sign_up(b, ben)
     code = open_table(a, ann)
     b.goto(f"/t/{code}")
-    b.fill("#tj-name", ben)
+    expect(b.locator("#tj-name-as")).to_contain_text(ben)         # logged in: the account's
     b.tap("#take-seat")
     b.tap("#chat-toggle")
     b.fill("#chat-input", INSULT)

@@ -33,7 +33,7 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, art
 
     code = open_table(a, ann)
     b.goto(f"/t/{code}")
-    b.fill("#tj-name", ben)
+    expect(b.locator("#tj-name-as")).to_contain_text(ben)         # logged in: the account's
     b.click("#take-seat")
     expect(b.get_by_text("Du kannst diesem Tisch nicht beitreten.")).to_be_visible()
 

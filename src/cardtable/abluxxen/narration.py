@@ -207,6 +207,12 @@ def describe(before, decision, after, actor, viewer, names, lang) -> str:
     return t(lang, "ab.log.other", name=name, decision=decision)
 
 
+def web_option(view, decision, seat, names, lang) -> str:
+    """A decision `seat` may take at its own `view` in the log's words (`describe`), without
+    its outcome (the card a draw from the deck would bring is not told)."""
+    return describe(view, decision, view, seat, seat, names, lang)
+
+
 def end_reason(view) -> tuple[str, int | None]:
     """('hand', seat) for AB-7 / CL-3 (a hand emptied), ('supply', None) for AB-14 / CL-3."""
     n = view["players"]

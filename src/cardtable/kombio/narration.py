@@ -441,6 +441,39 @@ def web_line(before, decision, after, actor, viewer, names, lang, every_step: bo
     return line
 
 
+def web_option(view, decision, seat, names, lang) -> str:
+    """A decision `seat` may take at its own `view` in the table log's words (`web_line`),
+    without what it would reveal: a card not yet seen stays unnamed (the card a draw brings,
+    the one a replace or take throws off, the one a peek shows)."""
+    words = decision.split()
+    kind, args = (words[0], words[1:]) if words else ("", [])
+    after = view
+    if kind == "draw":
+        return t(lang, "ko.choice.draw")
+    if kind in ("replace", "take") and args:
+        card = view.get("drawn") if kind == "replace" else view.get("top")
+        old = _grid_value(view, seat, int(args[0]))
+        if not is_known(old):
+            return t(lang, "ko.choice." + kind, card=card, pos=args[0])
+        after = dict(view, top=old)
+    elif kind == "discard":
+        after = dict(view, top=view.get("drawn"))
+    elif kind == "peek":
+        cards = [parse_pos(a) for a in args]
+        if not all(is_known(_grid_value(view, p, s)) for p, s in cards):
+            named = [card_words(p, s, seat, seat, names, lang, True) for p, s in cards]
+            return (t(lang, "ko.choice.peek", card=named[0]) if len(named) == 1
+                    else t(lang, "ko.choice.peek2", c1=named[0], c2=named[1]))
+    elif kind in ("hand-over", "penalty"):
+        snap = view.get("snap") or {}
+        card = (card_words(*parse_pos(snap["card"]), seat, seat, names, lang, True) if snap
+                else "?")
+        key = "ko.log.hand_over.you" if kind == "hand-over" else "ko.log.penalty.you"
+        return t(lang, key, card=card, into="",
+                 snapper_obj=_obj(snap.get("seat", seat), seat, names, lang))
+    return web_line(view, decision, after, seat, seat, names, lang, every_step=True)
+
+
 def _with_answer(line: str, before: dict, decision: str, after: dict, actor: int,
                  viewer: int | None, names: list[str], lang: str) -> str:
     """`line` with the snap-window answer of `actor` in front: alone while the window is open;

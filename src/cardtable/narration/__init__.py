@@ -14,6 +14,12 @@ the replay viewer. Each game has its own module, the one its declaration names
                                                    the game server's words for a decision
                                                    (its table log; `every_step`: the replay
                                                    viewer's line for each decision)
+    web_option(view, decision, seat, names, lang) -> str
+                                                   a decision `seat` may take (the coach's
+                                                   options, the review's choices) in the
+                                                   table's words, from the seat's view only:
+                                                   nothing the decision would reveal
+                                                   (`option_words` below finds it)
 
 They read views only (what the viewer may see) and word everything through the catalogs
 (`cardtable.i18n`). The terminal's pictures (rich) stay in the game's `ui` module. This package
@@ -49,6 +55,20 @@ def web_why(game: str, view: dict, seat: int | None, names: list[str], lang: str
     may decide now."""
     words = getattr(narrator(game), "web_why", None)
     return words(view, seat, names, lang, window=window, legal_any=legal_any) if words else ""
+
+
+def option_words(game: str, view: dict, decision: str, seat: int, names: list[str],
+                 lang: str) -> str:
+    """A decision `seat` may take at `view` (its own view) in the words of the table's log:
+    its narration's `web_option`. "" for a game without one, or a decision it cannot word
+    (the browser then shows the notation)."""
+    words = getattr(narrator(game), "web_option", None)
+    if words is None:
+        return ""
+    try:
+        return words(view, decision, seat, names, lang) or ""
+    except Exception:                    # never fail an answer over wording
+        return ""
 
 
 def plain_names(names: list[str], players: int, lang: str) -> list[str]:

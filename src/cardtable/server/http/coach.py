@@ -97,13 +97,13 @@ async def review(code: CodePath, request: Request,
         if seat >= rt.players or rt.seats[seat]["kind"] == "bot":
             raise bad(f"seat {seat} is not a person's seat of this game", 422, "review_seat",
                       seat=seat)
-        rec = rt.record()
+        rec, names = rt.record(), dict(rt.names)
         table_id = rt.id
     finally:
         hub.release(rt)
     try:
         out = _coaching(request).review(table_id, rec, seat, budget,
-                                        addr_group(client_addr(request.scope)))
+                                        addr_group(client_addr(request.scope)), names)
     except CoachRefused as e:
         r = _refused(e)
         if e.status == 429:

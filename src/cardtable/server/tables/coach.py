@@ -33,6 +33,9 @@ from collections import OrderedDict
 from cardtable.bots.base import make_bot
 from cardtable.bots.hint import HINT_LEVEL, hint
 from cardtable.bots.review import budget_for, judge, plan
+from cardtable.core.record import load_record
+from cardtable.i18n import LANGS
+from cardtable.narration import option_words, plain_names
 from cardtable.server.tables.botpool import Withdrawn
 
 log = logging.getLogger("cardtable.server.coach")
@@ -143,10 +146,14 @@ class Coaching:
                                        None, secrets.randbelow(2 ** 62)), RANK_COACH)
             decisions = {d: state.decision_json(d, seat) for d in (o["decision"]
                                                                    for o in options)}
+            view = state.view(seat)
+            words = {d: {lang: option_words(state.game, view, d, seat, rt.names[lang], lang)
+                         for lang in LANGS} for d in decisions}
             out = {"table": rt.code, "seat": seat, "index": key[1],
                    "awaiting": state.awaiting, "level": HINT_LEVEL,
                    "budget": {"rollouts": budget},
                    "options": [{"decision": o["decision"], "move": decisions[o["decision"]],
+                                "text": words[o["decision"]],
                                 "rollouts": o["visits"], "win_chance": round(o["win_chance"], 4),
                                 "level_choice": o["level_choice"]} for o in options]}
             self._coach[key] = out
@@ -165,10 +172,11 @@ class Coaching:
 
     # -- reviews ---------------------------------------------------------------------------------
     def review(self, table_id: int, record: dict, seat: int, budget: int | None,
-               addr: str) -> dict:
+               addr: str, names: dict | None = None) -> dict:
         """The review of `seat` of the finished game `record` (table `table_id`): the finished
         review ({"status": "done", "review": ...}), or its progress ({"status": "running",
-        "done", "total"}) while it runs (started by the first ask). Raises CoachRefused."""
+        "done", "total"}) while it runs (started by the first ask). `names`: the seats' names
+        by language, for the decisions in words. Raises CoachRefused."""
         most = budget_for(record["game"])
         if budget is None:
             budget = min(self.review_budget, most) if self.review_budget else most
@@ -194,7 +202,7 @@ class Coaching:
                                     "for it", "review_limited", most=REVIEWS_PER_ADDRESS)
         job = Review(addr)
         self._reviews[key] = job
-        job.task = asyncio.ensure_future(self._review(key, job, record, seat, budget))
+        job.task = asyncio.ensure_future(self._review(key, job, record, seat, budget, names))
         while len(self._reviews) > REVIEW_CACHE:
             old = next(iter(self._reviews))
             if old == key:
@@ -202,7 +210,8 @@ class Coaching:
             self._reviews.pop(old)
         return job.answer()
 
-    async def _review(self, key, job: "Review", record: dict, seat: int, budget: int) -> None:
+    async def _review(self, key, job: "Review", record: dict, seat: int, budget: int,
+                      names: dict | None = None) -> None:
         def rank():
             return None if time.monotonic() - job.asked > REVIEW_ABANDON else RANK_REVIEW
         try:
@@ -213,7 +222,8 @@ class Coaching:
             for i, args in job.plan.jobs():
                 found[i] = await self._run(("review",) + key, judge, args, rank)
                 job.done = len(found)
-            job.result = job.plan.result(found)
+            job.result = await asyncio.to_thread(review_words, job.plan.result(found), record,
+                                                 seat, names)
             self.stats["reviews"] += 1
         except Withdrawn:
             self._reviews.pop(key, None)          # nobody waits for it any more
@@ -228,6 +238,29 @@ class Coaching:
         for job in list(self._reviews.values()):
             if job.task is not None and not job.task.done():
                 job.task.cancel()
+
+
+def review_words(result: dict, record: dict, seat: int, names: dict | None) -> dict:
+    """`result` (a review of `seat`) with each decision's choice and the better option in the
+    table's words in every language (`chosen_text`, `best_text`: {"en", "de"}), worded from
+    the seat's own view before it (narration `option_words`)."""
+    decisions = {d["index"]: d for d in result["seats"][0]["decisions"]}
+    if not decisions:
+        return result
+    state = load_record(record, upto=0)
+    if names is None:
+        names = {lang: plain_names([], state.players, lang) for lang in LANGS}
+    for i, action in enumerate(record.get("actions", [])):
+        d = decisions.get(i)
+        if d is not None:
+            view = state.view(seat)
+            for part in ("chosen", "best"):
+                d[part + "_text"] = {lang: option_words(state.game, view, d[part], seat,
+                                                        names[lang], lang) for lang in LANGS}
+        if i >= max(decisions):
+            break
+        state.apply(action)
+    return result
 
 
 class Review:

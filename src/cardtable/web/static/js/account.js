@@ -14,6 +14,7 @@ import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { mySeats, loadSeat, saveSeat } from "./store.js";
 import { seatNames } from "./seats.js";
+import { when } from "./pace.js";
 import { navigate } from "./router.js";
 import { passkeysHere, passkeySignIn, openPasskeys, openDeleteWithPasskey } from "./passkey.js";
 import { openForgot, openEmail, openRecoveryCodes } from "./mail.js";
@@ -338,8 +339,11 @@ let loading = false;
 
 function gameStatus(g) {
   if (g.status === "playing" && g.turn !== null && g.turn !== undefined) {
-    if (g.your_turn) return h("span", { class: "chip chip-turn" }, t("acct.your_turn"));
-    return h("span", { class: "chip chip-status" }, t("acct.turn_of", { name: seatNames(g.seats)[g.turn] }));
+    const chip = g.your_turn ? h("span", { class: "chip chip-turn" }, t("acct.your_turn"))
+      : h("span", { class: "chip chip-status" }, t("acct.turn_of", { name: seatNames(g.seats)[g.turn] }));
+    // a turn-based game: by when the move is due, in the reader's time
+    return g.pace === "turn" && g.deadline ? [chip, " ", h("span", { class: "ti-deadline muted", data: { deadline: String(g.deadline) } },
+      t("pace.until", { when: when(g.deadline) }))] : chip;
   }
   return h("span", { class: "chip chip-status" }, t("lobby.status." + g.status));
 }

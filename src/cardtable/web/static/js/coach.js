@@ -7,7 +7,7 @@
 // marked as old.
 //
 //   tableCoach({code, state, table, token}) -> {button(), panel, redraw(), destroy()}
-import { t, formatPercent } from "./i18n.js";
+import { t, getLang, formatPercent } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 
@@ -16,6 +16,13 @@ export function coachAllowed(st, table) {
   if (!st || st.seat === null || st.seat === undefined || st.status !== "playing") return false;
   if ((table && table.rated) || st.rated) return false;
   return (st.seats || []).every((s) => s.seat === st.seat || s.kind === "bot");
+}
+
+/** An option in the table's words (the server's, in the page's language), its notation as
+ * its title; the notation alone where the server has no words for it. */
+export function optionWords(o) {
+  const words = o.text && o.text[getLang()];
+  return words ? h("span", { class: "coach-words", title: o.decision }, words) : h("code", {}, o.decision);
 }
 
 export function tableCoach({ code, state, table, token }) {
@@ -85,7 +92,7 @@ export function tableCoach({ code, state, table, token }) {
     if (old) list.appendChild(h("p", { class: "coach-stale", id: "coach-stale" }, t("coach.stale")));
     const rows = a.options.map((o, i) => h("tr", { class: "coach-row" + (i === 0 ? " coach-best" : ""), data: { decision: o.decision } },
       h("td", { class: "coach-n" }, String(i + 1)),
-      h("td", { class: "coach-option" }, h("code", {}, o.decision),
+      h("td", { class: "coach-option" }, optionWords(o),
         o.level_choice ? h("span", { class: "coach-own", title: t("coach.own") }, " ★", h("span", { class: "sr-only" }, " " + t("coach.own"))) : null),
       h("td", { class: "coach-win" }, o.rollouts >= 10 ? formatPercent(o.win_chance, 1) : "—"),
       h("td", { class: "coach-rollouts" }, String(o.rollouts))));

@@ -97,6 +97,25 @@ export function formatPercent(share, digits = 1) {
   return numberFormat(getLang(), digits, "percent").format(share).replace("-", "−");
 }
 
+// Dates and times in the page's language (Intl.DateTimeFormat: "Di., 14:00" in German, "Tue
+// 14:00" in English), one formatter per language and form, kept.
+const dateFormats = new Map();
+
+/** A moment (epoch milliseconds or a Date) as the reader's weekday and time; with `far` its day
+ * and month too. */
+export function formatDateTime(at, far = false) {
+  const l = getLang();
+  const k = `${l}|${far}`;
+  let f = dateFormats.get(k);
+  if (!f) {
+    const opts = far ? { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }
+      : { weekday: "short", hour: "2-digit", minute: "2-digit" };
+    f = new Intl.DateTimeFormat(l === "de" ? "de-DE" : "en-GB", opts);
+    dateFormats.set(k, f);
+  }
+  return f.format(at);
+}
+
 // An engine's refusal (the server's error with reason_code and params) in the player's language;
 // the server's English message when the catalog has no such code.
 export function refusal(err) {

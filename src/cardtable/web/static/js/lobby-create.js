@@ -11,7 +11,7 @@ import { GAMES, GAME_IDS } from "./games.js";
 import { navigate } from "./router.js";
 import { account } from "./account.js";
 import { paceFields, paceBody } from "./pace.js";
-import { field, select, syncName } from "./lobby-fields.js";
+import { field, select, syncName, nameField, playerName } from "./lobby-fields.js";
 import { info, variants, playerRange, declaredBody, settingFields, settingChecks, ruleOptionsBox } from "./lobby-declared.js";
 import { nameNeeded, refused, errorLine, inView } from "./lobby-refusal.js";
 
@@ -28,10 +28,11 @@ async function create(L, ev) {
   const { form } = L;
   ev.preventDefault();
   if (L.busy) return;
-  if (!form.name.trim()) { nameNeeded(L); return; }
-  storeName(form.name.trim());
+  const name = playerName(form.name).trim();
+  if (!name) { nameNeeded(L); return; }
+  if (!account()) storeName(name);
   const body = {
-    game: form.game, players: form.players, public: form.public, name: form.name.trim(),
+    game: form.game, players: form.players, public: form.public, name,
     seats: form.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot } : { kind: "human" })),
   };
   declaredBody(L, body);
@@ -89,16 +90,16 @@ function gameFields(L, players) {
   );
 }
 
-/** The player's name, a public table, a rated one (signed in only). */
+/** The player's name (a logged-in player's is the account's), a public table, a rated one
+ * (signed in only). */
 function playerFields(L) {
   const { form } = L;
+  const name = nameField("f-name", form.name, (e) => { form.name = e.target.value; syncName("j-name", form.name); syncName("pn-name", form.name); }, { required: true });
+  const pub = h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-public", checked: form.public,
+    onchange: (e) => { form.public = e.target.checked; } }), " ", t("lobby.public"));
   return [
-    h("div", { class: "field-grid" },
-      field(t("lobby.name"), h("input", { id: "f-name", type: "text", maxlength: 32, required: true, autocomplete: "nickname",
-        placeholder: t("lobby.name_ph"), value: form.name, oninput: (e) => { form.name = e.target.value; syncName("j-name", form.name); syncName("pn-name", form.name); } }), "f-name"),
-      h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-public", checked: form.public,
-        onchange: (e) => { form.public = e.target.checked; } }), " ", t("lobby.public")),
-    ),
+    // logged in: a line that names the account instead of the name box
+    ...(account() ? [name, pub] : [h("div", { class: "field-grid" }, name, pub)]),
     account() ? h("div", { class: "rated-box" }, h("label", { class: "check" }, h("input", { type: "checkbox", id: "f-rated", checked: form.rated,
       "aria-describedby": "f-rated-hint", onchange: (e) => { form.rated = e.target.checked; } }), " ", t("lobby.rated")),
     h("p", { class: "muted small", id: "f-rated-hint" }, t("lobby.rated_hint"))) : null,

@@ -7,15 +7,17 @@ import { h } from "./dom.js";
 import { api } from "./api.js";
 import { saveSeat, storeName } from "./store.js";
 import { CODE_IN_TEXT, navigate } from "./router.js";
-import { field, syncName } from "./lobby-fields.js";
+import { field, syncName, nameField, playerName } from "./lobby-fields.js";
+import { account } from "./account.js";
 import { nameNeeded, refused } from "./lobby-refusal.js";
 
 /** Takes a seat at the table `code` under `name` and opens it. */
-export async function joinBy(L, code, name) {
-  if (!name.trim()) { nameNeeded(L); return; }
-  storeName(name.trim());
+export async function joinBy(L, code, typed) {
+  const name = playerName(typed).trim();
+  if (!name) { nameNeeded(L); return; }
+  if (!account()) storeName(name);
   try {
-    const j = await api("POST", "/api/join", { table: code, name: name.trim() });
+    const j = await api("POST", "/api/join", { table: code, name });
     saveSeat(j.table.code, { token: j.token, seat: j.seat, name: j.name, game: j.table.game });
     navigate(`/t/${j.table.code}`);
   } catch (e) {
@@ -38,8 +40,7 @@ export function joinForm(L) {
     h("h2", { id: "join-h" }, t("lobby.join")),
     field(t("lobby.code"), h("input", { id: "j-code", type: "text", maxlength: 300, placeholder: "K7PQ2MXA", value: L.joinCode,
       oninput: (e) => { L.joinCode = e.target.value; } }), "j-code"),
-    field(t("lobby.name"), h("input", { id: "j-name", type: "text", maxlength: 32, value: form.name,
-      placeholder: t("lobby.name_ph"), oninput: (e) => { form.name = e.target.value; syncName("f-name", form.name); syncName("pn-name", form.name); } }), "j-name"),
+    nameField("j-name", form.name, (e) => { form.name = e.target.value; syncName("f-name", form.name); syncName("pn-name", form.name); }),
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "btn btn-primary", id: "join-btn" }, t("lobby.join_btn")),
       h("button", { type: "button", class: "btn", id: "watch-btn", onclick: watch }, t("lobby.watch_btn"))),

@@ -25,6 +25,7 @@ import { createForm } from "./lobby-create.js";
 import { joinForm } from "./lobby-join.js";
 import { listsBox, drawLists } from "./lobby-lists.js";
 import { playNowPanel } from "./lobby-queue.js";
+import { playerName } from "./lobby-fields.js";
 
 /** The lobby's state: the games' declarations (null until GET /api/games has answered), the
  * lists, the forms' choices. */
@@ -43,7 +44,7 @@ function lobbyState(el) {
     myStatus: {},
     myMoves: {},             // code -> POST /api/my-moves' row (pace.js)
     alive: true, form,
-    learn: learnPanel(() => form.name),     // "Learn to play" (learn.js)
+    learn: learnPanel(() => playerName(form.name)),     // "Learn to play" (learn.js)
     joinCode: "", error: "", busy: false, gamesTried: false,
   };
 }

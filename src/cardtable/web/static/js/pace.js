@@ -1,7 +1,7 @@
 // Turn-based tables (server/tables/pace.py): the pace in the create form, the deadline at
 // the table ("your move until Tue 14:00" instead of a seconds timer) and a guest's "my games"
 // from this browser's seat tokens (POST /api/my-moves: your moves first).
-import { t, getLang } from "./i18n.js";
+import { t, formatDateTime } from "./i18n.js";
 import { api } from "./api.js";
 
 export const MOVE_CHOICES = ["43200", "86400", "259200", "604800"];
@@ -29,11 +29,8 @@ export function paceBody(form, body) {
 /** A deadline (server epoch seconds) as the reader's weekday and time ("Tue 14:00"); the date
  * too when it is a week or more away. `skew`: local minus server clock, seconds. */
 export function when(deadline, skew = 0) {
-  const d = new Date((deadline + skew) * 1000);
-  const far = d.getTime() - Date.now() > 6 * 86400 * 1000;
-  const opts = far ? { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }
-    : { weekday: "short", hour: "2-digit", minute: "2-digit" };
-  return new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB", opts).format(d);
+  const at = (deadline + skew) * 1000;
+  return formatDateTime(at, at - Date.now() > 6 * 86400 * 1000);
 }
 
 /** The table's clock text at a turn-based table (null at a live one). */

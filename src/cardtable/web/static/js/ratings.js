@@ -1,7 +1,8 @@
 // Human ratings in the browser (docs/ratings.md): a player's profile
 // (/players/NAME: games played and won, the ratings with a small history chart and its table,
 // the recent games with their replays, the bots beaten) and the leaderboard of a game
-// (/leaderboard/GAME: the established ratings, or the provisional ones apart, each marked).
+// (/leaderboard/GAME: the established ratings, and below them the provisional ones apart, under
+// their own heading).
 // Loaded on demand by app.js. The chart is inline SVG drawn here: a
 // <title> and <desc> name it for screen readers, and the same points are in a table below it.
 import { t, getLang, onLang, formatNumber } from "./i18n.js";
@@ -22,13 +23,18 @@ export function profileHref(name) { return `/players/${encodeURIComponent(name)}
 /** The page of `route` ({ player } or { game }) in `el`; returns { destroy }. */
 export function render(el, route) {
   let alive = true;
-  let state = { data: null, error: null, minGames: 1, offset: 0, provisional: false };
+  // the leaderboard: the established ratings (`data`) and the provisional ones apart (`prov`),
+  // each paged on its own
+  let state = { data: null, prov: null, error: null, minGames: 1, offset: 0, provOffset: 0 };
   const draw = () => { if (alive) (route.player !== undefined ? drawProfile : drawBoard)(el, state, route, reload); };
   async function reload() {
     try {
       state.data = route.player !== undefined
         ? await api("GET", `/api/players/${encodeURIComponent(route.player)}`)
-        : await api("GET", `/api/leaderboard/${route.game}?min_games=${state.minGames}&provisional=${state.provisional}&offset=${state.offset}&limit=25`);
+        : await api("GET", `/api/leaderboard/${route.game}?min_games=${state.minGames}&offset=${state.offset}&limit=25`);
+      if (route.player === undefined) {
+        state.prov = await api("GET", `/api/leaderboard/${route.game}?min_games=${state.minGames}&provisional=true&offset=${state.provOffset}&limit=25`);
+      }
       state.error = null;
     } catch (e) {
       state.data = null;
@@ -183,48 +189,58 @@ function boardLinks(current) {
 }
 
 // -- the leaderboard ------------------------------------------------------------------------------
+/** One list of the leaderboard (`b`: an answer of GET /api/leaderboard): its heading, its
+ * table (or why it is empty) and its pages. `id`: "rt-board" (established) or "rt-prov" (the
+ * provisional ratings: its heading marks them, its rows need no mark of their own). */
+function boardList(b, id, head, empty, page, game) {
+  const row = (r) => h("tr", { data: { kind: r.kind, name: r.name } },
+    h("td", { class: "num" }, String(r.rank)),
+    h("td", {}, r.kind === "bot" ? [h("span", { class: "chip" }, t("lobby.bot")), " ", t("level." + r.name)]
+      : h("a", { href: profileHref(r.name), "data-link": "" }, r.name)),
+    h("td", { class: "num" }, fmt(r.rating)), h("td", { class: "num" }, String(r.games)),
+    h("td", { class: "num" }, String(r.wins)));
+  const body = b.rows.length === 0 ? h("p", { class: "muted", id: `${id}-empty` }, empty)
+    : h("div", { class: "rt-scroll" }, h("table", { class: "rt-table rt-board", id },
+      h("caption", { class: "sr-only" }, `${head} · ${title(game)}`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, t("rt.player")),
+        h("th", { scope: "col", class: "num" }, t("rt.col_rating")), h("th", { scope: "col", class: "num" }, t("rt.played")),
+        h("th", { scope: "col", class: "num" }, t("rt.won")))),
+      h("tbody", {}, b.rows.map(row))));
+  const pages = b.total > b.limit ? h("div", { class: "actions rt-pages" },
+    h("button", { type: "button", class: "btn btn-small", id: `${id}-prev`, disabled: b.offset === 0, onclick: () => page(-b.limit) }, t("rt.prev")),
+    h("span", { class: "muted" }, t("rt.page", { from: b.offset + 1, to: Math.min(b.total, b.offset + b.limit), total: b.total })),
+    h("button", { type: "button", class: "btn btn-small", id: `${id}-next`, disabled: b.offset + b.limit >= b.total, onclick: () => page(b.limit) }, t("rt.next"))) : null;
+  return h("section", { class: "rt-list-part", id: `${id}-part`, "aria-labelledby": `${id}-h` },
+    h("h2", { id: `${id}-h` }, head), body, pages);
+}
+
 function drawBoard(el, state, route, reload) {
   const focusId = document.activeElement && el.contains(document.activeElement) && document.activeElement.id;
   clear(el);
   el.className = "page-ratings page-leaderboard";
   document.title = `${t("rt.leaderboard")} · ${title(route.game)} · cardtable`;
-  const b = state.data;
-  const minSel = h("select", { id: "rt-min", onchange: (e) => { state.minGames = Number(e.target.value); state.offset = 0; reload(); } },
+  const b = state.data, p = state.prov;
+  const minSel = h("select", { id: "rt-min", onchange: (e) => { state.minGames = Number(e.target.value); state.offset = 0; state.provOffset = 0; reload(); } },
     [1, 3, 10, 30].map((n) => h("option", { value: n, selected: n === state.minGames }, String(n))));
-  const listSel = h("select", { id: "rt-list", onchange: (e) => { state.provisional = e.target.value === "provisional"; state.offset = 0; reload(); } },
-    ["established", "provisional"].map((v) => h("option", { value: v, selected: (v === "provisional") === state.provisional }, t("rt.list_" + v))));
-  const page = (delta) => { state.offset = Math.max(0, state.offset + delta); reload(); };
-  const row = (r) => h("tr", { data: { kind: r.kind, name: r.name } },
-    h("td", { class: "num" }, String(r.rank)),
-    h("td", {}, r.kind === "bot" ? [h("span", { class: "chip" }, t("lobby.bot")), " ", t("level." + r.name)]
-      : h("a", { href: profileHref(r.name), "data-link": "" }, r.name),
-      r.provisional ? [" ", h("span", { class: "chip chip-provisional" }, t("rt.provisional"))] : null),
-    h("td", { class: "num" }, fmt(r.rating)), h("td", { class: "num" }, String(r.games)),
-    h("td", { class: "num" }, String(r.wins)));
-  let body;
-  if (!b) body = state.error ? null : h("p", { class: "muted" }, t("rt.loading"));
-  else if (b.rows.length === 0) body = h("p", { class: "muted", id: "rt-empty" }, t(b.provisional ? "rt.board_empty_provisional" : "rt.board_empty"));
+  const lists = [];
+  if (!b) { if (!state.error) lists.push(h("p", { class: "muted" }, t("rt.loading"))); }
   else {
-    body = h("div", { class: "rt-scroll" }, h("table", { class: "rt-table rt-board", id: "rt-board" },
-      h("caption", { class: "sr-only" }, `${t("rt.leaderboard")} · ${title(route.game)}`),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "num" }, "#"), h("th", { scope: "col" }, t("rt.player")),
-        h("th", { scope: "col", class: "num" }, t("rt.col_rating")), h("th", { scope: "col", class: "num" }, t("rt.played")),
-        h("th", { scope: "col", class: "num" }, t("rt.won")))),
-      h("tbody", {}, b.rows.map(row))));
+    // the established ratings, then the provisional ones apart: a new board is not empty
+    lists.push(boardList(b, "rt-board", t("rt.list_established"),
+      t(p && p.rows.length ? "rt.board_none_established" : "rt.board_empty"),
+      (d) => { state.offset = Math.max(0, state.offset + d); reload(); }, route.game));
+    if (p) {
+      lists.push(boardList(p, "rt-prov", t("rt.list_provisional"), t("rt.board_empty_provisional"),
+        (d) => { state.provOffset = Math.max(0, state.provOffset + d); reload(); }, route.game));
+    }
   }
-  const pages = b && b.total > b.limit ? h("div", { class: "actions rt-pages" },
-    h("button", { type: "button", class: "btn btn-small", id: "rt-prev", disabled: b.offset === 0, onclick: () => page(-b.limit) }, t("rt.prev")),
-    h("span", { class: "muted" }, t("rt.page", { from: b.offset + 1, to: Math.min(b.total, b.offset + b.limit), total: b.total })),
-    h("button", { type: "button", class: "btn btn-small", id: "rt-next", disabled: b.offset + b.limit >= b.total, onclick: () => page(b.limit) }, t("rt.next"))) : null;
   el.append(h("section", { class: "panel" },
     h("h1", {}, t("rt.leaderboard"), " · ", title(route.game)),
     boardLinks(route.game),
     h("p", { class: "muted small" }, t("rt.explain")),
     b ? h("p", { class: "muted small", id: "rt-rule" }, t("rt.provisional_rule", { n: b.established.games, o: b.established.opponents })) : null,
-    h("div", { class: "field rt-list" }, h("label", { for: "rt-list" }, t("rt.list")), listSel),
     h("div", { class: "field rt-min" }, h("label", { for: "rt-min" }, t("rt.min_games")), minSel),
     state.error ? h("p", { class: "error", role: "alert" }, apiMessage(state.error)) : null,
-    body, pages));
+    ...lists));
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
 }
-

@@ -11,7 +11,7 @@
 // Decision i of a review (the state after i actions) is step i + 1 (the step that shows it).
 // `R`, the review, is what its functions share: {S (its state), el, humans (the persons' seats),
 // code, nameOf, go, step}.
-import { t, formatNumber } from "./i18n.js";
+import { t, getLang, formatNumber } from "./i18n.js";
 import { node } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 
@@ -85,13 +85,23 @@ function mark(R, i) {
   const box = node("div", "review-mark");
   box.id = "review-mark";
   box.appendChild(node("p", "review-mark-head", t("review.web_here", { name: R.nameOf(R.S.active) })));
-  const chosen = node("p");
-  chosen.append(t("review.web_chosen", { chosen: "" }), node("code", null, d.chosen));
-  const best = node("p");
-  best.append(t("review.web_best", { best: "" }), node("code", null, d.best));
+  const chosen = node("p", "review-chosen");
+  chosen.append(t("review.web_chosen", { chosen: "" }), words(d.chosen_text, d.chosen));
+  const best = node("p", "review-best");
+  best.append(t("review.web_best", { best: "" }), words(d.best_text, d.best));
   box.append(chosen, best, node("p", "review-loss", t("review.web_loss", {
     loss: pct(d.loss), low: pct(d.interval[0]), high: pct(d.interval[1]) })));
   return box;
+}
+
+/** A decision in the table's words (the server's, in the page's language), its notation as its
+ * title; the notation alone where the server has no words for it. */
+function words(text, notation) {
+  const w = text && text[getLang()];
+  if (!w) return node("code", null, notation);
+  const el = node("span", "review-words", w);
+  el.title = notation;
+  return el;
 }
 
 /** Goes to the next marked step after the one shown (or says there is none). */

@@ -9,6 +9,7 @@ import { api, apiMessage } from "./api.js";
 import { saveSeat, storedName, storeName } from "./store.js";
 import { navigate } from "./router.js";
 import { inviteBox } from "./friends.js";
+import { account, onAccount } from "./account.js";
 
 export function drawLinkConfirm(ctx, mine) {
   const { S, code, root, connect } = ctx;
@@ -45,12 +46,14 @@ export function drawJoin(ctx) {
   clear(root);
   const names = seatNames(S.table.seats);
   let name = storedName();
+  const me = account();               // logged in: the account's name, no name box
   const form = h("form", { class: "panel join-table", onsubmit: async (e) => {
     e.preventDefault();
-    if (!name.trim()) { S.joinError = t("lobby.name_needed"); drawJoin(ctx); return; }
-    storeName(name.trim());
+    const as = (me ? me.name : name).trim();
+    if (!as) { S.joinError = t("lobby.name_needed"); drawJoin(ctx); return; }
+    if (!me) storeName(as);
     try {
-      const j = await api("POST", `/api/tables/${code}/join`, { name: name.trim() });
+      const j = await api("POST", `/api/tables/${code}/join`, { name: as });
       saveSeat(code, { token: j.token, seat: j.seat, name: j.name, game: S.table.game });
       connect(j.token);
     } catch (err) { S.joinError = t("lobby.error", { msg: apiMessage(err) }); drawJoin(ctx); }
@@ -60,13 +63,16 @@ export function drawJoin(ctx) {
   S.table.rated ? h("p", { class: "rated-hint" }, h("span", { class: "chip chip-rated" }, t("lobby.rated_chip")), " ", t("rt.join_hint")) : null,
   h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
     S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : n))),
-  h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),
-    h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, autocomplete: "nickname", oninput: (e) => { name = e.target.value; } })),
+  me ? h("p", { class: "muted small as-account", id: "tj-name-as" }, t("lobby.as_account", { name: me.name }))
+    : h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),
+      h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, autocomplete: "nickname", oninput: (e) => { name = e.target.value; } })),
   S.joinError ? h("p", { class: "error", role: "alert" }, S.joinError) : null,
   h("div", { class: "actions" },
     h("button", { type: "submit", class: "btn btn-primary", id: "take-seat" }, t("table.join_here")),
     h("button", { type: "button", class: "btn", id: "just-watch", onclick: () => connect(null) }, t("table.watch"))));
   root.appendChild(form);
+  // the account known later (GET /api/me answers after a reload): the form without a name box
+  const off = onAccount(() => { off(); if (form.isConnected) drawJoin(ctx); });
 }
 
 export function drawWaiting(ctx) {
