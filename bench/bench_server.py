@@ -111,6 +111,7 @@ class Seat:
         self.acted: set = set()
         self.bot_moves: list[float] | None = None     # a table with bots: their moves' times
         self._last_event = 0.0
+        self.connected = False        # its first state came: the bench's warm-up waits for all
 
     async def run(self) -> None:
         b = self.bench
@@ -146,6 +147,9 @@ class Seat:
                 if m["code"] not in ("stale", "not_your_turn", "already_answered", "game_over"):
                     b.errors.append(m["code"] + ": " + m["message"])
             elif t == "state":
+                if not self.connected:
+                    self.connected = True
+                    b.seat_connected()
                 if m["status"] == "over":
                     if self.seat == 0:
                         asyncio.ensure_future(b.rematch(self.code, self.token))
@@ -196,8 +200,17 @@ class Bench:
         self.errors: list[str] = []
         self.games = 0
         self._id = 0
+        self.connected_seats = 0
+        self.seats_total = 0
+        self.all_connected: asyncio.Event | None = None
+        self.connect_s: float | None = None
         self.proc: subprocess.Popen | None = None
         self.http: httpx.AsyncClient | None = None
+
+    def seat_connected(self) -> None:
+        self.connected_seats += 1
+        if self.connected_seats >= self.seats_total:
+            self.all_connected.set()
 
     def next_id(self) -> int:
         self._id += 1
@@ -210,7 +223,10 @@ class Bench:
     def start_server(self, log: Path) -> None:
         """The server's processes (one per port), all on the bench's database."""
         for k, port in enumerate(self.ports):
-            cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
+            prof = ([str(ROOT / "bench" / "profiled_server.py"),
+                     str(Path(self.args.profile) / f"{log.stem}-{k}.prof")]
+                    if self.args.profile else ["-m", "cardtable.server"])
+            cmd = [sys.executable, *prof, "--host", HOST, "--port",
                    str(port), "--database", self.database, "--bot-delay", "0",
                    "--rate", "1000", "--burst", "1000", "--client-limits", "off",
                    "--max-connections", "0",    # 200 tables of 4 players: 800 sockets and more
@@ -235,6 +251,12 @@ class Bench:
                 time.sleep(0.1)
             else:
                 raise SystemExit("server did not start")
+
+    def profile(self, sig: int) -> None:
+        """--profile: start (SIGUSR1) or stop and write (SIGUSR2) the servers' profiles."""
+        if self.args.profile:
+            for proc in self.procs:
+                proc.send_signal(sig)
 
     def stop_server(self) -> None:
         for proc in self.procs:
@@ -334,8 +356,19 @@ class Bench:
             r.raise_for_status()
             watchers.append(self.watch(r.json()["table"]["code"]))
         setup = time.perf_counter() - t0
+        self.all_connected = asyncio.Event()
+        self.seats_total = len(seats)
+        t1 = time.perf_counter()
         tasks = [asyncio.create_task(s.run()) for s in seats]
         tasks += [asyncio.create_task(w) for w in watchers]
+        # the warm-up begins once every seat has its first state: connecting hundreds of
+        # clients (on a busy machine, for longer than the warm-up) is not what is measured
+        try:
+            await asyncio.wait_for(self.all_connected.wait(), a.connect_timeout)
+        except TimeoutError:
+            self.errors.append(f"only {self.connected_seats} of {self.seats_total} seats "
+                               f"connected in {a.connect_timeout:g} s")
+        self.connect_s = time.perf_counter() - t1
         await asyncio.sleep(a.warmup)
         self.measuring = True
         start = time.perf_counter()
@@ -344,7 +377,9 @@ class Bench:
         stats0 = (await self.http.get("/api/stats")).json()
         others0 = [(await self.http.get(b + "/api/stats")).json() for b in others]
         cpu0 = [cpu_seconds(p.pid) for p in self.procs], cpu_seconds()
+        self.profile(signal.SIGUSR1)
         await asyncio.sleep(a.seconds)
+        self.profile(signal.SIGUSR2)
         cpu1 = [cpu_seconds(p.pid) for p in self.procs], cpu_seconds()
         self.measuring = False
         load1 = load()
@@ -370,6 +405,7 @@ class Bench:
             "clients": len(seats),
             "game": a.game + (f" {a.variant}" if a.game == "abluxxen" else ""),
             "players": a.players, "seconds": round(elapsed, 1), "setup_s": round(setup, 1),
+            "connect_s": round(self.connect_s, 1),
             "decisions": self.decisions,
             "decisions_per_s": round(self.decisions / elapsed, 1),
             "rtt_p50_ms": _ms(pct(self.rtt, 0.5)), "rtt_p99_ms": _ms(pct(self.rtt, 0.99)),
@@ -429,7 +465,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=15.0)
-    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--warmup", type=float, default=3.0,
+                    help="seconds played before the measured ones, once every seat has "
+                         "connected (default %(default)s)")
+    ap.add_argument("--connect-timeout", type=float, default=120.0,
+                    help="seconds the clients may take to connect before the warm-up begins "
+                         "anyway (an error is reported; default %(default)s)")
     ap.add_argument("--database", default="both",
                     help="sqlite, postgresql, both (default) or a database URL")
     ap.add_argument("--game", choices=["abluxxen", "kombio"], default="abluxxen")
@@ -455,6 +496,11 @@ def main() -> int:
     ap.add_argument("--spread", action="store_true",
                     help="with several processes, a table's seats on the processes in turn "
                          "(as round-robin); default: a table's clients on one process")
+    ap.add_argument("--profile", metavar="DIR", default=None,
+                    help="run each server process under cProfile during the measured seconds "
+                         "(bench/profiled_server.py) and write DIR/server-DATABASE-RUN-PROCESS"
+                         ".prof; the profiler slows the server: its figures are not the "
+                         "server's")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -478,6 +524,9 @@ def main() -> int:
         ap.error(f"--processes: numbers, comma-separated, not {args.processes!r}")
     if any(n < 1 for n in processes):
         ap.error("--processes must be 1 or more")
+    if args.profile:
+        args.profile = str(Path(args.profile).resolve())
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     # several processes: PostgreSQL only, players alone (the bots' runs on one process)
     runs = [(kind, think, n, bots) for kind in kinds for think in thinks
