@@ -34,6 +34,16 @@ of two processes over one's. Each table's clients go to one process, table i to 
 i mod n, as the documented nginx block's `hash $uri consistent` routes them (`--spread`: each
 seat to another process instead, as round-robin would; docs/deploy.md "Beyond one machine").
 
+The measured seconds begin `--warmup` seconds after every seat has received its first state
+(connecting 800 clients on a busy machine can take longer than the warm-up; before, the
+connections were made inside the measured seconds and their cost counted as the players').
+The players' clients run in a process of their own (`--client-procs`, default 1; 0: in the
+bench's process), optionally niced (`--client-nice`); a seat parses only the messages it acts
+on. Reported beside the latencies: the servers' CPU per decision (user + system, from /proc;
+far less sensitive to a busy machine than latencies) and the clients' (and their share of
+the CPU the bench used). `--profile DIR` runs the servers under cProfile during the measured
+seconds (bench/profiled_server.py; CPU time of the event loop's thread).
+
 PostgreSQL comes from scripts/ensure-postgres.sh (a throwaway cluster with default,
 durable settings, stopped at the end) unless a URL is given. Only 127.0.0.1 is used.
 """
@@ -536,7 +546,7 @@ async def _client_main(args, base: str, specs: list[tuple], pipe) -> None:
     await asyncio.to_thread(pipe.recv)                          # "stop"
     cpu = time.process_time() - cpu0
     c.measuring = False
-    pipe.send({"rtt": c.rtt, "decisions": c.decisions, "errors": c.errors[:20],
+    pipe.send({"rtt": c.rtt, "decisions": c.decisions, "errors": c.errors,
                "games": c.games, "cpu": cpu})
     c.stopping = True
     for t in tasks:
@@ -694,7 +704,10 @@ def main() -> int:
                       f"{res['decisions_per_s']}/s; round trip p50 {res['rtt_p50_ms']} ms p99 "
                       f"{res['rtt_p99_ms']} ms; server p50 {res['server_p50_ms']} ms p99 "
                       f"{res['server_p99_ms']} ms; server CPU {res['server_cpu_ms_per_decision']} ms a "
-                      f"decision (the bench's clients {res['clients_cpu_ms_per_decision']} ms); "
+                      f"decision (the bench's clients {res['clients_cpu_ms_per_decision']} ms, "
+                      f"{res['clients_cpu_share']:.0%} of the CPU the bench used, in "
+                      f"{res['client_procs']} process(es) of their own); "
+                      f"clients connected in {res['connect_s']} s; "
                       f"{res['games_finished']} games finished, "
                       f"{res['errors']} errors; load average {res['load_before']} -> "
                       f"{res['load_after']} on {res['cores']} cores", flush=True)
