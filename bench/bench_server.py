@@ -34,6 +34,16 @@ of two processes over one's. Each table's clients go to one process, table i to 
 i mod n, as the documented nginx block's `hash $uri consistent` routes them (`--spread`: each
 seat to another process instead, as round-robin would; docs/deploy.md "Beyond one machine").
 
+The measured seconds begin `--warmup` seconds after every seat has received its first state
+(connecting 800 clients on a busy machine can take longer than the warm-up; before, the
+connections were made inside the measured seconds and their cost counted as the players').
+The players' clients run in a process of their own (`--client-procs`, default 1; 0: in the
+bench's process), optionally niced (`--client-nice`); a seat parses only the messages it acts
+on. Reported beside the latencies: the servers' CPU per decision (user + system, from /proc;
+far less sensitive to a busy machine than latencies) and the clients' (and their share of
+the CPU the bench used). `--profile DIR` runs the servers under cProfile during the measured
+seconds (bench/profiled_server.py; CPU time of the event loop's thread).
+
 PostgreSQL comes from scripts/ensure-postgres.sh (a throwaway cluster with default,
 durable settings, stopped at the end) unless a URL is given. Only 127.0.0.1 is used.
 """
@@ -43,6 +53,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -55,10 +66,13 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
+STATE, EVENT = '{"type":"state"', '{"type":"event"'
+YOUR_TURN, OVER = '"your_turn":true', '"status":"over"'
 
 
 def free_port() -> int:
@@ -99,18 +113,20 @@ def pct(values: list[float], p: float) -> float | None:
 
 
 class Seat:
-    def __init__(self, bench: Bench, code: str, seat: int, token: str, rng: random.Random,
+    def __init__(self, bench: Clients, code: str, seat: int, token: str, seed: float,
                  port: int | None = None):
         self.bench = bench
         self.port = bench.port if port is None else port     # the server process it talks to
         self.code = code
         self.seat = seat
         self.token = token
-        self.rng = rng
+        self.seed = seed
+        self.rng = random.Random(seed)
         self.sent: dict = {}
         self.acted: set = set()
         self.bot_moves: list[float] | None = None     # a table with bots: their moves' times
         self._last_event = 0.0
+        self.connected = False        # its first state came: the bench's warm-up waits for all
 
     async def run(self) -> None:
         b = self.bench
@@ -131,10 +147,22 @@ class Seat:
     async def _play(self, ws) -> str | None:
         b = self.bench
         game = b.args.game
+        events = self.bot_moves is not None
         async for raw in ws:
             if b.stopping:
                 return None
-            m = json.loads(raw)
+            # the server's messages are compact JSON with "type" first: what a seat would
+            # ignore is not parsed (others' events; states that neither ask it to decide nor
+            # end the game: 3 of 4 states at a table of 4)
+            if raw.startswith(STATE):
+                if not self.connected:
+                    self.connected = True
+                    b.seat_connected()
+                if YOUR_TURN not in raw and OVER not in raw:
+                    continue
+            elif not events and raw.startswith(EVENT):
+                continue
+            m = orjson.loads(raw)
             t = m["type"]
             if t == "ack":
                 sent = self.sent.pop(m.get("id"), None)
@@ -165,8 +193,8 @@ class Seat:
                         await asyncio.sleep(b.args.think / 1000 * (0.5 + self.rng.random()))
                     ident = b.next_id()
                     self.sent[ident] = time.perf_counter()
-                    await ws.send(json.dumps({"type": "decide", "decision": text,
-                                              "index": m["index"], "id": ident}))
+                    await ws.send(orjson.dumps({"type": "decide", "decision": text,
+                                                "index": m["index"], "id": ident}).decode())
             elif t == "event" and self.bot_moves is not None:
                 now = time.perf_counter()
                 if m["by"] == "bot" and self._last_event and b.measuring:
@@ -177,10 +205,63 @@ class Seat:
         return None
 
 
-class Bench:
+class Clients:
+    """What the seats of one process share: the counters of the measured seconds, the
+    connected seats, message ids and the HTTP client for rematches (the bench's own process,
+    or one of its client processes, `--client-procs`)."""
+
+    def __init__(self, args):
+        self.args = args
+        self.stopping = False
+        self.measuring = False
+        self.decisions = 0
+        self.rtt: list[float] = []
+        self.errors: list[str] = []
+        self.games = 0
+        self._id = 0
+        self.connected_seats = 0
+        self.seats_total = 0
+        self.all_connected: asyncio.Event | None = None
+        self.http: httpx.AsyncClient | None = None
+
+    def seat_connected(self) -> None:
+        self.connected_seats += 1
+        if self.connected_seats >= self.seats_total:
+            self.all_connected.set()
+
+    def next_id(self) -> int:
+        self._id += 1
+        return self._id
+
+    async def rematch(self, code: str, token: str) -> None:
+        if self.stopping:
+            return
+        r = await self.http.post(f"/api/tables/{code}/rematch", json={"token": token})
+        if r.status_code == 200:
+            self.games += 1
+        elif not self.stopping:
+            self.errors.append(f"rematch: {r.status_code} {r.text[:100]}")
+
+    async def connect_all(self, seats: list[Seat]) -> list[asyncio.Task]:
+        """Start the seats; returns their tasks once every seat has its first state (or
+        after --connect-timeout, with an error)."""
+        self.all_connected = asyncio.Event()
+        self.seats_total = len(seats)
+        if not seats:
+            self.all_connected.set()
+        tasks = [asyncio.create_task(s.run()) for s in seats]
+        try:
+            await asyncio.wait_for(self.all_connected.wait(), self.args.connect_timeout)
+        except TimeoutError:
+            self.errors.append(f"only {self.connected_seats} of {self.seats_total} seats "
+                               f"connected in {self.args.connect_timeout:g} s")
+        return tasks
+
+
+class Bench(Clients):
     def __init__(self, args, database: str, label: str, bot_tables: int = 0,
                  processes: int = 1):
-        self.args = args
+        super().__init__(args)
         self.bot_tables = bot_tables
         self.database = database
         self.label = label
@@ -189,19 +270,8 @@ class Bench:
         self.port = self.ports[0]
         self.procs: list[subprocess.Popen] = []
         self._logs: list = []
-        self.stopping = False
-        self.measuring = False
-        self.decisions = 0
-        self.rtt: list[float] = []
-        self.errors: list[str] = []
-        self.games = 0
-        self._id = 0
+        self.connect_s: float | None = None
         self.proc: subprocess.Popen | None = None
-        self.http: httpx.AsyncClient | None = None
-
-    def next_id(self) -> int:
-        self._id += 1
-        return self._id
 
     @property
     def base(self) -> str:
@@ -210,7 +280,10 @@ class Bench:
     def start_server(self, log: Path) -> None:
         """The server's processes (one per port), all on the bench's database."""
         for k, port in enumerate(self.ports):
-            cmd = [sys.executable, "-m", "cardtable.server", "--host", HOST, "--port",
+            prof = ([str(ROOT / "bench" / "profiled_server.py"),
+                     str(Path(self.args.profile) / f"{log.stem}-{k}.prof")]
+                    if self.args.profile else ["-m", "cardtable.server"])
+            cmd = [sys.executable, *prof, "--host", HOST, "--port",
                    str(port), "--database", self.database, "--bot-delay", "0",
                    "--rate", "1000", "--burst", "1000", "--client-limits", "off",
                    "--max-connections", "0",    # 200 tables of 4 players: 800 sockets and more
@@ -236,6 +309,12 @@ class Bench:
             else:
                 raise SystemExit("server did not start")
 
+    def profile(self, sig: int) -> None:
+        """--profile: start (SIGUSR1) or stop and write (SIGUSR2) the servers' profiles."""
+        if self.args.profile:
+            for proc in self.procs:
+                proc.send_signal(sig)
+
     def stop_server(self) -> None:
         for proc in self.procs:
             if proc.poll() is None:
@@ -247,15 +326,6 @@ class Bench:
                 proc.kill()
         for out in self._logs:
             out.close()
-
-    async def rematch(self, code: str, token: str) -> None:
-        if self.stopping:
-            return
-        r = await self.http.post(f"/api/tables/{code}/rematch", json={"token": token})
-        if r.status_code == 200:
-            self.games += 1
-        elif not self.stopping:
-            self.errors.append(f"rematch: {r.status_code} {r.text[:100]}")
 
     async def watch(self, code: str) -> None:
         """A spectator of a bots' table (reads everything; the table is played while watched)."""
@@ -272,6 +342,28 @@ class Bench:
             except (TimeoutError, OSError, websockets.WebSocketException) as e:
                 self.errors.append(f"watcher: {type(e).__name__}: {e}")
                 await asyncio.sleep(0.5)
+
+    def start_clients(self, seats: list[Seat]) -> list[tuple]:
+        """--client-procs N: the seats' clients in N processes of their own (spawned, at
+        --client-nice), table k's seats in process k mod N; (process, pipe) each."""
+        n = min(self.args.client_procs, len(seats))
+        if not n:
+            return []
+        ctx = multiprocessing.get_context("spawn")
+        tables: dict[str, int] = {}
+        parts: list[list[tuple]] = [[] for _ in range(n)]
+        for s in seats:
+            k = tables.setdefault(s.code, len(tables))
+            parts[k % n].append((s.code, s.seat, s.token, s.seed, s.port))
+        workers = []
+        for part in parts:
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=client_process, args=(self.args, self.base, part, theirs),
+                               daemon=True)
+            proc.start()
+            theirs.close()
+            workers.append((proc, mine))
+        return workers
 
     async def make_table(self, rng: random.Random, k: int = 0) -> list[Seat]:
         """Table number k: made through, and played on, process k mod n (--spread: its seats
@@ -292,8 +384,7 @@ class Bench:
             j = await self.http.post(f"/api/tables/{code}/join", json={"name": f"P{i}"})
             j.raise_for_status()
             port = self.ports[(k + i) % n if a.spread else k % n]
-            seats.append(Seat(self, code, i, j.json()["token"], random.Random(rng.random()),
-                              port))
+            seats.append(Seat(self, code, i, j.json()["token"], rng.random(), port))
         return seats
 
     async def run(self) -> dict:
@@ -320,8 +411,7 @@ class Bench:
             r = await self.http.post("/api/tables", json=body)
             r.raise_for_status()
             out = r.json()
-            mixed = Seat(self, out["table"]["code"], 0, out["join"]["token"],
-                         random.Random(rng.random()))
+            mixed = Seat(self, out["table"]["code"], 0, out["join"]["token"], rng.random())
             mixed.bot_moves = []
             seats.append(mixed)
         watchers = []
@@ -334,18 +424,47 @@ class Bench:
             r.raise_for_status()
             watchers.append(self.watch(r.json()["table"]["code"]))
         setup = time.perf_counter() - t0
-        tasks = [asyncio.create_task(s.run()) for s in seats]
+        t1 = time.perf_counter()
+        # --client-procs: the players' seats in client processes of their own (a table's
+        # seats together), the bench's process keeps the player among bots and the watchers
+        far = [s for s in seats if s.bot_moves is None] if a.client_procs else []
+        workers = self.start_clients(far)
+        near = [s for s in seats if s not in far]
+        # the warm-up begins once every seat has its first state: connecting hundreds of
+        # clients (on a busy machine, for longer than the warm-up) is not what is measured
+        tasks = await self.connect_all(near)
+        for _, pipe in workers:
+            await asyncio.to_thread(pipe.recv)                  # "connected"
         tasks += [asyncio.create_task(w) for w in watchers]
+        self.connect_s = time.perf_counter() - t1
         await asyncio.sleep(a.warmup)
         self.measuring = True
+        for _, pipe in workers:
+            pipe.send("measure")
         start = time.perf_counter()
         load0 = load()
         others = [f"http://{HOST}:{p}" for p in self.ports[1:]]
         stats0 = (await self.http.get("/api/stats")).json()
         others0 = [(await self.http.get(b + "/api/stats")).json() for b in others]
         cpu0 = [cpu_seconds(p.pid) for p in self.procs], cpu_seconds()
+        self.profile(signal.SIGUSR1)
         await asyncio.sleep(a.seconds)
+        self.profile(signal.SIGUSR2)
         cpu1 = [cpu_seconds(p.pid) for p in self.procs], cpu_seconds()
+        for _, pipe in workers:
+            pipe.send("stop")
+        clients_cpu = cpu1[1] - cpu0[1]
+        for proc, pipe in workers:                  # their counts join the bench's own
+            out = await asyncio.to_thread(pipe.recv)
+            self.rtt += out["rtt"]
+            self.decisions += out["decisions"]
+            self.errors += out["errors"]
+            self.games += out["games"]
+            clients_cpu += out["cpu"]
+        for proc, pipe in workers:
+            await asyncio.to_thread(proc.join, 30)
+            if proc.is_alive():
+                proc.terminate()
         self.measuring = False
         load1 = load()
         elapsed = time.perf_counter() - start
@@ -370,6 +489,7 @@ class Bench:
             "clients": len(seats),
             "game": a.game + (f" {a.variant}" if a.game == "abluxxen" else ""),
             "players": a.players, "seconds": round(elapsed, 1), "setup_s": round(setup, 1),
+            "connect_s": round(self.connect_s, 1),
             "decisions": self.decisions,
             "decisions_per_s": round(self.decisions / elapsed, 1),
             "rtt_p50_ms": _ms(pct(self.rtt, 0.5)), "rtt_p99_ms": _ms(pct(self.rtt, 0.99)),
@@ -379,8 +499,13 @@ class Bench:
             # apart): the server's cost, much less dependent on the machine's load than latency
             "server_cpu_ms_per_decision": round(1000 * sum(b - a for a, b in zip(cpu0[0], cpu1[0]))
                                                 / max(1, self.decisions), 3),
-            "clients_cpu_ms_per_decision": round(1000 * (cpu1[1] - cpu0[1])
-                                                 / max(1, self.decisions), 3),
+            "clients_cpu_ms_per_decision": round(1000 * clients_cpu / max(1, self.decisions),
+                                                 3),
+            # the clients' share of the CPU the bench used (clients + servers; PostgreSQL's
+            # own processes not counted)
+            "clients_cpu_share": round(clients_cpu / max(1e-9, clients_cpu + sum(
+                b - a for a, b in zip(cpu0[0], cpu1[0]))), 3),
+            "client_procs": len(workers),
             "games_finished": self.games, "errors": len(self.errors),
             "bot_tables": self.bot_tables, "bot_workers": pool1.get("workers"),
             "bot_decisions": pool1.get("decisions", 0) - pool0.get("decisions", 0),
@@ -392,6 +517,42 @@ class Bench:
             else None,
             "first_errors": self.errors[:3],
         }
+
+
+def client_process(args, base: str, specs: list[tuple], pipe) -> None:
+    """A client process (--client-procs): plays the seats `specs` (code, seat, token, seed,
+    port) against the servers; told over `pipe` when the measured seconds begin ("measure")
+    and end ("stop"), it then sends back its counts and its CPU seconds in between."""
+    if args.client_nice:
+        os.nice(args.client_nice)
+    try:
+        import uvloop
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(_client_main(args, base, specs, pipe))
+
+
+async def _client_main(args, base: str, specs: list[tuple], pipe) -> None:
+    c = Clients(args)
+    c.http = httpx.AsyncClient(base_url=base, trust_env=False, timeout=60,
+                               limits=httpx.Limits(max_connections=4))
+    seats = [Seat(c, code, seat, token, seed, port) for code, seat, token, seed, port in specs]
+    tasks = await c.connect_all(seats)
+    pipe.send("connected")
+    await asyncio.to_thread(pipe.recv)                          # "measure"
+    c.measuring = True
+    cpu0 = time.process_time()
+    await asyncio.to_thread(pipe.recv)                          # "stop"
+    cpu = time.process_time() - cpu0
+    c.measuring = False
+    pipe.send({"rtt": c.rtt, "decisions": c.decisions, "errors": c.errors,
+               "games": c.games, "cpu": cpu})
+    c.stopping = True
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await c.http.aclose()
 
 
 def _ms(x: float | None) -> float | None:
@@ -429,7 +590,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--seconds", type=float, default=15.0)
-    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--warmup", type=float, default=3.0,
+                    help="seconds played before the measured ones, once every seat has "
+                         "connected (default %(default)s)")
+    ap.add_argument("--connect-timeout", type=float, default=120.0,
+                    help="seconds the clients may take to connect before the warm-up begins "
+                         "anyway (an error is reported; default %(default)s)")
     ap.add_argument("--database", default="both",
                     help="sqlite, postgresql, both (default) or a database URL")
     ap.add_argument("--game", choices=["abluxxen", "kombio"], default="abluxxen")
@@ -455,6 +621,18 @@ def main() -> int:
     ap.add_argument("--spread", action="store_true",
                     help="with several processes, a table's seats on the processes in turn "
                          "(as round-robin); default: a table's clients on one process")
+    ap.add_argument("--profile", metavar="DIR", default=None,
+                    help="run each server process under cProfile during the measured seconds "
+                         "(bench/profiled_server.py) and write DIR/server-DATABASE-RUN-PROCESS"
+                         ".prof; the profiler slows the server: its figures are not the "
+                         "server's")
+    ap.add_argument("--client-procs", type=int, default=1,
+                    help="processes the players' clients run in, apart from the bench's own "
+                         "(0: in the bench's process, as before; default %(default)s)")
+    ap.add_argument("--client-nice", type=int, default=0,
+                    help="niceness added to those processes (e.g. 10: the servers get the "
+                         "CPU first; their round trips then include their own wait; default "
+                         "%(default)s)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON lines")
     args = ap.parse_args()
 
@@ -469,15 +647,18 @@ def main() -> int:
     except ValueError:
         ap.error(f"--think: milliseconds, comma-separated, not {args.think!r}")
     if any(t < 0 for t in thinks) or args.tables < 1 or args.seconds <= 0 \
-            or args.bot_tables < 0:
-        ap.error("--think and --bot-tables must not be negative, --tables and --seconds must "
-                 "be positive")
+            or args.bot_tables < 0 or args.client_procs < 0 or not 0 <= args.client_nice <= 19:
+        ap.error("--think, --bot-tables and --client-procs must not be negative, --tables and "
+                 "--seconds must be positive, --client-nice 0 to 19")
     try:
         processes = [int(x) for x in args.processes.split(",")]
     except ValueError:
         ap.error(f"--processes: numbers, comma-separated, not {args.processes!r}")
     if any(n < 1 for n in processes):
         ap.error("--processes must be 1 or more")
+    if args.profile:
+        args.profile = str(Path(args.profile).resolve())
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     # several processes: PostgreSQL only, players alone (the bots' runs on one process)
     runs = [(kind, think, n, bots) for kind in kinds for think in thinks
@@ -523,7 +704,10 @@ def main() -> int:
                       f"{res['decisions_per_s']}/s; round trip p50 {res['rtt_p50_ms']} ms p99 "
                       f"{res['rtt_p99_ms']} ms; server p50 {res['server_p50_ms']} ms p99 "
                       f"{res['server_p99_ms']} ms; server CPU {res['server_cpu_ms_per_decision']} ms a "
-                      f"decision (the bench's clients {res['clients_cpu_ms_per_decision']} ms); "
+                      f"decision (the bench's clients {res['clients_cpu_ms_per_decision']} ms, "
+                      f"{res['clients_cpu_share']:.0%} of the CPU the bench used, in "
+                      f"{res['client_procs']} process(es) of their own); "
+                      f"clients connected in {res['connect_s']} s; "
                       f"{res['games_finished']} games finished, "
                       f"{res['errors']} errors; load average {res['load_before']} -> "
                       f"{res['load_after']} on {res['cores']} cores", flush=True)

@@ -112,6 +112,30 @@ def test_a_change_is_taken_over_and_published_once(url):
     run_async(main())
 
 
+def test_a_change_is_made_once_for_every_connection_of_a_viewer(url):
+    """Two connections of seat 0 (two tabs) and two of spectators in one language: each
+    message is made (and encoded) once per viewer, every connection gets that one."""
+    async def main():
+        store, rt, conn, calls = await _table(url, "CHG5")
+        tab = Conn()
+        watchers = [Conn(), Conn()]
+        for w in watchers:
+            w.seat = None
+        rt.conns.update([tab, *watchers])
+        async with rt.change() as ch:
+            trial = rt.state.copy()
+            steps = rt._play(trial, rt.n, [(rt.state.to_move, rt.state.legal()[0], "player")],
+                             rt._viewers())
+            await ch.append(trial, steps)
+        assert [m["type"] for m in conn.sent] == ["event", "state"]
+        assert all(a is b for a, b in zip(conn.sent, tab.sent, strict=True))
+        assert all(a is b for a, b in zip(*(w.sent for w in watchers), strict=True))
+        assert conn.sent[1]["seat"] == 0 and watchers[0].sent[1]["seat"] is None
+        await store.close()
+
+    run_async(main())
+
+
 def test_a_change_that_writes_nothing_publishes_nothing(url):
     async def main():
         store, rt, conn, calls = await _table(url, "CHG3")

@@ -2,7 +2,7 @@
 
 import json
 
-from cardtable.server.tables.table_base import dumps
+from cardtable.server.tables.table_base import Shared, dumps
 
 
 def test_echoed_ids_beyond_64_bits_are_encoded():
@@ -13,3 +13,11 @@ def test_echoed_ids_beyond_64_bits_are_encoded():
 
 def test_compact_and_non_string_keys():
     assert dumps({"a": [1, None, "ü"], 2: True}) == '{"a":[1,null,"ü"],"2":true}'
+
+
+def test_a_shared_message_is_encoded_once():
+    # the broadcast hands one message to every connection of a viewer: one encoding for all
+    msg = Shared({"type": "state", "index": 3, "view": {"hand": [1, 2]}})
+    text = dumps(msg)
+    assert json.loads(text) == msg
+    assert dumps(msg) is text

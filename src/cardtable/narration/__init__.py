@@ -33,6 +33,11 @@ import importlib
 from cardtable.i18n import t
 
 
+#: the narration modules imported so far, by module name (the server asks for one with every
+#: message it sends: importlib's lookup each time was a visible share of a decision's CPU)
+_MODULES: dict[str, object] = {}
+
+
 def narrator(game: str):
     """The narration module of `game`, the one its declaration names (GameInfo.narration);
     None for a game without one, or a game the house does not know."""
@@ -43,7 +48,12 @@ def narrator(game: str):
         own = info(game).narration
     except ConfigError:               # an unknown game: no words
         return None
-    return None if own is None else importlib.import_module(own)
+    if own is None:
+        return None
+    module = _MODULES.get(own)
+    if module is None:
+        module = _MODULES[own] = importlib.import_module(own)
+    return module
 
 
 def web_why(game: str, view: dict, seat: int | None, names: list[str], lang: str,

@@ -61,6 +61,8 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
+        self._by: dict = {}           # decider -> (its decisions' counter, its latency's)
+        self._errors: dict = {}       # error code -> its counter
         self.connections = Gauge(
             "cardtable_connections", "Open connections of this process: WebSockets, and HTTP "
             "requests in flight", ["kind"], registry=r)
@@ -110,8 +112,11 @@ class Metrics:
 
     # -- counted where it happens ---------------------------------------------------------------
     def decided(self, by: str, seconds: float) -> None:
-        self.decisions.labels(by).inc()
-        self.decision_seconds.labels(by).observe(seconds)
+        pair = self._by.get(by)
+        if pair is None:          # the labelled children, looked up once per kind of decider
+            pair = self._by[by] = (self.decisions.labels(by), self.decision_seconds.labels(by))
+        pair[0].inc()
+        pair[1].observe(seconds)
 
     @contextmanager
     def deciding(self, by: str) -> Iterator[None]:
@@ -122,7 +127,10 @@ class Metrics:
         self.decided(by, time.perf_counter() - started)
 
     def error(self, code: str) -> None:
-        self.errors.labels(code).inc()
+        counter = self._errors.get(code)
+        if counter is None:
+            counter = self._errors[code] = self.errors.labels(code)
+        counter.inc()
 
     def chat_line(self, kind: str) -> None:
         self.chat.labels(kind).inc()

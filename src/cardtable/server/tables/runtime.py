@@ -63,7 +63,7 @@ from cardtable.server.tables.breaks import RoundBreaks
 from cardtable.server.tables.change import TableChanges
 from cardtable.server.store.schema import BY_BOT, BY_PLAYER, BY_STANDIN, BY_TIMEOUT
 from cardtable.server.tables.table_base import (
-    MAX_DECISION, ProtocolError, Step,
+    MAX_DECISION, ProtocolError, Shared, Step,
     norm, seat_info_of,
 )
 from cardtable.server.tables.table_views import TableViews
@@ -248,19 +248,25 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         return steps
 
     def publish(self, steps: list[Step], only_state: bool = False) -> None:
-        """Send events and new states to this process's clients."""
-        cache: dict = {}
+        """Send events and new states to this process's clients. Each message is made (and
+        encoded, `Shared`) once per distinct viewer and language, whatever the number of
+        connections that see it."""
+        events: dict = {}
+        states: dict = {}
         for conn in list(self.conns):
+            key = (conn.seat, conn.lang)
             if not only_state:
-                for st in steps:
-                    key = (st.index, conn.seat, conn.lang)
-                    msg = cache.get(key)
-                    if msg is None:
-                        msg = self.event_msg(st, conn.seat, conn.lang)
-                        cache[key] = msg or {}
-                    if msg:
-                        conn.send(msg)
-            conn.send_state(self.state_msg(conn.seat, conn.lang))
+                msgs = events.get(key)
+                if msgs is None:
+                    msgs = events[key] = [
+                        Shared(m) for m in (self.event_msg(st, conn.seat, conn.lang)
+                                            for st in steps) if m]
+                for msg in msgs:
+                    conn.send(msg)
+            msg = states.get(key)
+            if msg is None:
+                msg = states[key] = Shared(self.state_msg(conn.seat, conn.lang))
+            conn.send_state(msg)
 
     def next_meta(self, state: GameState, n: int, seats: list[dict], now: float) -> dict:
         """Status, deadline and window after the position `state` (n actions)."""

@@ -96,9 +96,25 @@ def log_failure(task: asyncio.Future) -> None:
         log.error("background task failed", exc_info=task.exception())
 
 
+class Shared(dict):
+    """A message the broadcast hands to several clients (the same view: a seat's tabs, the
+    spectators): `dumps` encodes it once and keeps the text. Not to be changed once sent."""
+
+    __slots__ = ("text",)
+
+
 def dumps(msg: dict) -> str:
-    """A message as compact JSON text (orjson: the broadcast serialises every message once per
-    client, the largest share of the decision path after the engine's views)."""
+    """A message as compact JSON text (orjson); a `Shared` one is encoded only the first
+    time."""
+    if type(msg) is Shared:
+        text = getattr(msg, "text", None)
+        if text is None:
+            text = msg.text = _encode(msg)
+        return text
+    return _encode(msg)
+
+
+def _encode(msg: dict) -> str:
     try:
         return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:       # e.g. a client's message id beyond 64 bits, echoed in an error
