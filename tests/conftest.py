@@ -22,7 +22,9 @@ from sizes import deselect_full, leave_to_full, slow_first
 
 def pytest_configure(config):
     # CARDTABLE_TIMINGS=FILE: per-module wall and CPU seconds (tests/timings.py)
-    if os.environ.get("CARDTABLE_TIMINGS"):
+    # (in the workers, not in xdist's controller, which sees every test's report again)
+    controller = getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")
+    if os.environ.get("CARDTABLE_TIMINGS") and not controller:
         from timings import Recorder
 
         config.pluginmanager.register(Recorder(os.environ["CARDTABLE_TIMINGS"]), "timings")
