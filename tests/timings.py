@@ -70,7 +70,8 @@ def main(path: str) -> None:
     rows.sort(key=lambda r: -r["wall"])
     print(f"{'wall s':>8} {'cpu s':>8} {'kids s':>8} {'tests':>5}  module")
     for r in rows:
-        print(f"{r['wall']:8.1f} {r['cpu']:8.1f} {r['children_cpu']:8.1f} {r['tests']:5}  {r['module']}")
+        print(f"{r['wall']:8.1f} {r['cpu']:8.1f} {r['children_cpu']:8.1f} {r['tests']:5}  "
+              f"{r['module']}")
     print(f"{sum(r['wall'] for r in rows):8.1f} {sum(r['cpu'] for r in rows):8.1f} "
           f"{sum(r['children_cpu'] for r in rows):8.1f} {sum(r['tests'] for r in rows):5}  in all")
 
