@@ -244,6 +244,50 @@ def pick_own_unseen(g, kn, me, rs, i, mt):
 
 
 @njit
+def snap_own(g, kn, R, me, top, rs, i, mt):
+    """The snap of an own card `me` has seen of value `top` (at least 1: SNAP_OWN_MIN, as
+    greedy's "above 0"), drawn among them in slot order, as greedy.py and heuristic.py; -2 if
+    there is none (no draw then)."""
+    k = 0
+    for slot in range(g[LENS + me]):
+        if g[GRIDS + me * SLOTS + slot] >= 0:
+            v = card_seen(g, kn, me, me, slot)
+            if v == top and v >= SNAP_OWN_MIN:
+                k += 1
+    if k == 0:
+        return -2
+    pick = below(rs, i, mt, k)
+    for slot in range(g[LENS + me]):
+        if g[GRIDS + me * SLOTS + slot] >= 0:
+            v = card_seen(g, kn, me, me, slot)
+            if v == top and v >= SNAP_OWN_MIN:
+                if pick == 0:
+                    return one_id(g, R, me, me, slot, 1)
+                pick -= 1
+    return -2
+
+
+@njit
+def swap_after_14(g, kn, me):
+    """After the double look of a 14 (KO-6), as greedy.py and heuristic.py
+    (`mine_and_other`): swap when one card is `me`'s and the other another player's, both
+    seen, the other lower; else keep."""
+    p1 = g[PEEKED]
+    s1 = g[PEEKED + 1]
+    p2 = g[PEEKED + 2]
+    s2 = g[PEEKED + 3]
+    if p1 == p2:
+        return A_KEEP
+    if p2 == me:
+        p1, s1, p2, s2 = p2, s2, p1, s1
+    v_own = card_seen(g, kn, me, p1, s1)
+    v_other = card_seen(g, kn, me, p2, s2)
+    if p1 == me and v_own != NONE and v_other != NONE and v_other < v_own:
+        return A_SWAP
+    return A_KEEP
+
+
+@njit
 def _choose(g, kn, R, rs, i, mt, op, os, ov):
     """greedy.py `_choose` as a codec id (-1: none, or one the codec cannot name)."""
     me = g[TO_MOVE]
@@ -251,21 +295,9 @@ def _choose(g, kn, R, rs, i, mt, op, os, ov):
     phase = g[PHASE]
     if phase == SNAP_P:
         top = value_of(g[DISCARD + g[DISCARD_N] - 1])
-        k = 0
-        for slot in range(g[LENS + me]):
-            if g[GRIDS + me * SLOTS + slot] >= 0:
-                v = card_seen(g, kn, me, me, slot)
-                if v == top and v > 0:
-                    k += 1
-        if k:
-            pick = below(rs, i, mt, k)
-            for slot in range(g[LENS + me]):
-                if g[GRIDS + me * SLOTS + slot] >= 0:
-                    v = card_seen(g, kn, me, me, slot)
-                    if v == top and v > 0:
-                        if pick == 0:
-                            return one_id(g, R, me, me, slot, 1)
-                        pick -= 1
+        d = snap_own(g, kn, R, me, top, rs, i, mt)
+        if d != -2:
+            return d
         m = others(g, kn, R, me, op, os, ov)
         k = 0
         for j in range(m):
@@ -353,19 +385,7 @@ def _choose(g, kn, R, rs, i, mt, op, os, ov):
         return pair_id(g, R, me, me, slot, op[j], os[j], False)
     if phase == ACTION_SWAP:
         if g[ACT] == 14:
-            p1 = g[PEEKED]
-            s1 = g[PEEKED + 1]
-            p2 = g[PEEKED + 2]
-            s2 = g[PEEKED + 3]
-            if p1 == p2:
-                return A_KEEP
-            if p2 == me:
-                p1, s1, p2, s2 = p2, s2, p1, s1
-            v_own = card_seen(g, kn, me, p1, s1)
-            v_other = card_seen(g, kn, me, p2, s2)
-            if p1 == me and v_own != NONE and v_other != NONE and v_other < v_own:
-                return A_SWAP
-            return A_KEEP
+            return swap_after_14(g, kn, me)
         p = g[PEEKED]
         s = g[PEEKED + 1]
         v = card_seen(g, kn, me, p, s)
@@ -573,21 +593,9 @@ def _h_choose(g, kn, R, rs, i, mt, op, os, ov, ok, cnt, est, unk, unkk, acts):
     m = scan(g, kn, R, me, E, op, os, ov, ok, est, unk, unkk)
     if phase == SNAP_P:
         top = value_of(g[DISCARD + g[DISCARD_N] - 1])
-        k = 0
-        for slot in range(g[LENS + me]):
-            if g[GRIDS + me * SLOTS + slot] >= 0:
-                v = card_seen(g, kn, me, me, slot)
-                if v == top and v >= SNAP_OWN_MIN:
-                    k += 1
-        if k:
-            pick = below(rs, i, mt, k)
-            for slot in range(g[LENS + me]):
-                if g[GRIDS + me * SLOTS + slot] >= 0:
-                    v = card_seen(g, kn, me, me, slot)
-                    if v == top and v >= SNAP_OWN_MIN:
-                        if pick == 0:
-                            return one_id(g, R, me, me, slot, 1)
-                        pick -= 1
+        d = snap_own(g, kn, R, me, top, rs, i, mt)
+        if d != -2:
+            return d
         bad = worst(g, kn, me, eb, rs, i, mt)[1]
         best = 0.0
         pick = -1
@@ -713,19 +721,7 @@ def _h_choose(g, kn, R, rs, i, mt, op, os, ov, ok, cnt, est, unk, unkk, acts):
         return pair_id(g, R, me, me, slot, op[pick], os[pick], False)
     if phase == ACTION_SWAP:
         if g[ACT] == 14:
-            p1 = g[PEEKED]
-            s1 = g[PEEKED + 1]
-            p2 = g[PEEKED + 2]
-            s2 = g[PEEKED + 3]
-            if p1 == p2:
-                return A_KEEP
-            if p2 == me:
-                p1, s1, p2, s2 = p2, s2, p1, s1
-            v_own = card_seen(g, kn, me, p1, s1)
-            v_other = card_seen(g, kn, me, p2, s2)
-            if p1 == me and v_own != NONE and v_other != NONE and v_other < v_own:
-                return A_SWAP
-            return A_KEEP
+            return swap_after_14(g, kn, me)
         p = g[PEEKED]
         v = card_seen(g, kn, me, p, g[PEEKED + 1])
         if v == NONE:
