@@ -10,8 +10,10 @@ One run on one core (pinned), side by side:
   * random playouts, decisions/s: the simulator's compiled playouts against OpenSpiel's C++
     crazy_eights (bench_engine.py's loop; target: >= 2x) and the raw engine;
   * the same batched figures with 2 processes, each pinned to its own core (the sum);
-  * Kombio 4p: the batched simulator's steps beside its AEC layer, and its playouts beside
-    the same crazy_eights figure and the raw engine.
+  * Kombio 4p: the batched simulator's steps beside its AEC layer, its vector environment's
+    learner steps against three random, then three compiled `easy` and `medium` opponents
+    (kombio/batch/policies.py), and its playouts beside the same crazy_eights figure and the
+    raw engine.
 
 A decision/agent step is one `apply`; random agents pick uniformly among the legal actions.
 Each row is bounded by CPU time: a warm-up call (numba's compilation, cached on disk, caches,
@@ -74,12 +76,13 @@ def run_batch_steps(seconds: float, games: int = BATCH,
     return steps, done_games, time.perf_counter() - t0
 
 
-def run_vector_env(seconds: float, envs: int = BATCH,
-                   opponents: str = "random") -> tuple[int, int, float]:
+def run_vector_env(seconds: float, envs: int = BATCH, opponents: str = "random",
+                   game: str = "abluxxen") -> tuple[int, int, float]:
     """(learner steps, episodes, seconds) through BatchVectorEnv (3 opponents of the compiled
     level `opponents`)."""
     from cardtable.rl.batch.vector import BatchVectorEnv
-    env = BatchVectorEnv("abluxxen", envs, opponents=opponents, **GAME)
+    env = BatchVectorEnv(game, envs, opponents=opponents,
+                         **(GAME if game == "abluxxen" else KOMBIO))
     env.reset(seed=0)
     env.step(env.sample_actions())                            # warm-up
     steps = episodes = 0
@@ -220,6 +223,8 @@ def main() -> int:
     run_vector_env(0.2, opponents="medium")
     run_playouts(0.2)
     run_batch_steps(0.2, game="kombio")
+    for level in ("random", "easy", "medium"):
+        run_vector_env(0.2, opponents=level, game="kombio")
     run_playouts(0.2, game="kombio")
     print(f"python {platform.python_version()} on {platform.machine()}, {len(CPUS)} cores; the "
           f"1-process lines {pin_one_core()}; load average {os.getloadavg()[0]:.1f}")
@@ -250,6 +255,11 @@ def main() -> int:
     kaec = timed(s, run_pettingzoo, "kombio", **KOMBIO)
     rows.append(("  PettingZoo AEC (today's layer)", kaec, None))
     rows.append(("  batched simulator step", timed(s, run_batch_steps, game="kombio"), kaec))
+    rows.append(("  batched Gymnasium VectorEnv (learner)",
+                  timed(s, run_vector_env, game="kombio"), kaec))
+    for level in ("easy", "medium"):
+        rows.append((f"  ... with 3 {level} opponents (compiled)",
+                     timed(s, run_vector_env, opponents=level, game="kombio"), kaec))
     rows.append(("kombio 4p: random playouts, decisions", None, None))
     rows.append(("  cardtable engine, kombio 4p", timed(s, run_cardtable, "kombio", **KOMBIO),
                  c8))

@@ -3,11 +3,12 @@ which every seat is a compiled level (abluxxen/batch/policies.py, kombio/batch/p
 drawing from Python's generator seeded as the engine's bot, are the engine's games of
 `make_bot(level, seed)` at every seat, decision for decision (the codec's action ids), with
 the same scores and winners: Abluxxen's `easy` and `medium` over every rule set and player
-count (rl_configs.py), Kombio's `easy` at 2-6 players. Plus the `opponents` setting of the
-batched environments.
+count (rl_configs.py), Kombio's `easy` and `medium` at 2-6 players. Plus the `opponents`
+setting of the batched environments.
 
 `make test` plays 60 Abluxxen games of `easy` (spread over the 16 configurations), 60 of
-`medium` and 20 Kombio games of `easy`; `make test-full` 500, 500 and 200 (tests/sizes.py)."""
+`medium`, 20 Kombio games of `easy` and 20 of `medium`; `make test-full` 500, 500, 200 and 200
+(tests/sizes.py)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ AB = [c for c in CONFIGS if c["game"] == "abluxxen"]
 GAMES = sample(500, 60)
 MEDIUM_GAMES = sample(500, 60)
 KOMBIO_GAMES = sample(200, 20)          # spread over 2-6 players
+KOMBIO_MEDIUM_GAMES = sample(200, 20)
 
 
 def test_the_determinization_seed_draw_is_pythons():
@@ -91,12 +93,13 @@ def test_compiled_bots_play_the_engines_games(level):
     print(f"{games} games, {compared} decisions of {level} compared")
 
 
-def test_compiled_kombio_bots_play_the_engines_games(level="easy"):
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_compiled_kombio_bots_play_the_engines_games(level):
     """The same for Kombio at 2-6 players (whole games to the codec's target, 100). (Not the
     random level: the codec lists Kombio's decisions in another order than the engine, so a
     draw among them picks another one.)"""
-    games = KOMBIO_GAMES
-    rnd = random.Random(49)
+    games = {"easy": KOMBIO_GAMES, "medium": KOMBIO_MEDIUM_GAMES}[level]
+    rnd = random.Random(49 if level == "easy" else 50)
     compared = 0
     for k in range(games):
         n = 2 + k % 5
@@ -115,6 +118,14 @@ def test_compiled_kombio_bots_play_the_engines_games(level="easy"):
         compared += len(ids)
     assert compared > 100 * games
     print(f"{games} Kombio games, {compared} decisions of {level} compared")
+
+
+def test_compiled_kombio_medium_has_the_python_bots_constants():
+    """kombio/batch/policies.py keeps heuristic.py's P as constants of its own (numba compiles
+    them in): they are the same numbers."""
+    from cardtable.kombio.batch import policies as KP
+    from cardtable.kombio.heuristics import P
+    assert {k: getattr(KP, k.upper()) for k in P} == P
 
 
 def test_bot_playouts_without_seeds_play_whole_games():
@@ -170,7 +181,7 @@ def test_vector_env_with_easy_opponents_plays_and_resets():
     assert BatchVectorEnv("kombio", num_envs=2, players=3).opponents == ["random"] * 3
 
 
-def test_kombio_vector_env_with_easy_opponents_plays_and_resets():
+def test_kombio_vector_env_with_easy_and_medium_opponents_plays_and_resets():
     envs = BatchVectorEnv("kombio", num_envs=4, players=3, opponents="easy")
     obs, infos = envs.reset(seed=2)
     term = np.zeros(4, bool)
@@ -178,6 +189,15 @@ def test_kombio_vector_env_with_easy_opponents_plays_and_resets():
     for _ in range(3000):
         assert (infos["action_mask"].any(axis=1) == ~term).all()
         obs, rew, term, trunc, infos = envs.step(envs.sample_actions())
+        ended += int(term.sum())
+    assert ended >= 1
+    medium = BatchVectorEnv("kombio", num_envs=4, players=4, opponents="medium", seat=2)
+    obs, infos = medium.reset(seed=3)
+    assert medium.opponents == ["medium"] * 4
+    ended = 0
+    for _ in range(3000):
+        obs, rew, term, trunc, infos = medium.step(medium.sample_actions())
+        assert (infos["seat"] == 2).all()
         ended += int(term.sum())
     assert ended >= 1
     a = BatchVectorEnv("kombio", num_envs=4, players=3, opponents="easy").reset(seed=4)[0]
@@ -197,8 +217,8 @@ def test_kombio_vector_env_with_easy_opponents_plays_and_resets():
 def test_unknown_opponents_are_refused(bad):
     with pytest.raises(ConfigError, match="opponents"):
         BatchVectorEnv("abluxxen", num_envs=2, variant="basic", players=4, opponents=bad)
-    with pytest.raises(ConfigError, match="levels: random, easy"):
-        BatchVectorEnv("kombio", num_envs=2, players=4, opponents="medium")
+    with pytest.raises(ConfigError, match="levels: random, easy, medium"):
+        BatchVectorEnv("kombio", num_envs=2, players=4, opponents="hard")
 
 
 def test_unknown_level_error_names_the_levels():

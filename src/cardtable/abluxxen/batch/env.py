@@ -23,12 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from cardtable.abluxxen.codec import AbluxxenCodec
-from cardtable.core.errors import ConfigError
 from cardtable.abluxxen.batch import kernels as K
 from cardtable.abluxxen.batch import policies as P
 from cardtable.abluxxen.batch import rules as L
 from cardtable.rl.batch.common import (BotPlayouts, bot_levels, count_of, cut_episodes,
-                                       game_numbers, seeds_of)
+                                       game_numbers, seat_codes, seeds_of)
 from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 
 GAME = AbluxxenCodec.game
@@ -186,14 +185,10 @@ class AbluxxenBatch:
 
     def set_bots(self, bots) -> None:
         """Seats played inside the simulator by `play_bots`: a list of one entry per seat, a
-        level of `levels` or None for a seat the caller plays (ConfigError otherwise)."""
-        if not isinstance(bots, (list, tuple)) or len(bots) != self.players:
-            raise ConfigError(f"opponents must be a list of {self.players} entries (a level, "
-                              f"or None for an agent's seat), not {bots!r}")
-        codes = bot_levels(["random" if b is None else b for b in bots], self.players,
-                           P.LEVELS, GAME)
-        self.R[P.R_BOTS:P.R_BOTS + self.players] = [
-            P.AGENT if b is None else c for b, c in zip(bots, codes)]
+        level of `levels` or None for a seat the caller plays (rl/batch/common.py `seat_codes`;
+        ConfigError otherwise)."""
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = seat_codes(bots, self.players, P.LEVELS,
+                                                              GAME, P.AGENT)
 
     def play_bots(self) -> np.ndarray:
         """The seats `set_bots` gave a level move (their random numbers from each game's own

@@ -17,7 +17,7 @@ from cardtable.kombio.batch import kernels as KK
 from cardtable.kombio.batch import policies as P
 from cardtable.kombio.batch import rules as L
 from cardtable.rl.batch.common import (BotPlayouts, bot_levels, count_of, cut_episodes,
-                                       game_numbers, seeds_of)
+                                       game_numbers, seat_codes, seeds_of)
 from cardtable.rl.batch.rng import MT_WORDS
 from cardtable.rl.common import MAX_LENGTH, check_max_length, make_config, truncated_reward
 from cardtable.kombio.codec import KombioCodec
@@ -136,13 +136,8 @@ class KombioBatch:
 
     def set_bots(self, bots) -> None:
         """As AbluxxenBatch.set_bots."""
-        if not isinstance(bots, (list, tuple)) or len(bots) != self.players:
-            raise ConfigError(f"opponents must be a list of {self.players} entries (a level, "
-                              f"or None for an agent's seat), not {bots!r}")
-        codes = bot_levels(["random" if b is None else b for b in bots], self.players,
-                           P.LEVELS, GAME)
-        self.R[P.R_BOTS:P.R_BOTS + self.players] = [
-            P.AGENT if b is None else c for b, c in zip(bots, codes)]
+        self.R[P.R_BOTS:P.R_BOTS + self.players] = seat_codes(bots, self.players, P.LEVELS,
+                                                              GAME, P.AGENT)
 
     def play_bots(self) -> np.ndarray:
         """As AbluxxenBatch.play_bots."""

@@ -1,6 +1,6 @@
 """What every batched simulator checks and makes the same way: the number of games, the game
 numbers of a partial reset or step, deal seeds, an episode cut at `max_length`, the opponents'
-levels and the arrays of a playout of compiled bots (a game's own module, e.g.
+levels (`bot_levels`, `seat_codes`) and the arrays of a playout of compiled bots (a game's own module, e.g.
 abluxxen/batch/env.py, holds its rules' arrays)."""
 
 from __future__ import annotations
@@ -77,6 +77,17 @@ def bot_levels(opponents, players: int, levels: dict[str, int], game: str) -> li
             raise ConfigError(f"opponents: {name!r} is not a level compiled into the batched "
                               f"simulator of {game} (levels: {', '.join(levels)})")
     return [levels[name] for name in names]
+
+
+def seat_codes(bots, players: int, levels: dict[str, int], game: str, agent: int) -> list[int]:
+    """The per-seat codes of a simulator's `set_bots`: `bots` is a list of `players` entries,
+    each a level name of `levels` or None for a seat the caller plays (code `agent`); a
+    ConfigError otherwise (`bot_levels`' for an unknown level)."""
+    if not isinstance(bots, (list, tuple)) or len(bots) != players:
+        raise ConfigError(f"opponents must be a list of {players} entries (a level, "
+                          f"or None for an agent's seat), not {bots!r}")
+    codes = bot_levels(["random" if b is None else b for b in bots], players, levels, game)
+    return [agent if b is None else c for b, c in zip(bots, codes)]
 
 
 def set_opponents(sim, opponents) -> list[str]:
