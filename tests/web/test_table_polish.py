@@ -279,3 +279,34 @@ def test_duel_with_a_long_hand_in_view(browser, server, artifacts):
             res = page.evaluate(NOT_IN_VIEW, [".hand button.card", "#play-btn", "#clear-btn", "#why"])
             page.screenshot(path=str(artifacts / f"polish-duel-long-hand-de-{size[0]}x{size[1]}.png"))
             assert res["count"] == 16 + 3 and not res["out"], (size, res["out"])
+
+
+#: the score table's cells that must be in view: the latest round's column and the totals (its
+#: head and each row's); those of them outside the table's scroll box or covered, as HTML
+LATEST_HIDDEN = """(sel) => {
+  const table = document.querySelector(sel);
+  const box = table.closest('.score-scroll').getBoundingClientRect();
+  const cells = [...table.querySelectorAll('tr')].flatMap((r) => [...r.children].slice(-2));
+  return cells.filter((c) => {
+    const r = c.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.left < box.left - 1 || r.right > box.right + 1 || r.right > innerWidth || !hit || !c.contains(hit);
+  }).map((c) => c.outerHTML); }"""
+
+
+def test_scores_show_the_latest_rounds(browser, server, artifacts):
+    """Twelve rounds of Kombio on a phone and on a laptop: the side panel's score table shows the
+    latest round's column beside the totals (the older rounds scroll in from the left; before,
+    the table opened on round 1 and hid the latest ones)."""
+    opts, actions = many_rounds(12)
+    for size in ((375, 740), (1366, 657)):
+        with german_position(browser, server, size, "kombio", opts, 5, actions,
+                             f"LATEST{size[0]}") as (page, table):
+            if not page.locator("#side-score-table").is_visible():   # the side panel is a drawer
+                page.click("#log-toggle")
+            page.wait_for_selector("#side-score-table", state="visible")
+            heads = page.eval_on_selector_all("#side-score-table thead th", "els => els.map(e => e.textContent)")
+            assert len(heads) == 12 + 2 and "12" in heads[-2], heads
+            bad = page.evaluate(LATEST_HIDDEN, "#side-score-table")
+            page.screenshot(path=str(artifacts / f"polish-latest-rounds-{size[0]}x{size[1]}.png"))
+            assert not bad, (size, bad)
