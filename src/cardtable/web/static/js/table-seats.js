@@ -82,7 +82,8 @@ export function drawWaiting(ctx) {
     const row = h("li", { class: "wait-seat" + (open ? " is-open" : ""), data: { seat: i } },
       h("span", { class: "seat-n" }, t("seat.name", { n: i + 1 })),
       h("span", { class: "wait-name" }, open ? t("seat.open") : nm[i]),
-      open ? null : seatStatus({ seats: st.seats }, i));
+      // the host's bot seat says its level in its own menu, not a second time beside the name
+      open || (host && s.kind === "bot") ? null : seatStatus({ seats: st.seats }, i));
     if (host && open) {
       row.appendChild(h("button", { type: "button", class: "btn btn-small", id: `to-bot-${i}`, onclick: () => S.conn.send({ type: "seat", seat: i, kind: "bot", bot: "medium" }) }, t("wait.to_bot")));
     } else if (host && s.kind === "bot") {
