@@ -8,7 +8,7 @@
 import { t } from "/static/js/i18n.js";
 import { h, listText } from "/static/js/dom.js";
 import { cardEl } from "/static/js/cards.js";
-import { nameOf, plainName, num, signed, seatStatus, withRefs } from "/static/js/seats.js";
+import { nameOf, plainName, num, signed, seatStatus, seatMarks, withRefs } from "/static/js/seats.js";
 
 const G = "kombio";
 export { renderKombio as render };            // the table and the replay draw through games.js
@@ -163,7 +163,7 @@ function isActive(K, s) {
 function seatHead(K, s) {
   const { opts, me } = K;
   return h("header", { class: "seat-head" }, isActive(K, s) ? h("span", { class: "turn-dot" }, "▶") : null,
-    h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(K, s));
+    seatMarks(opts, s), h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(K, s));
 }
 
 /** The other seats: clockwise from my left neighbour (every seat when there is no me). */

@@ -5,6 +5,7 @@
 import { t } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { seatNames, seatStatus } from "./seats.js";
+import { personMarks, peopleAt } from "./person.js";
 import { api, apiMessage } from "./api.js";
 import { saveSeat, storedName, storeName } from "./store.js";
 import { navigate } from "./router.js";
@@ -81,7 +82,7 @@ export function drawWaiting(ctx) {
     const open = s.kind === "human" && !s.joined;
     const row = h("li", { class: "wait-seat" + (open ? " is-open" : ""), data: { seat: i } },
       h("span", { class: "seat-n" }, t("seat.name", { n: i + 1 })),
-      h("span", { class: "wait-name" }, open ? t("seat.open") : nm[i]),
+      h("span", { class: "wait-name" }, open ? t("seat.open") : [personMarks(peopleAt(code)[i], seatNames(st.seats)[i]), nm[i]]),
       // the host's bot seat says its level in its own menu, not a second time beside the name
       open || (host && s.kind === "bot") ? null : seatStatus({ seats: st.seats }, i));
     if (host && open) {
