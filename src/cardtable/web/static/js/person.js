@@ -7,8 +7,9 @@ import { t, getLang } from "./i18n.js";
 import { h } from "./dom.js";
 import { api } from "./api.js";
 
-/** The avatars' colours (white initials on each keep a contrast of 4.5:1 at least). */
-export const COLOURS = ["#8e2a2a", "#a04a00", "#6b5a00", "#2e6b1f", "#0f6a5f", "#1f4f96", "#5b3a9c", "#8a2f6e"];
+/** How many colours the avatars have (css: .avatar-c0 ... .avatar-c7; white initials on each
+ * keep a contrast of 4.5:1 at least). */
+export const COLOURS = 8;
 /** The avatars' shapes (css: .avatar-<shape>). */
 export const SHAPES = ["round", "square", "leaf"];
 
@@ -21,8 +22,8 @@ export function initials(name) {
 /** Avatar `i` with the initials of `name` (decoration: the name is beside it). */
 export function avatarEl(i, name, size = "sm") {
   if (typeof i !== "number" || i < 0) return null;
-  return h("span", { class: `avatar avatar-${size} avatar-${SHAPES[Math.floor(i / COLOURS.length) % SHAPES.length]}`,
-    style: `background:${COLOURS[i % COLOURS.length]}`, "aria-hidden": "true", data: { avatar: String(i) } }, initials(name));
+  return h("span", { class: `avatar avatar-${size} avatar-c${i % COLOURS} avatar-${SHAPES[Math.floor(i / COLOURS) % SHAPES.length]}`,
+    "aria-hidden": "true", data: { avatar: String(i) } }, initials(name));
 }
 
 /** A country code's flag emoji ("" for none). */
@@ -41,7 +42,7 @@ export function flagEl(code) {
   const f = flagOf(code);
   if (!f) return null;
   const name = countryName(code);
-  return h("span", { class: "flag", title: name, data: { country: code } },
+  return h("span", { class: "person-flag", title: name, data: { country: code } },
     h("span", { "aria-hidden": "true" }, f), h("span", { class: "sr-only" }, " " + t("person.country", { country: name })));
 }
 
