@@ -2,7 +2,8 @@
 grid keeps its cards in place when a penalty card arrives (a memory game), the "give" step marks
 the slot the card goes to, the side score table shows the totals after many rounds, 6 and 9 are
 underlined, an empty hand counts 0 (not "−0"), "Create table" is in view on a laptop's short
-window, and the "called Kombio" flag fits a seat panel on a phone."""
+window, the "called Kombio" flag fits a seat panel on a phone, the score table opens at the
+latest rounds, and a card in flight never covers the words on the table."""
 
 from __future__ import annotations
 
@@ -310,3 +311,44 @@ def test_scores_show_the_latest_rounds(browser, server, artifacts):
             bad = page.evaluate(LATEST_HIDDEN, "#side-score-table")
             page.screenshot(path=str(artifacts / f"polish-latest-rounds-{size[0]}x{size[1]}.png"))
             assert not bad, (size, bad)
+
+
+#: while a card flies (null before): the words that it must not cover whose centre the animation
+#: layer paints (its clip has no hole there), as HTML; and whether the deck's card is painted
+CLIPPED = """(sels) => {
+  const layer = document.getElementById('fx-layer');
+  if (!layer.querySelector('.fx-ghost')) return null;
+  const m = getComputedStyle(layer).clipPath.match(/^path\\(evenodd, "(.*)"\\)$/);
+  if (!m) return { clip: getComputedStyle(layer).clipPath };
+  const path = new Path2D(m[1]);
+  const ctx = document.createElement('canvas').getContext('2d');
+  const painted = (r) => ctx.isPointInPath(path, r.left + r.width / 2, r.top + r.height / 2, 'evenodd');
+  const range = document.createRange();
+  const lines = (e) => {                                   // the boxes of its words, line by line
+    const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      if (!n.data.trim() || n.parentElement.closest('.sr-only')) continue;
+      range.selectNodeContents(n);
+      out.push(...[...range.getClientRects()].filter((r) => r.width > 4 && r.bottom < innerHeight));
+    }
+    return out; };
+  const words = sels.flatMap((s) => [...document.querySelectorAll(s)]).filter((e) => lines(e).length);
+  return { n: words.length, covered: words.filter((e) => lines(e).some(painted)).map((e) => e.outerHTML),
+           deck: painted(document.querySelector('[data-region="deck"] .card, [data-region="deck"]').getBoundingClientRect()) }; }"""
+
+
+def test_cards_in_flight_never_cover_words(browser, server, artifacts):
+    """A card flies from the deck when I draw: the animation layer has a hole at every word on
+    the table (names, counts, slot numbers, the "why" line, the status bar), so the card passes
+    under them, and it is painted over the cards (before, a flying card covered the words)."""
+    seed, before, _ = ko3_until(lambda st, a: st.awaiting == "turn")
+    for size in ((1366, 657), (375, 740)):
+        with german_position(browser, server, size, "kombio", KO3, seed, before,
+                             f"FLY{size[0]}") as (page, table):
+            table.actions = before + ["draw"]
+            click_decision(page, "kombio", "draw")
+            res = page.wait_for_function(CLIPPED, arg=[".seat-name", ".slot-n", ".zone-h", ".why", "#turn-badge",
+                                                       ".sb-title"], polling="raf").json_value()
+            page.screenshot(path=str(artifacts / f"polish-fly-{size[0]}x{size[1]}.png"))
+            assert res.get("n", 0) > 5 and not res["covered"] and res["deck"], (size, res)
