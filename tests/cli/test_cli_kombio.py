@@ -415,7 +415,7 @@ def test_seat_and_german(run):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Spieler: Ben (Platz 0, Bot: gierig), Du (Platz 1), Caro (Platz 2, Bot: gierig)" in out
-    assert "Du bist am Zug: ziehe eine Karte" in out and "Klopfen auf die" in out
+    assert "Du bist dran: ziehe eine Karte" in out and "Klopfen auf die" in out
     assert "s zum Klopfen: `snap " in out and "Deine Entscheidung> " in out
     assert "Runde 1 ist vorbei" in out and "Ergebnis" in out
     assert re.search(r"^Es gewinnt|^Es gewinnen", out, re.M)

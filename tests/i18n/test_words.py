@@ -1,6 +1,7 @@
 """The catalog's words against the rulebooks' words: one German word for Kombio's snap (the book's
 "klopfen"), "Feld" for a slot of a Kombio grid ("Platz" is a seat), no "Summe" for a score in
-the lessons, "Zug" only for a turn (never for one card drawn), and what the duel lesson says
+the lessons, "Zug" only for a turn (never for one card drawn), one wording for whose turn it
+is ("dran", never "am Zug"), and what the duel lesson says
 about shadowluxxing (DU-4: compulsory, and only numbers that lie often enough)."""
 
 from __future__ import annotations
@@ -93,6 +94,16 @@ def test_the_german_kombio_rules_page_says_feld_for_a_slot():
     for cid in ("KO-4", "KO-16"):
         assert "Summe" not in next(c["md"] for s in de["sections"] for c in s["clauses"]
                                    if c["id"] == cid), cid
+
+
+def test_german_says_dran_for_whose_turn():
+    """Whose turn it is has one German wording: "du bist dran", "Ann ist dran"; no German text
+    (the catalogs and both games' rules pages) says "am Zug" or "an der Reihe"."""
+    pages = {str(p): p.read_text(encoding="utf-8") for p in RULES.parents[1].glob("*/web/rules.de.json")}
+    assert len(pages) >= 2, pages
+    bad = {k: v for k, v in {**DE, **pages}.items() if re.search(r"\bam Zuge?\b|\ban der Reihe\b", v)}
+    assert not bad, bad
+    assert DE["table.turn_you"] == "Du bist dran"
 
 
 CLAUSE = r"(?:AB|DU|CL|KO)-\d+(?:\.\d+)?"

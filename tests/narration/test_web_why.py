@@ -30,7 +30,7 @@ AB_CASES = [
     # (view, viewer, English, German)
     (ab_view("play", 0), 0, "Your turn: play a set.", "Du bist dran: spiele Karten aus."),
     (ab_view("play", 0), 1, "Ann's turn: Ann plays a set.",
-     "Ann ist am Zug und spielt Karten aus."),
+     "Ann ist dran und spielt Karten aus."),
     (ab_view("shadow", 0), 0,
      "Your set shadowluxxes: take as many cards of one lower number from the shadow display as "
      "your set has (DU-4).",
@@ -95,11 +95,11 @@ KO_CASES = [
     # (view, viewer, window, legal_any, English, German)
     (ko_view("turn", 0), 0, None, True,
      "Your turn: draw a card, take the top discard card into a slot, or call Kombio (KO-5).",
-     "Du bist am Zug: ziehe eine Karte, nimm die oberste Karte des Ablagestapels in ein Feld "
+     "Du bist dran: ziehe eine Karte, nimm die oberste Karte des Ablagestapels in ein Feld "
      "oder rufe Kombio (KO-5)."),
     (ko_view("turn", 0), 1, None, False,
      "Ann's turn: draw, take the top discard card or call Kombio (KO-5).",
-     "Ann ist am Zug: ziehen, die oberste Karte des Ablagestapels nehmen oder Kombio rufen "
+     "Ann ist dran: ziehen, die oberste Karte des Ablagestapels nehmen oder Kombio rufen "
      "(KO-5)."),
     (ko_view("drawn", 0, drawn=5), 0, None, True,
      "You drew a 5: put it into one of your slots (that card goes to the discard pile) or "
@@ -191,7 +191,7 @@ def test_seats_without_a_name_are_counted_from_one():
     view = ab_view("play", 1)
     assert web_why("abluxxen", view, 0, ["Ann", ""], "en") == \
         "Seat 2's turn: Seat 2 plays a set."
-    assert web_why("kombio", ko_view("turn", 2), None, [], "de").startswith("Platz 3 ist am Zug")
+    assert web_why("kombio", ko_view("turn", 2), None, [], "de").startswith("Platz 3 ist dran")
 
 
 def test_a_game_without_words_for_it_gets_an_empty_line():

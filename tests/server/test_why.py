@@ -46,8 +46,8 @@ def test_why_per_language_per_seat_and_for_spectators(server):
         for i in mine:
             assert en[i]["why"] == ("Your turn: draw a card, take the top discard card into a "
                                     "slot, or call Kombio (KO-5).")
-            assert de[i]["why"].startswith("Du bist am Zug:")
-            assert sp[i]["why"] == ("Ann ist am Zug: ziehen, die oberste Karte des "
+            assert de[i]["why"].startswith("Du bist dran:")
+            assert sp[i]["why"] == ("Ann ist dran: ziehen, die oberste Karte des "
                                     "Ablagestapels nehmen oder Kombio rufen (KO-5).")
         # a snap window the seat may answer: the line asks it to; the spectator's does not
         windows = [m for m in ann.messages if m["type"] == "state" and m["window"]

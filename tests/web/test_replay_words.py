@@ -150,3 +150,21 @@ def test_a_game_being_played_has_no_replay(server, new_page):
     page.goto(f"/replay/{code}")
     expect(page.locator(".replay-error")).to_be_visible()
     assert page.locator(".card, .replay-log-btn").count() == 0
+
+
+def test_the_rule_chip_on_the_felt_is_visible(server, games, new_page):
+    """The "why" line on the replay's felt links its rule by a chip ("Regel") that takes the
+    line's light colour, as at the table (before, the replay's link colour, dark green on the
+    green felt, hid it)."""
+    page = new_page(lang="de", width=1366, height=657)
+    page.goto(f"/replay/{games['kombio']}")
+    chip = page.locator(".replay-board .why a.rule-ref").first
+    for i in range(1, 40):                     # the first step whose "why" line names a rule
+        page.click(f'.replay-log-btn[data-step="{i}"]')
+        expect(page.locator(".replay-board")).to_have_attribute("data-step", str(i))
+        if chip.count():
+            break
+    expect(chip).to_have_text("Regel")
+    colours = chip.evaluate("""(a) => { const why = a.closest('.why');
+      return [getComputedStyle(a).color, why.classList.contains('why-you') ? 'rgb(59, 42, 0)' : getComputedStyle(why).color]; }""")
+    assert colours[0] == colours[1], colours

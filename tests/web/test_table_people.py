@@ -252,6 +252,29 @@ def test_waiting_room_bot_for_a_seat_and_cancel(new_page, server, artifacts):
     assert server.get(f"/api/tables/{code2}").status_code == 404
 
 
+def test_waiting_room_says_a_bot_level_once(new_page, server):
+    """The host's bot seat in the waiting room: its level is said by its menu only (before, a
+    "medium" beside the name repeated the menu's "medium"); another player sees the word."""
+    out = server.create(game="kombio", players=3, name="Ann",
+                        seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "medium"}])
+    code = out["table"]["code"]
+    pages = {}
+    for who, join in (("ann", out["join"]), ("bob", None)):
+        page = pages[who] = new_page(lang="de")
+        page.goto("/")
+        if join:
+            page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                          [SEAT_KEY.format(code=code), {"token": join["token"], "seat": 0, "name": "Ann", "game": "kombio"}])
+        page.goto(f"/t/{code}")
+        if not join:
+            page.click("#just-watch")
+        page.wait_for_selector('.wait-seat[data-seat="2"]')
+    bot = pages["ann"].locator('.wait-seat[data-seat="2"]')
+    expect(bot.locator("#bot-level-2")).to_have_value("medium")
+    expect(bot.locator(".seat-level")).to_have_count(0)
+    expect(pages["bob"].locator('.wait-seat[data-seat="2"] .seat-level')).to_have_text("mittel")
+
+
 def test_lobby_lists_running_games_and_pages_are_accessible(new_page, server, artifacts):
     out = server.create(game="kombio", players=2, name="Cy",
                         seats=[{"kind": "human"}, {"kind": "bot", "bot": "easy"}])

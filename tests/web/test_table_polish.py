@@ -2,7 +2,8 @@
 grid keeps its cards in place when a penalty card arrives (a memory game), the "give" step marks
 the slot the card goes to, the side score table shows the totals after many rounds, 6 and 9 are
 underlined, an empty hand counts 0 (not "−0"), "Create table" is in view on a laptop's short
-window, and the "called Kombio" flag fits a seat panel on a phone."""
+window, the "called Kombio" flag fits a seat panel on a phone, the score table opens at the
+latest rounds, and a card in flight never covers the words on the table."""
 
 from __future__ import annotations
 
@@ -279,3 +280,75 @@ def test_duel_with_a_long_hand_in_view(browser, server, artifacts):
             res = page.evaluate(NOT_IN_VIEW, [".hand button.card", "#play-btn", "#clear-btn", "#why"])
             page.screenshot(path=str(artifacts / f"polish-duel-long-hand-de-{size[0]}x{size[1]}.png"))
             assert res["count"] == 16 + 3 and not res["out"], (size, res["out"])
+
+
+#: the score table's cells that must be in view: the latest round's column and the totals (its
+#: head and each row's); those of them outside the table's scroll box or covered, as HTML
+LATEST_HIDDEN = """(sel) => {
+  const table = document.querySelector(sel);
+  const box = table.closest('.score-scroll').getBoundingClientRect();
+  const cells = [...table.querySelectorAll('tr')].flatMap((r) => [...r.children].slice(-2));
+  return cells.filter((c) => {
+    const r = c.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.left < box.left - 1 || r.right > box.right + 1 || r.right > innerWidth || !hit || !c.contains(hit);
+  }).map((c) => c.outerHTML); }"""
+
+
+def test_scores_show_the_latest_rounds(browser, server, artifacts):
+    """Twelve rounds of Kombio on a phone and on a laptop: the side panel's score table shows the
+    latest round's column beside the totals (the older rounds scroll in from the left; before,
+    the table opened on round 1 and hid the latest ones)."""
+    opts, actions = many_rounds(12)
+    for size in ((375, 740), (1366, 657)):
+        with german_position(browser, server, size, "kombio", opts, 5, actions,
+                             f"LATEST{size[0]}") as (page, table):
+            if not page.locator("#side-score-table").is_visible():   # the side panel is a drawer
+                page.click("#log-toggle")
+            page.wait_for_selector("#side-score-table", state="visible")
+            heads = page.eval_on_selector_all("#side-score-table thead th", "els => els.map(e => e.textContent)")
+            assert len(heads) == 12 + 2 and "12" in heads[-2], heads
+            bad = page.evaluate(LATEST_HIDDEN, "#side-score-table")
+            page.screenshot(path=str(artifacts / f"polish-latest-rounds-{size[0]}x{size[1]}.png"))
+            assert not bad, (size, bad)
+
+
+#: while a card flies (null before): the words that it must not cover whose centre the animation
+#: layer paints (its clip has no hole there), as HTML; and whether the deck's card is painted
+CLIPPED = """(sels) => {
+  const layer = document.getElementById('fx-layer');
+  if (!layer.querySelector('.fx-ghost')) return null;
+  const m = getComputedStyle(layer).clipPath.match(/^path\\(evenodd, "(.*)"\\)$/);
+  if (!m) return { clip: getComputedStyle(layer).clipPath };
+  const path = new Path2D(m[1]);
+  const ctx = document.createElement('canvas').getContext('2d');
+  const painted = (r) => ctx.isPointInPath(path, r.left + r.width / 2, r.top + r.height / 2, 'evenodd');
+  const range = document.createRange();
+  const lines = (e) => {                                   // the boxes of its words, line by line
+    const w = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      if (!n.data.trim() || n.parentElement.closest('.sr-only')) continue;
+      range.selectNodeContents(n);
+      out.push(...[...range.getClientRects()].filter((r) => r.width > 4 && r.bottom < innerHeight));
+    }
+    return out; };
+  const words = sels.flatMap((s) => [...document.querySelectorAll(s)]).filter((e) => lines(e).length);
+  return { n: words.length, covered: words.filter((e) => lines(e).some(painted)).map((e) => e.outerHTML),
+           deck: painted(document.querySelector('[data-region="deck"] .card, [data-region="deck"]').getBoundingClientRect()) }; }"""
+
+
+def test_cards_in_flight_never_cover_words(browser, server, artifacts):
+    """A card flies from the deck when I draw: the animation layer has a hole at every word on
+    the table (names, counts, slot numbers, the "why" line, the status bar), so the card passes
+    under them, and it is painted over the cards (before, a flying card covered the words)."""
+    seed, before, _ = ko3_until(lambda st, a: st.awaiting == "turn")
+    for size in ((1366, 657), (375, 740)):
+        with german_position(browser, server, size, "kombio", KO3, seed, before,
+                             f"FLY{size[0]}") as (page, table):
+            table.actions = before + ["draw"]
+            click_decision(page, "kombio", "draw")
+            res = page.wait_for_function(CLIPPED, arg=[".seat-name", ".slot-n", ".zone-h", ".why", "#turn-badge",
+                                                       ".sb-title"], polling="raf").json_value()
+            page.screenshot(path=str(artifacts / f"polish-fly-{size[0]}x{size[1]}.png"))
+            assert res.get("n", 0) > 5 and not res["covered"] and res["deck"], (size, res)

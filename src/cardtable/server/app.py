@@ -58,6 +58,7 @@ from cardtable.server.http.learn import router as learn_router
 from cardtable.server.http.metrics import router as metrics_router
 from cardtable.server.http.moderation import router as moderation_router
 from cardtable.server.http.pace import router as pace_router
+from cardtable.server.http.profile import router as profile_router
 from cardtable.server.http.passkey import router as passkey_router
 from cardtable.server.http.email import Mail
 from cardtable.server.http.email import router as email_router
@@ -224,6 +225,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(learn_router)                    # /api/lessons (http/learn.py)
     app.include_router(push_router)                     # /api/push/..., /sw.js
     app.include_router(account_router)                  # /api/accounts, /api/session, /api/me
+    app.include_router(profile_router)                  # /api/me/profile, /api/people
     app.include_router(passkey_router)                  # /api/passkeys/..., /api/me/passkeys
     app.include_router(email_router)                    # /api/password-reset, /api/me/email, ...
     app.include_router(rating_router)                   # /api/players/..., /api/leaderboard/...

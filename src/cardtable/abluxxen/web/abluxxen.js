@@ -9,7 +9,7 @@
 import { t } from "/static/js/i18n.js";
 import { h, listText } from "/static/js/dom.js";
 import { cardEl, cardsText } from "/static/js/cards.js";
-import { nameOf, plainName, num, seatStatus, ruleRef, withRefs } from "/static/js/seats.js";
+import { nameOf, plainName, num, seatStatus, seatMarks, ruleRef, withRefs } from "/static/js/seats.js";
 import { setValue, sortCards, onesBeatTop, beats, wouldAbluxx, shadowPartial, shadowOptions, playedSize } from "./abluxxen-rules.js";
 export { setValue, beats, wouldAbluxx, shadowOptions } from "./abluxxen-rules.js";   // the rules the client reads (AB-5, AB-8, AB-9, AB-20, DU-4)
 
@@ -108,7 +108,7 @@ function seatPanel(view, s, opts, wouldHit) {
   },
   h("header", { class: "seat-head" },
     active ? h("span", { class: "turn-dot", title: t("table.turn_of", { name: plainName(opts, s) }) }, "▶") : null,
-    h("span", { class: "seat-name" }, nameOf(opts, s)),
+    seatMarks(opts, s), h("span", { class: "seat-name" }, nameOf(opts, s)),
     seatStatus(opts, s),
     h("span", { class: "hand-badge", data: { region: `hand-${s}` }, title: t("ab.hand_count", { n: hc }) },
       h("span", { class: "mini-back", "aria-hidden": "true" }), h("span", { class: "hand-n", "aria-hidden": "true" }, String(hc)),

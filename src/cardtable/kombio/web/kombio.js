@@ -8,7 +8,7 @@
 import { t } from "/static/js/i18n.js";
 import { h, listText } from "/static/js/dom.js";
 import { cardEl } from "/static/js/cards.js";
-import { nameOf, plainName, num, signed, seatStatus, withRefs } from "/static/js/seats.js";
+import { nameOf, plainName, num, signed, seatStatus, seatMarks, withRefs } from "/static/js/seats.js";
 
 const G = "kombio";
 export { renderKombio as render };            // the table and the replay draw through games.js
@@ -163,7 +163,7 @@ function isActive(K, s) {
 function seatHead(K, s) {
   const { opts, me } = K;
   return h("header", { class: "seat-head" }, isActive(K, s) ? h("span", { class: "turn-dot" }, "▶") : null,
-    h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(K, s));
+    seatMarks(opts, s), h(s === me ? "h2" : "span", { class: s === me ? "seat-name my-name" : "seat-name" }, nameOf(opts, s)), seatStatus(opts, s), flags(K, s));
 }
 
 /** The other seats: clockwise from my left neighbour (every seat when there is no me). */
@@ -341,8 +341,9 @@ export function scores(view, opts, final = false) {
       h("td", { class: "score", data: { score: view.totals[s] } }, h("strong", {}, num(view.totals[s])))));
   }
   const table = h("table", { class: final ? "score-table" : "", id: final ? "score-table" : "side-score-table" }, h("thead", {}, head), h("tbody", {}, body));
-  // the side panel is narrow: the rounds scroll sideways, the names and the totals stay in view
-  box.appendChild(final ? table : h("div", { class: "score-scroll", tabindex: "0", role: "region", "aria-labelledby": "side-scores-h" }, table));
+  // many rounds are wider than a phone or the side panel: the rounds scroll sideways, the names,
+  // the latest rounds and the totals in view (kombio.css)
+  box.appendChild(h("div", { class: "score-scroll", tabindex: "0", role: "region", "aria-labelledby": final ? "scores-h" : "side-scores-h" }, table));
   if (final) {
     const best = Math.min(...view.totals);
     if (view.totals.filter((x) => x === best).length > 1) box.appendChild(h("p", { class: "tiebreak", id: "tiebreak" }, "⚖ ", withRefs(t("ko.sum.tie"))));

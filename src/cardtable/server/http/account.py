@@ -35,6 +35,7 @@ from cardtable.server.people.friends import REQUEST_DAYS
 from cardtable.server.people.email import data as email_data
 from cardtable.server.people.passkeys import keys_of
 from cardtable.server.people.passkeys import public as passkey_public
+from cardtable.server.people.profiles import of_account as profile_of
 from cardtable.server.tables.pace import waiting_seats
 from cardtable.server.people.passwords import BadPassword, Passwords, clean_password
 from cardtable.server.people.ratings import conservative, established
@@ -485,6 +486,8 @@ async def my_data(request: Request) -> JSONResponse:
             "passkeys": [passkey_public(k) for k in await A.read(s.store, keys_of(me))],
             # the e-mail address and recovery codes left (people/email.py; no tokens, no codes)
             "email": await A.read(s.store, email_data(me)),
+            # avatar, profile line, country (people/profiles.py)
+            "identity": await A.read(s.store, profile_of(me)),
             # role, bans, blocks, reports filed (mod/moderation.py)
             "moderation": await A.read(s.store, account_data(me))}
     return JSONResponse(data, headers={

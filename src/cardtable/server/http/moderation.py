@@ -23,6 +23,7 @@ from cardtable.server.mod import notices as N
 from cardtable.server.http.refusals import accounts_store as _store
 from cardtable.server.http.refusals import refuse_banned
 from cardtable.server.people import accounts as A
+from cardtable.server.people.profiles import lines_of as profile_lines
 from cardtable.server.protocol import Name
 from cardtable.server.talk import chat as talk
 
@@ -72,6 +73,7 @@ class ModReport(ReportOut):
     claimed_at: float | None
     resolved_at: float | None
     resolution: str | None
+    profile_line: str = Field("", description="the reported player's profile line ('' none)")
 
 
 class Resolve(Body):
@@ -338,7 +340,9 @@ async def mod_reports(request: Request, status: str = Query("open", pattern="^(o
     filters. 403 `not_moderator`."""
     await _staff(request)
     rows = await A.read(_store(request), M.report_list(status == "open", reason))
-    return [_mod_report(r) for r in rows]
+    lines = await A.read(_store(request), profile_lines(sorted({r["target_name"] for r in rows})))
+    return [_mod_report(r).model_copy(update={"profile_line": lines.get(r["target_name"], "")})
+            for r in rows]
 
 
 @router.post("/api/mod/reports/{report_id}/claim", response_model=ModReport)

@@ -516,3 +516,15 @@ def row_dict(r) -> dict[str, Any]:
 
 class Conflict(Exception):
     """The table row changed under an optimistic transaction (SQLite): nothing was written."""
+
+
+#: a player's identity (people/profiles.py; migration 0018): one row per account that chose one
+profiles = Table(
+    "profiles", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", name="fk_profiles_account",
+                                             ondelete="CASCADE"), primary_key=True),
+    Column("avatar", Integer, nullable=True),
+    Column("line", String(400), nullable=False, server_default=""),
+    Column("country", String(2), nullable=True),
+    Column("updated_at", Float, nullable=False),
+)

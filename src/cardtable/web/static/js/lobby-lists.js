@@ -5,6 +5,7 @@
 import { t } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { seatNames } from "./seats.js";
+import { personMarks, peopleAt, askPeople } from "./person.js";
 import { mySeats } from "./store.js";
 import { myGamesPanel } from "./account.js";
 import { when } from "./pace.js";
@@ -23,7 +24,7 @@ function tableItem(L, tb, joinable) {
       h("span", { class: "muted" }, ` · ${t("lobby.n_players", { n: tb.players })}` + (joinable ? ` · ${t("lobby.free", { n: tb.free_seats.length })}` : "")),
       tb.rated ? [" ", h("span", { class: "chip chip-rated" }, t("lobby.rated_chip"))] : null,
       h("div", { class: "ti-seats" }, seatNames(tb.seats).map((n, i) => h("span", { class: "chip" + (tb.free_seats.includes(i) ? " chip-free" : "") },
-        tb.free_seats.includes(i) ? t("seat.open") : n)))),
+        tb.free_seats.includes(i) ? t("seat.open") : [personMarks(peopleAt(tb.code)[i], n), n])))),
     h("div", { class: "ti-actions" },
       joinable ? h("button", { type: "button", class: "btn btn-small btn-primary", onclick: () => joinBy(L, tb.code, L.form.name),
         "aria-label": `${t("lobby.join_btn")}: ${t("game." + tb.game)} ${tb.code}` }, t("lobby.join_btn")) : null,
@@ -78,6 +79,7 @@ export function drawLists(L) {
   const list = openPanel(L);
   const mineEl = myTablesPanel(L);
   myGamesPanel();                         // "My games" (logged in): refreshed with the lists
+  askPeople([...L.tables, ...L.running], () => { if (box.isConnected) drawLists(L); });   // avatars, flags
   clear(box).append(...[mineEl, list, runningEl].filter(Boolean));
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
 }

@@ -59,6 +59,7 @@ function card(P, r) {
     h("h2", { id: `mq-h-${r.id}` }, t("modq.head", { name: r.name, reason: t("mod.reason." + r.reason) })),
     h("p", { class: "muted small mq-meta" }, t("modq.by", { reporter: r.reporter, at: when(r.created_at) })),
     r.note ? h("blockquote", { class: "mq-note" }, r.note) : null,
+    r.profile_line ? h("p", { class: "mq-profile-line small", id: `mq-profile-${r.id}` }, t("modq.profile_line", { line: r.profile_line })) : null,
     evidence(r, ev),
     h("p", { class: "mq-state", id: `mq-state-${r.id}`, role: "status" }, state(r)),
     h("ul", { class: "mq-done", id: `mq-done-${r.id}` }, (P.done[r.id] || []).map((d) => h("li", {}, d()))));

@@ -11,6 +11,7 @@ import { api, apiMessage } from "./api.js";
 import { GAMES, GAME_IDS } from "./games.js";
 import { account, onAccount } from "./account.js";
 import { openReport } from "./report.js";
+import { identityBlock } from "./profile.js";
 
 // a rating with one decimal in the page's language, a negative one with a real minus sign
 const fmt = (x) => formatNumber(x, 1);
@@ -107,7 +108,7 @@ function drawProfile(el, state, route) {
   }
   const head = h("section", { class: "panel rt-head" },
     h("h1", {}, p.name), h("p", { class: "muted" }, t("rt.since", { date: day(p.created_at) })),
-    actionsSlot(p.name));
+    identityBlock(p.name), actionsSlot(p.name));
   const ratings = h("section", { class: "panel", "aria-labelledby": "rt-ratings-h" }, h("h2", { id: "rt-ratings-h" }, t("rt.ratings")),
     p.ratings.length === 0 ? h("p", { class: "muted" }, t("rt.no_ratings")) :
       h("div", { class: "rt-cards" }, p.ratings.map((r, i) => h("div", { class: "rt-card", data: { game: r.game } },

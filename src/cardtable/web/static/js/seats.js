@@ -4,6 +4,7 @@
 import { t } from "./i18n.js";
 import { h } from "./dom.js";
 import { CLAUSE_ALT, gameOfClause } from "./games.js";
+import { personMarks } from "./person.js";
 
 /** Display names of the seats (the server's event texts use the same): the player's name,
  * "Bot 2" or "Seat 3"; seats are counted from 1. */
@@ -18,6 +19,11 @@ export function nameOf(opts, s) { return (opts.names && opts.names[s]) || t("sea
 
 /** A name without the "(You)" suffix, for sentences. */
 export function plainName(opts, s) { return (opts.plainNames && opts.plainNames[s]) || nameOf(opts, s); }
+
+/** The avatar and flag of a seat's person (opts.people: {seat: identity}; null: none). */
+export function seatMarks(opts, s) {
+  return personMarks(opts.people && opts.people[s], plainName(opts, s));
+}
 
 /** A number as text, negative ones with a minus sign (U+2212), as in print. */
 export function num(n) {

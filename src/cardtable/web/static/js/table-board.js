@@ -6,6 +6,7 @@
 import { t } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { seatNames, plainText } from "./seats.js";
+import { peopleAt, askPeople } from "./person.js";
 import { captureRects, runFx } from "./table-fx.js";
 import { drawWaiting, endActions } from "./table-seats.js";
 import { lessonPanel, lessonRefusal, sayRefusal } from "./learn.js";
@@ -63,6 +64,7 @@ function drawBoard(P, st) {
   const before = captureRects(root);
   const { hadFocus, focusKey } = focusInBoard(P);
   clear(boardEl);
+  askPeople([{ code: P.code, seats: st.seats }], () => { if (P.alive) P.draw(); });   // avatars, flags
   if (st.status === "waiting") drawWaiting(P);
   else drawGame(P, st);
   if (hadFocus && !boardEl.contains(document.activeElement)) restoreFocus(P, focusKey);
@@ -113,7 +115,7 @@ function drawGame(P, st) {
   const opts = {
     readonly: st.seat === null, seat: st.seat, names: P.names(), state: st,
     decisions: st.round_break ? [] : (st.decisions || []),
-    plainNames: seatNames(st.seats), seats: st.seats,
+    plainNames: seatNames(st.seats), seats: st.seats, people: peopleAt(P.code),
     why: st.why || "",
     ui: S.ui, decide: P.decide, rerender: P.draw, table: S.table, summary: breakSummary(P, st),
   };

@@ -29,6 +29,7 @@ export function runFx(root, S, before) {
   if (layer && (dx || dy)) clear(layer);
   const fx = S.pendingFx.splice(0);
   if (!fx.length || !S.table) return;
+  if (layer) { clipCaptions(layer, root); followWhileFlying(layer, root); }
   for (const f of fx.slice(-4)) {
     const a = before[f.from];
     const bEl = root.querySelector(`[data-region="${CSS.escape(f.to)}"]`);
@@ -48,4 +49,68 @@ export function runFx(root, S, before) {
     const from = { left: r.left + r.width / 2 - size.w / 2, top: r.top + r.height / 2 - size.h / 2, width: size.w, height: size.h };
     fly(node, from, bEl.getBoundingClientRect());
   }
+}
+
+/** The words on the page's table (the status bar, names, counts, slot numbers, the "why" line,
+ * headings: every text outside a card) as boxes of the window, each a little larger. */
+export function captionBoxes(root) {
+  const out = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.data.trim() && !n.parentElement.closest(".card, .sr-only") && shown(n.parentElement)
+      ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT),
+  });
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n && out.length < 400; n = walker.nextNode()) {
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects()) {
+      if (r.width && r.height && r.bottom > 0 && r.top < innerHeight) out.push({ left: r.left - 2, top: r.top - 1, right: r.right + 2, bottom: r.bottom + 1 });
+    }
+  }
+  return out;
+}
+
+/** Whether an element is seen (a closed panel's words, hidden or transparent, need no hole). */
+function shown(el) {
+  return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : true;
+}
+
+/** The union of boxes as boxes that do not overlap (an even-odd clip would paint where two
+ * holes overlap): bands between the boxes' edges, the overlapping spans of each band merged. */
+export function disjoint(boxes) {
+  const ys = [...new Set(boxes.flatMap((b) => [b.top, b.bottom]))].sort((a, b) => a - b);
+  const out = [];
+  for (let i = 0; i + 1 < ys.length; i++) {
+    const top = ys[i], bottom = ys[i + 1];
+    const spans = boxes.filter((b) => b.top <= top && b.bottom >= bottom).sort((a, b) => a.left - b.left);
+    let cur = null;
+    for (const b of spans) {
+      if (cur && b.left <= cur.right) cur.right = Math.max(cur.right, b.right);
+      else { if (cur) out.push(cur); cur = { left: b.left, right: b.right, top, bottom }; }
+    }
+    if (cur) out.push(cur);
+  }
+  return out;
+}
+
+/** While cards fly, the clip follows the words on every frame (the board may scroll to the
+ * player's decision, the status bar's clock may change its height: the words move without a
+ * drawing). */
+function followWhileFlying(layer, root) {
+  if (layer.dataset.following) return;
+  layer.dataset.following = "1";
+  const frame = () => {
+    if (root.isConnected) clipCaptions(layer, root);
+    if (layer.childElementCount && root.isConnected) requestAnimationFrame(frame);
+    else delete layer.dataset.following;
+  };
+  requestAnimationFrame(frame);
+}
+
+/** Cards in flight never cover words: the animation layer is clipped to the window with a hole
+ * at each caption (even-odd: the holes must not overlap), so a card passes under the text, which
+ * stays readable. */
+export function clipCaptions(layer, root) {
+  const box = (r) => `M${r.left.toFixed(1)} ${r.top.toFixed(1)}H${r.right.toFixed(1)}V${r.bottom.toFixed(1)}H${r.left.toFixed(1)}Z`;
+  const d = [box({ left: 0, top: 0, right: innerWidth, bottom: innerHeight }), ...disjoint(captionBoxes(root)).map(box)].join("");
+  layer.style.clipPath = `path(evenodd, "${d}")`;
 }

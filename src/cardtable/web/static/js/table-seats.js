@@ -5,6 +5,7 @@
 import { t } from "./i18n.js";
 import { h, clear } from "./dom.js";
 import { seatNames, seatStatus } from "./seats.js";
+import { personMarks, peopleAt } from "./person.js";
 import { api, apiMessage } from "./api.js";
 import { saveSeat, storedName, storeName } from "./store.js";
 import { navigate } from "./router.js";
@@ -87,8 +88,9 @@ export function drawWaiting(ctx) {
     const open = s.kind === "human" && !s.joined;
     const row = h("li", { class: "wait-seat" + (open ? " is-open" : ""), data: { seat: i } },
       h("span", { class: "seat-n" }, t("seat.name", { n: i + 1 })),
-      h("span", { class: "wait-name" }, open ? t("seat.open") : nm[i]),
-      open ? null : seatStatus({ seats: st.seats }, i));
+      h("span", { class: "wait-name" }, open ? t("seat.open") : [personMarks(peopleAt(code)[i], seatNames(st.seats)[i]), nm[i]]),
+      // the host's bot seat says its level in its own menu, not a second time beside the name
+      open || (host && s.kind === "bot") ? null : seatStatus({ seats: st.seats }, i));
     if (host && open) {
       row.appendChild(h("button", { type: "button", class: "btn btn-small", id: `to-bot-${i}`, onclick: () => S.conn.send({ type: "seat", seat: i, kind: "bot", bot: "medium" }) }, t("wait.to_bot")));
     } else if (host && s.kind === "bot") {
