@@ -4,7 +4,8 @@ his socket gets the reason and until when and closes with 4403, his seat goes to
 stand-in bot as when a player leaves, the other player stays connected; a spectator's socket
 is named by its session's account; a new connection is refused the same way. Across two
 server processes on PostgreSQL, a ban made through one closes the socket open on the other
-(the NOTIFY "ban:<id>"). The tests wait on messages, never on time."""
+(the NOTIFY "ban:<id>"). A chat mute holds an account watching as a spectator too. The
+tests wait on messages, never on time."""
 
 from __future__ import annotations
 
@@ -156,3 +157,26 @@ def test_a_ban_through_one_process_closes_a_socket_on_the_other(request, tmp_pat
         a_srv.stop()
         b_srv.stop()
     assert_clean_log(logs)
+
+
+def test_a_muted_account_is_refused_as_a_spectator_too(site):
+    """Dee, muted, watches a table: her lines to the spectators' chat are refused
+    (`chat_muted`, until when); another spectator's are not."""
+    b, sess = site
+    _, dee = b.sign_up("Dee")
+    r = b.call("POST", "/api/mod/mutes", sess["Mod"], json={"name": "Dee", "reason": "spam",
+                                                            "until": "1h"})
+    assert r.status_code == 201, r.text
+    code, _ = b.guest_table("Gil")
+    h = {"Origin": "http://testserver"}
+    with b.client.websocket_connect(f"/ws/{code}", headers=dict(
+            h, Cookie=f"cardtable_session={dee}")) as wd, \
+            b.client.websocket_connect(f"/ws/{code}", headers=h) as wo:
+        _until(wd, lambda m: m["type"] == "chat_log")
+        _until(wo, lambda m: m["type"] == "chat_log")
+        wd.send_json({"type": "chat", "channel": "spectators", "text": "buy coins"})
+        err = _until(wd, lambda m: m["type"] in ("error", "chat"))
+        assert err["type"] == "error" and err["code"] == "chat_muted", err
+        assert err["params"]["until"] == r.json()["until"]
+        wo.send_json({"type": "chat", "channel": "spectators", "text": "nice move"})
+        assert _until(wd, lambda m: m["type"] == "chat")["text"] == "nice move"
