@@ -66,6 +66,7 @@ def test_a_moderator_warns_one_player_and_suspends_another(new_page, server):
     expect(told).to_contain_text(": insults at the table")
     expect(b.locator("#table-cut")).to_contain_text("You can no longer play or chat")
     b.reload()                                     # a new load is refused the same way
+    assert b.url.endswith(f"/t/{code}")
     expect(told).to_contain_text("insults at the table")
     expect(told).to_contain_text(" UTC")
     for key in ("table.cut.banned", "table.cut.suspended", "table.cut.note"):

@@ -548,17 +548,13 @@ class Sweeper(_Background):
 class Listener(_Background):
     """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables;
     a table talk's note ("table_id:chat") goes to `on_chat` (the app passes chat.py's), a
-    table another process let go ("table_id:free") to `on_free` (Drivers.freed), a new ban
-    or suspension ("ban:<its id>", mod/moderation.py) to `on_ban` (the app passes
-    ws/bans.py's, which closes the connections it names)."""
+    table another process let go ("table_id:free") to `on_free` (Drivers.freed), a ban's
+    ("ban:<id>") to `on_ban` (ws/bans.py's: it closes the connections the ban names)."""
 
     def __init__(self, hub: Hub, on_chat: Callable[[Hub, int], None],
                  on_free: Callable[[int], None] | None = None,
                  on_ban: Callable[[Hub, int], None] | None = None):
-        self.hub = hub
-        self.on_chat = on_chat
-        self.on_free = on_free
-        self.on_ban = on_ban
+        self.hub, self.on_chat, self.on_free, self.on_ban = hub, on_chat, on_free, on_ban
         self.ready = asyncio.Event()
 
     async def _run(self) -> None:
