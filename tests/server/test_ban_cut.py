@@ -70,7 +70,7 @@ def test_a_suspension_closes_the_players_socket_and_his_seat_is_left(site):
             b.client.websocket_connect(f"/ws/{code}?token={tb}", headers=h("Bob")) as wb:
         _until(wa, lambda m: m["type"] == "chat_log")
         _until(wb, lambda m: m["type"] == "chat_log")
-        assert _until(wa, lambda m: m["type"] == "state")["status"] == "playing"
+        assert b.call("GET", f"/api/tables/{code}").json()["status"] == "playing"
         r = b.call("POST", "/api/mod/bans", sess["Mod"], json={"name": "Bob", "reason": "insults",
                                                                 "until": "3d"})
         assert r.status_code == 201, r.text
