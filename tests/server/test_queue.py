@@ -58,6 +58,21 @@ def test_bots_fill_a_casual_table_after_its_wait_and_never_a_rated_one():
     assert Q.pairings([entry(1, rated=True, bot_wait=0)], now=1e9) == []        # rated
 
 
+def test_two_accounts_of_which_one_blocks_the_other_are_never_paired():
+    """Casual entries pair first come, first served, and rated ones within the window; a
+    block (either way) keeps two accounts apart: the next one who fits is taken."""
+    for rated in (False, True):
+        two = [entry(1, rated=rated), entry(2, rated=rated, since=1.0)]
+        blocked = frozenset({frozenset((2, 1))})
+        assert Q.pairings(two, now=5.0, blocked=blocked) == []
+        [p] = Q.pairings(two + [entry(3, rated=rated, since=2.0)], now=5.0, blocked=blocked)
+        assert [e["id"] for e in p.entries] == [1, 3]
+    # past the bot wait, the blocked one is not brought to the table with bots either
+    casual = [entry(1, rated=False, bot_wait=0), entry(2, rated=False, bot_wait=0, since=1.0)]
+    out = Q.pairings(casual, now=5.0, blocked=frozenset({frozenset((1, 2))}))
+    assert [[e["id"] for e in p.entries] for p in out] == [[1], [2]]
+
+
 # -- the routes -------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def web(database):
@@ -106,6 +121,25 @@ def test_two_accounts_are_paired_into_a_rated_duel(web):
     assert r.json()["error"] == "not_over"
     assert web.call("DELETE", "/api/queue",
                     headers={"X-Queue-Ticket": a.json()["ticket"]}).status_code == 204
+
+
+def test_the_matcher_keeps_a_blocker_and_the_blocked_apart(web):
+    """Through the routes: Bea blocks Cal; both wait for a rated duel and are never paired
+    (each poll runs a pass of the matcher); Dan joins and is paired with the one who waited
+    longest, Bea."""
+    _, bea = web.sign_up("Queue Bea")
+    _, cal = web.sign_up("Queue Cal")
+    _, dan = web.sign_up("Queue Dan")
+    assert web.call("POST", "/api/me/blocks", bea, json={"name": "Queue Cal"}).status_code == 201
+    b = join(web, bea, rated=True).json()["ticket"]
+    c = join(web, cal, rated=True).json()["ticket"]
+    for ticket in (b, c, b):
+        assert poll(web, ticket)["entry"]["state"] == "waiting"
+    d = join(web, dan, rated=True).json()["ticket"]
+    eb, ed = paired(web, b), paired(web, d)
+    assert eb["table"] == ed["table"]
+    assert poll(web, c)["entry"]["state"] == "waiting"
+    assert web.call("DELETE", "/api/queue", headers={"X-Queue-Ticket": c}).status_code == 204
 
 
 def test_a_casual_guest_gets_bots_at_once_with_no_wait(web):

@@ -213,18 +213,24 @@ def register(app: typer.Typer) -> None:
                 database_password_file: str = password_opt) -> None:
         from cardtable.server.mod import moderation as M
 
+        from cardtable.server.config import DatabaseURL
+
         end = _until(for_, until)
         kind, target, shown = _target(name, address, client, seat,
                                       (database, database_password_file))
+        try:        # PostgreSQL: the servers close the connections it names at once
+            notify = DatabaseURL(database).is_postgres
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
         who = actor()
         if kind == "account":
             keys = _keys(name)
             out = run(database, database_password_file,
-                      lambda: M.ban_account(who, keys, name, reason, end))
+                      lambda: M.ban_account(who, keys, name, reason, end, notify))
             shown = f"account {out['name']}"
         else:
             run(database, database_password_file,
-                lambda: M.ban(who, kind, target, shown, reason, end))
+                lambda: M.ban(who, kind, target, shown, reason, end, notify))
         typer.echo(f"banned {shown}" if end is None else
                    f"suspended {shown} until {_when(end)}")
 

@@ -11,7 +11,8 @@ browser client. What the routers share they find on `app.state`: `settings`, `cl
 `url`, `clients`, `quotas`, `accounts`, `pusher`, `metrics` (observe/metrics.py: this app's
 registry), `draining` (True while the process drains before it stops: /api/ready says 503),
 and, set at start, `hub()`, `store()`, `drivers()`, `listener()` (PostgreSQL's LISTEN task,
-None on SQLite), `address_keys`. The outermost middleware (observe/access.py) gives every
+None on SQLite), `address_keys`; `cut_banned(ban)` closes this process's connections a new
+ban names (ws/bans.py). The outermost middleware (observe/access.py) gives every
 request its id, the access log line and its place among the open connections; `run` sets up
 the log lines (observe/logs.py).
 
@@ -81,6 +82,7 @@ from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.quotas import TableQuotas
 from cardtable.server.talk.chat import notified as chat_notified
 from cardtable.server.talk.push import Pusher
+from cardtable.server.ws import bans as ws_bans
 from cardtable.server.ws.endpoint import router as ws_router
 
 log = logging.getLogger("cardtable.server")
@@ -128,7 +130,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         # the keys of the address hashes: the operator's (a file), else the database's own
         keys = AddressKeys(settings.address_secrets) if settings.address_secrets else \
             address_keys(await store.server_key("address", new_address_key))
-        listener = Listener(hub, chat_notified, drivers.freed) if url.is_postgres else None
+        listener = Listener(hub, chat_notified, drivers.freed, ws_bans.notified) \
+            if url.is_postgres else None
         state.update(store=store, hub=hub, drivers=drivers, listener=listener)
         if drivers.pool is not None:
             drivers.pool.metrics = metrics
@@ -199,6 +202,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.state.metrics = metrics
     app.state.matcher = Matcher(app)
     app.state.listener = lambda: state.get("listener")  # PostgreSQL's LISTEN (None: SQLite)
+    #: a new ban: close this process's connections it names (ws/bans.py; other processes
+    #: learn of it from its NOTIFY)
+    app.state.cut_banned = lambda ban: ws_bans.cut(state["hub"], ban)
     #: True while the process drains before it stops: /api/ready answers 503 (status.py)
     app.state.draining = False
     metrics.watch(hub=lambda: state["hub"], drivers=lambda: state["drivers"],

@@ -375,16 +375,18 @@ async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModRepor
 @router.post("/api/mod/bans", response_model=BanMade, status_code=201)
 async def mod_ban(req: BanIn, request: Request) -> BanMade:
     """Ban an account (`name`) or the guest of a seat (`seat`), or suspend them with
-    `until` (moderators). 404 `no_account` / `no_seat`; 422 `bad_until`, `ban_target`
+    `until` (moderators): their open table connections close at once (code 4403, with the
+    reason and until when), a seat being played is left to the stand-in bot. 404 `no_account` / `no_seat`; 422 `bad_until`, `ban_target`
     (neither or both of `name` and `seat`)."""
     me = await _staff(request)
     if (req.name is None) == (req.seat is None):
         raise ApiError(422, "name one of name and seat", "ban_target", {"field": "name"})
+    notify = _store(request).url.is_postgres           # every process cuts (ws/bans.py)
     try:
         until = M.parse_until(req.until) if req.until else None
         if req.name is not None:
             out = await A.write(_store(request), lambda: M.ban_account(
-                me["name"], name_keys(req.name), req.name, req.reason, until))
+                me["name"], name_keys(req.name), req.name, req.reason, until, notify))
         else:
             code, n = req.seat.upper().split(":")
             person = await A.read(_store(request), M.seat_person(code, int(n)))
@@ -393,10 +395,11 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
                                "no_seat")
             shown = f"person {person[:8]} (table {code} seat {n})"
             out = await A.write(_store(request), lambda: M.ban(
-                me["name"], "person", person, shown, req.reason, until))
+                me["name"], "person", person, shown, req.reason, until, notify))
             out["name"] = f"seat {code}:{n}"
     except M.ModError as e:
         raise _mod_error(e) from None
+    await request.app.state.cut_banned(out)            # this process's connections, at once
     _counted(request, "ban" if out["until"] is None else "suspend")
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 

@@ -220,7 +220,9 @@ class Matcher:
         self.waiting = sum(e["table_code"] is None for e in entries)
         self.last_pass = now
         st.metrics.queue_size.set(self.waiting)
-        for p in Q.pairings(entries, now):
+        waiting = [e["account_id"] for e in entries if e["table_code"] is None]
+        blocked = await A.read(store, Q.blocks_among(waiting))
+        for p in Q.pairings(entries, now, blocked):
             await self._table(p, now)
 
     async def _table(self, p: Q.Pairing, now: float) -> None:

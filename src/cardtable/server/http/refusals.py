@@ -7,8 +7,6 @@ bans are in http/moderation.py; the store side is mod/moderation.py.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 from fastapi import Request
 from pydantic import BaseModel, Field
 
@@ -23,14 +21,7 @@ def accounts_store(request: Request):
     return request.app.state.accounts.store
 
 
-def ban_params(b: dict) -> dict:
-    """What the player is told of a ban: the reason and, for a suspension, until when
-    (epoch seconds and as UTC text)."""
-    out = {"reason": b["reason"], "until": b["until"]}
-    if b["until"] is not None:
-        out["until_text"] = datetime.fromtimestamp(b["until"], timezone.utc).strftime(
-            "%Y-%m-%d %H:%M UTC")
-    return out
+ban_params = M.ban_params
 
 
 class BanOut(BaseModel):

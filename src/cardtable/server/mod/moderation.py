@@ -19,6 +19,10 @@ is in force while it is not lifted and `until` has not passed. What it names (`k
 
 Blocks (`blocks`): one row per (blocker, blocked); private to the blocker.
 
+A ban or suspension made on PostgreSQL notifies every server process ("ban:<id>" on the
+channel the tables use, tables/driver.py's Listener), which closes the open connections it
+names (ws/bans.py); on SQLite the one server process does it at once.
+
 Every operation is a generator of SQL statements run by people.accounts.read / write.
 """
 
@@ -31,6 +35,7 @@ import time
 from datetime import datetime, timezone
 
 from cardtable.server.people.accounts import Op, sql_marks
+from cardtable.server.store.schema import NOTIFY_CHANNEL
 
 ROLES = ("player", "moderator", "admin")
 #: the reasons a report may give
@@ -232,24 +237,33 @@ def lift(table: str, actor: str, action: str, kind: str, target: str, shown: str
     return len(rows)
 
 
+#: the payload of the NOTIFY of a new ban: "ban:<its id>"
+BAN_NOTE = "ban"
+
+
 def ban(actor: str, kind: str, target: str, shown: str, reason: str,
-        until: float | None) -> Op:
+        until: float | None, notify: bool = False) -> Op:
     """Ban (`until` None) or suspend (until `until`) the `kind` `target` (`shown`: how the
-    audit log names it). A ban in force of the same target is replaced (lifted). The ban."""
+    audit log names it). A ban in force of the same target is replaced (lifted). `notify`
+    (PostgreSQL): NOTIFY the servers' processes, which close the connections it names
+    (ws/bans.py). The ban."""
     if kind not in KINDS:
         raise ModError(f"unknown kind {kind!r}", "bad_kind")
     ident, reason, now = yield from restrict("bans", actor, "suspend" if until is not None
                                              else "ban", kind, target, shown, reason, until)
+    if notify:
+        yield ("SELECT pg_notify(:ch, :p)", {"ch": NOTIFY_CHANNEL, "p": f"{BAN_NOTE}:{ident}"})
     return {"id": ident, "kind": kind, "target": target, "reason": reason,
             "until": until, "created_at": now, "created_by": actor}
 
 
 def ban_account(actor: str, keys: tuple[str, str], name: str, reason: str,
-                until: float | None) -> Op:
+                until: float | None, notify: bool = False) -> Op:
     """Ban or suspend the account named `name`; its sessions stay (it keeps its data
-    download), every route where it plays refuses it."""
+    download), every route where it plays refuses it, its open connections close."""
     account_id, shown, _ = yield from named_account(keys, name)
-    out = yield from ban(actor, "account", str(account_id), f"account {shown}", reason, until)
+    out = yield from ban(actor, "account", str(account_id), f"account {shown}", reason, until,
+                         notify)
     return dict(out, name=shown)
 
 
@@ -275,12 +289,31 @@ def active_bans(kind: str | None = None) -> Op:
     return [dict(_ban(r[:7]), name=r[7]) for r in rows]
 
 
-def ban_of(account_id: int | None, persons: list[str], address: str | None) -> Op:
-    """The ban or suspension in force of any of these (an account, the person halves of a
-    client under each address key, an address group), or None: a ban before a suspension,
-    else the suspension that ends last."""
+def ban_params(b: dict) -> dict:
+    """What the player is told of a ban: the reason and, for a suspension, until when
+    (epoch seconds and as UTC text)."""
+    out = {"reason": b["reason"], "until": b["until"]}
+    if b["until"] is not None:
+        out["until_text"] = datetime.fromtimestamp(b["until"], timezone.utc).strftime(
+            "%Y-%m-%d %H:%M UTC")
+    return out
+
+
+def ban_by_id(ident: int) -> Op:
+    """The ban or suspension `ident` if it is in force, else None."""
+    rows = yield (f"SELECT {BAN_COLS} FROM bans WHERE id = :i AND lifted_at IS NULL AND "
+                  "(until IS NULL OR until > :now)", {"i": ident, "now": time.time()})
+    return _ban(rows[0]) if rows else None
+
+
+def ban_of(account_id: int | None, persons: list[str], address: str | None,
+           accounts: tuple = ()) -> Op:
+    """The ban or suspension in force of any of these (an account and `accounts`, the
+    person halves of a client under each address key, an address group), or None: a ban
+    before a suspension, else the suspension that ends last."""
     now = time.time()
-    targets = [("account", str(account_id))] if account_id is not None else []
+    ids = {i for i in (account_id, *accounts) if i is not None}
+    targets = [("account", str(i)) for i in sorted(ids)]
     targets += [("person", p) for p in persons if p]
     if address:
         targets.append(("address", address))
@@ -294,6 +327,40 @@ def ban_of(account_id: int | None, persons: list[str], address: str | None) -> O
                   f"until > :now) AND ({' OR '.join(conds)}) ORDER BY CASE WHEN until IS NULL "
                   "THEN 0 ELSE 1 END, until DESC LIMIT 1", params)
     return _ban(rows[0]) if rows else None
+
+
+def connection_ban(account_id: int | None, table_id: int, seat: int | None,
+                   address: str | None) -> Op:
+    """The ban or suspension in force of a table connection (ws/bans.py): of its session's
+    account, of the account and the person half of the client holding its seat, of its
+    address group; or None."""
+    persons, accounts = [], []
+    if seat is not None:
+        rows = yield ("SELECT account_id, client FROM seats WHERE table_id = :t AND seat = :s",
+                      {"t": table_id, "s": seat})
+        if rows:
+            accounts.append(rows[0][0])
+            client = rows[0][1]
+            if client and len(client) == 64:
+                persons.append(client[32:])
+    return (yield from ban_of(account_id, persons, address, tuple(accounts)))
+
+
+def banned_seats(kind: str, target: str, table_ids: list[int]) -> Op:
+    """The seats of the tables `table_ids` held by the account (`kind` account) or taken by
+    the person (`kind` person) a ban names: [(table id, seat)]."""
+    if kind not in ("account", "person") or not table_ids:
+        return []
+    marks, params = sql_marks("t", list(table_ids))
+    if kind == "account":
+        if not target.isdigit():
+            return []
+        cond, params["g"] = "account_id = :g", int(target)
+    else:
+        cond, params["g"] = "length(client) = 64 AND substr(client, 33) = :g", target
+    rows = yield (f"SELECT table_id, seat FROM seats WHERE table_id IN ({marks}) AND {cond}",
+                  params)
+    return [(r[0], r[1]) for r in rows]
 
 
 def seat_person(code: str, seat: int) -> Op:

@@ -548,13 +548,13 @@ class Sweeper(_Background):
 class Listener(_Background):
     """PostgreSQL LISTEN cardtable: every commit of any process reaches this process's tables;
     a table talk's note ("table_id:chat") goes to `on_chat` (the app passes chat.py's), a
-    table another process let go ("table_id:free") to `on_free` (Drivers.freed)."""
+    table another process let go ("table_id:free") to `on_free` (Drivers.freed), a ban's
+    ("ban:<id>") to `on_ban` (ws/bans.py's: it closes the connections the ban names)."""
 
     def __init__(self, hub: Hub, on_chat: Callable[[Hub, int], None],
-                 on_free: Callable[[int], None] | None = None):
-        self.hub = hub
-        self.on_chat = on_chat
-        self.on_free = on_free
+                 on_free: Callable[[int], None] | None = None,
+                 on_ban: Callable[[Hub, int], None] | None = None):
+        self.hub, self.on_chat, self.on_free, self.on_ban = hub, on_chat, on_free, on_ban
         self.ready = asyncio.Event()
 
     async def _run(self) -> None:
@@ -571,6 +571,10 @@ class Listener(_Background):
                     self.ready.set()
                     async for note in conn.notifies():
                         table_id, _, version = note.payload.partition(":")
+                        if table_id == "ban":                # a ban (ws/bans.py)
+                            if self.on_ban is not None and version.isdigit():
+                                self.on_ban(self.hub, int(version))
+                            continue
                         if version == "chat":              # table talk (chat.py)
                             self.on_chat(self.hub, int(table_id))
                             continue

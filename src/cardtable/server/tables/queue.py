@@ -13,7 +13,7 @@ A rated entry is paired only within a rating window that widens while it waits:
 `WINDOW_BASE + WINDOW_GROWTH` rating points a second, the wider of the two entries' (the
 one who waited longer lets the newcomer in). Casual entries pair first come, first served.
 A casual entry whose `bot_wait` has passed gets a table with bots in the other seats; a
-rated one never does.
+rated one never does. Two accounts of which one blocks the other are never paired.
 """
 
 from __future__ import annotations
@@ -63,22 +63,27 @@ def window(entry: dict, now: float) -> float:
     return WINDOW_BASE + WINDOW_GROWTH * max(0.0, now - entry["since"])
 
 
-def _fits(a: dict, b: dict, now: float) -> bool:
+def _fits(a: dict, b: dict, now: float, blocked: frozenset = frozenset()) -> bool:
     if (a["game"], a["pace"], bool(a["rated"])) != (b["game"], b["pace"], bool(b["rated"])):
         return False
     if a["variant"] and b["variant"] and a["variant"] != b["variant"]:
         return False
     if a["owner"] == b["owner"] or (a["account_id"] and a["account_id"] == b["account_id"]):
         return False
+    if a["account_id"] and b["account_id"] and \
+            frozenset((a["account_id"], b["account_id"])) in blocked:
+        return False
     if a["rated"]:
         return abs(a["rating"] - b["rating"]) <= max(window(a, now), window(b, now))
     return True
 
 
-def pairings(entries: list[dict], now: float) -> list[Pairing]:
+def pairings(entries: list[dict], now: float, blocked: frozenset = frozenset()
+             ) -> list[Pairing]:
     """The tables to make of the waiting `entries` now: the longest waiting first, each
     with the compatible entries nearest in rating; a casual entry alone past its bot wait
-    with bots."""
+    with bots. Two accounts of which one blocks the other (`blocked`: their ids as
+    frozensets, `blocks_among`) never sit at one table."""
     waiting = sorted((e for e in entries if e["table_code"] is None),
                      key=lambda e: (e["since"], e["id"]))
     taken: set[int] = set()
@@ -90,7 +95,7 @@ def pairings(entries: list[dict], now: float) -> list[Pairing]:
         variant = e["variant"]
         for o in sorted((o for o in waiting if o["id"] not in taken and o is not e),
                         key=lambda o: (abs(o["rating"] - e["rating"]), o["since"])):
-            if all(_fits(x, o, now) for x in group) and \
+            if all(_fits(x, o, now, blocked) for x in group) and \
                     (not variant or not o["variant"] or o["variant"] == variant):
                 group.append(o)
                 variant = variant or o["variant"]
@@ -169,6 +174,19 @@ def sweep_and_read(now: float) -> Op:
     """Drop the entries whose owner has not polled for STALE_SECONDS; the rest."""
     yield ("DELETE FROM queue_entries WHERE seen_at < :t", {"t": now - STALE_SECONDS})
     return _rows((yield (_select("1 = 1"), {})))
+
+
+def blocks_among(account_ids: list[int]) -> Op:
+    """The pairs of these accounts of which one blocks the other (mod/moderation.py, blocks),
+    each as the frozenset of the two ids."""
+    ids = sorted({i for i in account_ids if i is not None})
+    if len(ids) < 2:
+        return frozenset()
+    names = [f"i{k}" for k in range(len(ids))]
+    marks, params = ", ".join(":" + n for n in names), dict(zip(names, ids))
+    rows = yield (f"SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id IN ({marks}) "
+                  f"AND blocked_id IN ({marks})", params)
+    return frozenset(frozenset(r) for r in rows)
 
 
 def seated(entry_id: int, code: str, seat: int) -> Op:

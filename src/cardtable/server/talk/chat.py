@@ -21,9 +21,11 @@ they see; once the game is over everybody gets both, and the replay shows both).
   but to a seated player whose account blocks another seat's account (mod/moderation.py)
   none of that seat's lines (read when the player connects: a block made during the game
   takes effect at their next connection).
-- A moderator may mute a seated player for a time (mod/moderation.py, mutes: the account,
-  or the guest as bans name one): their text and reactions are refused (`chat_muted`, with
-  `params` {"until", "until_text"}: until when).
+- A moderator may mute a player for a time (mod/notices.py, mutes: the account, or the
+  guest as bans name one): their text and reactions are refused (`chat_muted`, with
+  `params` {"until", "until_text"}: until when), at a seat (its account's mute or its
+  guest's) and as a spectator (the mute of the account of the connection's session cookie;
+  a guest spectator has no identity the server could hold to a guest's mute).
 - A client that connects gets `chat_log`: the mode and the last `chat_backlog` rows it may see.
 - A moderator may remove a line (mod/moderation.py, remove_line): the row keeps its text for
   the evidence, but clients get it as kind `removed` without text, and those connected get
@@ -41,8 +43,8 @@ import unicodedata
 from collections import deque
 from datetime import datetime, timezone
 
-from cardtable.server.talk.chat_store import (blocked_seats, insert_chat, last_mode, muted_until,
-                                              recent_chat)
+from cardtable.server.talk.chat_store import (account_muted_until, blocked_seats, insert_chat,
+                                              last_mode, muted_until, recent_chat)
 from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import TokenBucket
 from cardtable.server.tables.table_base import ProtocolError, log_failure
@@ -192,12 +194,16 @@ class ChatRoom:
             text = clean_text(text, self.settings.chat_max)
         if await self._mode():
             raise ProtocolError("chat_off", "the host has turned the chat off")
+        store = self.rt.hub.store
         if conn.seat is not None:
-            until = await muted_until(self.rt.hub.store, self.rt.id, conn.seat)
-            if until is not None:
-                when = datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-                raise ProtocolError("chat_muted", f"a moderator has muted you in the chat until "
-                                    f"{when}", "chat_muted", {"until": until, "until_text": when})
+            until = await muted_until(store, self.rt.id, conn.seat)
+        else:                                   # a spectator: the account of its session
+            account = getattr(conn, "account_id", None)
+            until = await account_muted_until(store, account) if account is not None else None
+        if until is not None:
+            when = datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            raise ProtocolError("chat_muted", f"a moderator has muted you in the chat until "
+                                f"{when}", "chat_muted", {"until": until, "until_text": when})
         if not self._budget(conn):
             raise ProtocolError("chat_rate_limited",
                                 f"too many chat messages: at most {self.settings.chat_burst} "

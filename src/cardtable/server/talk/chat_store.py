@@ -76,3 +76,12 @@ async def muted_until(store, table_id: int, seat: int) -> float | None:
              "m.target = substr(s.client, 33))) WHERE s.table_id = :t AND s.seat = :s")
     async with store.engine.connect() as conn:
         return (await conn.execute(q, {"t": table_id, "s": seat, "now": time.time()})).scalar()
+
+
+async def account_muted_until(store, account_id: int) -> float | None:
+    """Until when the account is muted in table talk (its mute that ends last), or None: what
+    a spectator's session account is held to (a spectator has no seat)."""
+    q = text("SELECT max(until) FROM mutes WHERE lifted_at IS NULL AND until > :now AND "
+             "kind = 'account' AND target = :a")
+    async with store.engine.connect() as conn:
+        return (await conn.execute(q, {"a": str(account_id), "now": time.time()})).scalar()

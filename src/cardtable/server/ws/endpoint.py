@@ -20,6 +20,10 @@ its connection with code 1012 ("service restart") once the message it is handlin
 answered (`Conn.drain`): a decision being committed is acknowledged first; one the server has
 not read yet gets no answer, and the client sends it again after reconnecting (its `index`
 makes that safe). A connection that arrives during the drain gets the same at once.
+
+A ban or suspension closes the connections it names with code 4403, and refuses those that
+open while it is in force (ws/bans.py); each connection keeps the account of its session
+cookie (`Conn.account_id`) for that and for the table talk's mutes.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardtable.server.talk import chat as table_talk
+from cardtable.server.ws import bans
 from cardtable.server.guard.connections import mark_useful
 from cardtable.server.observe import logs
 from cardtable.server.protocol import (
@@ -101,6 +106,7 @@ class Conn:
         self.busy = False                         # a message of the client is being handled
         self.done = asyncio.Event()               # the writer has sent all and closed
         self.draining = False                     # told to reconnect (drain)
+        self.account_id: int | None = None        # the account of the session cookie
 
     def _put(self, item) -> None:
         if self.closed:
@@ -248,10 +254,11 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
         await ws.close(SERVICE_RESTART)
         return
 
-    async def refuse(code_: str, message: str, close_code: int) -> None:
+    async def refuse(code_: str, message: str, close_code: int, msg: dict | None = None
+                     ) -> None:
         hub.metrics.error(code_)
-        await ws.send_text(dumps({"type": "error", "code": code_, "message": message,
-                                  "id": None}))
+        await ws.send_text(dumps(msg or {"type": "error", "code": code_, "message": message,
+                                         "id": None}))
         await ws.close(close_code)
 
     rt = await hub.runtime_by_code(code.upper()) if CODE_RE.match(code) else None
@@ -277,8 +284,13 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
             seat = await hub.store.seat_by_token(rt.id, token[:256]) if token else None
             if token and seat is None:
                 return await refuse("bad_token", "this token holds no seat at this table", 4401)
+            account_id = await bans.session_account(ws, hub)
+            banned = await bans.refusal(hub, account_id, rt.id, seat, addr)
+            if banned is not None:
+                msg = bans.message(banned)
+                return await refuse(msg["code"], msg["message"], bans.BANNED, msg)
             await _serve(ws, rt, seat, lang, _number(since_raw), _number(tail_raw), hub,
-                         settings, clients, addr, draining)
+                         settings, clients, addr, draining, account_id)
         finally:
             if clients is not None:
                 clients.disconnect(addr)
@@ -328,10 +340,13 @@ def _number(raw: str | None) -> int | None:
 async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
                  since: int | None, tail: int | None, hub: Hub, settings,
                  clients: ClientLimits | None, addr: str,
-                 draining: Callable[[], bool] = lambda: False) -> None:
+                 draining: Callable[[], bool] = lambda: False,
+                 account_id: int | None = None) -> None:
     """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
-    `since`: send the events from that action on; `tail`: at most that many of the last."""
+    `since`: send the events from that action on; `tail`: at most that many of the last;
+    `account_id`: the account of its session cookie."""
     conn = Conn(ws, rt, seat, lang, settings, clients, addr)
+    conn.account_id = account_id
     logs.TABLE.set(rt.id)                       # on every log line of this connection
     writer = asyncio.create_task(conn.writer())
     try:
@@ -450,6 +465,11 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         seat = await hub.store.seat_by_token(rt.id, m.token)
         if seat is None:
             conn.error("bad_token", "this token holds no seat at this table", ident)
+            return
+        banned = await bans.refusal(hub, conn.account_id, rt.id, seat, conn.addr)
+        if banned is not None:
+            conn.send(bans.message(banned))
+            conn.send_close(bans.BANNED)
             return
         mark_useful(conn.ws.scope)
         await seen(hub, rt)

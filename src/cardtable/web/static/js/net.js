@@ -12,6 +12,8 @@
 // delay (the load balancer sends it to another process), without the backoff.
 // Status reported through onStatus: "connecting" (first attempt), "open", "reconnecting",
 // "offline" (the browser says there is no network; retries go on).
+// A refused or ended connection is not tried again: a bad token (4401), a ban or suspension
+// (4403, after an `error` banned/suspended with its reason), no such table (4404), expired (4410).
 // A seat's token never goes into the URL: the socket opens with ?auth=1 and its first message is
 // {"type": "auth", "token": ...} (docs/protocol.md).
 // Tests may set window.CARDTABLE_NET = {heartbeat, timeout} (ms) before the page loads.
@@ -120,7 +122,7 @@ export class TableConnection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closed) return;
-      if (ev.code === 4401 || ev.code === 4404 || ev.code === 4410) {
+      if (ev.code === 4401 || ev.code === 4403 || ev.code === 4404 || ev.code === 4410) {
         this.stopWatch();
         this.onClose(ev.code);
         return;

@@ -51,8 +51,14 @@ export function drawTable(P) {
 /** The table is gone (or was cancelled): the way back to the lobby. */
 function drawGone(P) {
   const { S, code } = P;
-  clear(P.boardEl).appendChild(h("div", { class: "panel" }, h("p", { class: "error" }, S.cancelled ? t("table.cancelled") : t("table.not_found", { code })),
-    h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"))));
+  const back = h("a", { href: "/", "data-link": "", class: "btn" }, t("table.back_lobby"));
+  if (S.cut && !S.cancelled) {                   // a ban or suspension closed the connection
+    clear(P.boardEl).appendChild(h("div", { class: "panel", id: "table-cut" },
+      h("p", { class: "error", role: "alert" }, t("table.cut." + S.cut.code, S.cut.params || {})),
+      h("p", {}, t("table.cut.note")), back));
+    return;
+  }
+  clear(P.boardEl).appendChild(h("div", { class: "panel" }, h("p", { class: "error" }, S.cancelled ? t("table.cancelled") : t("table.not_found", { code })), back));
 }
 
 /** The board for a state; the keyboard stays in the table, the cards that moved fly. */

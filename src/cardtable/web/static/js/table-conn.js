@@ -52,7 +52,7 @@ export function connect(P, token) {
         dropSeat(code);
         S.error = t("table.bad_token");
         S.conn.restart({ token: null });
-      } else { S.gone = true; P.draw(); }
+      } else { S.gone = true; P.draw(); }     // (4403: a ban, S.cut says why; table-board.js)
     },
   });
   S.conn.connect();
@@ -133,9 +133,11 @@ function onEvent(P, msg) {
   if (msg.text) announce(plainText(msg.text));    // clause ids are not read aloud
 }
 
-/** A refusal, in the status bar's error line (a stale or already answered decision is not). */
+/** A refusal, in the status bar's error line (a stale or already answered decision is not); a
+ * ban or suspension (the connection closes next, 4403) is kept to be shown instead of the board. */
 function onError(P, msg) {
   const { S } = P;
+  if (msg.code === "banned" || msg.code === "suspended") { S.cut = msg; return; }
   if (!["stale", "already_answered", "not_your_turn"].includes(msg.code)) {
     S.error = t("table.error", { msg: msg.reason_code ? refusal(msg) : (msg.message || msg.code) });
     P.drawStatus();
