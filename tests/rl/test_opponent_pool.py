@@ -106,6 +106,19 @@ def test_a_pool_draws_every_member_and_reproduces():
     assert not np.array_equal(_run(6)[1], trail)
 
 
+def test_members_added_later_play_from_the_next_deals():
+    calls = []
+    pool = OpponentPool(["random"])
+    env = BatchVectorEnv("abluxxen", 4, variant="duel", players=2, opponents=pool)
+    obs, infos = env.reset(seed=2)
+    pool.add(lambda obs, mask: calls.append(len(obs)) or lowest(obs, mask))
+    for _ in range(2000):
+        obs, *_, infos = env.step(env.sample_actions())
+        if calls:
+            break
+    assert calls
+
+
 @pytest.mark.parametrize("opponents, words", [
     (OpponentPool(), "pool is empty"),
     (["hard", lowest], "'hard' is not a level"),

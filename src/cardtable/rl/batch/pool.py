@@ -8,7 +8,8 @@ for `BatchVectorEnv(opponents=...)` (rl/batch/vector.py).
     envs = BatchVectorEnv("abluxxen", 64, variant="basic", players=4, opponents=pool)
 
 A pool's member is drawn per game at each reset, from the environment's generator (seeded by
-`reset(seed=...)`), and plays every seat of that game but the learner's. `LearnerDriver` runs
+`reset(seed=...)`), and plays every seat of that game but the learner's; members added to the
+pool (`add`) take part from the next deals on. `LearnerDriver` runs
 such an environment: compiled levels still move inside the compiled loop (`play_bots`); where a
 policy's seat is to move, it returns to Python, gives the policy the observations and masks of
 all the games where that seat is to move at once (rows of `obs` and `mask`, as the learner gets
@@ -93,15 +94,19 @@ class LearnerDriver:
             raise ConfigError(f"opponents must be a level name, a callable f(obs, mask) -> "
                               f"actions, a list of {n} (one per seat) or an OpponentPool, "
                               f"not {opponents!r}")
+        self._pool = opponents if self.pool else None
+        self.members = self._checked(members)
+        self.rng = self.sample_rng = np.random.default_rng()
+
+    def _checked(self, members: list) -> list:
         for seats in members:                 # every level one the simulator has compiled
             names = [s for s in seats if isinstance(s, str)]
             bad = [s for s in seats if not (isinstance(s, str) or callable(s))]
             if bad:
                 raise ConfigError(f"opponents: {bad[0]!r} is neither a level name nor a "
                                   "callable f(obs, mask) -> actions")
-            bot_levels(names, len(names), dict.fromkeys(sim.levels, 0), sim.game)
-        self.members = members
-        self.rng = self.sample_rng = np.random.default_rng()
+            bot_levels(names, len(names), dict.fromkeys(self.sim.levels, 0), self.sim.game)
+        return members
 
     # -- episodes ---------------------------------------------------------------------------
     def reset(self, seed, fixed: int | None, max_length: int, illegal_reward: float = -1.0):
@@ -127,6 +132,8 @@ class LearnerDriver:
         opponents up to each learner's first decision."""
         self.sim.reset(seeds, games=idx)
         n = self.sim.players
+        if self.pool and len(self._pool) != len(self.members):     # members added since
+            self.members = self._checked([[m] * n for m in self._pool])
         self.learner[idx] = self.fixed if self.fixed is not None \
             else self.rng.integers(0, n, size=len(idx))
         self.member[idx] = self.rng.integers(0, len(self.members), size=len(idx))
