@@ -171,7 +171,6 @@ class LearnerDriver:
             self._deal(new, self.rng.integers(0, 2**62, size=len(new), dtype=np.uint64))
         self.autoreset = terminated.copy()
         obs, mask = self._view()
-        mask[terminated] = 0
         self.truncated = cut_episodes(self.steps, fresh, terminated, reward, mask,
                                       self.autoreset, self.max_length, self.cut_reward)
         return obs, mask, reward, terminated, illegal, self.learner.copy()
