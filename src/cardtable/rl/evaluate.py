@@ -9,12 +9,12 @@
 learner is to move), as `BatchVectorEnv` gives them. Each of `games` deals (env i of
 `BatchVectorEnv.reset(seed=seed)`, the same deal whatever the learner's seat) is played once
 with the policy in every seat, the other seats played by `opponents` (anything
-`BatchVectorEnv(opponents=...)` takes: a compiled level, a list per seat, a frozen policy or
-an `OpponentPool`), so the luck of the deal falls alike on every seat. The win share counts a
-shared win as 1/k for each of its k winners (as `cardtable tournament` does); the interval is the Wilson score interval of
-cardtable.sim.stats (the tournament's), z = 1.96, over all games x seats episodes. An illegal
-action of the policy or an episode cut at `max_length` counts as no win (`illegal`,
-`truncated` say how many).
+`BatchVectorEnv(opponents=...)` takes: a compiled level, a list per seat, a frozen policy or an
+`OpponentPool`), so the luck of the deal falls alike on every seat. The win share counts a
+shared win as 1/k for each of its k winners (as `cardtable tournament` does); the interval is
+the Wilson score interval of cardtable.sim.stats (the tournament's), z = 1.96, over all games x
+seats episodes. An illegal action of the policy or an episode cut at `max_length` counts as no
+win (`illegal`, `truncated` say how many).
 """
 
 from __future__ import annotations
