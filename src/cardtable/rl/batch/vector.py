@@ -1,7 +1,11 @@
 """A Gymnasium vector environment on the batched simulator: one learning seat per game, the
 other seats compiled players inside the compiled loop (`opponents`: "random" legal players by
 default, or a bot level the simulator has compiled, e.g. Abluxxen's "easy"; one for every
-seat or a list of one per seat), so a whole vector of games steps in one call.
+seat or a list of one per seat), so a whole vector of games steps in one call. `opponents` may
+also be a frozen policy, a callable `f(obs, mask) -> actions`, in the list or for every seat,
+or an `OpponentPool` of levels and callables, one drawn per game at each reset from the env's
+generator (rl/batch/pool.py: the env then returns to Python where a policy is to move and asks
+it for all those games at once).
 
     from cardtable.rl.batch.vector import BatchVectorEnv
     envs = BatchVectorEnv("abluxxen", num_envs=256, variant="basic", players=4)
@@ -40,6 +44,8 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
 from cardtable.rl.batch.common import set_opponents
+from cardtable.rl.batch.pool import (LearnerDriver, OpponentPool,  # noqa: F401
+                                     is_compiled_only)
 from cardtable.rl.common import MAX_LENGTH, check_max_length
 
 
@@ -52,7 +58,7 @@ class BatchVectorEnv(VectorEnv):
 
     def __init__(self, game: str | None = None, num_envs: int = 1, seat: int | None = None,
                  illegal_reward: float = -1.0, render_mode: str | None = None,
-                 max_length: int = MAX_LENGTH, opponents: str | list[str] = "random",
+                 max_length: int = MAX_LENGTH, opponents: Any = "random",
                  **config: Any):
         from cardtable.rl.common import default_game
 
@@ -65,7 +71,12 @@ class BatchVectorEnv(VectorEnv):
                                  or not 0 <= seat < n):
             raise ConfigError(f"seat must be 0..{n - 1} or None, not {seat!r}")
         self.fixed_seat = seat
-        self.opponents = set_opponents(self.sim, opponents)
+        if is_compiled_only(opponents):
+            self.opponents = set_opponents(self.sim, opponents)
+            self._driver = None
+        else:                                   # policies or a pool (rl/batch/pool.py)
+            self._driver = LearnerDriver(self.sim, opponents)
+            self.opponents = opponents
         self.illegal_reward = float(illegal_reward)
         self.max_length = check_max_length(max_length)
         self.render_mode = None
@@ -80,7 +91,10 @@ class BatchVectorEnv(VectorEnv):
         self._started = False
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
-        obs, mask, seats = self.sim.learner_reset(seed, self.fixed_seat, self.max_length)
+        if self._driver is None:
+            obs, mask, seats = self.sim.learner_reset(seed, self.fixed_seat, self.max_length)
+        else:
+            obs, mask, seats = self._driver.reset(seed, self.fixed_seat, self.max_length)
         self._mask = mask
         self._started = True
         return obs, self._infos(mask, seats, None)
@@ -88,10 +102,15 @@ class BatchVectorEnv(VectorEnv):
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset before step")
-        obs, mask, reward, terminated, illegal, seats = self.sim.learner_step(
-            actions, self.illegal_reward)
+        if self._driver is None:
+            obs, mask, reward, terminated, illegal, seats = self.sim.learner_step(
+                actions, self.illegal_reward)
+            truncated = self.sim.truncated.copy()       # max_length (learner_step)
+        else:
+            obs, mask, reward, terminated, illegal, seats = self._driver.step(
+                actions, self.illegal_reward)
+            truncated = self._driver.truncated.copy()
         self._mask = mask
-        truncated = self.sim.truncated.copy()           # max_length (learner_step)
         return obs, reward.astype(np.float64), terminated, truncated, \
             self._infos(mask, seats, illegal)
 
@@ -110,7 +129,15 @@ class BatchVectorEnv(VectorEnv):
 
     def sample_actions(self) -> np.ndarray:
         """A random legal action per env (0 where the episode has just ended)."""
+        if self._driver is not None:                # games may wait at an opponent's seat
+            return _sample(self._mask, self._driver.sample_rng)
         return np.maximum(self.sim.sample_actions(), 0)
+
+
+def _sample(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random id among each row's legal ones (0 for an empty row)."""
+    noise = rng.random(mask.shape) * (mask != 0)
+    return noise.argmax(axis=1).astype(np.int64)
 
 
 def make_vector_env(game: str | None = None, num_envs: int = 1, **kwargs) -> BatchVectorEnv:
