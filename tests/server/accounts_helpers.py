@@ -97,3 +97,39 @@ def spy_on_verify(web):
         yield calls
     finally:
         passwords.hasher = real
+
+
+def accounts_at(url, revision: str, names=("Alma", "Bruno")) -> None:
+    """A database upgraded to `revision` with one account per name (ids from 1), written with
+    plain SQL as that revision's schema has them: the start of a migration's test."""
+    import asyncio
+    import time
+
+    import sqlalchemy as sa
+
+    from cardtable.server.guard.security import name_keys
+    from cardtable.server.people.passwords import Passwords
+    from cardtable.server.store.migrate import upgrade
+
+    upgrade(url, revision)
+    engine = sa.create_engine(url.sync_url)
+    pw = asyncio.run(Passwords().hash(PASSWORD))
+    with engine.begin() as conn:
+        for i, name in enumerate(names, 1):
+            k1, k2 = name_keys(name)
+            conn.execute(sa.text(
+                "INSERT INTO accounts (id, name, name_key, name_key2, password_hash, "
+                "created_at, password_at) VALUES (:i, :n, :a, :b, :h, :t, :t)"),
+                {"i": i, "n": name, "a": k1, "b": k2, "h": pw, "t": time.time()})
+    engine.dispose()
+
+
+def engine_as_server(url):
+    """A synchronous engine on `url` whose SQLite connections enforce foreign keys, as the
+    server's do (sqlite_pragmas)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url.sync_url)
+    if not url.is_postgres:
+        sa.event.listen(engine, "connect", lambda c, _: c.execute("PRAGMA foreign_keys=ON"))
+    return engine

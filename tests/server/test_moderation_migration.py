@@ -4,14 +4,10 @@ and goes down to 0012 again without them, its account kept; up again works."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import sqlalchemy as sa
 
+from accounts_helpers import accounts_at, engine_as_server
 from cardtable.server.config import DatabaseURL
-from cardtable.server.guard.security import name_keys
-from cardtable.server.people.passwords import Passwords
 from cardtable.server.store.migrate import migrate_to, upgrade
 
 NEW_TABLES = {"audit_log", "bans", "blocks", "reports", "name_reservations"}
@@ -19,22 +15,13 @@ NEW_TABLES = {"audit_log", "bans", "blocks", "reports", "name_reservations"}
 
 def test_0012_upgrades_and_goes_down_again(database):
     url = DatabaseURL(database)
-    upgrade(url, "0012")
+    accounts_at(url, "0012")
     engine = sa.create_engine(url.sync_url)
-    pw = asyncio.run(Passwords().hash("correct horse battery"))
-    with engine.begin() as conn:
+    with engine.connect() as conn:
         assert not NEW_TABLES & set(sa.inspect(conn).get_table_names())
-        for i, name in ((1, "Alma"), (2, "Bruno")):
-            k1, k2 = name_keys(name)
-            conn.execute(sa.text(
-                "INSERT INTO accounts (id, name, name_key, name_key2, password_hash, "
-                "created_at, password_at) VALUES (:i, :n, :a, :b, :h, :t, :t)"),
-                {"i": i, "n": name, "a": k1, "b": k2, "h": pw, "t": time.time()})
-    upgrade(url)
     engine.dispose()
-    engine = sa.create_engine(url.sync_url)
-    if not url.is_postgres:                     # as the server's connections (sqlite_pragmas)
-        sa.event.listen(engine, "connect", lambda c, _: c.execute("PRAGMA foreign_keys=ON"))
+    upgrade(url)
+    engine = engine_as_server(url)
     with engine.begin() as conn:
         assert NEW_TABLES <= set(sa.inspect(conn).get_table_names())
         assert conn.execute(sa.text("SELECT role FROM accounts ORDER BY id")).scalars() \

@@ -4,35 +4,22 @@ to 0017 again without the table, its account kept; up again works."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import sqlalchemy as sa
 
+from accounts_helpers import accounts_at, engine_as_server
 from cardtable.server.config import DatabaseURL
-from cardtable.server.guard.security import name_keys
-from cardtable.server.people.passwords import Passwords
 from cardtable.server.store.migrate import migrate_to, upgrade
 
 
 def test_0017_upgrades_and_goes_down_again(database):
     url = DatabaseURL(database)
-    upgrade(url, "0017")
+    accounts_at(url, "0017")
     engine = sa.create_engine(url.sync_url)
-    pw = asyncio.run(Passwords().hash("correct horse battery"))
-    with engine.begin() as conn:
+    with engine.connect() as conn:
         assert "profiles" not in sa.inspect(conn).get_table_names()
-        for i, name in ((1, "Alma"), (2, "Bruno")):
-            k1, k2 = name_keys(name)
-            conn.execute(sa.text(
-                "INSERT INTO accounts (id, name, name_key, name_key2, password_hash, "
-                "created_at, password_at) VALUES (:i, :n, :a, :b, :h, :t, :t)"),
-                {"i": i, "n": name, "a": k1, "b": k2, "h": pw, "t": time.time()})
     engine.dispose()
     upgrade(url)
-    engine = sa.create_engine(url.sync_url)
-    if not url.is_postgres:                     # as the server's connections (sqlite_pragmas)
-        sa.event.listen(engine, "connect", lambda c, _: c.execute("PRAGMA foreign_keys=ON"))
+    engine = engine_as_server(url)
     with engine.begin() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM profiles")).scalar() == 0
         conn.execute(sa.text("INSERT INTO profiles (account_id, avatar, country, updated_at) "
