@@ -110,7 +110,8 @@ function followWhileFlying(layer, root) {
  * at each caption (even-odd: the holes must not overlap), so a card passes under the text, which
  * stays readable. */
 export function clipCaptions(layer, root) {
-  const box = (r) => `M${r.left.toFixed(1)} ${r.top.toFixed(1)}H${r.right.toFixed(1)}V${r.bottom.toFixed(1)}H${r.left.toFixed(1)}Z`;
+  const px = (x) => Math.round(x * 10) / 10;      // a path's coordinate (CSS: never a locale's)
+  const box = (r) => `M${px(r.left)} ${px(r.top)}H${px(r.right)}V${px(r.bottom)}H${px(r.left)}Z`;
   const d = [box({ left: 0, top: 0, right: innerWidth, bottom: innerHeight }), ...disjoint(captionBoxes(root)).map(box)].join("");
   layer.style.clipPath = `path(evenodd, "${d}")`;
 }
