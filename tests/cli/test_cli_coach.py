@@ -120,3 +120,21 @@ def test_hint_shows_an_uncertain_top_row():
     first = next(line for line in console.file.getvalue().splitlines()
                  if re.match(r"\s*\*?1\s*│", line))
     assert first.rstrip().endswith("uncertain")
+
+
+def test_hint_draws_no_empty_note_column():
+    """Without an uncertain row the table has no fifth column: its rule would end in a stray
+    stroke past the last header."""
+    from cardtable.cli.hint_cmd import print_options
+
+    options = [{"decision": d, "win_chance": w, "visits": 90, "level_choice": d == "draw"}
+               for d, w in (("draw", 0.4), ("kombio", 0.3))]
+    console = Console(file=io.StringIO(), width=80)
+    print_options(console, options, "en")
+    rule = next(line for line in console.file.getvalue().splitlines() if "╇" in line)
+    assert rule.count("╇") == 3, rule
+    options[1]["visits"] = 5                    # an uncertain row brings the column back
+    console = Console(file=io.StringIO(), width=80)
+    print_options(console, options, "en")
+    out = console.file.getvalue()
+    assert "uncertain" in out and next(x for x in out.splitlines() if "╇" in x).count("╇") == 4

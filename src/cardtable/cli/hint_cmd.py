@@ -137,10 +137,10 @@ def print_options(console: Console, options: list[dict], lang: str,
     table.add_column(t(lang, "hint.col_decision"))
     table.add_column(t(lang, "hint.col_win"), justify="right")
     table.add_column(t(lang, "hint.col_rollouts"), justify="right")
-    table.add_column("")
     shown = list(enumerate(options, 1))
     if top is not None and len(options) > top:
         shown = shown[:top] + [(i, o) for i, o in shown[top:] if o["level_choice"]]
+    rows = []
     for i, o in shown:
         if o["visits"] >= MIN_VISITS:
             lo, hi = interval(o["win_chance"], o["visits"])
@@ -151,8 +151,12 @@ def print_options(console: Console, options: list[dict], lang: str,
         note = t(lang, "hint.uncertain") if (o["visits"] < MIN_VISITS
                                              or o["visits"] * UNCERTAIN < most) else ""
         mark = "*" if o["level_choice"] else ""
-        table.add_row(f"{mark}{i}", o["decision"], chance, str(o["visits"]), note,
-                      style="bold" if i == 1 else "")
+        rows.append((i, [f"{mark}{i}", o["decision"], chance, str(o["visits"]), note]))
+    notes_column = any(cells[-1] for _, cells in rows)
+    if notes_column:                    # (an empty column would still draw its rule)
+        table.add_column("")
+    for i, cells in rows:
+        table.add_row(*(cells if notes_column else cells[:-1]), style="bold" if i == 1 else "")
     console.print(table)
     notes = [t(lang, "hint.mine", level=level_word(lang, level))]
     if more and len(shown) < len(options):
