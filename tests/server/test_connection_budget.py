@@ -33,7 +33,10 @@ from helpers import GUARD, HOST, ROOT, ServerProc, free_port, run_async
 
 TABLES = 100              # 4 seats each: 400 players
 DECISIONS = 12            # a table is done when its game has this many decisions
-IDLE = 1.0                # --db-idle-seconds of the servers (a quiet process lets go quickly)
+# --db-idle-seconds of the servers: a quiet process lets go quickly. Not 1 s: PostgreSQL ends a
+# session idle that long, and on a loaded machine the event loop can stall longer than that
+# between the pool's pre-ping and the query (a read failed with "server closed the connection")
+IDLE = 5.0
 
 
 @pytest.fixture(scope="module")
