@@ -89,7 +89,6 @@ def test_two_accounts_play_a_rated_game_and_the_ratings_show(new_page, server, a
     a.select_option("#f-players", "2")
     a.select_option("#seat-kind-1", "human")
     a.fill("#f-target", "1")
-    a.fill("#f-name", "Rita")
     a.check("#f-public")
     a.check("#f-rated")
     a.locator("#f-rated").scroll_into_view_if_needed()
