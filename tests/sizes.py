@@ -108,6 +108,44 @@ LEFT_TO_FULL: dict[str, str] = {
         "[abluxxen-de]",
     "web/test_replay_words.py::test_the_decisions_are_listed_in_words[kombio-de]": "[kombio-en]",
     "web/test_coach_journey.py::test_the_coach_answers_at_a_bot_table[en-size0]": "[de-size1]",
+    # the browser: the longer journeys of a feature whose routes the server tests play in make
+    # test, and the second cells of a check made once in make test
+    "web/test_web_games.py::test_lobby_and_abluxxen_game_with_reload":
+        "web/test_table_layout.py::test_every_decision_in_view[basic-de] (a whole Abluxxen game); "
+        "web/test_web_resilience.py::test_socket_dropped_silent_and_offline (the page reconnects)",
+    "web/test_web_play_now.py::test_two_strangers_play_now_a_rated_duel_to_its_end":
+        "server/test_queue.py (pairing, bots after the wait, rated, through the routes)",
+    "web/test_web_email.py::test_a_player_confirms_an_address_and_resets_a_forgotten_password":
+        "server/test_email.py (the link from the test SMTP server's message, through the routes)",
+    "web/test_plugin_browser.py::test_the_plugin_game_is_offered_played_and_explained":
+        "test_plugin_game.py (the example game installed, in the terminal and on the server)",
+    "web/test_web_accounts.py::test_a_guest_signs_up_keeps_the_games_and_finds_them_on_a_phone":
+        "server/test_accounts.py; web/test_web_logged_in.py (a logged-in player on a phone)",
+    "web/test_web_pace.py::test_pace_in_the_create_form_and_the_deadline_at_the_table":
+        "server/test_pace.py; web/test_web_join_facts.py (the pace on the join page)",
+    "web/test_table_people.py::test_lobby_lists_running_games_and_pages_are_accessible":
+        "test_replay_is_accessible (axe on a page); web/test_journeys.py (the lobby)",
+    "web/test_replay_rules.py::test_replay_steps_with_buttons_keys_and_slider":
+        "test_replay_in_german_on_a_phone; web/test_coach_journey.py::test_the_replay_shows_the_review",
+    "web/test_replay_rules.py::test_a_seat_view_shows_only_that_seats_cards[abluxxen]":
+        "[kombio]; web/test_replay_api.py::test_a_seat_sees_only_its_own_hand",
+    "web/test_table_layout.py::test_every_decision_in_view[classic-en]": "[basic-de]",
+    "web/test_table_polish.py::test_penalty_card_keeps_the_cards_in_place":
+        "test_called_kombio_fits_a_phone_seat_panel (Kombio's seat panel)",
+    "web/test_web_moderation.py::test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table":
+        "server/test_moderation.py (blocks through the routes)",
+    "web/test_web_mod_actions.py::test_a_moderator_warns_one_player_and_suspends_another":
+        "web/test_web_mod_queue.py (the queue's actions); server/test_ban_cut.py",
+    "web/test_create_refused.py::test_a_refused_table_shows_why_in_view_on_a_phone":
+        "server/test_table_quotas.py (the refusals and their words)",
+    "web/test_table_signals_focus.py::test_focus_stays_in_the_table_after_each_keyboard_move_in_kombio":
+        "test_focus_stays_in_the_table_after_each_keyboard_move",
+    "web/test_learn_in_view.py::test_every_lesson_step_in_view_on_a_phone[abluxxen.duel-de]":
+        "[abluxxen.basic-de]",
+    "web/test_learn_in_view.py::test_every_lesson_step_in_view_on_a_phone[kombio.basic-de]":
+        "[abluxxen.basic-de]; web/test_learn_journey.py (Kombio's lesson on a German phone)",
+    "web/test_leave.py::test_my_games_offers_only_to_watch_a_game_the_player_left":
+        "test_a_player_leaves_and_a_bot_plays_the_seat",
     # the server: sizing runs and second cells
     "server/test_connection_budget.py::test_two_processes_and_400_players_fit_the_default_max_connections":
         "server/test_read_pool.py, server/test_multiprocess.py (the pools of two processes)",
