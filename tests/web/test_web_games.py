@@ -296,6 +296,19 @@ def test_language_keyboard_and_phone(new_page, server, artifacts):
     page.click("button[data-lang=en]")
     expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")
     page.wait_for_function("() => document.querySelectorAll('#log-list li').length > 0")
+    # a log entry that wraps goes on under its own first line, not under its number
+    page.click("#log-toggle")
+    starts = page.evaluate("""() => { const l = document.getElementById('log-list');
+        l.style.width = '120px';
+        return [...l.querySelectorAll('li')].map((li) => {
+          const r = document.createRange();
+          r.setStartAfter(li.querySelector('.log-n')); r.setEnd(li, li.childNodes.length);
+          const lines = new Map();
+          for (const b of r.getClientRects()) if (b.width > 0) {
+            const y = Math.round(b.top); lines.set(y, Math.min(lines.get(y) ?? 1e9, b.left)); }
+          return [...lines.values()]; }); }""")
+    assert any(len(s) > 1 for s in starts), starts           # some entry wraps at this width
+    assert all(max(s) - min(s) < 2 for s in starts if s), starts
 
 
 MY_FACES = """() => [...document.querySelectorAll('.my-area .ko-grid .card')].map(c => ({
