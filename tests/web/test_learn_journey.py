@@ -138,6 +138,10 @@ def test_screenshots_of_the_lobby_and_a_step(new_page, artifacts, lang, size):
     wait_step(page, 0)
     assert on_screen(page, "#ko-draw") and on_screen(page, "#learn-do")
     page.screenshot(path=str(artifacts / f"learn-kombio-step-{tag}.png"))
+    # the step's rule link is words ("Read the rule") in the step's type, not an id's monospace
+    fonts = page.evaluate("""() => [document.querySelector('#learn-do'),
+        document.querySelector('#learn-step .clause-ref')].map((e) => getComputedStyle(e).fontFamily)""")
+    assert fonts[0] == fonts[1], fonts
     do(page, lesson("kombio.basic").steps_json()[0]["decision"], 0)
     wait_step(page, 1)
     page.screenshot(path=str(artifacts / f"learn-kombio-step2-{tag}.png"))
