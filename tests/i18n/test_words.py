@@ -120,3 +120,12 @@ def test_every_clause_id_a_player_can_see_is_a_reference_the_browser_links(lang)
     bad = {k: v for k, v in catalog(lang).items()
            if not k.startswith(TERMINAL_ONLY) and re.search(CLAUSE, REF.sub("", v))}
     assert not bad, bad
+
+
+@pytest.mark.parametrize("cat", [EN, DE], ids=["en", "de"])
+def test_the_pace_has_one_name_in_both_of_the_lobbys_forms(cat):
+    """"Play now" names the two paces as the new table's form and the join page do (English
+    said "Live" beside "Real-time")."""
+    assert cat["queue.live"] == cat["pace.live"]
+    assert cat["queue.turn"] == cat["pace.turn"]
+    assert cat["table.join_pace_live"].lower().endswith(cat["pace.live"].lower())

@@ -11,6 +11,7 @@ Screenshots go to the artifacts directory."""
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -72,6 +73,7 @@ def test_the_coach_answers_at_a_bot_table(pages, coach_server, artifacts, lang, 
         # the option in the table log's words, in the page's language (its notation the title)
         assert cells.nth(1).inner_text().strip().startswith(WORDS[lang]["play"])
         assert cells.nth(1).locator(".coach-words").get_attribute("title").startswith("play ")
+        assert not re.search(r"\b(AB|DU|CL|KO)-\d", cells.nth(1).inner_text())   # no clause ids
         win, n = cells.nth(2).inner_text().strip(), int(cells.nth(3).inner_text())
         assert n >= 1 and (win == "—" or win.endswith("%"))
     expect(page.locator("#coach-table .coach-own")).to_have_count(1)
@@ -165,9 +167,12 @@ def test_the_replay_shows_the_review(pages, coach_server, reviewed_game, artifac
     for part in ("chosen", "best"):           # the decisions in words, in the page's language
         expect(page.locator(f"#review-mark .review-{part} .review-words")).to_contain_text(
             WORDS[lang]["you"])
+    # words, not the rules' clause ids (the step's own text links its rule)
+    assert not re.search(r"\b(AB|DU|CL|KO)-\d", page.locator("#review-mark").inner_text())
     page.click("#review-next")
     expect(page.locator("#replay-board")).to_have_attribute("data-step", str(steps[1]))
     page.locator("#review-mark").scroll_into_view_if_needed()
+    assert not re.search(r"\b(AB|DU|CL|KO)-\d", page.locator("#review-mark").inner_text())
     assert_accessible(page, f"replay review, {lang} {size['width']}")
     page.screenshot(path=str(artifacts / f"review-{lang}-{size['width']}.png"))
     page.locator("#replay-review").scroll_into_view_if_needed()

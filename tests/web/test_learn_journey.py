@@ -127,10 +127,21 @@ def test_screenshots_of_the_lobby_and_a_step(new_page, artifacts, lang, size):
     page.wait_for_selector("#learn-panel .learn-btn")
     tag = f"{size['width']}x{size['height']}-{lang}"
     page.screenshot(path=str(artifacts / f"learn-lobby-{tag}.png"))
+    # a lesson's step count runs on after its title's last line (a German title wraps on a
+    # phone), not in a column beside its first one
+    apart = page.evaluate("""() => [...document.querySelectorAll('#learn-panel .learn-btn')].filter((b) => {
+        const r = document.createRange(); r.selectNodeContents(b.firstChild);
+        const lines = [...r.getClientRects()], count = b.querySelector('span').getClientRects()[0];
+        return count.top < lines[lines.length - 1].top - 1; }).map((b) => b.id)""")
+    assert not apart, apart
     page.click("#learn-kombio-basic")
     wait_step(page, 0)
     assert on_screen(page, "#ko-draw") and on_screen(page, "#learn-do")
     page.screenshot(path=str(artifacts / f"learn-kombio-step-{tag}.png"))
+    # the step's rule link is words ("Read the rule") in the step's type, not an id's monospace
+    fonts = page.evaluate("""() => [document.querySelector('#learn-do'),
+        document.querySelector('#learn-step .clause-ref')].map((e) => getComputedStyle(e).fontFamily)""")
+    assert fonts[0] == fonts[1], fonts
     do(page, lesson("kombio.basic").steps_json()[0]["decision"], 0)
     wait_step(page, 1)
     page.screenshot(path=str(artifacts / f"learn-kombio-step2-{tag}.png"))

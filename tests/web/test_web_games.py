@@ -70,6 +70,10 @@ def finish_and_check(page: Page, server, code: str, player, artifacts, name: str
     # the last cards land: no card flight (Web Animations, dom.js) still running
     page.wait_for_function("() => !document.getAnimations().some(a => a.playState === 'running')")
     page.screenshot(path=str(artifacts / f"{name}-end.png"), full_page=True)
+    # the log beside the result stays a window high (it scrolls in itself, the page does not
+    # grow with it)
+    side, window = page.evaluate("[document.querySelector('.side').getBoundingClientRect().height, innerHeight]")
+    assert side <= window, (side, window)
     view = final_view(server, code)
     shown, winners = shown_scores(page)
     assert shown == view[score_key]
@@ -154,6 +158,30 @@ def _duel_view(options=None, actions=()):
     for a in actions:
         st.apply(a)
     return st.view(0), [st.decision_json(d, 0) for d in st.legal()]
+
+
+def test_a_phones_shadow_stacks_show_no_cut_numbers(new_page):
+    """On a phone the cards of a shadow stack overlap: a covered card shows no number, so that
+    the visible strips of three 12s never read "1 1 12" (the stack's count says how many)."""
+    from cardtable.core import new_game
+
+    page = new_page("de", width=375, height=740, phone=True)
+    page.goto("/")
+    page.wait_for_selector("#create-btn")
+    st = new_game("abluxxen", variant="duel", players=2, seed=0,
+                  deal={"hands": [["X", "X", 7, 7, 3, 3, 2, 2, 9, 9, 9, 11, 12]],
+                        "shadow": [1, 2, 3, 4, 5, 6, 10, 10, 11, 11, 12, 12, 12]})
+    page.evaluate(RENDER, {"view": st.view(0), "decisions": [st.decision_json(d, 0) for d in st.legal()],
+                           "sel": []})
+    cut = page.evaluate("""() => [...document.querySelectorAll('#probe .shadow-stack')].flatMap((stack) => {
+        const cards = [...stack.querySelectorAll('.card')];
+        return cards.slice(0, -1).filter((c, i) => {
+          const n = c.querySelector('.card-num');
+          return n && getComputedStyle(n).visibility !== 'hidden'
+            && n.getBoundingClientRect().right > cards[i + 1].getBoundingClientRect().left + 0.5;
+        }).map((c) => stack.dataset.key); })""")
+    assert page.locator("#probe .shadow-stack").count() == 9
+    assert not cut, cut
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -296,6 +324,19 @@ def test_language_keyboard_and_phone(new_page, server, artifacts):
     page.click("button[data-lang=en]")
     expect(page.locator("#rule-hint")).to_contain_text("SAME NUMBER OF CARDS")
     page.wait_for_function("() => document.querySelectorAll('#log-list li').length > 0")
+    # a log entry that wraps goes on under its own first line, not under its number
+    page.click("#log-toggle")
+    starts = page.evaluate("""() => { const l = document.getElementById('log-list');
+        l.style.width = '120px';
+        return [...l.querySelectorAll('li')].map((li) => {
+          const r = document.createRange();
+          r.setStartAfter(li.querySelector('.log-n')); r.setEnd(li, li.childNodes.length);
+          const lines = new Map();
+          for (const b of r.getClientRects()) if (b.width > 0) {
+            const y = Math.round(b.top); lines.set(y, Math.min(lines.get(y) ?? 1e9, b.left)); }
+          return [...lines.values()]; }); }""")
+    assert any(len(s) > 1 for s in starts), starts           # some entry wraps at this width
+    assert all(max(s) - min(s) < 2 for s in starts if s), starts
 
 
 MY_FACES = """() => [...document.querySelectorAll('.my-area .ko-grid .card')].map(c => ({

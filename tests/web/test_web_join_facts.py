@@ -1,6 +1,6 @@
 """The join page says what a newcomer agrees to by taking a seat: the table's rule set and its
-pace (a turn-based table's time per move; a real-time one says so), in both languages. (That an
-invitation says "rated": tests/web/test_web_friends_rated.py.)"""
+pace (a turn-based table's time per move; a real-time one says so), and each bot's level, in
+both languages. (That an invitation says "rated": tests/web/test_web_friends_rated.py.)"""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ def test_the_join_page_names_the_rule_set_and_the_pace(server, new_page, artifac
         t(lang, "table.join_variant", variant=t(lang, "variant.expert")))
     expect(page.locator("#join-pace")).to_have_text(
         t(lang, "table.join_pace_turn", move=t(lang, "pace.move_86400")))
+    # a bot's chip says its level (the seats a newcomer would play against)
+    expect(page.locator(".seat-chips li").nth(2)).to_have_text(
+        f"{t(lang, 'seat.bot', n=3)} · {t(lang, 'level.easy')}")
     page.screenshot(path=str(artifacts / f"join-facts-375x740-{lang}.png"))
     page.goto(f"/t/{live}")
     page.wait_for_selector("#tj-name")

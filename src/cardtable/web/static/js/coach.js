@@ -10,6 +10,7 @@
 import { t, getLang, formatPercent } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
+import { plainText } from "./seats.js";
 
 /** Whether the coach may help at this table (the server decides again: coach_allowed). */
 export function coachAllowed(st, table) {
@@ -18,11 +19,12 @@ export function coachAllowed(st, table) {
   return (st.seats || []).every((s) => s.seat === st.seat || s.kind === "bot");
 }
 
-/** An option in the table's words (the server's, in the page's language), its notation as
- * its title; the notation alone where the server has no words for it. */
+/** An option in the table's words (the server's, in the page's language, without their clause
+ * references: a row of a table, not a rule's text), its notation as its title; the notation
+ * alone where the server has no words for it. */
 export function optionWords(o) {
   const words = o.text && o.text[getLang()];
-  return words ? h("span", { class: "coach-words", title: o.decision }, words) : h("code", {}, o.decision);
+  return words ? h("span", { class: "coach-words", title: o.decision }, plainText(words)) : h("code", {}, o.decision);
 }
 
 export function tableCoach({ code, state, table, token }) {

@@ -14,6 +14,7 @@
 import { t, getLang, formatNumber } from "./i18n.js";
 import { node } from "./dom.js";
 import { api, apiMessage } from "./api.js";
+import { plainText } from "./seats.js";
 
 const POLL_MS = 700;
 
@@ -94,12 +95,13 @@ function mark(R, i) {
   return box;
 }
 
-/** A decision in the table's words (the server's, in the page's language), its notation as its
- * title; the notation alone where the server has no words for it. */
+/** A decision in the table's words (the server's, in the page's language, without their clause
+ * references: the step's own text links the rule), its notation as its title; the notation
+ * alone where the server has no words for it. */
 function words(text, notation) {
   const w = text && text[getLang()];
   if (!w) return node("code", null, notation);
-  const el = node("span", "review-words", w);
+  const el = node("span", "review-words", plainText(w));
   el.title = notation;
   return el;
 }

@@ -42,7 +42,7 @@ export function appendLog(P, ev) {
   const { S, logList } = P;
   if (!ev.text) return;
   const li = h("li", { class: "log-item" + (ev.seat === (S.state && S.state.seat) ? " log-mine" : ""), data: { index: ev.index } },
-    h("span", { class: "log-n" }, String(ev.index + 1)), " ", withRefs(ev.text));
+    h("span", { class: "log-n" }, String(ev.index + 1)), " ", h("span", { class: "log-text" }, withRefs(ev.text)));
   logList.appendChild(li);
   while (logList.childNodes.length > 400) logList.removeChild(logList.firstChild);
   logList.scrollTop = logList.scrollHeight;

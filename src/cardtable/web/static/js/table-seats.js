@@ -12,6 +12,12 @@ import { navigate } from "./router.js";
 import { inviteBox } from "./friends.js";
 import { account, onAccount } from "./account.js";
 
+/** A seat's chip on the join page: a bot's name with its level ("Bot 3 · expert"), the one
+ * thing a newcomer cannot see elsewhere before taking a seat. */
+function botLevel(seat, name) {
+  return seat && seat.kind === "bot" && seat.bot ? `${name} · ${t("level." + seat.bot)}` : name;
+}
+
 export function drawLinkConfirm(ctx, mine) {
   const { S, code, root, connect } = ctx;
   clear(root);
@@ -63,7 +69,7 @@ export function drawJoin(ctx) {
   joinFacts(S.table),
   S.table.rated ? h("p", { class: "rated-hint" }, h("span", { class: "chip chip-rated" }, t("lobby.rated_chip")), " ", t("rt.join_hint")) : null,
   h("ul", { class: "seat-chips" }, names.map((n, i) => h("li", { class: "chip" + (S.table.free_seats.includes(i) ? " chip-free" : "") },
-    S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : n))),
+    S.table.free_seats.includes(i) ? `${t("seat.name", { n: i + 1 })}: ${t("seat.open")}` : botLevel(S.table.seats[i], n)))),
   me ? h("p", { class: "muted small as-account", id: "tj-name-as" }, t("lobby.as_account", { name: me.name }))
     : h("div", { class: "field" }, h("label", { for: "tj-name" }, t("lobby.name")),
       h("input", { id: "tj-name", type: "text", maxlength: 32, value: name, autocomplete: "nickname", oninput: (e) => { name = e.target.value; } })),
