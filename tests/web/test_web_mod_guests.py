@@ -17,7 +17,6 @@ from test_web_friends import LAPTOP, PHONE, TABLE_URL, open_table, playing, sign
 
 from cardtable.cli.main import main
 
-INSULT = "you all play like fools"
 WORDS = {"de": {"muted": "Ein Moderator hat dich im Chat stummgeschaltet, bis",
                 "why": "Grund: beleidigt die Zuschauer", "banned": "ausgeschlossen"},
          "en": {"muted": "A moderator has muted you in the chat until",
@@ -50,19 +49,20 @@ def test_a_guest_spectator_is_muted_from_a_reported_line_and_banned_by_seat(
         new_page, server, lang, size):
     n = secrets.randbelow(10**6)
     ann, rea, mo = f"Ann{n}", f"Rea{n}", f"Mo{n}"
+    insult = f"you all play like fools {n}"       # (one server for every cell: its own line)
     a = new_page("en", **LAPTOP)
     sign_up(a, ann)
     code = _game_with_a_bot(a)
     g = new_page(lang, phone=size is PHONE, **size)          # Gus: a guest, watching
     g.goto(f"/t/{code}")
     g.click("#chat-toggle")
-    g.fill("#chat-input", INSULT)
+    g.fill("#chat-input", insult)
     g.press("#chat-input", "Enter")
     r = new_page("en", **LAPTOP)                             # Rea: an account, watching
     sign_up(r, rea)
     r.goto(f"/t/{code}")
     r.click("#chat-toggle")
-    line = r.locator("#chat-list li", has_text=INSULT)
+    line = r.locator("#chat-list li", has_text=insult)
     line.locator(".chat-report").click()
     r.click("#report-dialog-submit")
     expect(r.locator("#chat-status")).to_contain_text("Thank you")
@@ -71,7 +71,7 @@ def test_a_guest_spectator_is_muted_from_a_reported_line_and_banned_by_seat(
     sign_up(m, mo)
     _cli("admin", "role", mo, "moderator", "--reason", "test", "--database", server.database)
     m.goto("/mod")
-    card = m.locator(".mq-report", has_text=INSULT)
+    card = m.locator(".mq-report", has_text=insult)
     expect(card).to_have_count(1)
     card = m.locator("#" + card.get_attribute("id"))
     card.locator(".mq-claim").click()
