@@ -265,6 +265,61 @@ def test_a_passkey_only_account_logs_in_once_with_each_recovery_code(web):
     assert wrong.status_code == 401 and wrong.content == again.content
 
 
+def test_a_passkey_only_account_confirms_an_address_change_with_a_fresh_passkey(web):
+    from webauthn_soft import RP, Agent, SoftKey
+
+    a, key = Agent(web), SoftKey(RP)
+    assert a.sign_up("Saija", key).status_code == 201
+    body = {"address": "saija@example.org", "lang": "en"}
+
+    def confirm(purpose: str = "email") -> dict:
+        r = a.call("POST", f"/api/me/passkeys/confirm/options?for={purpose}")
+        assert r.status_code == 200, r.text
+        assert [c["id"] for c in r.json()["allowCredentials"]] == [key.id]
+        return key.get(r.json(), a.origin)
+
+    def refused(r, status: int, code: str) -> None:
+        assert (r.status_code, r.json()["error"]) == (status, code), r.text
+        assert a.call("GET", "/api/me/email").json()["pending"] is None      # nothing changed
+
+    # the session alone does not redirect the account's mail
+    refused(a.call("PUT", "/api/me/email", body), 403, "passkey_needed")
+    # an answer to a ceremony begun for deleting the account does not confirm this
+    refused(a.call("PUT", "/api/me/email", dict(body, credential=confirm("delete"))), 400,
+            "passkey_expired")
+    # a fresh answer to this purpose's ceremony does, once
+    answer = confirm()
+    r = a.call("PUT", "/api/me/email", dict(body, credential=answer))
+    assert r.status_code == 202, r.text
+    assert r.json()["pending"] == "saija@example.org"
+    link, _ = web.inbox.link("verify-email")
+    refused_again = a.call("PUT", "/api/me/email", dict(body, address="thief@example.org",
+                                                        credential=answer))
+    assert (refused_again.status_code, refused_again.json()["error"]) == \
+        (400, "passkey_expired"), refused_again.text
+    # replayed under a new ceremony of this purpose: an answer to another challenge
+    a.call("POST", "/api/me/passkeys/confirm/options?for=email")
+    r = a.call("PUT", "/api/me/email", dict(body, address="thief@example.org",
+                                            credential=answer))
+    assert (r.status_code, r.json()["error"]) == (403, "bad_passkey"), r.text
+    # another account's passkey does not confirm it either
+    b, other = Agent(web), SoftKey(RP)
+    assert b.sign_up("Saijan", other).status_code == 201
+    r = a.call("POST", "/api/me/passkeys/confirm/options?for=email")
+    r = a.call("PUT", "/api/me/email", dict(body, address="thief@example.org",
+                                            credential=other.get(r.json(), a.origin)))
+    assert (r.status_code, r.json()["error"]) == (403, "bad_passkey"), r.text
+    assert a.call("GET", "/api/me/email").json()["pending"] == "saija@example.org"
+    # bad input changes nothing and leaves the ceremony: a malformed answer, an unknown purpose
+    a.call("POST", "/api/me/passkeys/confirm/options?for=email")
+    r = a.call("PUT", "/api/me/email", dict(body, credential={"id": "x"}))
+    assert (r.status_code, r.json()["error"]) == (400, "passkey_malformed"), r.text
+    assert a.call("POST", "/api/me/passkeys/confirm/options?for=mail").status_code == 422
+    assert web.call("POST", "/api/email/verify", json={"token": token_of(link)}).status_code \
+        == 200
+    assert a.call("GET", "/api/me/email").json()["address"] == "saija@example.org"
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_every_e_mail_error_and_message_has_words_in_both_languages(lang):
     from cardtable.i18n import t
@@ -272,7 +327,7 @@ def test_every_e_mail_error_and_message_has_words_in_both_languages(lang):
     src = (Path(__file__).parents[2] / "src/cardtable/server/http/email.py").read_text()
     codes = set(re.findall(r'ApiError\(\d+,[^;]*?"([a-z_]+)"(?:,|\))', src, re.S))
     assert {"mail_unavailable", "bad_link", "bad_address", "has_password",
-            "bad_recovery"} <= codes
+            "bad_recovery", "passkey_needed"} <= codes
     for code in codes | {"mail_limited"}:
         assert t(lang, f"err.api.{code}", seconds=3) != f"err.api.{code}", code
     body = t(lang, "mail.reset.body", name="Ann", link="LINK", minutes=30)

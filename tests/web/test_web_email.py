@@ -157,3 +157,31 @@ def test_without_smtp_the_log_in_dialog_says_reset_is_not_available(new_page):
         expect(p.locator("#forgot-unavailable")).to_contain_text(words)
         p.click("#forgot-code")
         expect(p.locator("#recovery-dialog #rc-code")).to_be_visible()
+
+
+def test_a_passkey_only_account_confirms_its_address_with_a_passkey(browser, mail_site):
+    """The e-mail dialog of an account without a password asks the device for a passkey
+    (a virtual authenticator) when it sends the link; on a phone, in German."""
+    from test_web_passkeys import authenticator, credentials
+
+    srv, inbox = mail_site
+    with page_factory(browser, srv.base.replace("127.0.0.1", "localhost")) as make:
+        p = make("de", phone=True, **PHONE)
+        cdp, auth = authenticator(p)
+        p.goto("/")
+        p.click("#account-btn")
+        p.click("#acct-mode")
+        p.fill("#acct-name", "Pekka")
+        p.click("#pk-signup")
+        expect(p.locator("#account-btn .acct-name")).to_have_text("Pekka")
+        [cred] = credentials(cdp, auth)
+        p.click("#account-btn")
+        p.click("#acct-email")
+        expect(p.locator("#email-passkey")).to_contain_text("Passkeys")
+        expect(p.locator("#email-password")).to_have_count(0)
+        p.fill("#email-address", "pekka@example.org")
+        p.keyboard.press("Enter")
+        expect(p.locator("#email-dialog")).to_have_count(0)
+        assert "/verify-email#token=" in inbox.link("verify-email")
+        # the passkey signed once more: the confirmation was its ceremony
+        assert credentials(cdp, auth)[0]["signCount"] > cred["signCount"]

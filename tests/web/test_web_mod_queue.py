@@ -5,7 +5,8 @@ told it is for moderators. Mo, made a moderator from the terminal (`cardtable ad
 finds the queue in his account menu, sees the report with the line among the lines around it,
 takes it on, removes the line and mutes Ben: Ann's chat shows the line as removed, Ben's next
 line is refused (muted), and the report, resolved, says so. Screenshots of the queue at both
-sizes in both languages go to the artifacts directory; axe-core finds nothing on the queue."""
+sizes in both languages go to the artifacts directory; axe-core finds nothing on the queue.
+Ann then finds the outcome in her "My reports"."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from test_web_friends import open_table, sign_up
 
 from cardtable.cli.main import main
 
-LAPTOP = {"width": 1366, "height": 768}
+LAPTOP = {"width": 1366, "height": 657}
 PHONE = {"width": 375, "height": 740}
 INSULT = "you play like an idiot"
+HANDLED = "handled: the player was muted"      # i18n en mod.handled.muted
 
 
 def _fits(page, selector: str) -> None:
@@ -133,3 +135,9 @@ def test_a_moderator_removes_a_reported_line_and_mutes_its_author(new_page, serv
     m.set_viewport_size(LAPTOP)
     m.click("#lang-switch [data-lang='de']")
     m.screenshot(path=str(artifacts / "mod-queue-de-laptop.png"), full_page=True)
+
+    # the reporter sees the outcome in "My reports", in English on her laptop
+    a.click("#chat-close")                       # (the open chat drawer covers the menu)
+    a.click("#account-btn")
+    a.click("#acct-reports")
+    expect(a.locator("#my-reports li")).to_contain_text(HANDLED)

@@ -1,7 +1,8 @@
 """Blocking in the browser, in Chromium against a live server: Ann (an English laptop) blocks
 Ben from his profile with its button; Ben (a German phone) then cannot take the free seat of
-Ann's table and is told so in his language, without a word of who or why. Ann unblocks him
-and the button says so. The profile with the button is checked with axe."""
+Ann's table and is told so in his language, without a word of who or why; their friendship is
+gone, so his waiting table no longer offers to invite her (and the route refuses it). Ann
+unblocks him and the button says so. The profile with the button is checked with axe."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import secrets
 
 from a11y import assert_accessible
 from playwright.sync_api import expect
-from test_web_friends import LAPTOP, PHONE, open_table, sign_up
+from test_web_friends import LAPTOP, PHONE, POLLED, open_table, sign_up
+
+FETCH = """([method, path, body]) => fetch(path, {method, body: body ? JSON.stringify(body) : undefined,
+    headers: {'Content-Type': 'application/json'}}).then(async (r) => ({status: r.status,
+    body: await r.json().catch(() => null)}))"""
 
 
 def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, artifacts):
@@ -19,6 +24,15 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, art
     b = new_page("de", phone=True, **PHONE)
     sign_up(a, ann)
     sign_up(b, ben)
+
+    # friends first: Ben's waiting table offers to invite Ann
+    asked = b.evaluate(FETCH, ["POST", "/api/friends/requests", {"name": ann}])
+    assert asked["status"] == 202, asked
+    rid = a.evaluate(FETCH, ["GET", "/api/friends", None])["body"]["incoming"][0]["id"]
+    assert a.evaluate(FETCH, ["POST", f"/api/friends/requests/{rid}/accept", None])[
+        "status"] == 200
+    bens = open_table(b, ben)
+    expect(b.locator(f'#invite-list .fr-item[data-name="{ann}"]')).to_be_visible(timeout=POLLED)
 
     a.goto(f"/players/{ben}")
     button = a.locator("#rt-block")
@@ -36,6 +50,12 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, art
     expect(b.locator("#tj-name-as")).to_contain_text(ben)         # logged in: the account's
     b.click("#take-seat")
     expect(b.get_by_text("Du kannst diesem Tisch nicht beitreten.")).to_be_visible()
+    # ... nor invite her: the friendship is gone, and with it the offer and the route
+    b.goto(f"/t/{bens}")
+    expect(b.locator("#fr-table")).to_be_visible()
+    expect(b.locator(f'#invite-list .fr-item[data-name="{ann}"]')).to_have_count(0)
+    refused = b.evaluate(FETCH, ["POST", "/api/friends/invites", {"to": ann, "table": bens}])
+    assert (refused["status"], refused["body"]["error"]) == (404, "not_friend"), refused
 
     a.goto(f"/players/{ben}")
     expect(a.locator("#rt-block")).to_have_text("Unblock")

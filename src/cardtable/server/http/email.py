@@ -22,7 +22,7 @@ import logging
 import time
 import unicodedata
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, StringConstraints
@@ -34,6 +34,7 @@ from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import Limits, client_addr, name_keys
 from cardtable.server.http.account import (AccountOut, Accounts, Body, Password,
                                            checked_password)
+from cardtable.server.http.passkey import confirmed
 from cardtable.server.mail.smtp import Mailer, Outgoing
 from cardtable.server.people import accounts as A
 from cardtable.server.people import email as E
@@ -135,6 +136,10 @@ class SetAddress(Body):
     password: Password | None = Field(None, description="the account's password (needed "
                                                         "if it has one)")
     lang: Lang = Field("en", description="the language of the account's messages: en, de")
+    credential: dict[str, Any] | None = Field(
+        None, description="an account without a password: the answer of a passkey "
+                          "confirmation begun with POST /api/me/passkeys/confirm/options"
+                          "?for=email (as JSON, as for the passkey routes)")
 
 
 class ResetRequest(Body):
@@ -261,10 +266,15 @@ async def get_address(request: Request) -> AddressOut:
 
 
 @router.put("/api/me/email", response_model=AddressOut, status_code=202)
-async def set_address(req: SetAddress, request: Request) -> AddressOut:
+async def set_address(req: SetAddress, request: Request, response: Response) -> AddressOut:
     """Set or change the address: a message with a link (good for two days, one use) goes
-    to it, and it counts once the link is followed (until then a verified one stays). Needs
-    the password of an account that has one (403 `wrong_password`). 422 `bad_address`; 409
+    to it, and it counts once the link is followed (until then a verified one stays). The
+    session alone is not enough (a stolen one could redirect the account's recovery mail):
+    an account with a password confirms with it (403 `wrong_password`), one without with a
+    passkey (`credential`: the answer of a ceremony begun with POST
+    /api/me/passkeys/confirm/options?for=email, good for this request once; 403
+    `passkey_needed` without it, `bad_passkey` for an answer that is not valid, 400
+    `passkey_expired` for one of another purpose, used or expired). 422 `bad_address`; 409
     `mail_unavailable`; 429 `mail_limited`."""
     s = svc(request)
     account, _ = await s.accounts.me(request)
@@ -277,6 +287,11 @@ async def set_address(req: SetAddress, request: Request) -> AddressOut:
         if req.password is None or not await s.accounts.check_password(
                 request, account, name_keys(account["name"]), req.password):
             raise ApiError(403, "the password is wrong", "wrong_password")
+    elif req.credential is None:
+        raise ApiError(403, "confirm with one of your passkeys", "passkey_needed",
+                       {"field": "credential"})
+    else:
+        await confirmed(request, response, account, req.credential, "email")
     s.address_open(request)
     await s.send_verification(account, address, req.lang if req.lang in LANGS else "en")
     return await _address_out(s, account["id"])

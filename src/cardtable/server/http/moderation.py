@@ -102,6 +102,9 @@ class MuteIn(Body):
     name: Name | None = Field(None, description="an account's name")
     seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
                              description="CODE:N: the guest who took this seat (as bans)")
+    line: int | None = Field(None, ge=1, le=2**53, description="a line of table talk (its "
+                             "`seq`): its writer, an account or a guest's browser, at a seat "
+                             "or watching")
     reason: str = Field(..., min_length=1, max_length=500)
     until: str = Field(..., min_length=1, max_length=40, description="the mute's end: 30m, "
                        "12h, 3d, 2w or an ISO 8601 time")
@@ -111,6 +114,8 @@ class UnmuteIn(Body):
     name: Name | None = Field(None, description="an account's name")
     seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
                              description="CODE:N: the guest who took this seat")
+    line: int | None = Field(None, ge=1, le=2**53, description="a line of table talk: its "
+                             "writer (as for a mute)")
     reason: str = Field(..., min_length=1, max_length=500)
 
 
@@ -259,9 +264,10 @@ async def _evidence(request: Request, req: ReportIn) -> dict:
 
 
 def _lines_around(code: str, line: int):
-    """The table's line `line` (channel `table`), the five before it and the five after."""
+    """The table's line `line`, the five before it and the five after, of its channel."""
     base = ("SELECT c.id, c.seat, c.name, c.kind, c.text, c.at FROM chat c JOIN game_tables t "
-            "ON t.id = c.table_id WHERE t.code = :c AND c.channel = 'table' AND ")
+            "ON t.id = c.table_id WHERE t.code = :c AND c.channel = (SELECT channel FROM chat "
+            "WHERE id = :l) AND ")
     before = yield (base + "c.id <= :l ORDER BY c.id DESC LIMIT 6", {"c": code, "l": line})
     after = yield (base + "c.id > :l ORDER BY c.id LIMIT 5", {"c": code, "l": line})
     return [dict(zip(("id", "seat", "name", "kind", "text", "at"), r))
@@ -269,48 +275,60 @@ def _lines_around(code: str, line: int):
 
 
 def _line_author(code: str, line: int):
-    """The line `line` of table `code`'s talk (channel `table`): (True, the account holding
-    its writer's seat, or None for a guest's); (False, None) if the table has no such line."""
-    rows = yield ("SELECT s.account_id FROM chat c JOIN game_tables t ON t.id = c.table_id "
-                  "LEFT JOIN seats s ON s.table_id = c.table_id AND s.seat = c.seat "
-                  "WHERE t.code = :c AND c.id = :l AND c.channel = 'table'",
+    """The line `line` of table `code`'s talk (either channel): None if the table has no such
+    line; else (the account that wrote it: its seat's, or a spectator's session's; None for a
+    guest's line, how the line names its writer: the seat's name or `spectator N`)."""
+    rows = yield ("SELECT COALESCE(s.account_id, c.account_id), c.seat, c.name, c.spectator "
+                  "FROM chat c JOIN game_tables t ON t.id = c.table_id "
+                  "LEFT JOIN seats s ON c.seat IS NOT NULL AND s.table_id = c.table_id AND "
+                  "s.seat = c.seat WHERE t.code = :c AND c.id = :l",
                   {"c": code, "l": line})
-    return (True, rows[0][0]) if rows else (False, None)
+    if not rows:
+        return None
+    account_id, seat, name, spectator = rows[0]
+    return account_id, name if seat is not None and name else f"spectator {spectator}"
 
 
-async def _check_line(request: Request, req: ReportIn, target: int) -> None:
-    """A reported line is a line of the table's talk written from the reported account's
-    seat: 422 `report_line` (a line without its table), 404 `no_line`, 422
-    `report_not_author` (another player's or a guest's line)."""
+async def _line_of(request: Request, req: ReportIn):
+    """The reported line's author (`_line_author`), None without a line: 422 `report_line` (a
+    line without its table), 404 `no_line`."""
     if req.line is None:
-        return
+        return None
     if not req.table:
         raise ApiError(422, "a reported line needs its table", "report_line",
                        {"field": "table"})
-    found, author = await A.read(_store(request), _line_author(req.table.upper(), req.line))
-    if not found:
+    found = await A.read(_store(request), _line_author(req.table.upper(), req.line))
+    if found is None:
         raise ApiError(404, f"table {req.table.upper()} has no line {req.line}", "no_line",
                        {"line": req.line})
-    if author != target:
-        raise ApiError(422, f"line {req.line} was not written from {req.name}'s seat",
-                       "report_not_author", {"field": "line", "name": req.name})
+    return found
 
 
 @router.post("/api/reports", response_model=ReportOut, status_code=201)
 async def report(req: ReportIn, request: Request) -> ReportOut:
-    """Report a player (or one of their lines of table talk: `table` and `line`, written from
-    their account's seat) with a reason and an optional note. The report carries the lines
-    around the reported one, the table and the move. Limited per account (429
-    `report_limited`); 404 `no_account`, `no_line`; 422 `report_not_author`, `report_line`."""
+    """Report a player (or one of their lines of table talk: `table` and `line`) with a
+    reason and an optional note. A line written by an account must be the named player's
+    (422 `report_not_author`); a guest's line (at a seat or watching) is reported as its
+    writer, whatever `name` says (the report names the line's seat, or `spectator N`), and
+    a moderator acts on it through the line (POST /api/mod/mutes with `line`). The report
+    carries the lines around the reported one, the table and the move. Limited per account
+    (429 `report_limited`); 404 `no_account`, `no_line`; 422 `report_not_author`,
+    `report_line`."""
     me = await _me(request)
     await refuse_banned(request, me["id"])
-    target = await A.read(_store(request), M.account_by_keys(name_keys(req.name)))
-    if target is None:
-        raise ApiError(404, f"no account is named {req.name!r}", "no_account",
-                       {"name": req.name})
+    line = await _line_of(request, req)
+    if line is not None and line[0] is None:            # a guest's line: its writer
+        target = (None, line[1])
+    else:
+        target = await A.read(_store(request), M.account_by_keys(name_keys(req.name)))
+        if target is None:
+            raise ApiError(404, f"no account is named {req.name!r}", "no_account",
+                           {"name": req.name})
+        if line is not None and line[0] != target[0]:
+            raise ApiError(422, f"line {req.line} was not written by {req.name}",
+                           "report_not_author", {"field": "line", "name": req.name})
     if target[0] == me["id"]:
         raise ApiError(422, "that is your own name", "report_self")
-    await _check_line(request, req, target[0])
     wait = _limits(request).take(str(me["id"]))
     if wait:
         seconds = int(wait + 0.999)
@@ -434,15 +452,33 @@ async def _seat_target(request: Request, seat: str) -> tuple[str, str, str]:
 
 
 def _one_target(req) -> None:
-    if (req.name is None) == (req.seat is None):
-        raise ApiError(422, "name one of name and seat", "mute_target", {"field": "name"})
+    if sum(x is not None for x in (req.name, req.seat, req.line)) != 1:
+        raise ApiError(422, "name one of name, seat and line", "mute_target",
+                       {"field": "name"})
+
+
+async def _line_target(request: Request, line: int) -> tuple[str, str, str, str]:
+    """(kind, target, how the audit log names it, how the answer names it) of the writer of
+    the chat line `line`; 404 `no_line`, 409 `mute_no_identity` (a guest spectator whose
+    browser gave no identity: a mute by address would silence everybody behind it, so only a
+    ban, the moderator's choice, goes by the address)."""
+    found = await A.read(_store(request), N.line_writer(line))
+    if found is None:
+        raise ApiError(404, f"there is no line {line}", "no_line", {"line": line})
+    if found[0] == "none":
+        raise ApiError(409, "this line's writer is a guest whose browser gave no identity: "
+                            "nothing a mute can hold (a ban can go by the address group)",
+                       "mute_no_identity", {"line": line})
+    return found
 
 
 @router.post("/api/mod/mutes", response_model=MuteMade, status_code=201)
 async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
-    """Mute an account (`name`) or the guest of a seat (`seat`) in table talk until `until`
-    (moderators): their lines are refused (`chat_muted`, saying until when). 404
-    `no_account` / `no_seat`; 422 `bad_until`, `mute_target`."""
+    """Mute an account (`name`), the guest of a seat (`seat`) or the writer of a line of
+    table talk (`line`: an account, or a guest's browser at a seat or watching) in table talk
+    until `until` (moderators): their lines are refused (`chat_muted`, saying until when and
+    why). 404 `no_account` / `no_seat` / `no_line`; 409 `mute_no_identity`; 422 `bad_until`,
+    `mute_target`."""
     me = await _staff(request)
     _one_target(req)
     try:
@@ -450,6 +486,11 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
         if req.name is not None:
             out = await A.write(_store(request), lambda: N.mute_account(
                 me["name"], name_keys(req.name), req.name, req.reason, until))
+        elif req.line is not None:
+            kind, target, shown, name = await _line_target(request, req.line)
+            out = await A.write(_store(request), lambda: N.mute(
+                me["name"], kind, target, shown, req.reason, until))
+            out["name"] = name
         else:
             person, shown, name = await _seat_target(request, req.seat)
             out = await A.write(_store(request), lambda: N.mute(
@@ -463,14 +504,18 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
 
 @router.post("/api/mod/unmutes")
 async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
-    """Lift the mutes in force of an account (`name`) or a seat's guest (`seat`)
-    (moderators): {"lifted": how many}."""
+    """Lift the mutes in force of an account (`name`), a seat's guest (`seat`) or a line's
+    writer (`line`) (moderators): {"lifted": how many}."""
     me = await _staff(request)
     _one_target(req)
     try:
         if req.name is not None:
             n = await A.write(_store(request), lambda: N.unmute_account(
                 me["name"], name_keys(req.name), req.name, req.reason))
+        elif req.line is not None:
+            kind, target, shown, _ = await _line_target(request, req.line)
+            n = await A.write(_store(request), lambda: N.unmute(
+                me["name"], kind, target, shown, req.reason))
         else:
             person, shown, _ = await _seat_target(request, req.seat)
             n = await A.write(_store(request), lambda: N.unmute(

@@ -1,7 +1,7 @@
 """The HTTP routes of passkeys (docs/api.md, "Passkeys"): sign up with a passkey
 (a name and a passkey, no password), log in with one (no name: the browser offers the
 passkeys it holds for this site), add one to the account, list and remove them, and delete
-a password-less account by confirming with a passkey.
+a password-less account or set its e-mail address by confirming with a passkey.
 
 Every ceremony has two requests: `.../options` makes a challenge (passkeys.py keeps it, a
 short-lived HttpOnly cookie binds it to this browser) and answers the options of
@@ -19,7 +19,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from cardtable.server.people import accounts as A
@@ -327,18 +327,54 @@ async def remove_passkey(request: Request, key_id: Annotated[int, Path(
     return Response(status_code=204)
 
 
+#: what a logged-in player may confirm with a passkey (`for=`) -> the ceremony's purpose
+CONFIRM_PURPOSES = {"delete": "confirm", "email": "email"}
+
+
 @router.post("/api/me/passkeys/confirm/options")
-async def confirm_options(request: Request, response: Response) -> dict:
+async def confirm_options(request: Request, response: Response, purpose: Annotated[
+        str, Query(alias="for", pattern="^(delete|email)$",
+                   description="what the answer confirms: `delete` (DELETE "
+                               "/api/me/with-passkey) or `email` (PUT /api/me/email)")
+        ] = "delete") -> dict:
     """Begin confirming with one of the account's passkeys (deleting an account without a
-    password): the options of navigator.credentials.get naming the account's passkeys."""
+    password, or setting its e-mail address): the options of navigator.credentials.get
+    naming the account's passkeys. The ceremony is bound to its purpose: its answer
+    confirms that one request only, once, within its lifetime (five minutes)."""
     s = svc(request)
     account, _ = await s.me(request)
     rp_id, _ = _rp(request)
     keys = await A.read(s.store, P.keys_of(account["id"]))
     if not keys:
         raise ApiError(404, "your account has no passkey", "no_passkey")
-    challenge = await _begin(request, response, "confirm", account_id=account["id"])
+    challenge = await _begin(request, response, CONFIRM_PURPOSES[purpose],
+                             account_id=account["id"])
     return P.authentication_options(rp_id, challenge, keys)
+
+
+async def confirmed(request: Request, response: Response, account: dict,
+                    credential: dict[str, Any], purpose: str) -> None:
+    """Check the answer of a confirmation ceremony this browser began for `purpose`
+    (CONFIRM_PURPOSES' values) by one of `account`'s passkeys; it is taken (single-use)
+    whatever the outcome. 400 `passkey_malformed` (nothing taken), `passkey_expired` (none
+    begun for this purpose, answered already, expired); 403 `bad_passkey` when the answer is
+    not valid or not by one of the account's passkeys (counted as a failed log-in of the
+    account, 429 `login_limited` beyond)."""
+    s = svc(request)
+    rp_id, origins = _rp(request)
+    P.check_shape(credential, "get")  # bad input leaves the ceremony
+    ch = await _take(request, response, purpose)
+    cred_id = P.credential_id_of(credential)
+    key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
+    counted = limit_keys(name_keys(account["name"]), account["id"])
+    _limited(s, s.limits.account_open(counted))
+    ok = key is not None and key["account_id"] == account["id"] == ch["account_id"]
+    count = P.check_assertion(credential, ch["challenge"], rp_id, origins, key) \
+        if ok else None
+    if count is None or not await A.write(
+            s.store, lambda: P.used(key["id"], key["sign_count"], count)):
+        s.limits.failed(counted)
+        raise ApiError(403, "this passkey was not accepted", "bad_passkey")
 
 
 @router.delete("/api/me/with-passkey", status_code=204)
@@ -349,20 +385,7 @@ async def delete_me(req: Answer, request: Request, response: Response) -> Respon
     the account's passkeys."""
     s = svc(request)
     account, _ = await s.me(request)
-    rp_id, origins = _rp(request)
-    P.check_shape(req.credential, "get")  # bad input leaves the ceremony
-    ch = await _take(request, response, "confirm")
-    cred_id = P.credential_id_of(req.credential)
-    key = await A.read(s.store, P.key_by_credential(cred_id)) if cred_id else None
-    counted = limit_keys(name_keys(account["name"]), account["id"])
-    _limited(s, s.limits.account_open(counted))
-    ok = key is not None and key["account_id"] == account["id"] == ch["account_id"]
-    count = P.check_assertion(req.credential, ch["challenge"], rp_id, origins, key) \
-        if ok else None
-    if count is None or not await A.write(
-            s.store, lambda: P.used(key["id"], key["sign_count"], count)):
-        s.limits.failed(counted)
-        raise ApiError(403, "this passkey was not accepted", "bad_passkey")
+    await confirmed(request, response, account, req.credential, "confirm")
     await A.delete(s.store, account["id"])
     out = Response(status_code=204)
     S.clear_cookie(request, out)

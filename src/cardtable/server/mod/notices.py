@@ -4,8 +4,9 @@ admin`, as mod/moderation.py is.
 
 Chat lines (`chat.removed_at`, migration 0015): a removed line keeps its text for the
 evidence; players get "removed by a moderator" instead of it. Mutes (`mutes`): an account
-or a guest (`person`, as bans name one) may not write in table talk until `until`
-(talk/chat_store.py, muted_until, reads them).
+or a guest (`person`, as bans name one: a seat's client, or a spectator's browser as its
+line keeps it, `line_writer`) may not write in table talk until `until` (talk/chat_store.py,
+muted_until and spectator_muted_until read them).
 
 Warnings (`warnings`, migration 0015): a moderator's text to an account, shown to it until it
 marks it read. Announcements (`announcements`): the one banner shown in the lobby and at the
@@ -58,6 +59,31 @@ def mute(actor: str, kind: str, target: str, shown: str, reason: str, until: flo
     ident, reason, _ = yield from restrict("mutes", actor, "mute", kind, target, shown, reason,
                                            until)
     return {"id": ident, "kind": kind, "target": target, "reason": reason, "until": until}
+
+
+def line_writer(line: int) -> Op:
+    """Who wrote the chat line `line`, as a mute names them: ("account", id, how the audit
+    log names it, how the moderator's answer names it) for an account's line (its seat's, or
+    a spectator's session's), ("person", the person half, ...) for a guest's (its seat's
+    client, or a spectator's browser: chat.person), ("none", ...) for a guest spectator whose
+    browser gave no identity; None if there is no such line."""
+    rows = yield ("SELECT t.code, c.seat, c.spectator, c.person, s.client, a.id, a.name "
+                  "FROM chat c JOIN game_tables t ON t.id = c.table_id "
+                  "LEFT JOIN seats s ON c.seat IS NOT NULL AND s.table_id = c.table_id AND "
+                  "s.seat = c.seat LEFT JOIN accounts a ON a.id = COALESCE(s.account_id, "
+                  "c.account_id) WHERE c.id = :l", {"l": line})
+    if not rows:
+        return None
+    code, seat, spectator, person, client, account_id, name = rows[0]
+    where = f"table {code} seat {seat}" if seat is not None else \
+        f"table {code} spectator {spectator}"
+    if account_id is not None:
+        return ("account", str(account_id), f"account {name} (line {line})", name)
+    if seat is not None and client and len(client) == 64:
+        person = client[32:]
+    if not person:
+        return ("none", "", "", f"line {line}")
+    return ("person", person, f"person {person[:8]} ({where}, line {line})", f"line {line}")
 
 
 def mute_account(actor: str, keys: tuple[str, str], name: str, reason: str,

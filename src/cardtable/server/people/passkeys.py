@@ -15,7 +15,8 @@ Tables (schema.py; migration 0009)
   passkey_challenges  a ceremony under way: `id_hash` (SHA-256 of the random value of the
                       short-lived HttpOnly cookie `cardtable_webauthn` that binds it to one
                       browser), `challenge` (32 random bytes, base64url), `purpose` (signup,
-                      login, add, confirm), `account_id` (add, confirm), `name` (signup),
+                      login, add, confirm: deleting the account, email: setting its
+                      address), `account_id` (add, confirm, email), `name` (signup),
                       `user_handle` (signup, add), `expires` (CHALLENGE_SECONDS on).
 
 A challenge is single-use: the answer's request takes (deletes) its row before anything is

@@ -178,6 +178,8 @@ chat = Table(
     Column("at", Float, nullable=False),
     Column("removed_at", Float, nullable=True),             # a moderator removed it (0015)
     Column("removed_by", String(80), nullable=True),        # who
+    Column("person", String(32), nullable=True),            # a spectator's browser (0019)
+    Column("account_id", Integer, nullable=True),           # a spectator's account (0019)
     Index("ix_chat_table", "table_id", "id"),
 )
 
@@ -257,7 +259,7 @@ passkey_challenges = Table(
     "passkey_challenges", metadata,
     Column("id_hash", String(64), primary_key=True),        # SHA-256 of the cookie's value
     Column("challenge", String(128), nullable=False),       # base64url
-    Column("purpose", String(12), nullable=False),          # signup | login | add | confirm
+    Column("purpose", String(12), nullable=False),          # signup | login | add | confirm | email
     Column("account_id", Integer, nullable=True),
     Column("name", String(64), nullable=True),
     Column("user_handle", String(100), nullable=True),

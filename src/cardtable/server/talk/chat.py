@@ -23,9 +23,13 @@ they see; once the game is over everybody gets both, and the replay shows both).
   takes effect at their next connection).
 - A moderator may mute a player for a time (mod/notices.py, mutes: the account, or the
   guest as bans name one): their text and reactions are refused (`chat_muted`, with
-  `params` {"until", "until_text"}: until when), at a seat (its account's mute or its
-  guest's) and as a spectator (the mute of the account of the connection's session cookie;
-  a guest spectator has no identity the server could hold to a guest's mute).
+  `params` {"until", "until_text", "reason"}: until when and why), at a seat (its account's
+  mute or its guest's) and as a spectator (the mute of the account of the connection's
+  session cookie, and the mute of the person its browser's client identity names: a guest
+  muted from one of their lines, at a seat or watching; a browser that gives no identity, or
+  a new browser profile, is not held by a guest's mute). A spectator's line keeps its
+  writer's person and account (never sent to clients) so that a moderator can mute them
+  from the line (http/moderation.py).
 - A client that connects gets `chat_log`: the mode and the last `chat_backlog` rows it may see.
 - A moderator may remove a line (mod/moderation.py, remove_line): the row keeps its text for
   the evidence, but clients get it as kind `removed` without text, and those connected get
@@ -43,8 +47,8 @@ import unicodedata
 from collections import deque
 from datetime import datetime, timezone
 
-from cardtable.server.talk.chat_store import (account_muted_until, blocked_seats, insert_chat,
-                                              last_mode, muted_until, recent_chat)
+from cardtable.server.talk.chat_store import (blocked_seats, insert_chat, last_mode,
+                                              muted_until, recent_chat, spectator_muted_until)
 from cardtable.server.guard.netaddr import addr_group
 from cardtable.server.guard.security import TokenBucket
 from cardtable.server.tables.table_base import ProtocolError, log_failure
@@ -196,14 +200,16 @@ class ChatRoom:
             raise ProtocolError("chat_off", "the host has turned the chat off")
         store = self.rt.hub.store
         if conn.seat is not None:
-            until = await muted_until(store, self.rt.id, conn.seat)
-        else:                                   # a spectator: the account of its session
-            account = getattr(conn, "account_id", None)
-            until = await account_muted_until(store, account) if account is not None else None
-        if until is not None:
+            muted = await muted_until(store, self.rt.id, conn.seat)
+        else:                                   # a spectator: its session's account, its browser
+            muted = await spectator_muted_until(store, getattr(conn, "account_id", None),
+                                                getattr(conn, "person", None))
+        if muted is not None:
+            until, reason = muted
             when = datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             raise ProtocolError("chat_muted", f"a moderator has muted you in the chat until "
-                                f"{when}", "chat_muted", {"until": until, "until_text": when})
+                                f"{when}: {reason}", "chat_muted",
+                                {"until": until, "until_text": when, "reason": reason})
         if not self._budget(conn):
             raise ProtocolError("chat_rate_limited",
                                 f"too many chat messages: at most {self.settings.chat_burst} "
@@ -221,10 +227,14 @@ class ChatRoom:
     async def _store(self, conn, channel: str, kind: str, text: str | None) -> None:
         rt = self.rt
         name = rt.seats[conn.seat]["name"] if conn.seat is not None else None
+        spectator = conn.seat is None
         row = await insert_chat(rt.hub.store, rt.id, {
             "channel": channel, "seat": conn.seat,
-            "spectator": conn.spectator if conn.seat is None else None,
-            "name": name, "kind": kind, "text": text, "n": rt.n})
+            "spectator": conn.spectator if spectator else None,
+            "name": name, "kind": kind, "text": text, "n": rt.n,
+            # who wrote a spectator's line (never sent: `message`), for a mute from the line
+            "person": getattr(conn, "person", None) if spectator else None,
+            "account_id": getattr(conn, "account_id", None) if spectator else None})
         rt.hub.metrics.chat_line(kind)                      # cardtable_chat_lines{kind}
         self.broadcast(row)
 

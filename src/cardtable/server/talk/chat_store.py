@@ -66,22 +66,35 @@ async def blocked_seats(store, table_id: int, seat: int) -> set[int]:
         return {r[0] for r in await conn.execute(q, {"t": table_id, "s": seat})}
 
 
-async def muted_until(store, table_id: int, seat: int) -> float | None:
-    """Until when the player at `seat` is muted in table talk (mod/moderation.py, mutes: its
-    account's mute or, as bans name a guest, the person half of its seats.client; the one
-    that ends last), or None."""
-    q = text("SELECT max(m.until) FROM seats s JOIN mutes m ON m.lifted_at IS NULL AND "
+async def muted_until(store, table_id: int, seat: int) -> tuple[float, str] | None:
+    """Until when and why the player at `seat` is muted in table talk (mod/moderation.py,
+    mutes: its account's mute or, as bans name a guest, the person half of its seats.client;
+    the one that ends last), or None."""
+    q = text("SELECT m.until, m.reason FROM seats s JOIN mutes m ON m.lifted_at IS NULL AND "
              "m.until > :now AND ((m.kind = 'account' AND m.target = CAST(s.account_id AS "
              "TEXT)) OR (m.kind = 'person' AND length(s.client) = 64 AND "
-             "m.target = substr(s.client, 33))) WHERE s.table_id = :t AND s.seat = :s")
+             "m.target = substr(s.client, 33))) WHERE s.table_id = :t AND s.seat = :s "
+             "ORDER BY m.until DESC LIMIT 1")
     async with store.engine.connect() as conn:
-        return (await conn.execute(q, {"t": table_id, "s": seat, "now": time.time()})).scalar()
+        row = (await conn.execute(q, {"t": table_id, "s": seat, "now": time.time()})).first()
+    return (row[0], row[1]) if row else None
 
 
-async def account_muted_until(store, account_id: int) -> float | None:
-    """Until when the account is muted in table talk (its mute that ends last), or None: what
-    a spectator's session account is held to (a spectator has no seat)."""
-    q = text("SELECT max(until) FROM mutes WHERE lifted_at IS NULL AND until > :now AND "
-             "kind = 'account' AND target = :a")
+async def spectator_muted_until(store, account_id: int | None, person: str | None
+                                ) -> tuple[float, str] | None:
+    """Until when and why a spectator is muted in table talk (the mute that ends last), or
+    None: what a spectator (no seat) is held to: the mute of its session's account and the
+    mute of its browser's person (a guest muted from a line, as at a seat)."""
+    targets = [("account", str(account_id))] if account_id is not None else []
+    targets += [("person", person)] if person else []
+    if not targets:
+        return None
+    cond = " OR ".join(f"(kind = :k{i} AND target = :g{i})" for i in range(len(targets)))
+    params: dict = {"now": time.time()}
+    for i, (k, g) in enumerate(targets):
+        params[f"k{i}"], params[f"g{i}"] = k, g
+    q = text(f"SELECT until, reason FROM mutes WHERE lifted_at IS NULL AND until > :now AND "
+             f"({cond}) ORDER BY until DESC LIMIT 1")
     async with store.engine.connect() as conn:
-        return (await conn.execute(q, {"a": str(account_id), "now": time.time()})).scalar()
+        row = (await conn.execute(q, params)).first()
+    return (row[0], row[1]) if row else None

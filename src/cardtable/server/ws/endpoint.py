@@ -23,7 +23,9 @@ makes that safe). A connection that arrives during the drain gets the same at on
 
 A ban or suspension closes the connections it names with code 4403, and refuses those that
 open while it is in force (ws/bans.py); each connection keeps the account of its session
-cookie (`Conn.account_id`) for that and for the table talk's mutes.
+cookie (`Conn.account_id`) for that and for the table talk's mutes, and a spectator the
+person its browser's client identity names (`?client=`, as the header of HTTP requests:
+`Conn.person`), which holds a guest watching to a moderator's mute of that browser.
 """
 
 from __future__ import annotations
@@ -62,7 +64,9 @@ from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.runtime import TableRuntime
 from cardtable.server.store.schema import BY_PLAYER
 from cardtable.server.tables.table_base import ProtocolError, dumps
-from cardtable.server.guard.security import BadJSON, ClientLimits, TokenBucket, strict_json
+from cardtable.server.guard.security import (CLIENT_ID, BadJSON, ClientLimits, TokenBucket,
+                                             strict_json)
+from cardtable.server.mod.moderation import person_of_client
 
 log = logging.getLogger("cardtable.server.ws")
 
@@ -107,6 +111,7 @@ class Conn:
         self.done = asyncio.Event()               # the writer has sent all and closed
         self.draining = False                     # told to reconnect (drain)
         self.account_id: int | None = None        # the account of the session cookie
+        self.person: str | None = None            # the browser's person (?client=, mutes)
 
     def _put(self, item) -> None:
         if self.closed:
@@ -248,6 +253,7 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
     lang = lang if lang in ("en", "de") else "en"
     since_raw, tail_raw = params.get("since"), params.get("tail")
     addr = ws.client.host if ws.client else "unknown"
+    identity = params.get("client")
     await ws.accept()
     if draining():
         await ws.send_text(dumps({"type": "reconnect", "delay_ms": RECONNECT_SPREAD_MS}))
@@ -261,6 +267,9 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
                                          "id": None}))
         await ws.close(close_code)
 
+    if identity is not None and not CLIENT_ID.match(identity):
+        return await refuse("bad_client", "the client parameter must be the browser's client "
+                                          "identity: 16 to 64 letters, digits, '-' or '_'", 4400)
     rt = await hub.runtime_by_code(code.upper()) if CODE_RE.match(code) else None
     if rt is None:
         # only unknown codes are slowed: a table that exists is found whatever its address
@@ -290,7 +299,8 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
                 msg = bans.message(banned)
                 return await refuse(msg["code"], msg["message"], bans.BANNED, msg)
             await _serve(ws, rt, seat, lang, _number(since_raw), _number(tail_raw), hub,
-                         settings, clients, addr, draining, account_id)
+                         settings, clients, addr, draining, account_id,
+                         person_of_client(identity) if identity else None)
         finally:
             if clients is not None:
                 clients.disconnect(addr)
@@ -341,12 +351,13 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
                  since: int | None, tail: int | None, hub: Hub, settings,
                  clients: ClientLimits | None, addr: str,
                  draining: Callable[[], bool] = lambda: False,
-                 account_id: int | None = None) -> None:
+                 account_id: int | None = None, person: str | None = None) -> None:
     """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
     `since`: send the events from that action on; `tail`: at most that many of the last;
-    `account_id`: the account of its session cookie."""
+    `account_id`: the account of its session cookie; `person`: its browser's (mutes)."""
     conn = Conn(ws, rt, seat, lang, settings, clients, addr)
     conn.account_id = account_id
+    conn.person = person
     logs.TABLE.set(rt.id)                       # on every log line of this connection
     writer = asyncio.create_task(conn.writer())
     try:

@@ -9,7 +9,7 @@
 // Every text goes into the page with textContent: HTML stays the characters typed, a link is
 // not a link. Muting is this browser's (localStorage per table): the muted seat or spectator's
 // messages are hidden here, and only here; the server sends everything. A logged-in player may
-// report a seated player's line (report.js): the report names the table, the move and the line.
+// report a player's or spectator's line (report.js): the report names the table, the move and the line.
 // `C`, a table's chat, is what its functions share: {S (its state), code, send, state, table,
 // and its elements: panel, head, list, status, reacts, form's input and sendBtn, mutedBox}.
 import { t, onLang, getLang } from "./i18n.js";
@@ -125,14 +125,16 @@ function mute(C, m) {
   saveMuted(C.code, S.muted);
   drawList(C); drawMuted(C);
 }
-/** Report a seated player's line (logged in only: the report is an account's). */
+/** Report a player's or a spectator's line, a guest's too (logged in only: the report is an
+ * account's; a guest's line is reported as its writer, whom a moderator can mute through it). */
 function reportable(C, m) {
-  return !!account() && (m.kind === "text" || m.kind === "react") && !!m.name && m.seat !== null && m.seat !== undefined;
+  return !!account() && (m.kind === "text" || m.kind === "react");
 }
 function report(C, m, opener) {
-  const quote = `${senderName(m)}: ${m.kind === "react" ? reactionText(m.text) : m.text}`;
-  openReport(opener, m.name, { evidence: { table: C.code, move: m.n, line: m.seq, quote },
-    done: () => { C.S.note = t("mod.reported", { name: m.name }); C.S.error = ""; drawControls(C); } });
+  const name = senderName(m);
+  const quote = `${name}: ${m.kind === "react" ? reactionText(m.text) : m.text}`;
+  openReport(opener, name, { evidence: { table: C.code, move: m.n, line: m.seq, quote },
+    done: () => { C.S.note = t("mod.reported", { name }); C.S.error = ""; drawControls(C); } });
 }
 function unmute(C, k) { C.S.muted.delete(k); saveMuted(C.code, C.S.muted); drawList(C); drawMuted(C); }
 
@@ -259,7 +261,9 @@ function onMessage(C, msg) {
   if (msg.type === "error" && CHAT_ERRORS.includes(msg.code)) {
     S.note = "";
     const until = msg.params && typeof msg.params.until === "number" ? when(msg.params.until) : "";
-    S.error = t(`chat.err.${msg.code}`, { n: MAX, until });
+    const reason = msg.params && typeof msg.params.reason === "string" ? msg.params.reason : "";
+    S.error = reason && msg.code === "chat_muted" ? t("chat.err.chat_muted_why", { until, reason })
+      : t(`chat.err.${msg.code}`, { n: MAX, until });
     drawControls(C);
     return true;
   }

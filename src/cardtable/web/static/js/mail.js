@@ -7,6 +7,7 @@ import { t, getLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
 import { account, setMe, openDialog, input, add } from "./account.js";
+import { confirmWithPasskey } from "./passkey.js";
 
 const val = (form, id) => form.querySelector(`#${id}`).value;
 
@@ -64,7 +65,8 @@ export function openRecovery(opener) {
   });
 }
 
-/** The account's e-mail address: see it, change it (a confirmation link), remove it. */
+/** The account's e-mail address: see it, change it (a confirmation link; the change is
+ * confirmed with the password, or for an account without one with a passkey), remove it. */
 export async function openEmail(opener) {
   let state = null;
   try { state = await api("GET", "/api/me/email"); } catch (e) { announce(apiMessage(e)); return; }
@@ -79,7 +81,7 @@ export async function openEmail(opener) {
       add(form, input("email-address", t("mail.address"), { type: "email", required: true, maxlength: 254,
         autocomplete: "email", autocapitalize: "none", spellcheck: "false" }),
       me && me.password !== false ? input("email-password", t("acct.password"), { type: "password",
-        required: true, autocomplete: "current-password" }) : null,
+        required: true, autocomplete: "current-password" }) : h("p", { class: "muted small", id: "email-passkey" }, t("mail.passkey_text")),
       state.address || state.pending ? h("p", {}, h("button", { type: "button", class: "btn btn-small", id: "email-remove",
         onclick: async () => {
           try { await api("DELETE", "/api/me/email"); } catch (e) { announce(apiMessage(e)); return; }
@@ -92,6 +94,7 @@ export async function openEmail(opener) {
       const body = { address: val(form, "email-address").trim(), lang: getLang() };
       const pw = form.querySelector("#email-password");
       if (pw) body.password = pw.value;
+      else body.credential = await confirmWithPasskey("email");   // no password: a passkey confirms
       state = await api("PUT", "/api/me/email", body);
       announce(t("mail.asked", { address: state.pending }));
     },

@@ -121,8 +121,10 @@ function actions(P, r, ev) {
       return () => t(out.removed ? "modq.done.removed" : "modq.done.removed_before", { name: out.name });
     }, null) : null,
     btn("mute", "", async () => {
-      const out = await api("POST", "/api/mod/mutes", { name, reason: need(), until: until.value });
-      return () => t("modq.done.muted", { name: out.name, until: when(out.until) });
+      // a reported line mutes its writer (an account, or a guest's browser at a seat or watching)
+      const who = ev.line ? { line: ev.line } : { name };
+      const out = await api("POST", "/api/mod/mutes", Object.assign(who, { reason: need(), until: until.value }));
+      return () => t("modq.done.muted", { name: ev.line ? r.name : out.name, until: when(out.until) });
     }, "muted"),
     btn("warn", "", async () => {
       await api("POST", "/api/mod/warnings", { name, text: need() });

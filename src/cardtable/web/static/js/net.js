@@ -20,9 +20,10 @@
 const DEFAULTS = { heartbeat: 15000, timeout: 6000 };
 
 export class TableConnection {
-  constructor(code, { token = null, lang = "en", onMessage, onStatus, onClose } = {}) {
+  constructor(code, { token = null, lang = "en", client = null, onMessage, onStatus, onClose } = {}) {
     this.code = code;
     this.token = token;
+    this.client = client;      // the browser's client identity (a guest's mutes hold it)
     this.lang = lang;
     this.onMessage = onMessage || (() => {});
     this.onStatus = onStatus || (() => {});
@@ -65,6 +66,7 @@ export class TableConnection {
     if (this.token) q.set("auth", "1");
     q.set("lang", this.lang);
     q.set("since", String(this.since));
+    if (this.client) q.set("client", this.client);
     return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}?${q}`;
   }
 

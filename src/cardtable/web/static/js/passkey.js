@@ -1,6 +1,7 @@
 // Passkeys in the browser (docs/api.md, "Passkeys"): "Sign up with a passkey" and
 // "Log in with a passkey" in the sign-in dialog, "Passkeys" in the account menu (the list,
-// "Add a passkey", "Remove"), and deleting a password-less account with a passkey.
+// "Add a passkey", "Remove"), and confirming with a passkey what a password-less account
+// would confirm with its password: deleting it, setting its e-mail address (mail.js).
 //
 // Each ceremony asks the server for its options (`.../options`: a challenge that a short-lived
 // HttpOnly cookie ties to this browser), hands them to navigator.credentials.create or .get,
@@ -81,6 +82,17 @@ async function create(optionsPath, body) {
 async function get(optionsPath) {
   const opts = await api("POST", optionsPath);
   return credentialJSON(await navigator.credentials.get({ publicKey: requestOptions(opts) }));
+}
+
+/** A logged-in player's confirmation with one of the account's passkeys, for `purpose`
+ * (delete, email: the server binds the ceremony to it): the answer to send with that
+ * request. A refusal is thrown in the player's words. */
+export async function confirmWithPasskey(purpose) {
+  try {
+    return await get(`/api/me/passkeys/confirm/options?for=${encodeURIComponent(purpose)}`);
+  } catch (e) {
+    throw Object.assign(new Error(wordsFor(e)), { status: e.status || 1 });
+  }
 }
 
 function loggedIn(r) {
@@ -208,8 +220,8 @@ export function openDeleteWithPasskey(opener) {
       h("p", { class: "acct-warning" }, t("acct.delete_text")),
       h("p", {}, t("pk.delete_text"))),
     submit: async () => {
+      const credential = await confirmWithPasskey("delete");
       try {
-        const credential = await get("/api/me/passkeys/confirm/options");
         await api("DELETE", "/api/me/with-passkey", { credential });
       } catch (e) {
         throw Object.assign(new Error(wordsFor(e)), { status: e.status || 1 });

@@ -6,7 +6,7 @@ import { t, getLang, refusal } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { TableConnection } from "./net.js";
 import { plainText } from "./seats.js";
-import { api, apiMessage } from "./api.js";
+import { api, apiMessage, clientId } from "./api.js";
 import { saveSeat, dropSeat } from "./store.js";
 import { signalTurn } from "./signals.js";
 import { loadGame } from "./games.js";
@@ -45,7 +45,7 @@ export function connect(P, token) {
   const { S, code } = P;
   if (!P.alive) return;
   S.conn = new TableConnection(code, {
-    token, lang: getLang(),
+    token, lang: getLang(), client: clientId(),
     onMessage: (msg) => onMessage(P, msg), onStatus: (st) => { S.status = st; P.drawStatus(); },
     onClose: (c) => {
       if (c === 4401) {
