@@ -42,8 +42,10 @@ After `choose`, `last_stats` maps every legal decision's text (legal order) to
 (`None` for decisions not searched), `last_iterations` and `last_seconds` describe the search.
 
 Game hooks (`cardtable.<game>.heuristics`): `ranked`, `heuristic`, `turn_key`, and optional
-`horizon`, `determinize`, `features` + `value_family` (learned evaluation), `evaluate`, and the
-dict `PIMC` of the game's default settings.
+`horizon`, `determinize`, `features` + `value_family` (learned evaluation), `evaluate`, the
+dict `PIMC` of the game's default settings, and `playout(state, seat, seed, h0, score_weight)`:
+the same rollout compiled (Kombio: kombio/batch/rollout.py), (win, reward) of `seat` or None
+to play it in Python; used for rollouts to the horizon scored by the game's `evaluate`.
 """
 
 from __future__ import annotations
@@ -76,6 +78,30 @@ def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:
     mean = sum(d) / m
     var = sum((x - mean) ** 2 for x in d) / (m - 1)
     return mean > z * math.sqrt(var / m)
+
+
+def _roll(d: GameState, seat: int, seed: int, policy, evaluate, turn_key, horizon, h0,
+          stop_turns: int | None, sw: float) -> tuple[float, float]:
+    """One rollout from `d` (changed in place): the policy for every seat on `Rng(seed)`
+    until the end, the horizon or `stop_turns` turns; (win, reward) of `seat`."""
+    rng = Rng(seed)
+    key = turn_key(d)
+    turns = 0
+    while not d.over:
+        if horizon is not None and horizon(d) != h0:
+            break
+        kk = turn_key(d)
+        if kk != key:
+            key = kk
+            turns += 1
+            if stop_turns is not None and turns >= stop_turns:
+                break
+        d.apply(policy(d, rng))
+    if d.over:
+        w, v = outcome(d, sw)
+        return w[seat], v[seat]
+    w = evaluate(d)[seat]
+    return w, w
 
 
 class PIMCBot(Bot):
@@ -194,6 +220,10 @@ class PIMCBot(Bot):
             belief = functools.partial(belief, events=True) if cfg["trust"] >= 1 else \
                 functools.partial(belief, events=True, trust=float(cfg["trust"]))
         stop_turns = None if cfg["circles"] is None else cfg["circles"] * state.players
+        # the game's compiled rollout, where it plays exactly this rollout (the game's own
+        # `evaluate`, to the horizon, no turn cap)
+        fast = hook(game, "playout") if (stop_turns is None and horizon is not None
+                                         and evaluate is hook(game, "evaluate")) else None
         sw = cfg["score_weight"]
         seeds = Rng(self.rng.below(2 ** _SEED_BITS))
         k = len(cands)
@@ -232,24 +262,12 @@ class PIMCBot(Bot):
                 for i in alive:
                     d = base.copy()
                     d.apply(cands[i])
-                    rng = Rng(s)
-                    key = turn_key(d)
-                    turns = 0
-                    while not d.over:
-                        if horizon is not None and horizon(d) != h0:
-                            break
-                        kk = turn_key(d)
-                        if kk != key:
-                            key = kk
-                            turns += 1
-                            if stop_turns is not None and turns >= stop_turns:
-                                break
-                        d.apply(policy(d, rng))
-                    if d.over:
-                        w, v = outcome(d, sw)
-                        w, v = w[seat], v[seat]
+                    got = fast(d, seat, s, h0, sw) if fast is not None else None
+                    if got is not None:
+                        w, v = got
                     else:
-                        w = v = evaluate(d)[seat]
+                        w, v = _roll(d, seat, s, policy, evaluate, turn_key, horizon, h0,
+                                     stop_turns, sw)
                     reward[i] += v
                     win[i] += w
                     if samples is not None:

@@ -379,8 +379,15 @@ def snap_candidates(g, kn, R, me):
 @njit
 def heuristic(g, kn, R, rs, i, mt, buf, op, os, ov):
     """The `medium` level (kombio/heuristics/heuristic.py) for the seat to move, with
-    greedy's scratch."""
+    greedy's scratch: `bots.act`'s draw, then `decide`."""
     act_draw(mt)
+    return decide(g, kn, R, rs, i, mt, buf, op, os, ov)
+
+
+@njit
+def decide(g, kn, R, rs, i, mt, buf, op, os, ov):
+    """heuristic.py's `heuristic(state, rng)` itself (no `bots.act` draw before it): the
+    decision the policy-rollout search's rollouts make for every seat."""
     if g[PHASE] == SNAP_P and not snap_candidates(g, kn, R, g[TO_MOVE]):
         return A_PASS
     ok = np.empty(SEATS * SLOTS, np.int64)

@@ -2,6 +2,7 @@
 `heuristic(state, rng)` for the HeuristicBot, and for the searches (`bots.pimc`, `bots.ismcts`,
 game hooks): `evaluate(state)`, `candidates(state)`, `rollout(state, random_)`, `horizon(state)`,
 `bounds(state)` (how high each card can be, read from the round's public events),
+`playout(state, seat, seed, h0, score_weight)` (the policy-rollout search's rollout, compiled),
 `determinize(state, seat, seed, events)` and the default settings `ISMCTS` and `PIMC`.
 
 The bot sees a determinization of the state for its seat, so everything it has not seen is a
@@ -85,10 +86,10 @@ from cardtable.kombio.heuristics.heuristic import P, heuristic
 from cardtable.kombio.heuristics.ranked import PIMC, ranked, turn_key
 from cardtable.kombio.heuristics.search import (BLIND_KEEP, NONE, BELIEF_MAX, ISMCTS, bounds,
                                                 candidates, determinize, evaluate, horizon,
-                                                rollout)
+                                                playout, rollout)
 
 #: the hooks a game's heuristics module may give the bots (bots/hooks.py reads them)
 HOOKS = ("greedy", "heuristic", "evaluate", "candidates", "rollout", "horizon", "determinize",
-         "bounds", "ranked", "turn_key", "ISMCTS", "PIMC")
+         "bounds", "ranked", "turn_key", "playout", "ISMCTS", "PIMC")
 
 __all__ = [*HOOKS, "BELIEF_MAX", "KOMBIO_BASE", "P", "TAKE_MAX", "BLIND_KEEP", "NONE"]

@@ -1,6 +1,6 @@
 """The searches' hooks (`bots.ismcts`, `bots.pimc`): `evaluate`, the belief (`bounds`,
-`determinize`), `horizon`, the fast `rollout` policy and the pruning `candidates`; the default
-settings `ISMCTS`."""
+`determinize`), `horizon`, the compiled rollout `playout` (bots/pimc.py), the fast `rollout`
+policy and the pruning `candidates`; the default settings `ISMCTS`."""
 
 from __future__ import annotations
 
@@ -236,6 +236,16 @@ def _trade(deck, j, g, i, known) -> int:
 def horizon(state):
     """Search horizon key: the round (a rollout is evaluated once the round is over)."""
     return state.round_no
+
+
+def playout(state, seat: int, seed: int, h0: int, score_weight: float):
+    """The policy-rollout search's rollout (bots/pimc.py) from `state` (a determinization of
+    `seat`'s view, a candidate applied), played on the compiled simulator: `heuristic` for every
+    seat on `Rng(seed)` until the round is no longer `h0` or the game ends, scored for `seat`
+    (`evaluate`, or `outcome` of a finished game); (win, reward), or None where the simulator
+    cannot hold the state. Imported when first used (it compiles with numba)."""
+    from cardtable.kombio.batch.rollout import playout as compiled
+    return compiled(state, seat, seed, h0, score_weight)
 
 
 def _badness(state, me: int):
