@@ -148,3 +148,17 @@ def test_states_the_simulator_cannot_hold_are_played_in_python():
     bot = make_bot("pimc", seed=1, iterations=8)
     bot.search(st, H.ranked(st, Rng(1))[:2])     # falls back to the Python rollout
     assert bot.last_iterations == 8
+
+
+def test_without_the_simulator_installed_the_search_rolls_out_in_python(monkeypatch):
+    import sys
+
+    from cardtable.kombio.heuristics import search as S
+
+    monkeypatch.setattr(S, "_COMPILED", None)
+    monkeypatch.setitem(sys.modules, "cardtable.kombio.batch.rollout", None)   # not importable
+    st = _position(2)
+    assert S.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
+    bot = make_bot("pimc", seed=1, iterations=8)
+    bot.search(st, H.ranked(st, Rng(1))[:2])
+    assert bot.last_iterations == 8

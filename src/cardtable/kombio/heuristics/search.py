@@ -243,9 +243,23 @@ def playout(state, seat: int, seed: int, h0: int, score_weight: float):
     `seat`'s view, a candidate applied), played on the compiled simulator: `heuristic` for every
     seat on `Rng(seed)` until the round is no longer `h0` or the game ends, scored for `seat`
     (`evaluate`, or `outcome` of a finished game); (win, reward), or None where the simulator
-    cannot hold the state. Imported when first used (it compiles with numba)."""
-    from cardtable.kombio.batch.rollout import playout as compiled
-    return compiled(state, seat, seed, h0, score_weight)
+    cannot hold the state, or where the simulator is not installed (numba comes with the
+    `rl` extra; without it the search rolls out in Python, the same play). Imported when first
+    used (it compiles with numba)."""
+    global _COMPILED
+    if _COMPILED is None:
+        try:
+            from cardtable.kombio.batch.rollout import playout as compiled
+        except ImportError:
+            compiled = False
+        _COMPILED = compiled
+    if _COMPILED is False:
+        return None
+    return _COMPILED(state, seat, seed, h0, score_weight)
+
+
+#: the compiled playout once imported; False where numba or NumPy is missing
+_COMPILED = None
 
 
 def _badness(state, me: int):
