@@ -14,6 +14,12 @@ Every table that is being played has exactly one driver task, in one process:
   `claim_interval`. Even two drivers could not corrupt a game: every decision carries the
   action index it was made at and is refused as stale if the table moved on
   (runtime.decide).
+- A table is driven where its players are (`foreign_change`): a process that drives a table no
+  client of its own watches, and gets the NOTIFY of another process's commit to it, lets it
+  go ("table_id:free") and keeps off it for a `claim_interval` unless one of its clients comes;
+  the process whose players committed claims it at once. Else both processes would read and
+  replay every decision of it (the driver from the NOTIFY), twice the CPU a decision. A change
+  of a table another process held at the last claim round wakes no claim round (`ensure`).
 
 **A table of bots only that nobody watches is not driven** (`unattended`): its driver stops
 (parks it) before the next step, and it goes on when a client connects to it (runtime.attach
