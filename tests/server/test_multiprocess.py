@@ -124,6 +124,9 @@ async def _takeover(a_srv, b_srv):
         await asyncio.sleep(0.05)
     driver, other = ((a_srv, b_srv) if driving(a_srv) > before[a_srv] else (b_srv, a_srv))
     assert driving(driver) == before[driver] + 1 and driving(other) == before[other]
+    # a spectator at the driver: a table nobody watches there would go to Ann's process at
+    # her first decision (Drivers.foreign_change), and the kill would not take it over
+    await Client(driver.ws_base, code, since=0).connect()
     ann = await Client(other.ws_base, code, token, since=0).connect()
     game = asyncio.create_task(play(ann, "kombio", random.Random(12), timeout=600))
     await ann.wait_for(lambda m: m["type"] == "event" and m["index"] >= 8, timeout=30)

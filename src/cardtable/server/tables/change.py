@@ -67,15 +67,20 @@ class TableChanges:
         row this process last saw (a join: other processes wait instead of conflicting)."""
         async with self.lock:
             known = None if lock_row else self.row
-            async with self.hub.store.locked(self.id, known) as tx:
-                await self.sync_tx(tx)
-                ch = Change(self, tx)
-                yield ch
-                await game_end(self, ch)        # the result, and the ratings if rated
-                if tx.notify:                   # whose move it is now ("my games", turns.py)
-                    waiting = self._waiting_after(ch)
-                    if waiting != tx.row.get("waiting_for"):
-                        tx.set(waiting_for=waiting)
+            try:
+                async with self.hub.store.locked(self.id, known) as tx:
+                    await self.sync_tx(tx)
+                    ch = Change(self, tx)
+                    yield ch
+                    await game_end(self, ch)    # the result, and the ratings if rated
+                    if tx.notify:               # whose move it is now ("my games", turns.py)
+                        waiting = self._waiting_after(ch)
+                        if waiting != tx.row.get("waiting_for"):
+                            tx.set(waiting_for=waiting)
+                        # the version the commit writes: its NOTIFY is this process's own
+                        self.committing = tx.row["version"] + 1
+            finally:
+                self.committing = None
             if not tx.notify:                   # nothing written: nothing to take over
                 return
             self._take_over(ch)

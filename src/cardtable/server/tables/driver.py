@@ -14,6 +14,12 @@ Every table that is being played has exactly one driver task, in one process:
   `claim_interval`. Even two drivers could not corrupt a game: every decision carries the
   action index it was made at and is refused as stale if the table moved on
   (runtime.decide).
+- A table is driven where its players are (`foreign_change`): a process that drives a table no
+  client of its own watches, and gets the NOTIFY of another process's commit to it, lets it
+  go ("table_id:free") and keeps off it for a `claim_interval` unless one of its clients comes;
+  the process whose players committed claims it at once. Else both processes would read and
+  replay every decision of it (the driver from the NOTIFY), twice the CPU a decision. A change
+  of a table another process held at the last claim round wakes no claim round (`ensure`).
 
 **A table of bots only that nobody watches is not driven** (`unattended`): its driver stops
 (parks it) before the next step, and it goes on when a client connects to it (runtime.attach
@@ -145,6 +151,13 @@ class Drivers:
         self._rng = random.Random()             # bots' reaction times in windows only
         self._parked: set[int] = set()          # tables of bots only left when nobody watched
         self._owners: dict[int, tuple] = {}     # table -> its owners in the bot pool (owners)
+        #: tables handed over to their players' process (foreign_change) -> when (monotonic):
+        #: not claimed again here for a `claim_interval` unless a client here watches them
+        self._handed: dict[int, float] = {}
+        self._handing: set[int] = set()
+        #: playing tables another process held at the last claim round: a change of one
+        #: wakes no claim round here (`ensure`); its "free" note or the next round does
+        self._elsewhere: set[int] = set()
         self.pool = BotPool(settings.bot_workers) if settings.bot_workers > 0 else None
         self.sweeper = Sweeper(hub, settings)
         self._claim_task: asyncio.Task | None = None
@@ -156,8 +169,10 @@ class Drivers:
         #: process sends one a round (tests/server/test_lock_notify.py, docs/deploy.md)
         self.lock_queries = 0
         self.claim_rounds = 0
+        self.handovers = 0                      # tables handed over (foreign_change)
         hub.on_change = self.ensure
         hub.on_expired = self._expired
+        hub.on_foreign = self.foreign_change
 
     # -- ownership -----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -211,6 +226,7 @@ class Drivers:
 
     def _expired(self, table_id: int) -> None:
         self._parked.discard(table_id)
+        self._handed.pop(table_id, None)
         task = self.tasks.pop(table_id, None)
         if task is not None:
             task.cancel()
@@ -218,8 +234,37 @@ class Drivers:
     def freed(self, table_id: int) -> None:
         """Another process let a table go ("table_id:free", Listener): claim it now rather than
         at the next round."""
+        self._elsewhere.discard(table_id)
         if not self._stopping and table_id not in self.tasks:
             self._wake.set()
+
+    def foreign_change(self, rt: TableRuntime) -> None:
+        """Another process committed a change of a table this process drives, and no client
+        of this process watches it (Hub.notified): its players are at that process. Driving
+        it here would make both processes read and replay every decision (this one from the
+        NOTIFY). The driver stops and lets it go ("table_id:free"); that process claims it
+        at once, and this one does not claim it again for a `claim_interval` unless one of
+        its own clients watches it (after that any process may: if that one died, the table
+        is driven again within about `claim_interval`)."""
+        task = self.tasks.get(rt.id)
+        if task is None or rt.conns or self._stopping or not self.store.url.is_postgres:
+            return
+        if rt.id in self._handing:
+            return
+        self._handing.add(rt.id)
+        asyncio.ensure_future(self._hand_over(rt, task)).add_done_callback(log_failure)
+
+    async def _hand_over(self, rt: TableRuntime, task: asyncio.Task) -> None:
+        try:
+            async with rt.lock:                   # not in the middle of a commit
+                if rt.conns or self.tasks.get(rt.id) is not task or self._stopping:
+                    return                        # a client came meanwhile: it stays here
+                self._handed[rt.id] = time.monotonic()
+                task.cancel()
+            await asyncio.gather(task, return_exceptions=True)  # unlocks, notifies "free"
+            self.handovers += 1
+        finally:
+            self._handing.discard(rt.id)
 
     def ensure(self, rt: TableRuntime) -> None:
         """Called after every change this process made, and when a client connects to a table
@@ -227,7 +272,8 @@ class Drivers:
         if rt.status != "playing" or rt.id in self.tasks or self._stopping:
             return
         if self.store.url.is_postgres:
-            self._wake.set()
+            if rt.id not in self._elsewhere:      # (held by another process: no use)
+                self._wake.set()
         else:
             self._start(rt.id)
 
@@ -268,11 +314,18 @@ class Drivers:
                         self.store.url.libpq(), autocommit=True)
                 playing, free = await self._playing_tables()
                 self._parked.intersection_update(playing)
+                self._elsewhere = playing.difference(free, self.tasks)
+                since = time.monotonic() - self.settings.claim_interval
+                for table_id in [i for i, t in self._handed.items()
+                                 if t < since or i not in playing]:
+                    del self._handed[table_id]
                 for table_id in free:
                     if table_id in self.tasks:
                         continue
                     if table_id in self._parked and not self._watched_here(table_id):
                         continue                  # bots only, nobody here watches it
+                    if table_id in self._handed and not self._watched_here(table_id):
+                        continue                  # handed to its players' process
                     if await self._lock_sql("SELECT pg_try_advisory_lock(%s, %s)",
                                             LOCK_NAMESPACE, table_id):
                         self._start(table_id)

@@ -28,6 +28,9 @@ class Hub:
         self.stats = Stats()
         self.on_change: Callable[[TableRuntime], None] | None = None
         self.on_expired: Callable[[int], None] | None = None
+        #: another process committed a change of a table this process drives and nobody here
+        #: watches (driver.Drivers.foreign_change: the table goes to its players' process)
+        self.on_foreign: Callable[[TableRuntime], None] | None = None
         self.clients = None                # security.ClientLimits (set by the app)
         self.push = None                   # push.Pusher (set by the app): "your move" alerts
         self.metrics = UNWIRED             # the app's (observe/metrics.py)
@@ -117,6 +120,11 @@ class Hub:
                                       else max(known, version))
             return
         if rt is not None and (version is None or version > rt.version):
+            # newer than the runtime and not the version this process is committing:
+            # another process's commit
+            if (rt.driven and not rt.conns and version is not None
+                    and version != rt.committing and self.on_foreign is not None):
+                self.on_foreign(rt)
             task = asyncio.ensure_future(rt.refresh(version))
             task.add_done_callback(log_failure)
 

@@ -106,6 +106,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         self.conns: set = set()
         self.driven = False
         self.pins = 0                   # callers of Hub.runtime that have not released it yet
+        #: the version a change of this process is committing (change.py), else None: a
+        #: NOTIFY of another version is another process's commit (Hub.notified)
+        self.committing: int | None = None
         #: action index -> the state after that many actions, every CHECKPOINT actions (read
         #: and extended by history_page's worker threads; never changed once stored)
         self._checkpoints: dict[int, GameState] = {}
