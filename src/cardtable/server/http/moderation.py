@@ -86,6 +86,8 @@ class BanIn(Body):
     seat: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,32}:[0-9]{1,2}$",
                              description="CODE:N: the browser (or a guest without one, the "
                                          "address) that took this seat")
+    line: int | None = Field(None, ge=1, le=2**53, description="a line of table talk (its "
+                             "`seq`): its writer, an account or a guest's browser (as mutes)")
     reason: str = Field(..., min_length=1, max_length=500)
     until: str | None = Field(None, max_length=40, description="a suspension's end: 30m, "
                               "12h, 3d, 2w or an ISO 8601 time; none: a ban")
@@ -127,7 +129,9 @@ class MuteMade(BaseModel):
 
 
 class WarnIn(Body):
-    name: Name = Field(..., description="the account to warn")
+    name: Name | None = Field(None, description="the account to warn")
+    line: int | None = Field(None, ge=1, le=2**53, description="a line of table talk: its "
+                             "writer's account")
     text: str = Field(..., min_length=1, max_length=500, description="what the player reads")
 
 
@@ -310,10 +314,10 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
     reason and an optional note. A line written by an account must be the named player's
     (422 `report_not_author`); a guest's line (at a seat or watching) is reported as its
     writer, whatever `name` says (the report names the line's seat, or `spectator N`), and
-    a moderator acts on it through the line (POST /api/mod/mutes with `line`). The report
-    carries the lines around the reported one, the table and the move. Limited per account
-    (429 `report_limited`); 404 `no_account`, `no_line`; 422 `report_not_author`,
-    `report_line`."""
+    a moderator acts on it through the line (`line` of POST /api/mod/mutes, bans,
+    warnings). The report carries the lines around the reported one, the table and the
+    move. Limited per account (429 `report_limited`); 404 `no_account`, `no_line`; 422
+    `report_not_author`, `report_line`."""
     me = await _me(request)
     await refuse_banned(request, me["id"])
     line = await _line_of(request, req)
@@ -392,19 +396,25 @@ async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModRepor
 
 @router.post("/api/mod/bans", response_model=BanMade, status_code=201)
 async def mod_ban(req: BanIn, request: Request) -> BanMade:
-    """Ban an account (`name`) or the guest of a seat (`seat`), or suspend them with
-    `until` (moderators): their open table connections close at once (code 4403, with the
-    reason and until when), a seat being played is left to the stand-in bot. 404 `no_account` / `no_seat`; 422 `bad_until`, `ban_target`
-    (neither or both of `name` and `seat`)."""
+    """Ban an account (`name`), the guest of a seat (`seat`) or the writer of a line of
+    table talk (`line`: an account, or a guest's browser at a seat or watching), or suspend
+    them with `until` (moderators): their open table connections close at once (code 4403,
+    with the reason and until when), a seat being played is left to the stand-in bot. 404
+    `no_account` / `no_seat` / `no_line`; 409 `ban_no_identity`; 422 `bad_until`,
+    `ban_target` (not exactly one of `name`, `seat` and `line`)."""
     me = await _staff(request)
-    if (req.name is None) == (req.seat is None):
-        raise ApiError(422, "name one of name and seat", "ban_target", {"field": "name"})
+    _one_target(req, "ban_target")
     notify = _store(request).url.is_postgres           # every process cuts (ws/bans.py)
     try:
         until = M.parse_until(req.until) if req.until else None
         if req.name is not None:
             out = await A.write(_store(request), lambda: M.ban_account(
                 me["name"], name_keys(req.name), req.name, req.reason, until, notify))
+        elif req.line is not None:
+            kind, target, shown, name = await _line_target(request, req.line, "ban")
+            out = await A.write(_store(request), lambda: M.ban(
+                me["name"], kind, target, shown, req.reason, until, notify))
+            out["name"] = name
         else:
             code, n = req.seat.upper().split(":")
             person = await A.read(_store(request), M.seat_person(code, int(n)))
@@ -451,24 +461,28 @@ async def _seat_target(request: Request, seat: str) -> tuple[str, str, str]:
     return person, f"person {person[:8]} (table {code} seat {n})", f"seat {code}:{n}"
 
 
-def _one_target(req) -> None:
-    if sum(x is not None for x in (req.name, req.seat, req.line)) != 1:
-        raise ApiError(422, "name one of name, seat and line", "mute_target",
-                       {"field": "name"})
+def _one_target(req, error: str = "mute_target") -> None:
+    """422 `error` unless the request names exactly one of name, seat and line."""
+    given = [getattr(req, f, None) for f in ("name", "seat", "line")]
+    if sum(x is not None for x in given) != 1:
+        raise ApiError(422, "name one of name, seat and line", error, {"field": "name"})
 
 
-async def _line_target(request: Request, line: int) -> tuple[str, str, str, str]:
+async def _line_target(request: Request, line: int, action: str = "mute"
+                       ) -> tuple[str, str, str, str]:
     """(kind, target, how the audit log names it, how the answer names it) of the writer of
-    the chat line `line`; 404 `no_line`, 409 `mute_no_identity` (a guest spectator whose
-    browser gave no identity: a mute by address would silence everybody behind it, so only a
-    ban, the moderator's choice, goes by the address)."""
+    the chat line `line`; 404 `no_line`, 409 `mute_no_identity` / `ban_no_identity` (a guest
+    spectator whose browser gave no identity: the line keeps no address, and a mute by
+    address would silence everybody behind it; the operator's `cardtable admin ban
+    --address` is what can go by the address group)."""
     found = await A.read(_store(request), N.line_writer(line))
     if found is None:
         raise ApiError(404, f"there is no line {line}", "no_line", {"line": line})
     if found[0] == "none":
-        raise ApiError(409, "this line's writer is a guest whose browser gave no identity: "
-                            "nothing a mute can hold (a ban can go by the address group)",
-                       "mute_no_identity", {"line": line})
+        raise ApiError(409, f"this line's writer is a guest whose browser gave no identity: "
+                            f"nothing a {action} through the line can hold (only the "
+                            "operator's ban can go by the address group)",
+                       f"{action}_no_identity", {"line": line})
     return found
 
 
@@ -528,12 +542,28 @@ async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
 
 @router.post("/api/mod/warnings", status_code=201)
 async def mod_warn(req: WarnIn, request: Request) -> dict:
-    """Warn an account with a text (moderators): it sees the warning (GET /api/me,
-    `warnings`) until it marks it read. `201 {"id", "name"}`; 404 `no_account`."""
+    """Warn an account (`name`, or the writer of a line of table talk: `line`) with a text
+    (moderators): it sees the warning (GET /api/me, `warnings`) until it marks it read.
+    `201 {"id", "name"}`; 404 `no_account`, `no_line`; 409 `warn_guest` (the line's writer
+    is a guest: no account to show a warning to; mute, suspend or ban instead); 422
+    `warn_target` (not exactly one of `name` and `line`)."""
     me = await _staff(request)
+    _one_target(req, "warn_target")
     try:
-        out = await A.write(_store(request), lambda: N.warn(
-            me["name"], name_keys(req.name), req.name, req.text))
+        if req.name is not None:
+            out = await A.write(_store(request), lambda: N.warn(
+                me["name"], name_keys(req.name), req.name, req.text))
+        else:
+            found = await A.read(_store(request), N.line_writer(req.line))
+            if found is None:
+                raise ApiError(404, f"there is no line {req.line}", "no_line",
+                               {"line": req.line})
+            if found[0] != "account":
+                raise ApiError(409, "this line's writer is a guest: a warning is shown to an "
+                                    "account, and a guest has none (mute, suspend or ban "
+                                    "instead)", "warn_guest", {"line": req.line})
+            out = await A.write(_store(request), lambda: N.warn_account(
+                me["name"], int(found[1]), found[2], found[3], req.text))
     except M.ModError as e:
         raise _mod_error(e) from None
     _counted(request, "warn")

@@ -330,11 +330,13 @@ def ban_of(account_id: int | None, persons: list[str], address: str | None,
 
 
 def connection_ban(account_id: int | None, table_id: int, seat: int | None,
-                   address: str | None) -> Op:
+                   address: str | None, persons: tuple = ()) -> Op:
     """The ban or suspension in force of a table connection (ws/bans.py): of its session's
-    account, of the account and the person half of the client holding its seat, of its
-    address group; or None."""
-    persons, accounts = [], []
+    account, of the account and the person half of the client holding its seat, of the
+    person halves of its own browser (`persons`: its client identity, or a guest without one,
+    its address, as http/refusals.py counts them; a spectator's too), of its address group;
+    or None."""
+    persons, accounts = list(persons), []
     if seat is not None:
         rows = yield ("SELECT account_id, client FROM seats WHERE table_id = :t AND seat = :s",
                       {"t": table_id, "s": seat})

@@ -110,10 +110,17 @@ def warn(actor: str, keys: tuple[str, str], name: str, text: str) -> Op:
     it marks it read): {"id", "name"}. The text is the audit row's reason too."""
     text = clean_reason(text)
     account_id, shown, _ = yield from named_account(keys, name)
+    return (yield from warn_account(actor, account_id, f"account {shown}", shown, text))
+
+
+def warn_account(actor: str, account_id: int, target: str, shown: str, text: str) -> Op:
+    """Warn the account `account_id` with `text` (`target`: how the audit log names it,
+    `shown`: its name): {"id", "name"}."""
+    text = clean_reason(text)
     rows = yield ("INSERT INTO warnings (account_id, text, created_at, created_by) VALUES "
                   "(:i, :x, :t, :a) RETURNING id",
                   {"i": account_id, "x": text, "t": time.time(), "a": actor[:80]})
-    yield from audit(actor, "warn", f"account {shown}", text, {"warning": rows[0][0]})
+    yield from audit(actor, "warn", target, text, {"warning": rows[0][0]})
     return {"id": rows[0][0], "name": shown}
 
 

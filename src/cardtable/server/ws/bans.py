@@ -5,9 +5,10 @@ the bans themselves: mod/moderation.py).
   `suspended` with `params` {"reason", "until", "until_text"} (the browser words it from its
   catalog) and is closed with code `BANNED` (4403). It names a connection by the account of
   its session cookie or of the seat it holds, by the person half of the client that took
-  that seat (a guest's browser), or by its address group. A seat whose player was cut is then
-  left as a player leaves it (the `leave` message: the stand-in bot plays it to the end; a
-  rated game counts as the player's loss); a table that waits or is over keeps it.
+  that seat or of its own browser (`Conn.persons`: a guest's, seated or watching), or by its
+  address group. A seat whose player was cut is then left as a player leaves it (the
+  `leave` message: the stand-in bot plays it to the end; a rated game counts as the
+  player's loss); a table that waits or is over keeps it.
 - On every server process: the moderators' route cuts this process's connections at once
   and, on PostgreSQL, the ban's NOTIFY ("ban:<id>", mod/moderation.py) reaches every process's
   Listener (tables/driver.py), which calls `notified`; on SQLite there is one process.
@@ -52,11 +53,19 @@ async def session_account(ws: WebSocket, hub) -> int | None:
     return found[0]["id"] if found else None
 
 
+def persons(ws: WebSocket, addr: str, identity: str | None) -> tuple[str, ...]:
+    """The person halves a `person` ban of the connection's browser names: of its client
+    identity (`?client=`), or without one of its address, under each address key (as
+    http/refusals.py counts a request's)."""
+    keys = getattr(ws.app.state, "address_keys", None)
+    return tuple(c[32:] for c in keys.seat_clients(addr, identity)) if keys else ()
+
+
 async def refusal(hub, account_id: int | None, table_id: int, seat: int | None,
-                  addr: str) -> dict | None:
+                  addr: str, persons: tuple = ()) -> dict | None:
     """The ban or suspension in force that names a connection opening now, or None."""
     return await A.read(hub.store, M.connection_ban(account_id, table_id, seat,
-                                                    addr_group(addr)))
+                                                    addr_group(addr), persons))
 
 
 async def cut(hub, b: dict) -> int:
@@ -75,6 +84,7 @@ async def cut(hub, b: dict) -> int:
                 continue
             if not ((c.seat is not None and (rt.id, c.seat) in seats)
                     or (kind == "account" and str(c.account_id) == target)
+                    or (kind == "person" and target in c.persons)
                     or (kind == "address" and addr_group(c.addr) == target)):
                 continue
             c.send(msg)

@@ -25,7 +25,9 @@ A ban or suspension closes the connections it names with code 4403, and refuses 
 open while it is in force (ws/bans.py); each connection keeps the account of its session
 cookie (`Conn.account_id`) for that and for the table talk's mutes, and a spectator the
 person its browser's client identity names (`?client=`, as the header of HTTP requests:
-`Conn.person`), which holds a guest watching to a moderator's mute of that browser.
+`Conn.person`), which holds a guest watching to a moderator's mute of that browser; a
+ban of a guest's browser (by its identity, or without one by its address) names seats and
+spectators alike (`Conn.persons`).
 """
 
 from __future__ import annotations
@@ -112,6 +114,7 @@ class Conn:
         self.draining = False                     # told to reconnect (drain)
         self.account_id: int | None = None        # the account of the session cookie
         self.person: str | None = None            # the browser's person (?client=, mutes)
+        self.persons: tuple[str, ...] = ()        # the person halves a ban names (bans.py)
 
     def _put(self, item) -> None:
         if self.closed:
@@ -294,13 +297,14 @@ async def handle_ws(ws: WebSocket, code: str, hub: Hub, settings,
             if token and seat is None:
                 return await refuse("bad_token", "this token holds no seat at this table", 4401)
             account_id = await bans.session_account(ws, hub)
-            banned = await bans.refusal(hub, account_id, rt.id, seat, addr)
+            persons = bans.persons(ws, addr, identity)
+            banned = await bans.refusal(hub, account_id, rt.id, seat, addr, persons)
             if banned is not None:
                 msg = bans.message(banned)
                 return await refuse(msg["code"], msg["message"], bans.BANNED, msg)
             await _serve(ws, rt, seat, lang, _number(since_raw), _number(tail_raw), hub,
                          settings, clients, addr, draining, account_id,
-                         person_of_client(identity) if identity else None)
+                         person_of_client(identity) if identity else None, persons)
         finally:
             if clients is not None:
                 clients.disconnect(addr)
@@ -351,13 +355,16 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
                  since: int | None, tail: int | None, hub: Hub, settings,
                  clients: ClientLimits | None, addr: str,
                  draining: Callable[[], bool] = lambda: False,
-                 account_id: int | None = None, person: str | None = None) -> None:
+                 account_id: int | None = None, person: str | None = None,
+                 persons: tuple[str, ...] = ()) -> None:
     """The connection of a seat (or a spectator, `seat` None) at `rt`, until it closes.
     `since`: send the events from that action on; `tail`: at most that many of the last;
-    `account_id`: the account of its session cookie; `person`: its browser's (mutes)."""
+    `account_id`: the account of its session cookie; `person`: its browser's (mutes);
+    `persons`: what a ban of its browser names (bans.persons)."""
     conn = Conn(ws, rt, seat, lang, settings, clients, addr)
     conn.account_id = account_id
     conn.person = person
+    conn.persons = persons
     logs.TABLE.set(rt.id)                       # on every log line of this connection
     writer = asyncio.create_task(conn.writer())
     try:
@@ -477,7 +484,8 @@ async def handle_message(conn: Conn, msg: dict, received: float, hub: Hub, setti
         if seat is None:
             conn.error("bad_token", "this token holds no seat at this table", ident)
             return
-        banned = await bans.refusal(hub, conn.account_id, rt.id, seat, conn.addr)
+        banned = await bans.refusal(hub, conn.account_id, rt.id, seat, conn.addr,
+                                    conn.persons)
         if banned is not None:
             conn.send(bans.message(banned))
             conn.send_close(bans.BANNED)

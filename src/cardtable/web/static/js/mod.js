@@ -1,8 +1,8 @@
 // The moderators' queue (/mod; docs/deploy.md, "Moderation"): the open reports, oldest first,
 // each with its evidence (the table and move, a link to the replay, the reported line of table
 // talk among the lines around it). A moderator takes a report on (claim) and acts from it:
-// removes the line, mutes, warns, suspends or bans the player, then resolves the report with an
-// outcome and a note. Every action is one call of the moderators' API (docs/api.md,
+// removes the line, mutes, warns, suspends or bans the player (of a reported line: its
+// writer), then resolves the report with an outcome and a note. Every action is one call of the moderators' API (docs/api.md,
 // "Moderation"); its result and the report's new state show on the report. A player who opens
 // the page is told it is for moderators (the API answers 403 `not_moderator`).
 import { t, getLang, onLang } from "./i18n.js";
@@ -113,6 +113,9 @@ function actions(P, r, ev) {
     return text;
   };
   const name = r.name;
+  // a reported line's actions go to its writer (an account, or a guest's browser at a seat or
+  // watching); a report without a line names an account
+  const who = () => (ev.line ? { line: ev.line } : { name });
   const btn = (key, cls, run, outcome) => h("button", { type: "button", class: "btn btn-small " + cls, id: `mq-${key}-${id}`,
     onclick: () => act(P, r, run, outcome) }, t("modq.do." + key));
   const tools = h("div", { class: "mq-tools", role: "group", "aria-label": t("modq.actions") },
@@ -121,21 +124,19 @@ function actions(P, r, ev) {
       return () => t(out.removed ? "modq.done.removed" : "modq.done.removed_before", { name: out.name });
     }, null) : null,
     btn("mute", "", async () => {
-      // a reported line mutes its writer (an account, or a guest's browser at a seat or watching)
-      const who = ev.line ? { line: ev.line } : { name };
-      const out = await api("POST", "/api/mod/mutes", Object.assign(who, { reason: need(), until: until.value }));
+      const out = await api("POST", "/api/mod/mutes", Object.assign(who(), { reason: need(), until: until.value }));
       return () => t("modq.done.muted", { name: ev.line ? r.name : out.name, until: when(out.until) });
     }, "muted"),
     btn("warn", "", async () => {
-      await api("POST", "/api/mod/warnings", { name, text: need() });
+      await api("POST", "/api/mod/warnings", Object.assign(who(), { text: need() }));
       return () => t("modq.done.warned", { name });
     }, "warned"),
     btn("suspend", "", async () => {
-      const out = await api("POST", "/api/mod/bans", { name, reason: need(), until: until.value });
-      return () => t("modq.done.suspended", { name: out.name, until: when(out.until) });
+      const out = await api("POST", "/api/mod/bans", Object.assign(who(), { reason: need(), until: until.value }));
+      return () => t("modq.done.suspended", { name: ev.line ? r.name : out.name, until: when(out.until) });
     }, "suspended"),
     btn("ban", "btn-danger", async () => {
-      await api("POST", "/api/mod/bans", { name, reason: need() });
+      await api("POST", "/api/mod/bans", Object.assign(who(), { reason: need() }));
       return () => t("modq.done.banned", { name });
     }, "banned"));
   const outcome = keep(h("select", { id: `mq-outcome-${id}` }, OUTCOMES.map((o) => h("option", { value: o, selected: o === (P.outcome[id] || "no_action") }, t("modq.outcome." + o)))), "outcome");
