@@ -25,10 +25,11 @@ run: $(STAMP)
 play: $(STAMP)
 	$(VENV)/bin/cardtable play $(or $(ARGS),abluxxen)
 
-# Three workers on two cores (the browser and server tests wait on the network a good part of
-# their time), each test module on one worker (--dist loadscope): a module's server, started
-# once per module, is not started again on the other workers.
-XDIST ?= -n 3 --dist loadscope --no-loadscope-reorder
+# Four workers on two cores (the browser tests wait on Chromium and the server most of their
+# time: three workers kept the two cores about 70% busy), each test module on one worker
+# (--dist loadscope): a module's server, started once per module, is not started again on the
+# other workers.
+XDIST ?= -n 4 --dist loadscope --no-loadscope-reorder
 # The project's own modules compiled to .pyc before the tests (only what changed since): where
 # PYTHONDONTWRITEBYTECODE is set, every test worker and every server or terminal process a test
 # starts would compile them from source again (a server's start: 7.1 CPU s without, 2.8 with).
