@@ -156,6 +156,17 @@ LEFT_TO_FULL: dict[str, str] = {
         "[password file-entry0]",
     "server/test_database_password.py::test_the_password_is_not_on_any_command_line[environment-entry0]":
         "[environment-entry1]",
+    # the terminal and the research API: the console-script twins of in-process checks, the
+    # largest cells of a matrix
+    "cli/test_cli_play.py::test_bad_arguments_console_script":
+        "test_bad_arguments_exit_2 (the same arguments in process); cli/test_cli_replay.py::"
+        "test_illegal_action_exit_2_nothing_on_stdout (the console script's exit status)",
+    "cli/test_cli_kombio.py::test_bad_arguments_console_script": "test_bad_arguments_exit_2",
+    "cli/test_cli_replay.py::test_malformed_record_console_script":
+        "test_malformed_record_exit_2_one_line",
+    "rl/test_openspiel.py::test_random_simulation[python_cardtable_abluxxen-params2]":
+        "[python_cardtable_abluxxen-params1] (the duel)",
+    "core/test_decision_json.py::test_kombio_decisions_as_json[6-100]": "[5-100]",
     # the rest: a second backend, strength runs
     "sim/test_tournament.py::test_ray_gives_the_results_of_jobs_1":
         "test_jobs_2_gives_the_results_of_jobs_1 (the same tournament over processes)",
