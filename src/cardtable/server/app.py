@@ -57,6 +57,8 @@ from cardtable.server.http.coach import router as coach_router
 from cardtable.server.http.friend import install as install_friends
 from cardtable.server.http.learn import router as learn_router
 from cardtable.server.http.metrics import router as metrics_router
+from cardtable.server.http.announcements import router as announcements_router
+from cardtable.server.http.blocks import router as blocks_router
 from cardtable.server.http.moderation import router as moderation_router
 from cardtable.server.http.pace import router as pace_router
 from cardtable.server.http.profile import router as profile_router
@@ -77,7 +79,8 @@ from cardtable.server.people.origin import OriginCheck, parse_allowed
 from cardtable.server.store.budget import IDLE_TIMEOUT_VERSION, budget, check_fits
 from cardtable.server.store.db import Store
 from cardtable.server.store.migrate import refuse_newer, upgrade
-from cardtable.server.tables.driver import Drivers, Listener
+from cardtable.server.tables.background import Listener
+from cardtable.server.tables.driver import Drivers
 from cardtable.server.tables.hub import Hub
 from cardtable.server.tables.quotas import TableQuotas
 from cardtable.server.talk.chat import notified as chat_notified
@@ -238,7 +241,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(coach_router)                    # /api/tables/{code}/coach, .../review
     install_friends(app)                                # /api/friends/..., presence (WebSockets)
     app.include_router(pace_router)                     # POST /api/my-moves
-    app.include_router(moderation_router)               # blocks, reports, /api/mod/...
+    app.include_router(blocks_router)                   # a player's blocks
+    app.include_router(moderation_router)               # reports, /api/mod/...
+    app.include_router(announcements_router)            # the banner
 
     # -- the browser client (pages, static files) ------------------------------------------------
     from cardtable.web import mount

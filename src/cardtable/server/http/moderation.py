@@ -1,5 +1,4 @@
-"""Moderation over HTTP (docs/api.md, "Moderation"): a player's blocks, reports, and the
-moderators' routes (reports: list, claim, resolve; bans of accounts; the audit log for admins).
+"""Moderation over HTTP (docs/api.md, "Moderation"): reports, and the moderators' routes (reports: list, claim, resolve; bans of accounts; the audit log for admins).
 Each report filed and each moderator's action done here is counted in the metrics
 (cardtable_reports_total{reason}, cardtable_mod_actions_total{kind}: observe/metrics.py).
 
@@ -35,15 +34,6 @@ REPORTS_PER_DAY = 20.0
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class BlockIn(Body):
-    name: Name = Field(..., description="the player to block")
-
-
-class BlockOut(BaseModel):
-    name: str
-    since: float
 
 
 class ReportIn(Body):
@@ -141,20 +131,6 @@ class WarningOut(BaseModel):
     at: float
 
 
-class AnnounceIn(Body):
-    en: str = Field(..., min_length=1, max_length=N.ANNOUNCE_MAX, description="English words")
-    de: str = Field(..., min_length=1, max_length=N.ANNOUNCE_MAX, description="German words")
-    until: str | None = Field(None, max_length=40, description="when it ends: 30m, 12h, 3d, "
-                              "2w or an ISO 8601 time; none: until ended")
-
-
-class Announcement(BaseModel):
-    id: int
-    en: str
-    de: str
-    until: float | None
-
-
 class RemoveLineIn(Body):
     reason: str = Field(..., min_length=1, max_length=500)
 
@@ -179,7 +155,7 @@ def _mod_report(r: dict) -> ModReport:
                      resolution=r["resolution"])
 
 
-def _mod_error(e: M.ModError) -> ApiError:
+def mod_error(e: M.ModError) -> ApiError:
     status = {"no_report": 404, "no_account": 404, "no_line": 404, "report_claimed": 409,
               "name_taken": 409, "no_table": 404, "not_rated": 409,
               "annulled": 409}.get(e.error, 422)
@@ -189,63 +165,27 @@ def _mod_error(e: M.ModError) -> ApiError:
 router = APIRouter(tags=["moderation"])
 
 
-def _counted(request: Request, kind: str) -> None:
+def counted(request: Request, kind: str) -> None:
     """One moderator's action of this kind done (cardtable_mod_actions_total{kind})."""
     request.app.state.metrics.mod_action(kind)
 
 
-async def _me(request: Request) -> dict:
+async def account_of(request: Request) -> dict:
+    """The logged-in account (401 otherwise)."""
     account, _ = await request.app.state.accounts.me(request)
     return account
 
 
-async def _staff(request: Request, admin: bool = False) -> dict:
+async def staff(request: Request, admin: bool = False) -> dict:
     """The logged-in account if it is a moderator (or, with `admin`, an admin); 403
     `not_moderator` / `not_admin` otherwise."""
-    account = await _me(request)
+    account = await account_of(request)
     role = await A.read(_store(request), M.role_of(account["id"]))
     if role not in ("moderator", "admin"):
         raise ApiError(403, "this is for moderators", "not_moderator")
     if admin and role != "admin":
         raise ApiError(403, "this is for admins", "not_admin")
     return account
-
-
-# -- blocks ------------------------------------------------------------------------------------
-@router.get("/api/me/blocks", response_model=list[BlockOut])
-async def my_blocks(request: Request) -> list[BlockOut]:
-    """The players I block (nobody else sees this list)."""
-    me = await _me(request)
-    return [BlockOut(**b) for b in await A.read(_store(request), M.blocked_by(me["id"]))]
-
-
-@router.post("/api/me/blocks", response_model=BlockOut, status_code=201)
-async def block(req: BlockIn, request: Request) -> BlockOut:
-    """Block a player: no friendship (it ends), no friend requests or invitations from them,
-    no presence either way, no lines of theirs in my table talk, and they cannot join a
-    table I host. They are not told. 404 `no_account`; 422 `block_self`."""
-    me = await _me(request)
-    keys = name_keys(req.name)
-    if keys == name_keys(me["name"]):
-        raise ApiError(422, "that is your own name", "block_self")
-    name = await A.write(_store(request), lambda: M.block(me["id"], keys))
-    if name is None:
-        raise ApiError(404, f"no account is named {req.name!r}", "no_account",
-                       {"name": req.name})
-    return BlockOut(name=name, since=time.time())
-
-
-@router.delete("/api/me/blocks/{name}", status_code=204)
-async def unblock(name: Annotated[str, Path(max_length=128)], request: Request) -> Response:
-    """No longer block a player (404 `not_blocked` if I do not)."""
-    me = await _me(request)
-    try:
-        keys = name_keys(" ".join(name.split()))
-    except Exception:                               # noqa: BLE001 -- no account has these keys
-        keys = ("", "")
-    if not keys[0] or not await A.write(_store(request), lambda: M.unblock(me["id"], keys)):
-        raise ApiError(404, "you do not block anybody of that name", "not_blocked")
-    return Response(status_code=204)
 
 
 # -- reports -----------------------------------------------------------------------------------
@@ -318,7 +258,7 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
     warnings). The report carries the lines around the reported one, the table and the
     move. Limited per account (429 `report_limited`); 404 `no_account`, `no_line`; 422
     `report_not_author`, `report_line`."""
-    me = await _me(request)
+    me = await account_of(request)
     await refuse_banned(request, me["id"])
     line = await _line_of(request, req)
     if line is not None and line[0] is None:            # a guest's line: its writer
@@ -349,7 +289,7 @@ async def report(req: ReportIn, request: Request) -> ReportOut:
 @router.get("/api/me/reports", response_model=list[ReportOut])
 async def my_reports(request: Request) -> list[ReportOut]:
     """My reports, newest first: whether a moderator handled each, and the outcome."""
-    me = await _me(request)
+    me = await account_of(request)
     return [_report_out(r) for r in await A.read(_store(request), M.reports_of(me["id"]))]
 
 
@@ -360,7 +300,7 @@ async def mod_reports(request: Request, status: str = Query("open", pattern="^(o
                       ) -> list[ModReport]:
     """The reports (moderators): open ones oldest first, or all newest first; `reason`
     filters. 403 `not_moderator`."""
-    await _staff(request)
+    await staff(request)
     rows = await A.read(_store(request), M.report_list(status == "open", reason))
     lines = await A.read(_store(request), profile_lines(sorted({r["target_name"] for r in rows})))
     return [_mod_report(r).model_copy(update={"profile_line": lines.get(r["target_name"], "")})
@@ -370,13 +310,13 @@ async def mod_reports(request: Request, status: str = Query("open", pattern="^(o
 @router.post("/api/mod/reports/{report_id}/claim", response_model=ModReport)
 async def mod_claim(report_id: Id, request: Request) -> ModReport:
     """Take a report on (moderators): 409 `report_claimed` if another moderator has."""
-    me = await _staff(request)
+    me = await staff(request)
     try:
         out = _mod_report(await A.write(_store(request),
                                         lambda: M.claim_report(me["name"], report_id)))
     except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "claim")
+        raise mod_error(e) from None
+    counted(request, "claim")
     return out
 
 
@@ -384,13 +324,13 @@ async def mod_claim(report_id: Id, request: Request) -> ModReport:
 async def mod_resolve(report_id: Id, req: Resolve, request: Request) -> ModReport:
     """Close a report with an outcome and a note (moderators); the reporter sees the
     outcome (GET /api/me/reports)."""
-    me = await _staff(request)
+    me = await staff(request)
     try:
         out = _mod_report(await A.write(_store(request), lambda: M.resolve_report(
             me["name"], report_id, req.outcome, req.note)))
     except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "resolve")
+        raise mod_error(e) from None
+    counted(request, "resolve")
     return out
 
 
@@ -402,7 +342,7 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
     with the reason and until when), a seat being played is left to the stand-in bot. 404
     `no_account` / `no_seat` / `no_line`; 409 `ban_no_identity`; 422 `bad_until`,
     `ban_target` (not exactly one of `name`, `seat` and `line`)."""
-    me = await _staff(request)
+    me = await staff(request)
     _one_target(req, "ban_target")
     notify = _store(request).url.is_postgres           # every process cuts (ws/bans.py)
     try:
@@ -426,9 +366,9 @@ async def mod_ban(req: BanIn, request: Request) -> BanMade:
                 me["name"], "person", person, shown, req.reason, until, notify))
             out["name"] = f"seat {code}:{n}"
     except M.ModError as e:
-        raise _mod_error(e) from None
+        raise mod_error(e) from None
     await request.app.state.cut_banned(out)            # this process's connections, at once
-    _counted(request, "ban" if out["until"] is None else "suspend")
+    counted(request, "ban" if out["until"] is None else "suspend")
     return BanMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
@@ -437,16 +377,16 @@ async def mod_remove_line(line: Id, req: RemoveLineIn, request: Request) -> Line
     """Remove a line of table talk (moderators; `line`: its `seq`): players see "removed by
     a moderator" instead of it, at the table (live) and in the replay; the report evidence
     and the audit log keep its text. 404 `no_line`."""
-    me = await _staff(request)
+    me = await staff(request)
     store = _store(request)
     try:
         out = await A.write(store, lambda: N.remove_line(me["name"], line, req.reason,
                                                          store.url.is_postgres))
     except M.ModError as e:
-        raise _mod_error(e) from None
+        raise mod_error(e) from None
     if out["removed"]:
         talk.removed(request.app.state.hub(), out["table_id"], out["line"])
-        _counted(request, "remove_line")
+        counted(request, "remove_line")
     return LineRemoved(line=out["line"], table=out["code"], name=out["name"],
                        removed=out["removed"])
 
@@ -493,7 +433,7 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
     until `until` (moderators): their lines are refused (`chat_muted`, saying until when and
     why). 404 `no_account` / `no_seat` / `no_line`; 409 `mute_no_identity`; 422 `bad_until`,
     `mute_target`."""
-    me = await _staff(request)
+    me = await staff(request)
     _one_target(req)
     try:
         until = M.parse_until(req.until)
@@ -511,8 +451,8 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
                 me["name"], "person", person, shown, req.reason, until))
             out["name"] = name
     except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "mute")
+        raise mod_error(e) from None
+    counted(request, "mute")
     return MuteMade(id=out["id"], name=out["name"], reason=out["reason"], until=out["until"])
 
 
@@ -520,7 +460,7 @@ async def mod_mute(req: MuteIn, request: Request) -> MuteMade:
 async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
     """Lift the mutes in force of an account (`name`), a seat's guest (`seat`) or a line's
     writer (`line`) (moderators): {"lifted": how many}."""
-    me = await _staff(request)
+    me = await staff(request)
     _one_target(req)
     try:
         if req.name is not None:
@@ -535,8 +475,8 @@ async def mod_unmute(req: UnmuteIn, request: Request) -> dict:
             n = await A.write(_store(request), lambda: N.unmute(
                 me["name"], "person", person, shown, req.reason))
     except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "unmute")
+        raise mod_error(e) from None
+    counted(request, "unmute")
     return {"lifted": n}
 
 
@@ -547,7 +487,7 @@ async def mod_warn(req: WarnIn, request: Request) -> dict:
     `201 {"id", "name"}`; 404 `no_account`, `no_line`; 409 `warn_guest` (the line's writer
     is a guest: no account to show a warning to; mute, suspend or ban instead); 422
     `warn_target` (not exactly one of `name` and `line`)."""
-    me = await _staff(request)
+    me = await staff(request)
     _one_target(req, "warn_target")
     try:
         if req.name is not None:
@@ -565,8 +505,8 @@ async def mod_warn(req: WarnIn, request: Request) -> dict:
             out = await A.write(_store(request), lambda: N.warn_account(
                 me["name"], int(found[1]), found[2], found[3], req.text))
     except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "warn")
+        raise mod_error(e) from None
+    counted(request, "warn")
     return out
 
 
@@ -574,41 +514,9 @@ async def mod_warn(req: WarnIn, request: Request) -> dict:
 async def read_warning(warning: Id, request: Request) -> Response:
     """I have read a moderator's warning: it no longer comes with GET /api/me. 404
     `no_warning` if I have none of that number."""
-    me = await _me(request)
+    me = await account_of(request)
     if not await A.write(_store(request), lambda: N.read_warning(me["id"], warning)):
         raise ApiError(404, "you have no warning of that number", "no_warning")
-    return Response(status_code=204)
-
-
-@router.get("/api/announcement")
-async def announcement(request: Request) -> dict:
-    """The banner shown now (everybody): {"announcement": {"id", "en", "de", "until"} or
-    null}."""
-    return {"announcement": await A.read(_store(request), N.current_announcement())}
-
-
-@router.post("/api/mod/announcement", response_model=Announcement, status_code=201)
-async def post_announcement(req: AnnounceIn, request: Request) -> Announcement:
-    """Post the banner in both languages, in place of the one before (admins; 403
-    `not_admin`); 422 `bad_until`, `bad_announcement`."""
-    me = await _staff(request, admin=True)
-    try:
-        until = M.parse_until(req.until) if req.until else None
-        out = await A.write(_store(request), lambda: N.announce(me["name"], req.en, req.de,
-                                                                until))
-    except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "announce")
-    return Announcement(**out)
-
-
-@router.delete("/api/mod/announcement", status_code=204)
-async def end_announcement(request: Request) -> Response:
-    """End the banner (admins); 404 `no_announcement` if none is shown."""
-    me = await _staff(request, admin=True)
-    if not await A.write(_store(request), lambda: N.end_announcement(me["name"])):
-        raise ApiError(404, "no announcement is shown", "no_announcement")
-    _counted(request, "end_announcement")
     return Response(status_code=204)
 
 
@@ -629,14 +537,14 @@ async def mod_annul(code: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$")], 
     marked annulled, and the ratings it touched are recomputed without it, with the games
     played after it. 404 `no_table`; 409 `not_rated` (not a finished rated game), `annulled`
     (already: nothing changes)."""
-    me = await _staff(request)
+    me = await staff(request)
     store = _store(request)
     try:
         out = await A.write(store, lambda: M.annul_game(me["name"], code, req.reason,
                                                         store.url.is_postgres))
     except M.ModError as e:
-        raise _mod_error(e) from None
-    _counted(request, "annul")
+        raise mod_error(e) from None
+    counted(request, "annul")
     return Annulled(table=out["code"], game=out["game"], recomputed=len(out["players"]))
 
 
@@ -644,5 +552,5 @@ async def mod_annul(code: Annotated[str, Path(pattern=r"^[A-Za-z0-9]{1,32}$")], 
 async def mod_audit(request: Request, limit: int = Query(100, ge=1, le=M.MAX_LIST)
                     ) -> list[dict]:
     """The audit log, newest first (admins; 403 `not_admin`)."""
-    await _staff(request, admin=True)
+    await staff(request, admin=True)
     return await A.read(_store(request), M.audit_rows(limit))

@@ -67,7 +67,7 @@ game_tables = Table(
     Column("waiting_for", String(64), nullable=True),
     # when a seat's player first connected to the table (migration 0011; NULL: nobody yet):
     # a table at which a seat was taken and nobody ever connected expires after
-    # Settings.unseen_ttl (driver.Sweeper)
+    # Settings.unseen_ttl (background.Sweeper)
     Column("seen_at", Float, nullable=True),
     Index("ix_game_tables_lobby", "status", "public"),
     Index("ix_game_tables_pace", "pace", "status"),

@@ -129,7 +129,7 @@ class Hub:
             task.add_done_callback(log_failure)
 
     def expired(self, table_id: int) -> None:
-        """The table was deleted (driver.Sweeper): its clients are told and disconnected."""
+        """The table was deleted (background.Sweeper): its clients are told and disconnected."""
         rt = self.rts.pop(table_id, None)
         if self.on_expired is not None:
             self.on_expired(table_id)
