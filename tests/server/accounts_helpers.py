@@ -133,3 +133,27 @@ def engine_as_server(url):
     if not url.is_postgres:
         sa.event.listen(engine, "connect", lambda c, _: c.execute("PRAGMA foreign_keys=ON"))
     return engine
+
+
+@contextmanager
+def site_with_moderator(database: str, other: str):
+    """An app client with two accounts signed up: "Mod", made a moderator through `cardtable
+    admin`, and `other`: yields (client, {name: session cookie})."""
+    from cardtable.cli.main import main
+
+    with app_client(database) as b:
+        sess = {}
+        for name in ("Mod", other):
+            r, sess[name] = b.sign_up(name)
+            assert r.status_code == 201, r.text
+        assert main(["admin", "role", "Mod", "moderator", "--reason", "test",
+                     "--database", database]) == 0
+        yield b, sess
+
+
+def ws_until(ws, pred) -> dict:
+    """Read `ws` until a message satisfies `pred`: that message."""
+    while True:
+        m = ws.receive_json()
+        if pred(m):
+            return m

@@ -17,21 +17,14 @@ from starlette.websockets import WebSocketDisconnect
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from accounts_helpers import app_client
+from accounts_helpers import site_with_moderator
+from accounts_helpers import ws_until as _until
 
-from cardtable.cli.main import main
 
 GUEST = "guest-browser-0123456789"          # a browser's client identity (X-Cardtable-Client)
 OTHER = "other-browser-9876543210"
 THIRD = "third-browser-5555555555"
 ORIGIN = {"Origin": "http://testserver"}
-
-
-def _until(ws, pred) -> dict:
-    while True:
-        m = ws.receive_json()
-        if pred(m):
-            return m
 
 
 def _closed(ws) -> int:
@@ -60,14 +53,8 @@ def _said(ws, text: str) -> dict:
 
 @pytest.fixture(scope="module")
 def site(database):
-    with app_client(database) as b:
-        sess = {}
-        for name in ("Mod", "Wes"):
-            r, sess[name] = b.sign_up(name)
-            assert r.status_code == 201, r.text
-        assert main(["admin", "role", "Mod", "moderator", "--reason", "test",
-                     "--database", database]) == 0
-        yield b, sess
+    with site_with_moderator(database, "Wes") as got:
+        yield got
 
 
 def test_a_suspended_guest_watching_is_cut_and_refused(site):

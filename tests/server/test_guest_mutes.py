@@ -15,20 +15,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from accounts_helpers import app_client
+from accounts_helpers import site_with_moderator
+from accounts_helpers import ws_until as _until
 
-from cardtable.cli.main import main
 
 GUEST = "guest-browser-0123456789"          # a browser's client identity (X-Cardtable-Client)
 OTHER = "other-browser-9876543210"
 ORIGIN = {"Origin": "http://testserver"}
-
-
-def _until(ws, pred) -> dict:
-    while True:
-        m = ws.receive_json()
-        if pred(m):
-            return m
 
 
 def _said(ws, channel: str, text: str) -> dict:
@@ -39,14 +32,8 @@ def _said(ws, channel: str, text: str) -> dict:
 
 @pytest.fixture(scope="module")
 def site(database):
-    with app_client(database) as b:
-        sess = {}
-        for name in ("Mod", "Rea"):
-            r, sess[name] = b.sign_up(name)
-            assert r.status_code == 201, r.text
-        assert main(["admin", "role", "Mod", "moderator", "--reason", "test",
-                     "--database", database]) == 0
-        yield b, sess
+    with site_with_moderator(database, "Rea") as got:
+        yield got
 
 
 def test_a_reported_guest_spectator_is_muted_by_their_line_wherever_they_write(site):
