@@ -53,10 +53,9 @@ def test_levels_are_bots_by_name():
     assert make_bot("expert", iterations=7).iterations == 7
     # a bot made for a level says so (the terminal names the level, not the algorithm)
     assert make_bot("expert").level == "expert" and make_bot("pimc").level is None
-    # the expert's Kombio share (its rollouts run compiled: the whole budget); a budget given
-    # replaces it
+    # the expert's Kombio share (rollouts to the round's end cost more); a budget given replaces it
     assert expert.budget("abluxxen") == expert.iterations
-    assert expert.budget("kombio") == expert.iterations == 1200
+    assert expert.budget("kombio") == round(0.2 * expert.iterations) == 240
     assert make_bot("expert", iterations=10).budget("kombio") == 10
     assert hard.budget("kombio") == hard.budget("abluxxen") == hard.iterations
     assert make_bot("expert", seconds=0.5).iterations is None

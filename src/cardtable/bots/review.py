@@ -52,8 +52,8 @@ from cardtable.core.registry import info
 from cardtable.core.rng import Rng
 
 #: rollouts per reviewed decision when none are given, times the game's share of the expert
-#: level's budget (GameInfo.search_share; Kombio's rollouts run to the round's end, compiled,
-#: and it spends the whole budget): all four seats of a 4-player Abluxxen game in under a minute, of Kombio in under
+#: level's budget (GameInfo.search_share: Kombio's rollouts run to the round's end, it spends
+#: a fifth): all four seats of a 4-player Abluxxen game in under a minute, of Kombio in under
 #: three, on one core (`make bench-review` measures it)
 DEFAULT_ROLLOUTS = 400
 #: the sensible options searched at most (the chosen one always comes in addition)

@@ -97,11 +97,9 @@ GAME = GameInfo(
     analytics="cardtable.kombio.analytics",
     web="cardtable.kombio.web",
     catalog="cardtable.kombio",
-    # Kombio's rollouts run to the round's end, on the compiled simulator (kombio/batch/
-    # rollout.py, about ten times the Python rollouts' speed): expert spends its whole budget,
-    # hard's four candidates with fifteen times hard's rollouts (bots/base.py LEVELS; a fifth
-    # of it, 240, before the rollouts were compiled)
-    search_share=(("expert", 1.0),),
+    # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
+    # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
+    search_share=(("expert", 0.2),),
     # KO-10's own reading: several snaps in one window, one drawn by the seeded generator (a
     # turn-based table collects every answer: docs/rules.md, "turn-based tables")
     windows_collect=True,
