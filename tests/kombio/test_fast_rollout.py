@@ -124,10 +124,10 @@ def test_compiled_rollouts_score_as_the_python_rollouts():
 def test_the_search_decides_with_compiled_rollouts_as_with_python_ones(monkeypatch):
     positions = [_position(seed) for seed in range(sample(12, 4))]
 
-    def searched():
+    def searched(compiled=True):
         out = []
         for st in positions:
-            bot = make_bot("pimc", seed=3, iterations=24)
+            bot = make_bot("pimc", seed=3, iterations=24, compiled=compiled)
             cands = H.ranked(st, Rng(1))[:4]
             if len(cands) > 1:
                 out.append((bot.search(st, cands), bot.best.text))
@@ -140,12 +140,14 @@ def test_the_search_decides_with_compiled_rollouts_as_with_python_ones(monkeypat
     assert searched() == fast and calls          # the hook is what the search uses
     monkeypatch.setattr(H, "playout", None)
     assert searched() == fast
+    monkeypatch.setattr(H, "playout", lambda *a: calls.append(2) or real(*a))
+    assert searched(compiled=False) == fast and 2 not in calls   # off unless asked for
 
 
 def test_states_the_simulator_cannot_hold_are_played_in_python():
     st = new_game("kombio", players=3, seed=4, options={"max_turns": 30})
     assert H.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
-    bot = make_bot("pimc", seed=1, iterations=8)
+    bot = make_bot("pimc", seed=1, iterations=8, compiled=True)
     bot.search(st, H.ranked(st, Rng(1))[:2])     # falls back to the Python rollout
     assert bot.last_iterations == 8
 
@@ -159,6 +161,6 @@ def test_without_the_simulator_installed_the_search_rolls_out_in_python(monkeypa
     monkeypatch.setitem(sys.modules, "cardtable.kombio.batch.rollout", None)   # not importable
     st = _position(2)
     assert S.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
-    bot = make_bot("pimc", seed=1, iterations=8)
+    bot = make_bot("pimc", seed=1, iterations=8, compiled=True)
     bot.search(st, H.ranked(st, Rng(1))[:2])
     assert bot.last_iterations == 8

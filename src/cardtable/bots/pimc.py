@@ -45,7 +45,11 @@ Game hooks (`cardtable.<game>.heuristics`): `ranked`, `heuristic`, `turn_key`, a
 `horizon`, `determinize`, `features` + `value_family` (learned evaluation), `evaluate`, the
 dict `PIMC` of the game's default settings, and `playout(state, seat, seed, h0, score_weight)`:
 the same rollout compiled (Kombio: kombio/batch/rollout.py), (win, reward) of `seat` or None
-to play it in Python; used for rollouts to the horizon scored by the game's `evaluate`.
+to play it in Python; used, with the setting `compiled` (default off), for rollouts to the
+horizon scored by the game's `evaluate`. Off by default: the first compiled rollout in a
+process whose numba cache is cold compiles for about 50 CPU seconds (a bot's first move after
+an install or an upgrade), and the cache does not yet survive a fresh clone or a new path;
+`--bot-param expert.compiled=true` turns it on for tournaments and benchmarks.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ from cardtable.core.rng import Rng
 DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
-             "events": False, "trust": 1.0, "learned": True, "anchor": 0.0}
+             "events": False, "trust": 1.0, "learned": True, "anchor": 0.0, "compiled": False}
 
 
 def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:
@@ -131,7 +135,8 @@ class PIMCBot(Bot):
                  circles: int | None = None, score_weight: float | None = None,
                  belief: bool | None = None, events: bool | None = None,
                  trust: float | None = None, learned: bool | None = None,
-                 anchor: float | None = None, share: dict | None = None):
+                 anchor: float | None = None, share: dict | None = None,
+                 compiled: bool | None = None):
         super().__init__(seed)
         iterations = search_budget(iterations, seconds, DEFAULT_ITERATIONS)
         if width is not None and not whole(width, 1):
@@ -148,7 +153,8 @@ class PIMCBot(Bot):
             raise ConfigError(f"share must map game names to numbers in (0, 1], not {share!r}")
         if trust is not None and not number(trust, 0, 1, open_low=True):
             raise ConfigError(f"trust must be a number in (0, 1], not {trust!r}")
-        for k, v in (("belief", belief), ("events", events), ("learned", learned)):
+        for k, v in (("belief", belief), ("events", events), ("learned", learned),
+                     ("compiled", compiled)):
             if v is not None and not isinstance(v, bool):
                 raise ConfigError(f"{k} must be true or false, not {v!r}")
         self.iterations = iterations
@@ -156,7 +162,7 @@ class PIMCBot(Bot):
         self.seconds = seconds
         self.given = {"width": width, "circles": circles, "score_weight": score_weight,
                       "belief": belief, "events": events, "trust": trust, "learned": learned,
-                      "anchor": anchor}
+                      "anchor": anchor, "compiled": compiled}
         self.last_stats: dict[str, dict] = {}
         self.last_samples: dict[str, dict[int, tuple[float, float]]] = {}
         self.last_iterations = 0
@@ -222,7 +228,8 @@ class PIMCBot(Bot):
         stop_turns = None if cfg["circles"] is None else cfg["circles"] * state.players
         # the game's compiled rollout, where it plays exactly this rollout (the game's own
         # `evaluate`, to the horizon, no turn cap)
-        fast = hook(game, "playout") if (stop_turns is None and horizon is not None
+        fast = hook(game, "playout") if (cfg["compiled"] and stop_turns is None
+                                         and horizon is not None
                                          and evaluate is hook(game, "evaluate")) else None
         sw = cfg["score_weight"]
         seeds = Rng(self.rng.below(2 ** _SEED_BITS))
