@@ -2,7 +2,8 @@
 Ben from his profile with its button; Ben (a German phone) then cannot take the free seat of
 Ann's table and is told so in his language, without a word of who or why; their friendship is
 gone, so his waiting table no longer offers to invite her (and the route refuses it). Ann
-unblocks him and the button says so. The profile with the button is checked with axe."""
+unblocks him and the button says so. The profile with the button is checked with axe. At a
+table of his she sits at, no line of his reaches her chat (a German laptop, an English phone)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import secrets
 
 from a11y import assert_accessible
 from playwright.sync_api import expect
-from test_web_friends import LAPTOP, PHONE, POLLED, open_table, sign_up
+from test_web_friends import LAPTOP, PHONE, POLLED, open_table, playing, sign_up
 
 FETCH = """([method, path, body]) => fetch(path, {method, body: body ? JSON.stringify(body) : undefined,
     headers: {'Content-Type': 'application/json'}}).then(async (r) => ({status: r.status,
@@ -84,3 +85,30 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, art
         f"{ann} · Beleidigung oder Belästigung · wartet auf die Moderation")
     assert_accessible(b, "my reports")
     b.screenshot(path=str(artifacts / "moderation-my-reports-de-phone.png"))
+
+
+def test_a_blocker_sees_no_line_of_the_player_she_blocks(new_page):
+    n = secrets.randbelow(10**6)
+    ann, ben = f"Ann{n}", f"Ben{n}"
+    a = new_page("de", **LAPTOP)
+    b = new_page("en", phone=True, **PHONE)
+    sign_up(a, ann)
+    sign_up(b, ben)
+    assert a.evaluate(FETCH, ["POST", "/api/me/blocks", {"name": ben}])["status"] == 201
+    code = open_table(b, ben)                 # his table: she may sit at it, he not at hers
+    a.goto(f"/t/{code}")
+    expect(a.locator("#tj-name-as")).to_contain_text(ann)
+    a.click("#take-seat")
+    playing(a)
+    playing(b)
+    b.tap("#chat-toggle")
+    b.fill("#chat-input", "Hello Ann")
+    b.press("#chat-input", "Enter")
+    expect(b.locator("#chat-list .chat-text").last).to_have_text("Hello Ann")
+    a.click("#chat-toggle")
+    a.fill("#chat-input", "Hallo")
+    a.press("#chat-input", "Enter")
+    expect(a.locator("#chat-list .chat-text").last).to_have_text("Hallo")
+    # his line went out before hers: had it reached her, it would stand above hers
+    assert a.eval_on_selector_all("#chat-list .chat-text",
+                                  "xs => xs.map(x => x.textContent)") == ["Hallo"]
