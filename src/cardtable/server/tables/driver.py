@@ -263,6 +263,7 @@ class Drivers:
                 task.cancel()
             await asyncio.gather(task, return_exceptions=True)  # unlocks, notifies "free"
             self.handovers += 1
+            log.info("table %d handed over: its players commit at another process", rt.id)
         finally:
             self._handing.discard(rt.id)
 
