@@ -81,6 +81,7 @@ def table(server):
     cl = [Sync(f"{server.ws_base}/ws/{code}?token={j[i]['token']}") for i in (0, 1)]
     spec = Sync(f"{server.ws_base}/ws/{code}")
     rng = random.Random(7)
+    made = []                                   # (seat, index, decision) acknowledged
     for _ in range(6):
         for c in cl:
             c.drain()
@@ -90,10 +91,11 @@ def table(server):
                                         "decision": rng.choice(st[mover]["legal"])}),
                             kinds=("ack", "error"))
         assert ack["type"] == "ack", ack
+        made.append((mover, st[mover]["index"], ack["decision"]))
     for c in cl + [spec]:
         c.drain()
     yield {"code": code, "tokens": [x["token"] for x in j], "clients": cl, "spec": spec,
-           "server": server}
+           "server": server, "made": made}
     for c in cl + [spec]:
         c.close()
 
@@ -129,6 +131,8 @@ def _expect_refused(t, cl: Sync, payload) -> None:
     reply = cl.ask(payload)
     if reply["type"] == "error":
         return
+    if reply["type"] == "ack" and reply.get("again"):
+        return                  # a decision already made, sent again: acknowledged, not played
     # a well-formed harmless message (ping, sync, back) may get its normal answer
     assert reply["type"] in ("pong", "state"), reply
     msg = json.loads(payload)
@@ -194,6 +198,23 @@ def test_out_of_turn_illegal_stale_spectator(table):
     assert err["code"] == "not_seated"
     err = table["spec"].ask(json.dumps({"type": "back"}))
     assert err["code"] == "not_seated"
+    assert snapshot(table) == before
+
+
+def test_a_decision_sent_again_is_acknowledged_again(table):
+    """A client that lost its connection before the answer sends its decision again with the
+    index it was made at: the seat's own decision there is acknowledged again (`again`) and
+    played no second time; another text there, or another seat, is stale."""
+    before = snapshot(table)
+    seat, index, text = table["made"][-1]
+    me, other = table["clients"][seat], table["clients"][1 - seat]
+    ack = me.ask(json.dumps({"type": "decide", "decision": text, "index": index, "id": 5}))
+    assert ack == {"type": "ack", "id": 5, "index": index + 1, "decision": text,
+                   "pending": False, "again": True}
+    assert me.ask(json.dumps({"type": "decide", "decision": text + " 13", "index": index})
+                  )["code"] == "stale"
+    assert other.ask(json.dumps({"type": "decide", "decision": text, "index": index})
+                     )["code"] == "stale"
     assert snapshot(table) == before
 
 

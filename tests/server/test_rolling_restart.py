@@ -11,7 +11,7 @@ gets SIGTERM, is started again and answers its health check, then the other. Eve
 must see no 502 or 504 (nor any other refusal of its handshake), every decision a client sent
 must be answered (acknowledged, or refused with one of the errors of a game that moved on;
 one sent while its connection closed is sent again after reconnecting, its `index` makes
-that safe), the acknowledged decisions must be exactly the records' actions (nothing lost,
+that safe: acknowledged again if it had been applied), the acknowledged decisions must be exactly the records' actions (nothing lost,
 nothing applied unacknowledged), and every client must be back at its table, its game going
 on. `make test` plays 40 tables (80 clients); CARDTABLE_FULL=1 plays 300 (600)."""
 

@@ -354,6 +354,18 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
             return await self._retrying(lambda: self._decide(seat, text, by, expected,
                                                              on_commit))
 
+    def _made_already(self, seat: int, text: str, by: str, index: int) -> dict | None:
+        """The acknowledgement, again, of a player's decision sent a second time with the
+        `index` it was made at (a client that lost its connection before the first answer
+        sends it again, docs/protocol.md): the seat's own action at `index` with this text.
+        Anything else at an earlier index is stale."""
+        if by != BY_PLAYER or not 0 <= index < self.n or self.log[index] != (seat, BY_PLAYER):
+            return None
+        if self.state.history[index] != text:
+            return None
+        return {"type": "ack", "index": index + 1, "decision": text, "pending": False,
+                "again": True}
+
     async def _decide(self, seat, text, by, expected, on_commit) -> dict:
         async with self.change() as ch:
             if self.status == "waiting":
@@ -361,8 +373,13 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
             if self.status == "over" or self.state.over:
                 raise ProtocolError("game_over", "the game is over")
             if expected is not None and expected != self.n:
-                raise ProtocolError("stale", f"the game has moved on: the state is at index "
-                                             f"{self.n}, not {expected}")
+                again = self._made_already(seat, text, by, expected)
+                if again is None:
+                    raise ProtocolError("stale", f"the game has moved on: the state is at "
+                                                 f"index {self.n}, not {expected}")
+                if on_commit is not None:
+                    on_commit(again)
+                return again                    # nothing written: nothing published
             if not 0 <= seat < self.players:
                 raise ProtocolError("not_seated", "no such seat")
             if self.round_break():

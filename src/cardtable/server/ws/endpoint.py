@@ -19,7 +19,8 @@ A process that shuts down (SIGTERM: app.py drains) tells each client `reconnect`
 its connection with code 1012 ("service restart") once the message it is handling, if any, is
 answered (`Conn.drain`): a decision being committed is acknowledged first; one the server has
 not read yet gets no answer, and the client sends it again after reconnecting (its `index`
-makes that safe). A connection that arrives during the drain gets the same at once.
+makes that safe: one that was applied after all, its answer lost, is acknowledged again,
+runtime.py `_made_already`). A connection that arrives during the drain gets the same at once.
 
 A ban or suspension closes the connections it names with code 4403, and refuses those that
 open while it is in force (ws/bans.py); each connection keeps the account of its session
