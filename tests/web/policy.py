@@ -38,12 +38,22 @@ def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
         return False
 
 
+class BoardChanged(Exception):
+    """The page redrew under the player while it chose its cards (its turn's timer ran out
+    and the stand-in played for it): the player reads the page again."""
+
+
 def click_hand_card(page: Page, idx) -> None:
     """Click a hand card where a person would: on its visible edge (the cards of a group are
-    fanned, each covering most of the one before)."""
+    fanned, each covering most of the one before). BoardChanged if the card is gone."""
     card = page.locator(f'.hand button.card[data-idx="{idx}"]')
     box = card.bounding_box()
-    card.click(position={"x": 7, "y": box["height"] / 2})
+    if box is None:
+        raise BoardChanged(idx)
+    try:
+        card.click(position={"x": 7, "y": box["height"] / 2}, timeout=5000)
+    except PWTimeout:
+        raise BoardChanged(idx) from None
 
 
 #: the clickable elements of a selector, read in one go (a redraw between reading and clicking
@@ -81,41 +91,56 @@ class AbluxxenPlayer:
         self.turns = 0
         self.checked_illegal = False
         self.checked_abluxx = 0
+        self.predicted = False          # the page said the chosen set abluxxes somebody
+
+    def _choose_set(self):
+        """Select a set in the hand (after checking, once, that two different numbers are
+        refused); the play button, enabled."""
+        page, rng = self.page, self.rng
+        self.turns += 1
+        groups = page.eval_on_selector_all(
+            ".hand .hand-group",
+            "gs => gs.map(g => [...g.querySelectorAll('button.card')].map(b => [b.dataset.idx, b.dataset.value]))")
+        numbers = [g for g in groups if g[0][1] != "X"]
+        jokers = [g for g in groups if g[0][1] == "X"]
+        if numbers and len(numbers) >= 2 and not self.checked_illegal:
+            # two different numbers are not a set: the UI must refuse to confirm it
+            self.checked_illegal = True
+            click_hand_card(page, numbers[0][0][0])
+            click_hand_card(page, numbers[1][0][0])
+            assert page.locator("#play-btn").is_disabled()
+            assert page.locator(".sel-bad").count() == 1
+            page.click("#clear-btn")
+        if numbers:
+            g = max(numbers, key=len) if rng.random() < 0.5 else rng.choice(numbers)
+            k = len(g) if rng.random() < 0.7 else rng.randint(1, len(g))
+            pick = [idx for idx, _ in g[:k]]
+            if jokers and rng.random() < 0.3:
+                pick.append(jokers[0][0][0])
+        else:
+            pick = [idx for idx, _ in jokers[0]]
+        for idx in pick:
+            click_hand_card(page, idx)
+        predicted = page.eval_on_selector_all(".seat-panel.would-hit", "ps => ps.map(p => p.dataset.seat)")
+        ends = page.locator("#sel-info").get_attribute("data-ends") == "1"
+        play = page.locator("#play-btn")
+        assert page.locator(".hand button.card.is-selected").count() == len(pick)
+        assert play.is_enabled(), page.locator(".action-bar").inner_text()
+        self.predicted = predicted and not ends
+        return play
 
     def act(self) -> None:
         page, rng = self.page, self.rng
         if page.locator("#play-btn").count():
-            self.turns += 1
-            groups = page.eval_on_selector_all(
-                ".hand .hand-group",
-                "gs => gs.map(g => [...g.querySelectorAll('button.card')].map(b => [b.dataset.idx, b.dataset.value]))")
-            numbers = [g for g in groups if g[0][1] != "X"]
-            jokers = [g for g in groups if g[0][1] == "X"]
-            if numbers and len(numbers) >= 2 and not self.checked_illegal:
-                # two different numbers are not a set: the UI must refuse to confirm it
-                self.checked_illegal = True
-                click_hand_card(page, numbers[0][0][0])
-                click_hand_card(page, numbers[1][0][0])
-                assert page.locator("#play-btn").is_disabled()
-                assert page.locator(".sel-bad").count() == 1
-                page.click("#clear-btn")
-            if numbers:
-                g = max(numbers, key=len) if rng.random() < 0.5 else rng.choice(numbers)
-                k = len(g) if rng.random() < 0.7 else rng.randint(1, len(g))
-                pick = [idx for idx, _ in g[:k]]
-                if jokers and rng.random() < 0.3:
-                    pick.append(jokers[0][0][0])
-            else:
-                pick = [idx for idx, _ in jokers[0]]
-            for idx in pick:
-                click_hand_card(page, idx)
-            assert page.locator(".hand button.card.is-selected").count() == len(pick)
-            play = page.locator("#play-btn")
-            assert play.is_enabled(), page.locator(".action-bar").inner_text()
-            predicted = page.eval_on_selector_all(".seat-panel.would-hit", "ps => ps.map(p => p.dataset.seat)")
-            ends = page.locator("#sel-info").get_attribute("data-ends") == "1"
+            index = board(page)["index"]
+            try:
+                play = self._choose_set()
+            except (BoardChanged, AssertionError, PWTimeout):
+                if board(page)["index"] == index:       # nothing moved: a fault of the page
+                    raise
+                return                                  # played for it meanwhile: read again
             play.click()
-            if predicted and not ends:
+            if self.predicted:
                 # the UI said these players would be abluxxed: the first one must be (after a
                 # duel's shadow step), and this player decides take / leave
                 page.wait_for_selector("#take-btn, .shadow-btn, [data-status=over]", timeout=10000)
