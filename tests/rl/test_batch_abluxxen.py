@@ -220,6 +220,31 @@ def test_the_compiled_code_cache_follows_every_source(tmp_path, monkeypatch):
         before = after
 
 
+def test_the_same_sources_in_another_place_use_the_cache(tmp_path):
+    """A clone or an install elsewhere compiles nothing again: the cache is found by the
+    sources' digest, not by their path (jit.DigestLocator). The same module in two folders,
+    each run in a process of its own: the second loads the first one's compiled function."""
+    import subprocess
+    import sys
+
+    module = ("from cardtable.rl.batch.jit import njit\n\n\n"
+              "@njit\ndef twice(x):\n    return 2 * x\n")
+    probe = ("import sys\nsys.path.insert(0, sys.argv[1])\nimport mod\n"
+             "assert mod.twice(21) == 42\n"
+             "print(sum(mod.twice.stats.cache_hits.values()), "
+             "sum(mod.twice.stats.cache_misses.values()))\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    hits = []
+    for place in ("one", "two"):
+        folder = tmp_path / place / "kernels"
+        folder.mkdir(parents=True)
+        (folder / "mod.py").write_text(module, encoding="utf-8")
+        out = subprocess.run([sys.executable, "-c", probe, str(folder)], env=env,
+                             capture_output=True, text=True, check=True).stdout.split()
+        hits.append(tuple(map(int, out)))
+    assert hits == [(0, 1), (1, 0)]       # compiled in the first place, loaded in the second
+
+
 def test_ray_playouts_refuse_bad_input_before_connecting():
     """`distributed.playouts` checks the configuration and the chunk here, before any cluster
     is asked (the Ray run itself: tests/sim/test_tournament.py, on its one-node cluster)."""

@@ -7,6 +7,11 @@ may call: the .py files of its own folder (a game's `batch` package, e.g.
 cardtable/abluxxen/batch/) and of this package (the shared random numbers, rng.py). Any change
 to either compiles those functions afresh, once. The base directory is NUMBA_CACHE_DIR if set,
 else the user's cache directory (platformdirs).
+
+The cache files are found by the digest alone (`DigestLocator`, put first in numba's list of
+cache locators): numba's own locators name a cache after the absolute path of the source's
+folder, so every clone or install in another place compiled everything again (about 185 CPU s
+for the suite's kernels) although the sources were the same.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import caching
 
 #: this package: the shared parts every game's compiled rules call (rng.py)
 _HERE = Path(__file__).resolve().parent
@@ -48,16 +54,45 @@ CACHE_DIR = str(cache_dir())
 _DIRS: dict[Path, str] = {_HERE: CACHE_DIR}
 
 
+class DigestLocator(caching._CacheLocator):
+    """numba's cache locator for the functions of the folders `njit` compiled: the cache
+    directory is the folder's digest directory (`cache_dir`), and the sources' freshness is
+    that digest, whatever the path of the files (another clone, another install)."""
+
+    def __init__(self, py_func, path: str):
+        self._lineno = py_func.__code__.co_firstlineno
+        self._path = path
+
+    def get_cache_path(self) -> str:
+        return self._path
+
+    def get_source_stamp(self) -> str:
+        return Path(self._path).name           # the digest of every source it may call
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        path = _DIRS.get(Path(py_file).resolve().parent)
+        if path is None:                       # not one of ours: numba's own locators
+            return None
+        self = cls(py_func, path)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+if DigestLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, DigestLocator)
+
+
 def njit(fn):
     """`numba.njit(cache=True)` with the cache in the directory of `fn`'s sources
-    (`cache_dir`; numba reads the directory when it wraps the function, so the global setting
-    is restored at once)."""
+    (`cache_dir`, found by `DigestLocator`)."""
     folder = Path(fn.__code__.co_filename).resolve().parent
     if folder not in _DIRS:
         _DIRS[folder] = str(cache_dir(folder))
-    old = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = _DIRS[folder]
-    try:
-        return numba.njit(cache=True)(fn)
-    finally:
-        numba.config.CACHE_DIR = old
+    return numba.njit(cache=True)(fn)
