@@ -96,6 +96,16 @@ async def _decide(rt, seen: dict) -> None:
     await _until(lambda: seen["version"] >= rt.version, "the NOTIFY did not come")
 
 
+def _handed_over(app) -> float:
+    """`cardtable_tables_handed_over_total` of the app's metrics, read by Prometheus's own
+    parser."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = app.state.metrics.exposition().decode()
+    return next(s.value for f in text_string_to_metric_families(text)
+                for s in f.samples if s.name == "cardtable_tables_handed_over_total")
+
+
 async def _two(url: str, body) -> None:
     a, b = _app(url), _app(url)
     async with AsyncExitStack() as stack:
@@ -122,6 +132,7 @@ def test_the_table_goes_to_the_process_its_players_are_at(request, tmp_path):
         await _decide(rt, seen)
         await _until(lambda: tid in db.tasks, "the table stayed with a, its players at b")
         assert tid not in da.tasks and da.handovers == 1
+        assert _handed_over(a) == 1 and _handed_over(b) == 0      # what /metrics says
         await _until(lambda: tid not in ha.rts, "a still holds the table")
         held, rounds = seen["held"], db.claim_rounds
         for _ in range(DECISIONS):

@@ -186,6 +186,10 @@ class Scrape:
         yield GaugeMetricFamily("cardtable_tables_driven", "Tables whose bots, timers and "
                                 "windows this process drives",
                                 value=len(getattr(drivers, "tasks", ()) or ()))
+        yield CounterMetricFamily("cardtable_tables_handed_over", "Tables this process "
+                                  "stopped driving because their players commit at another "
+                                  "process (the other claims them)",
+                                  value=getattr(drivers, "handovers", 0) or 0)
         pool = getattr(drivers, "pool", None)
         stats = pool.stats() if pool is not None else {}
         for name, key, what in (("cardtable_bot_queue", "waiting", "Searching bots' requests "
