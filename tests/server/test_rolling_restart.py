@@ -106,6 +106,7 @@ class Player:
         self.failures: list[str] = []           # handshakes that failed otherwise
         self.connects = 0
         self.resent = 0
+        self.again = 0                          # acknowledged again (applied before a close)
         self.reconnects = 0                     # `reconnect` messages received
         self.stopping = False
         self._changed = asyncio.Event()
@@ -153,6 +154,7 @@ class Player:
                     first = False
                 elif kind == "ack" and self.pending and m["id"] == self.pending["id"]:
                     self.acked.append((m["index"], m["decision"]))
+                    self.again += bool(m.get("again"))
                     self.pending = None
                 elif kind == "error" and self.pending and m["id"] == self.pending["id"]:
                     self.refused.append(m)
@@ -314,4 +316,5 @@ def test_rolling_restart_behind_nginx(request, tmp_path):
     assert_clean_log(tmp_path)
     print(f"\n{len(everyone)} clients, {sum(len(p.acked) for p in everyone)} decisions "
           f"acknowledged, {len(refused)} refused, {sum(p.resent for p in everyone)} sent again "
-          f"after reconnecting, {sum(p.connects for p in everyone)} connections")
+          f"after reconnecting ({sum(p.again for p in everyone)} of them acknowledged again), "
+          f"{sum(p.connects for p in everyone)} connections")
