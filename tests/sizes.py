@@ -147,8 +147,6 @@ LEFT_TO_FULL: dict[str, str] = {
     "web/test_leave.py::test_my_games_offers_only_to_watch_a_game_the_player_left":
         "test_a_player_leaves_and_a_bot_plays_the_seat",
     # the server: sizing runs and second cells
-    "server/test_connection_budget.py::test_two_processes_and_400_players_fit_the_default_max_connections":
-        "server/test_read_pool.py, server/test_multiprocess.py (the pools of two processes)",
     "server/test_accounts_migration.py::test_a_database_of_revision_0003_upgrades_and_its_games_go_on":
         "server/test_ratings_migration.py (an old revision upgraded), server/test_rollback.py",
     "server/test_restart.py::test_kill9_and_resume[sqlite-kombio]": "[sqlite-abluxxen]",
