@@ -99,14 +99,7 @@ class LearnerDriver:
         self.rng = self.sample_rng = np.random.default_rng()
 
     def _checked(self, members: list) -> list:
-        for seats in members:                 # every level one the simulator has compiled
-            names = [s for s in seats if isinstance(s, str)]
-            bad = [s for s in seats if not (isinstance(s, str) or callable(s))]
-            if bad:
-                raise ConfigError(f"opponents: {bad[0]!r} is neither a level name nor a "
-                                  "callable f(obs, mask) -> actions")
-            bot_levels(names, len(names), dict.fromkeys(self.sim.levels, 0), self.sim.game)
-        return members
+        return check_lineups(self.sim, members)
 
     # -- episodes ---------------------------------------------------------------------------
     def reset(self, seed, fixed: int | None, max_length: int, illegal_reward: float = -1.0):
@@ -182,59 +175,97 @@ class LearnerDriver:
         mask[self.sim.to_move != self.learner] = 0
         return obs, mask
 
-    # -- the opponents ----------------------------------------------------------------------
+    # -- the opponents ---------------------------------------------------------------------------
     def _advance(self, idx: np.ndarray) -> None:
         """Move the opponents of games `idx` until each is at its learner's seat or over."""
-        sim = self.sim
-        while True:
-            to_move = sim.to_move[idx]
-            wait = idx[(to_move >= 0) & (to_move != self.learner[idx])]
-            if len(wait) == 0:
-                return
-            for key in np.unique(self.learner[wait] * len(self.members) + self.member[wait]):
-                games = wait[self.learner[wait] * len(self.members) + self.member[wait] == key]
-                learner, member = divmod(int(key), len(self.members))
-                self._move(games, learner, self.members[member])
+        advance(self.sim, idx, self.learner * len(self.members) + self.member, self._lineup)
 
-    def _move(self, games: np.ndarray, learner: int, seats: list) -> None:
-        """The games `games` share their learner seat and their opponents (`seats`, one entry
-        per seat): the compiled seats move inside the simulator, then every game whose
-        mover is a policy's seat gets one decision of it."""
-        sim = self.sim
-        bots = [None if s == learner or not isinstance(e, str) else e
-                for s, e in enumerate(seats)]
-        if any(b is not None for b in bots):
-            before = sim.R.copy()
-            sim.set_bots(bots)
-            try:
-                with subset(sim, games) as sub:
-                    sub.play_bots()
-            finally:
-                sim.R[:] = before
-        to_move = sim.to_move[games]
-        for s in np.unique(to_move):
-            if s < 0 or s == learner:
-                continue
-            at = games[to_move == s]
-            policy = seats[s]
-            with subset(sim, at) as sub:
-                obs = sub.observe(np.full(len(at), s, np.int64))
-                mask = sub.masks()
-                a = np.asarray(policy(obs, mask))
-                if a.shape != (len(at),) or a.dtype.kind not in "iu":
-                    raise ValueError(f"opponent policy {_name(policy)} at seat {s} must return "
-                                     f"{len(at)} whole numbers (one per game given), not an "
-                                     f"array of shape {a.shape} and type {a.dtype}")
-                a = a.astype(np.int64)
-                inside = (a >= 0) & (a < sim.num_actions)
-                legal = np.zeros(len(at), np.bool_)
-                legal[inside] = mask[np.flatnonzero(inside), a[inside]] != 0
-                if not legal.all():
-                    t = int(np.flatnonzero(~legal)[0])
-                    raise ValueError(f"opponent policy {_name(policy)} at seat {s} chose the "
-                                     f"illegal action {int(a[t])} in game {int(at[t])}; legal: "
-                                     f"{np.flatnonzero(mask[t]).tolist()}")
-                sub.step(a)
+    def _lineup(self, key: int) -> list:
+        """The seats of the games of `key` (learner seat x members + member): the member's,
+        None at the learner's."""
+        learner, member = divmod(int(key), len(self.members))
+        seats = list(self.members[member])
+        seats[learner] = None
+        return seats
+
+
+def check_lineups(sim, lineups: list, agents: bool = False) -> list:
+    """`lineups` (lists of one entry per seat: a level name or a callable f(obs, mask) ->
+    actions; with `agents`, also None for a seat the caller plays) as given, or ConfigError for
+    another entry or a level the simulator `sim` has not compiled."""
+    for seats in lineups:
+        bad = [s for s in seats if not (isinstance(s, str) or callable(s)
+                                        or (agents and s is None))]
+        if bad:
+            raise ConfigError(f"opponents: {bad[0]!r} is neither a level name nor a "
+                              "callable f(obs, mask) -> actions"
+                              + (" nor None (an agent's seat)" if agents else ""))
+        names = [s for s in seats if isinstance(s, str)]
+        if names and getattr(sim, "set_bots", None) is None:
+            raise ConfigError(f"opponents: the batched simulator of {sim.game} has no "
+                              f"compiled bots (level {names[0]!r}); use callables")
+        bot_levels(names, len(names), dict.fromkeys(getattr(sim, "levels", ()), 0), sim.game)
+    return lineups
+
+
+def advance(sim, idx: np.ndarray, keys: np.ndarray, lineup: Callable[[int], list]) -> None:
+    """Move the opponents of the games `idx` of `sim` until each is at a seat the caller plays
+    or over. `keys` (one per game of `sim`) names each game's lineup, `lineup(key)` is it: one
+    entry per seat, a level name (moves inside the simulator), a callable f(obs, mask) ->
+    actions, or None (a seat the caller plays). Games of one lineup move together (`move`)."""
+    while True:
+        idx = idx[sim.to_move[idx] >= 0]
+        groups = []
+        for key in np.unique(keys[idx]):
+            seats = lineup(int(key))
+            theirs = np.array([e is not None for e in seats])
+            games = idx[keys[idx] == key]
+            games = games[theirs[sim.to_move[games]]]
+            if len(games):
+                groups.append((games, seats))
+        if not groups:
+            return
+        for games, seats in groups:
+            move(sim, games, seats)
+
+
+def move(sim, games: np.ndarray, seats: list) -> None:
+    """The games `games` share their opponents (`seats`, one entry per seat as in `advance`):
+    the compiled seats move inside the simulator, then every game whose mover is a policy's
+    seat gets one decision of it (ValueError naming the policy for an illegal one)."""
+    bots = [e if isinstance(e, str) else None for e in seats]
+    if any(b is not None for b in bots):
+        before = sim.R.copy()
+        sim.set_bots(bots)
+        try:
+            with subset(sim, games) as sub:
+                sub.play_bots()
+        finally:
+            sim.R[:] = before
+    to_move = sim.to_move[games]
+    for s in np.unique(to_move):
+        if s < 0 or seats[s] is None:
+            continue
+        at = games[to_move == s]
+        policy = seats[s]
+        with subset(sim, at) as sub:
+            obs = sub.observe(np.full(len(at), s, np.int64))
+            mask = sub.masks()
+            a = np.asarray(policy(obs, mask))
+            if a.shape != (len(at),) or a.dtype.kind not in "iu":
+                raise ValueError(f"opponent policy {_name(policy)} at seat {s} must return "
+                                 f"{len(at)} whole numbers (one per game given), not an "
+                                 f"array of shape {a.shape} and type {a.dtype}")
+            a = a.astype(np.int64)
+            inside = (a >= 0) & (a < sim.num_actions)
+            legal = np.zeros(len(at), np.bool_)
+            legal[inside] = mask[np.flatnonzero(inside), a[inside]] != 0
+            if not legal.all():
+                t = int(np.flatnonzero(~legal)[0])
+                raise ValueError(f"opponent policy {_name(policy)} at seat {s} chose the "
+                                 f"illegal action {int(a[t])} in game {int(at[t])}; legal: "
+                                 f"{np.flatnonzero(mask[t]).tolist()}")
+            sub.step(a)
 
 
 @contextmanager
