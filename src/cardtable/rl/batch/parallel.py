@@ -20,10 +20,23 @@ with `illegal_reward` (default -1) for the mover and 0 for the others, as Pettin
 TerminateIllegalWrapper does for the AEC environments. `parallel_env` is a `pettingzoo.ParallelEnv` of one
 game (PettingZoo's `parallel_api_test` and `parallel_seed_test` pass on it).
 
-`opponents` (both classes; default None: every seat an agent) is a list of one entry per
-seat: a bot level the simulator has compiled (`sim.levels`, e.g. "random", "easy": a game's
-batch/policies.py) plays that seat inside the simulator between the agents' moves, None
-marks an agent's seat; only those seats are agents (their names keep the seat number).
+`opponents` (both classes; default None: every seat an agent) is what the vector env takes
+(rl/batch/vector.py, rl/batch/pool.py) with the parallel env's own seats: a list of one entry
+per seat, where None marks an agent's seat and an entry is a bot level the simulator has
+compiled (`sim.levels`, e.g. "random", "easy": a game's batch/policies.py) or a frozen policy,
+a callable `f(obs, mask) -> actions`; or one level, one callable or an `OpponentPool` for every
+seat but `agent_seats` (e.g. `opponents=OpponentPool(["easy", snapshot]), agent_seats=[0]`),
+where one pool member is drawn per game at each deal, from the env's generator (seeded by
+`reset(seed=...)`, so a seed replays the same games), and plays every seat that is not an
+agent's; members added to the pool take part from the next deals. Only the agents' seats are
+agents (their names keep the seat number). Compiled levels move inside the simulator between
+the agents' moves; where a policy's seat is to move, the env asks the policy for all the
+games where that seat is to move at once (rows of obs and mask, as the vector env gives them)
+and repeats until every game is at an agent's seat or over (an illegal answer raises
+ValueError naming the policy and its seat). The opponents' moves do not count towards
+`max_length`. ConfigError for a list of the wrong length, no agent's seat, an entry that is
+neither a level, a callable nor None, a level the simulator has not compiled, or a level,
+callable or pool without `agent_seats`.
 
 `BatchParallelEnv(game, num_games, ...)` is the same for many games at once, each value an
 array over the games (observations (games x obs_size), masks, rewards, terminations), with
@@ -47,6 +60,8 @@ except ModuleNotFoundError as e:               # without the rl extra: say what 
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
+from cardtable.rl.batch.common import seeds_of
+from cardtable.rl.batch.pool import OpponentPool, advance, check_lineups
 from cardtable.rl.common import MAX_LENGTH, check_max_length, default_game, truncated_reward
 
 
@@ -54,25 +69,24 @@ class _Agents:
     """Agents, spaces and the per-seat observations shared by both classes."""
 
     def _setup(self, game: str | None, num_games: int, config: dict, max_length: int,
-               opponents=None) -> None:
+               opponents=None, agent_seats=None) -> None:
         self.sim = make_batch(default_game() if game is None else game, num_games, **config)
         self.max_length = check_max_length(max_length)
         self.truncated_reward = truncated_reward(self.sim.config)
         self._steps = np.zeros(self.sim.num_games, np.int64)    # player actions per game
-        n = self.sim.players
         codec = self.sim.codec
-        self.opponents = None
-        if opponents is not None:               # compiled bots at some seats, agents at None
-            if getattr(self.sim, "set_bots", None) is None:
-                raise ConfigError(f"opponents: the batched simulator of {self.sim.game} has "
-                                  "no compiled bots (levels: random only for its vector env)")
-            self.sim.set_bots(opponents)
-            if all(o is not None for o in opponents):
-                self.sim.set_bots([None] * n)
-                raise ConfigError("opponents: at least one seat must be an agent's (None)")
-            self.opponents = list(opponents)
-        self.possible_agents = [f"player_{s}" for s in range(n)
-                                if self.opponents is None or self.opponents[s] is None]
+        self.opponents = None if opponents is None else \
+            list(opponents) if isinstance(opponents, (list, tuple)) else opponents
+        agents, self._lineups, self._pool = _lineups(self.sim, opponents, agent_seats)
+        self._mode = None                       # every seat an agent
+        if self._lineups is not None and self._pool is None \
+                and not any(callable(e) for e in self._lineups[0]):
+            self._mode = "compiled"             # levels inside the simulator (play_bots)
+            self.sim.set_bots(self._lineups[0])
+        elif self._lineups is not None:
+            self._mode = "python"               # policies or a pool (rl/batch/pool.py)
+        self._member = np.zeros(self.sim.num_games, np.int64)   # each game's lineup
+        self.possible_agents = [f"player_{s}" for s in agents]
         self._seat_of = {a: int(a.rsplit("_", 1)[1]) for a in self.possible_agents}
         self.agents: list[str] = []
         obs_space = spaces.Dict({
@@ -114,7 +128,7 @@ class _Agents:
         """Step the games; an action outside the mover's mask (or none) ends its game with
         `illegal_reward` for the mover and 0 for the others (PettingZoo's
         TerminateIllegalWrapper convention); a game still going after `max_length` player
-        actions (the agents'; the moves of compiled bots inside the simulator are not counted) is
+        actions (the agents'; the opponents' moves are not counted) is
         cut: abandoned, every seat `truncated_reward`, its mask empty (rl/common.py).
         Returns (mask, rewards, done, cut)."""
         sim = self.sim
@@ -130,8 +144,14 @@ class _Agents:
         _, mask, rewards, done = sim.step(np.where(legal, acts, 0))
         rewards[bad] = 0.0
         rewards[bad, movers] = self.illegal_reward
-        if self.opponents is not None:          # the bots move up to an agent's turn
+        if self._mode == "compiled":            # the bots move up to an agent's turn
             ended = sim.play_bots()
+            rewards[ended] = sim.final_rewards()[ended]
+            mask, done = sim.masks(), sim.over.copy()
+        elif self._mode == "python":            # the opponents move up to an agent's turn
+            live = np.flatnonzero(~sim.over)
+            advance(sim, live, self._member, self._lineups.__getitem__)
+            ended = live[sim.over[live]]
             rewards[ended] = sim.final_rewards()[ended]
             mask, done = sim.masks(), sim.over.copy()
         cut = ~done & (self._steps >= self.max_length)
@@ -141,15 +161,85 @@ class _Agents:
             mask[cut] = 0
         return mask, rewards, done, cut
 
-    def _deal(self, seed, games=None):
-        """Deal (all games or `games`), then let the bots move up to an agent's turn; the
-        masks of the dealt games."""
+    def _deal(self, seed, rng: np.random.Generator, games=None):
+        """Deal (all games or `games`), draw each dealt game's pool member from `rng`, then let
+        the opponents move up to an agent's turn; the masks of the dealt games."""
         mask = self.sim.reset(seed=seed, games=games)[1]
-        if self.opponents is None:
+        if self._mode is None:
             return mask
-        self.sim.play_bots()
+        idx = np.arange(self.sim.num_games) if games is None else np.asarray(games, np.int64)
+        if self._mode == "compiled":
+            self.sim.play_bots()
+        else:
+            if self._pool is not None:
+                if len(self._pool) != len(self._lineups):        # members added since
+                    self._lineups = _pool_lineups(self.sim, self._pool, self._agent_seats())
+                self._member[idx] = rng.integers(0, len(self._lineups), size=len(idx))
+            advance(self.sim, idx, self._member, self._lineups.__getitem__)
         every = self.sim.masks()
         return every if games is None else every[games]
+
+    def _agent_seats(self) -> list[int]:
+        return sorted(self._seat_of.values())
+
+
+def _lineups(sim, opponents, agent_seats):
+    """(the agents' seats, the opponents' lineups or None, the pool or None) of `opponents`
+    and `agent_seats` (see the module docstring); ConfigError for anything else."""
+    n = sim.players
+    if opponents is None:
+        if agent_seats is not None:
+            raise ConfigError("agent_seats: without opponents every seat is an agent's; give "
+                              "opponents= (a level, a callable or an OpponentPool) too")
+        return list(range(n)), None, None
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != n:
+            raise ConfigError(f"opponents must be a list of {n} entries (one per seat: a "
+                              "level, a callable f(obs, mask) -> actions, or None for an "
+                              f"agent's seat), not {opponents!r}")
+        if agent_seats is not None:
+            raise ConfigError("agent_seats: a list of opponents marks the agents' seats "
+                              "itself (None); give one or the other")
+        lineup = check_lineups(sim, [list(opponents)], agents=True)[0]
+        agents = [s for s, e in enumerate(lineup) if e is None]
+        if not agents:
+            raise ConfigError("opponents: at least one seat must be an agent's (None)")
+        return agents, [lineup], None
+    if not (isinstance(opponents, (str, OpponentPool)) or callable(opponents)):
+        raise ConfigError(f"opponents must be None, a list of {n} (one per seat), a level "
+                          "name, a callable f(obs, mask) -> actions or an OpponentPool, "
+                          f"not {opponents!r}")
+    seats = _checked_seats(agent_seats, n, opponents)
+    if isinstance(opponents, OpponentPool):
+        if len(opponents) == 0:
+            raise ConfigError("opponents: the opponent pool is empty")
+        return seats, _pool_lineups(sim, opponents, seats), opponents
+    lineup = [None if s in seats else opponents for s in range(n)]
+    return seats, check_lineups(sim, [lineup], agents=True), None
+
+
+def _checked_seats(agent_seats, n: int, opponents) -> list[int]:
+    """`agent_seats` as a sorted list of distinct seats 0..n-1, some but not all, else
+    ConfigError."""
+    if agent_seats is None:
+        raise ConfigError(f"opponents={opponents!r} plays the seats that are not the agents': "
+                          "name the agents' seats with agent_seats=[...]")
+    seats = list(agent_seats) if isinstance(agent_seats, (list, tuple)) else None
+    if seats is None or not seats or any(
+            isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s < n
+            for s in seats) or len(set(seats)) != len(seats):
+        raise ConfigError(f"agent_seats must be a list of distinct seats 0..{n - 1}, not "
+                          f"{agent_seats!r}")
+    if len(seats) == n:
+        raise ConfigError(f"agent_seats: all {n} seats are agents'; the opponents would "
+                          "play none (leave opponents None for that)")
+    return sorted(int(s) for s in seats)
+
+
+def _pool_lineups(sim, pool: OpponentPool, agents: list[int]) -> list[list]:
+    """One lineup per member of `pool`: the member at every seat but the agents'."""
+    return check_lineups(sim, [[None if s in agents else m for s in range(sim.players)]
+                               for m in pool], agents=True)
 
 
 class parallel_env(_Agents, ParallelEnv):
@@ -159,8 +249,9 @@ class parallel_env(_Agents, ParallelEnv):
 
     def __init__(self, game: str | None = None, seed: int | None = None,
                  illegal_reward: float = -1.0, max_length: int = MAX_LENGTH,
-                 opponents: list | None = None, **config: Any):
-        self._setup(game, 1, config, max_length, opponents)
+                 opponents: Any = None, agent_seats: list[int] | None = None,
+                 **config: Any):
+        self._setup(game, 1, config, max_length, opponents, agent_seats)
         self.illegal_reward = float(illegal_reward)
         self.metadata = {**self.metadata, "name": f"cardtable_{self.sim.config.label}_batch_v0"}
         self._rng = np.random.default_rng(seed)
@@ -169,7 +260,7 @@ class parallel_env(_Agents, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        mask = self._deal([int(self._rng.integers(0, 2**62))])
+        mask = self._deal([int(self._rng.integers(0, 2**62))], self._rng)
         self._mask = mask
         self._steps[:] = 0
         self.agents = self.possible_agents[:]
@@ -212,8 +303,9 @@ class BatchParallelEnv(_Agents):
 
     def __init__(self, game: str | None = None, num_games: int = 1,
                  illegal_reward: float = -1.0, max_length: int = MAX_LENGTH,
-                 opponents: list | None = None, **config: Any):
-        self._setup(game, num_games, config, max_length, opponents)
+                 opponents: Any = None, agent_seats: list[int] | None = None,
+                 **config: Any):
+        self._setup(game, num_games, config, max_length, opponents, agent_seats)
         self.illegal_reward = float(illegal_reward)
         self.num_games = self.sim.num_games
         self._restart = np.zeros(self.num_games, np.bool_)
@@ -222,7 +314,9 @@ class BatchParallelEnv(_Agents):
     def reset(self, seed: int | None = None, options: dict | None = None):
         """Deal every game: game i from `seed + i` (the engine's game of that seed); later
         games continue from seed + num_games (None: random seeds)."""
-        mask = self._deal(seed)
+        self._draws = np.random.default_rng(      # the pool's members: seeded as the deals
+            None if seed is None else [int(s) for s in seeds_of(seed, self.num_games)])
+        mask = self._deal(seed, self._draws)
         self._mask = mask
         self._next_seed = None if seed is None else int(seed) + self.num_games
         self._restart[:] = False
@@ -240,7 +334,7 @@ class BatchParallelEnv(_Agents):
             if self._next_seed is not None:
                 seeds = self._next_seed
                 self._next_seed += len(restart)
-            mask[restart] = self._deal(seeds, restart)
+            mask[restart] = self._deal(seeds, self._draws, restart)
             rewards[restart] = 0
             self._steps[restart] = 0
             done = self.sim.over & ~cut

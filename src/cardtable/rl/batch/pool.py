@@ -1,6 +1,7 @@
 """Opponents that are not compiled into the batched simulator: frozen policies (callables
 `f(obs, mask) -> actions` over NumPy arrays, e.g. a snapshot of a learner) and pools of them,
-for `BatchVectorEnv(opponents=...)` (rl/batch/vector.py).
+for `BatchVectorEnv(opponents=...)` (rl/batch/vector.py) and the PettingZoo parallel batch
+(`BatchParallelEnv`, `parallel_env`: rl/batch/parallel.py, with `agent_seats`).
 
     from cardtable.rl.batch.pool import OpponentPool
     pool = OpponentPool(["easy"])               # levels and callables
@@ -14,6 +15,7 @@ such an environment: compiled levels still move inside the compiled loop (`play_
 policy's seat is to move, it returns to Python, gives the policy the observations and masks of
 all the games where that seat is to move at once (rows of `obs` and `mask`, as the learner gets
 them), applies the answers and repeats, until every game is at its learner's seat or over.
+`advance` and `move` do that for any lineup of seats (the parallel env's too).
 """
 
 from __future__ import annotations
