@@ -106,9 +106,11 @@ def test_levels_and_policies_mixed_give_the_vector_envs_games():
 
 def test_a_pool_of_one_level_plays_as_the_compiled_seats():
     """A pool holding only "easy" (moved through Python, a lineup per game) gives the same
-    games as the seat list [None, "easy"] moved inside the simulator."""
+    games as the seat list [None, "easy"] moved inside the simulator, and as "easy" for every
+    seat but `agent_seats`."""
     trails = []
-    for opponents, seats in [([None, "easy"], None), (OpponentPool(["easy"]), [0])]:
+    for opponents, seats in [([None, "easy"], None), (OpponentPool(["easy"]), [0]),
+                             ("easy", [0])]:
         env = BatchParallelEnv(num_games=6, opponents=opponents, agent_seats=seats, **DUEL)
         obs, _ = env.reset(seed=3)
         trail = []
@@ -117,8 +119,10 @@ def test_a_pool_of_one_level_plays_as_the_compiled_seats():
             trail.append((obs["player_0"]["observation"], rewards["player_0"], terms["player_0"]))
         trails.append(trail)
     assert sum(int(t[2].sum()) for t in trails[0]) > 0
-    for (o1, r1, t1), (o2, r2, t2) in zip(*trails):
-        assert np.array_equal(o1, o2) and np.array_equal(r1, r2) and np.array_equal(t1, t2)
+    for steps in zip(*trails):
+        for o, r, t in steps[1:]:
+            assert np.array_equal(o, steps[0][0]) and np.array_equal(r, steps[0][1])
+            assert np.array_equal(t, steps[0][2])
 
 
 def _pool_run(seed, steps=150):
@@ -217,6 +221,8 @@ def test_pettingzoo_checks_with_policy_opponents():
         parallel_api_test(parallel_env(game="abluxxen", variant="basic", players=3, seed=2,
                                        opponents=OpponentPool([hashed, "easy"]),
                                        agent_seats=[0, 2]), num_cycles=300)
+        parallel_api_test(parallel_env(seed=3, opponents=hashed, agent_seats=[1], **DUEL),
+                          num_cycles=300)
         parallel_seed_test(lambda: parallel_env(opponents=OpponentPool([lowest, "random"]),
                                                 agent_seats=[0], **DUEL), num_cycles=200)
 
