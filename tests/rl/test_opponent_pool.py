@@ -6,28 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from policy_fns import TWO_PLAYERS as CONFIGS, hashed, lowest
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
 from cardtable.rl.batch.pool import OpponentPool
 from cardtable.rl.batch.vector import BatchVectorEnv
-
-CONFIGS = [dict(game="abluxxen", variant="duel", players=2),
-           dict(game="kombio", players=2, target=40)]
-
-
-def lowest(obs, mask):
-    """The lowest legal action id of every game."""
-    return mask.argmax(axis=1)
-
-
-def hashed(obs, mask):
-    """A legal action id picked by a function of the observation alone (Kombio's lowest
-    legal ids never call Kombio, so its games would not end)."""
-    k = (obs * 16).astype(np.int64).sum(axis=1)
-    legal = [np.flatnonzero(m) for m in mask]
-    return np.array([ids[k[i] % len(ids)] if len(ids) else 0 for i, ids in enumerate(legal)],
-                    np.int64)
 
 
 @pytest.mark.parametrize("kw", CONFIGS, ids=lambda kw: kw["game"])
@@ -53,6 +37,7 @@ def test_policy_opponent_plays_the_games(kw):
             break
     assert seen and not np.isnan(final).any()
 
+    kw = dict(kw)
     sim = make_batch(kw.pop("game"), n, **kw)
     sim.reset(seed=11)
     while not sim.over.all():

@@ -10,29 +10,13 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test
+from policy_fns import DUEL, TWO_PLAYERS as CONFIGS, hashed, lowest
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
 from cardtable.rl.batch.parallel import BatchParallelEnv, parallel_env
 from cardtable.rl.batch.pool import OpponentPool
 from cardtable.rl.batch.vector import BatchVectorEnv
-
-DUEL = dict(game="abluxxen", variant="duel", players=2)
-CONFIGS = [DUEL, dict(game="kombio", players=2, target=40)]
-
-
-def lowest(obs, mask):
-    """The lowest legal action id of every game."""
-    return mask.argmax(axis=1)
-
-
-def hashed(obs, mask):
-    """A legal action id picked by a function of the observation alone (Kombio's lowest
-    legal ids never call Kombio, so its games would not end)."""
-    k = (obs * 16).astype(np.int64).sum(axis=1)
-    legal = [np.flatnonzero(m) for m in mask]
-    return np.array([ids[k[i] % len(ids)] if len(ids) else 0 for i, ids in enumerate(legal)],
-                    np.int64)
 
 
 def agent_actions(obs, policy=hashed):
