@@ -22,3 +22,17 @@ def hashed(obs, mask):
     legal = [np.flatnonzero(m) for m in mask]
     return np.array([ids[k[i] % len(ids)] if len(ids) else 0 for i, ids in enumerate(legal)],
                     np.int64)
+
+
+def counting_pool(calls: dict):
+    """An OpponentPool of two policies "a" and "b" (each playing `lowest` and counting in
+    `calls` the games it was asked for) and the compiled "random"."""
+    from cardtable.rl.batch.pool import OpponentPool
+
+    def member(name):
+        def play(obs, mask):
+            calls[name] += len(obs)
+            return lowest(obs, mask)
+        return play
+
+    return OpponentPool([member("a"), member("b"), "random"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from policy_fns import TWO_PLAYERS as CONFIGS, hashed, lowest
+from policy_fns import TWO_PLAYERS as CONFIGS, counting_pool, hashed, lowest
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
@@ -65,14 +65,7 @@ def _run(seed, steps=120):
     """A pool of two policies (each counting its calls) and "random"; the envs' learners
     sample. Returns (calls per member, every observation, every reward)."""
     calls = {"a": 0, "b": 0}
-
-    def member(name):
-        def play(obs, mask):
-            calls[name] += len(obs)
-            return lowest(obs, mask)
-        return play
-
-    pool = OpponentPool([member("a"), member("b"), "random"])
+    pool = counting_pool(calls)
     env = BatchVectorEnv("abluxxen", 8, variant="duel", players=2, opponents=pool)
     obs, infos = env.reset(seed=seed)
     trail, rewards = [obs], []

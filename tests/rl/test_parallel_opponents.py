@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test
-from policy_fns import DUEL, TWO_PLAYERS as CONFIGS, hashed, lowest
+from policy_fns import DUEL, TWO_PLAYERS as CONFIGS, counting_pool, hashed, lowest
 
 from cardtable.core.errors import ConfigError
 from cardtable.rl.batch import make_batch
@@ -115,14 +115,7 @@ def _pool_run(seed, steps=150):
     rewards)."""
     calls = {"a": 0, "b": 0}
     first = {}
-
-    def member(name):
-        def play(obs, mask):
-            calls[name] += len(obs)
-            return lowest(obs, mask)
-        return play
-
-    pool = OpponentPool([member("a"), member("b"), "random"])
+    pool = counting_pool(calls)
     env = BatchParallelEnv(num_games=8, opponents=pool, agent_seats=[0], **DUEL)
     obs, _ = env.reset(seed=seed)
     trail, rewards = [obs["player_0"]["observation"]], []
