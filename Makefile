@@ -35,7 +35,8 @@ XDIST ?= -n 4 --dist loadscope --no-loadscope-reorder
 # starts would compile them from source again (a server's start: 7.1 CPU s without, 2.8 with).
 COMPILE = $(PY) -m compileall -q -j 0 src tests examples > /dev/null
 
-# The suite to run often (22 minutes on a quiet 2-core machine from a fresh clone; the aim is 12): every test, the long runs at a sample
+# The suite to run often (11 minutes on a quiet 2-core machine from a fresh clone, 17 beside two
+# busy CPU hogs): every test, the long runs at a sample
 # size (tests/sizes.py: the property test's seeded games, the batched simulators' differential
 # games; the browser matrices one cell per row; each server test on one of the two databases;
 # the slower siblings of a journey in tests/sizes.py's LEFT_TO_FULL), the tests marked `full`
