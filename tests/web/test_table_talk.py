@@ -89,6 +89,36 @@ def test_two_players_talk(new_page, server, artifacts, lang):
     bob.screenshot(path=str(artifacts / f"chat-{lang}-laptop-off.png"))
 
 
+def test_a_line_written_without_a_connection_stays_until_it_can_be_sent(new_page, server,
+                                                                          artifacts):
+    """Ann's phone loses its connection: the line she sends stays in the field and the
+    status line says it was not sent (it used to vanish unsent); back online, she sends it
+    and Bob gets it."""
+    from cardtable.i18n import t
+
+    out = server.create(game="abluxxen", variant="duel", name="Ann")
+    code = out["table"]["code"]
+    bob_join = server.join(code, "Bob")
+    ann = seat_page(new_page, code, out["join"], "abluxxen", lang="de", **PHONE)
+    bob = seat_page(new_page, code, bob_join, "abluxxen", lang="en", **LAPTOP)
+    ann.tap("#chat-toggle")
+    bob.click("#chat-toggle")
+    ann.context.set_offline(True)
+    expect(ann.locator("#conn-status")).to_contain_text("Offline")
+    ann.fill("#chat-input", "bin gleich zurück")
+    ann.tap("#chat-send")
+    expect(ann.locator("#chat-status")).to_have_text(t("de", "chat.not_sent"))
+    expect(ann.locator("#chat-input")).to_have_value("bin gleich zurück")
+    ann.screenshot(path=str(artifacts / "chat-de-phone-not-sent.png"))
+    ann.context.set_offline(False)
+    expect(ann.locator("#conn-status")).not_to_contain_text("Offline")
+    ann.wait_for_function("() => !document.getElementById('board').hasAttribute('inert')")
+    ann.tap("#chat-send")
+    expect(bob.locator("#chat-list .chat-text").last).to_have_text("bin gleich zurück")
+    expect(ann.locator("#chat-input")).to_have_value("")
+    expect(ann.locator("#chat-status")).not_to_have_text(t("de", "chat.not_sent"))
+
+
 def test_replay_shows_the_chat(new_page, server, artifacts):
     """A game of Ann and a bot, watched by a spectator; its replay lists both chats."""
     out = server.create(game="abluxxen", variant="duel", name="Ann",

@@ -110,10 +110,16 @@ function isHost(C) {
 function channel(C) { return me(C) === null ? "spectators" : "table"; }
 function mine(C, m) { return me(C) !== null ? m.seat === me(C) : m.seat === null && m.spectator === C.S.spectator; }
 
+/** Sends the field's line; while the table's connection is not open (the page still
+ * connecting, or connecting again) the line stays in the field and the status line says so. */
 function post(C) {
   const text = C.input.value.trim();
   if (!text || C.S.off) return;
-  C.send({ type: "chat", channel: channel(C), text });
+  if (C.send({ type: "chat", channel: channel(C), text }) == null) {
+    C.S.error = t("chat.not_sent");
+    drawControls(C);
+    return;
+  }
   C.input.value = "";
 }
 function react(C, c) { if (!C.S.off) C.send({ type: "react", channel: channel(C), code: c }); }
