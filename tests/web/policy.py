@@ -20,6 +20,26 @@ def board(page: Page) -> dict:
                   seat: b.dataset.seat} : {index: -1, status: '', seat: ''}; }""")
 
 
+def send_chat(page: Page, text: str) -> None:
+    """Write `text` in the table's chat and send it as a person does: where the page says the
+    line was not sent (its connection was still opening: the line stays in the field), send
+    it again once the page is connected."""
+    from cardtable.i18n import t
+
+    not_sent = [t(lang, "chat.not_sent") for lang in ("en", "de")]
+    page.fill("#chat-input", text)
+    for _ in range(20):
+        page.press("#chat-input", "Enter")
+        page.wait_for_function(
+            """(notSent) => document.getElementById('chat-input').value === ''
+                 || notSent.includes(document.getElementById('chat-status').textContent)""",
+            arg=not_sent)
+        if page.input_value("#chat-input") == "":
+            return
+        page.wait_for_function("() => !document.getElementById('conn-status')")
+    raise AssertionError(f"the chat line {text!r} was never sent")
+
+
 def wait_my_turn(page: Page, timeout: float = 30.0) -> dict:
     page.wait_for_function(MY_TURN_OR_OVER, timeout=timeout * 1000)
     return board(page)

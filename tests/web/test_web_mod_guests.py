@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import expect
+from policy import send_chat
 from test_web_friends import LAPTOP, PHONE, TABLE_URL, open_table, playing, sign_up
 
 from cardtable.cli.main import main
@@ -56,8 +57,8 @@ def test_a_guest_spectator_is_muted_from_a_reported_line_and_banned_by_seat(
     g = new_page(lang, phone=size is PHONE, **size)          # Gus: a guest, watching
     g.goto(f"/t/{code}")
     g.click("#chat-toggle")
-    g.fill("#chat-input", insult)
-    g.press("#chat-input", "Enter")
+    send_chat(g, insult)
+    expect(g.locator("#chat-list li", has_text=insult)).to_have_count(1)     # stored
     r = new_page("en", **LAPTOP)                             # Rea: an account, watching
     sign_up(r, rea)
     r.goto(f"/t/{code}")

@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from a11y import assert_accessible
 from playwright.sync_api import expect
+from policy import send_chat
 from test_web_friends import open_table, sign_up
 
 from cardtable.cli.main import main
@@ -46,8 +47,7 @@ def test_a_moderator_removes_a_reported_line_and_mutes_its_author(new_page, serv
     expect(b.locator("#tj-name-as")).to_contain_text(ben)         # logged in: the account's
     b.tap("#take-seat")
     b.tap("#chat-toggle")
-    b.fill("#chat-input", INSULT)
-    b.press("#chat-input", "Enter")
+    send_chat(b, INSULT)
 
     # Ann reports Ben's line from her chat: the dialog quotes it
     a.click("#chat-toggle")
@@ -110,8 +110,7 @@ def test_a_moderator_removes_a_reported_line_and_mutes_its_author(new_page, serv
     b.go_back()
     b.wait_for_selector("#chat-toggle")
     b.tap("#chat-toggle")
-    b.fill("#chat-input", "still here")
-    b.press("#chat-input", "Enter")
+    send_chat(b, "still here")
     expect(b.locator("#chat-status")).to_contain_text(
         "Ein Moderator hat dich im Chat stummgeschaltet, bis")
     assert b.locator("#chat-list", has_text="still here").count() == 0
