@@ -206,6 +206,7 @@ def test_a_decision_sent_again_is_acknowledged_again(table):
     index it was made at: the seat's own decision there is acknowledged again (`again`) and
     played no second time; another text there, or another seat, is stale."""
     before = snapshot(table)
+    counted = _decision_counts(table["server"])
     seat, index, text = table["made"][-1]
     me, other = table["clients"][seat], table["clients"][1 - seat]
     ack = me.ask(json.dumps({"type": "decide", "decision": text, "index": index, "id": 5}))
@@ -216,6 +217,19 @@ def test_a_decision_sent_again_is_acknowledged_again(table):
     assert other.ask(json.dumps({"type": "decide", "decision": text, "index": index})
                      )["code"] == "stale"
     assert snapshot(table) == before
+    again, decisions = _decision_counts(table["server"])
+    assert (again, decisions) == (counted[0] + 1, counted[1])    # counted apart, not played
+
+
+def _decision_counts(server) -> tuple[float, float]:
+    """(decisions acknowledged again, decisions by players) of the server's /metrics, read by
+    Prometheus's own parser."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    samples = {(s.name, s.labels.get("by")): s.value for f in
+               text_string_to_metric_families(server.get("/metrics").text) for s in f.samples}
+    return (samples[("cardtable_decisions_again_total", None)],
+            samples[("cardtable_decisions_total", "player")])
 
 
 def test_size_limits(table):

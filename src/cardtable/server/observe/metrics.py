@@ -73,6 +73,10 @@ class Metrics:
             "(player, bot, standin, timeout)", ["by"], registry=r)
         for by in DECIDERS:
             self.decisions.labels(by)
+        self.again = Counter(
+            "cardtable_decisions_again", "Decisions sent a second time with the index they "
+            "were made at (their first answer lost with a connection): acknowledged again, "
+            "not played", registry=r)
         self.decision_seconds = Histogram(
             "cardtable_decision_seconds", "A decision from being taken up (its message read, a "
             "bot's or timer's decision made) to its broadcast queued to this process's clients",
@@ -119,12 +123,17 @@ class Metrics:
         pair[1].observe(seconds)
 
     @contextmanager
-    def deciding(self, by: str) -> Iterator[None]:
+    def deciding(self, by: str) -> Iterator[dict]:
         """Around a decision's path (tables/runtime.py): counted and timed if it ends without
-        an error (a refused decision is counted among the errors it sends instead)."""
+        an error (a refused decision is counted among the errors it sends instead); one the
+        path marks `again` (yields a dict) is counted apart, as a decision sent again."""
         started = time.perf_counter()
-        yield
-        self.decided(by, time.perf_counter() - started)
+        outcome = {"again": False}
+        yield outcome
+        if outcome["again"]:
+            self.again.inc()
+        else:
+            self.decided(by, time.perf_counter() - started)
 
     def error(self, code: str) -> None:
         counter = self._errors.get(code)

@@ -350,9 +350,11 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         text = norm(text)
         if not text or len(text) > MAX_DECISION:
             raise ProtocolError("bad_decision", "a decision is 1 to 64 characters of notation")
-        with self.hub.metrics.deciding(by):         # counted, timed up to the broadcast
-            return await self._retrying(lambda: self._decide(seat, text, by, expected,
-                                                             on_commit))
+        with self.hub.metrics.deciding(by) as outcome:  # counted, timed up to the broadcast
+            ack = await self._retrying(lambda: self._decide(seat, text, by, expected,
+                                                            on_commit))
+            outcome["again"] = bool(ack.get("again"))
+            return ack
 
     def _made_already(self, seat: int, text: str, by: str, index: int) -> dict | None:
         """The acknowledgement, again, of a player's decision sent a second time with the
