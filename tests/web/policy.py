@@ -58,6 +58,18 @@ def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
         return False
 
 
+def click_decision(page: Page, selector: str) -> None:
+    """Click a decision's button. If the game moves on while the click waits for the button
+    (its index changes: the button went with the state it belonged to), the player reads the
+    page again; a button that stays unclickable while nothing moves is a fault of the page."""
+    index = board(page)["index"]
+    try:
+        page.locator(selector).click(timeout=20000)
+    except PWTimeout:
+        if board(page)["index"] == index:
+            raise
+
+
 class BoardChanged(Exception):
     """The page redrew under the player while it chose its cards (its turn's timer ran out
     and the stand-in played for it): the player reads the page again."""
@@ -172,16 +184,16 @@ class AbluxxenPlayer:
                     self.checked_abluxx += 1
             return
         if page.locator("#take-btn").count():
-            page.click("#take-btn" if rng.random() < 0.6 else "#leave-btn")
+            click_decision(page, "#take-btn" if rng.random() < 0.6 else "#leave-btn")
             return
         if page.locator("#keep-btn").count():
-            page.click("#keep-btn" if rng.random() < 0.5 else "#discard-btn")
+            click_decision(page, "#keep-btn" if rng.random() < 0.5 else "#discard-btn")
             return
         if _click_any(page, "#board .shadow-btn", rng):
             return
         # draws: a pool card or the deck; the optional draw may be passed
         if page.locator("#pass-btn").count() and rng.random() < 0.2:
-            page.click("#pass-btn")
+            click_decision(page, "#pass-btn")
             return
         if _click_any(page, "#board .ab-centre [data-decision^='draw']:not([data-decision=''])", rng):
             return
