@@ -135,9 +135,9 @@ class Hub:
             self.on_expired(table_id)
         if rt is None:
             return
+        rt.gone = "expired"
         for c in list(rt.conns):
-            c.error("expired", "this table was abandoned and has been closed")
-            c.send_close(4410)
+            rt.tell_gone(c)
 
     def after_change(self, rt: TableRuntime) -> None:
         if self.on_change is not None:

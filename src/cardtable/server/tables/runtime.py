@@ -106,6 +106,9 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
         self.conns: set = set()
         self.driven = False
         self.pins = 0                   # callers of Hub.runtime that have not released it yet
+        #: "cancelled" or "expired" once the table is deleted: a client that arrives later
+        #: (its connection was being checked meanwhile) is told so instead of attached
+        self.gone: str | None = None
         #: the version a change of this process is committing (change.py), else None: a
         #: NOTIFY of another version is another process's commit (Hub.notified)
         self.committing: int | None = None
@@ -212,9 +215,18 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                 raise ProtocolError("not_waiting", "the game has started: it cannot be cancelled")
             if self.hub.rts.get(self.id) is self:
                 del self.hub.rts[self.id]
+            self.gone = "cancelled"
             for c in list(self.conns):
-                c.send({"type": "cancelled", "table": self.code})
-                c.send_close(4404)
+                self.tell_gone(c)
+
+    def tell_gone(self, conn) -> None:
+        """Tell a client of a deleted table (`gone`) and close its connection."""
+        if self.gone == "cancelled":
+            conn.send({"type": "cancelled", "table": self.code})
+            conn.send_close(4404)
+        else:
+            conn.error("expired", "this table was abandoned and has been closed")
+            conn.send_close(4410)
 
     # -- applying actions -----------------------------------------------------------------------------
     def _viewers(self) -> set:

@@ -375,6 +375,9 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             mark_useful(ws.scope)                 # a seat's connection (connections.py)
             await seen(hub, rt)
         async with rt.lock:
+            if rt.gone is not None:               # deleted while this connection was checked
+                rt.tell_gone(conn)                # (the writer sends it and closes: finally)
+                return
             rt.attach(conn)
             conn.send(rt.welcome_msg(seat, lang))
             if tail is not None:
