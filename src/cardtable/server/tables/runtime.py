@@ -391,6 +391,8 @@ class TableRuntime(TableChanges, Windows, TableViews, RoundBreaks, TurnPace):
                 if again is None:
                     raise ProtocolError("stale", f"the game has moved on: the state is at "
                                                  f"index {self.n}, not {expected}")
+                log.info("table %d: seat %d sent its decision at index %d again: "
+                         "acknowledged again", self.id, seat, expected)
                 if on_commit is not None:
                     on_commit(again)
                 return again                    # nothing written: nothing published

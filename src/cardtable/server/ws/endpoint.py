@@ -376,6 +376,8 @@ async def _serve(ws: WebSocket, rt: TableRuntime, seat: int | None, lang: str,
             await seen(hub, rt)
         async with rt.lock:
             if rt.gone is not None:               # deleted while this connection was checked
+                log.info("table %d was %s while a connection to it opened: told so",
+                         rt.id, rt.gone)
                 rt.tell_gone(conn)                # (the writer sends it and closes: finally)
                 return
             rt.attach(conn)
