@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from sizes import sample
 
 from cardtable import new_game
@@ -24,6 +25,14 @@ from cardtable.kombio.codec import KombioCodec
 from cardtable.rl.batch.rng import MT_WORDS
 
 POSITIONS = sample(150, 30)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled_ready():
+    """The compiled playout loaded in this process (its warm-up waited for)."""
+    from cardtable.kombio.heuristics import search as S
+
+    assert S.compiled_playout(wait=True) is not None
 
 
 def _position(seed: int):
@@ -135,6 +144,10 @@ def test_the_search_decides_with_compiled_rollouts_as_with_python_ones(monkeypat
 
     fast = searched()
     calls = []
+    hook = H.playout
+    monkeypatch.setattr(H, "playout", lambda *a: calls.append(0) or hook(*a))
+    assert searched(compiled=None) == fast and 0 in calls     # on by default
+    calls.clear()
     real = H.playout
     monkeypatch.setattr(H, "playout", lambda *a: calls.append(1) or real(*a))
     assert searched() == fast and calls          # the hook is what the search uses
@@ -162,5 +175,58 @@ def test_without_the_simulator_installed_the_search_rolls_out_in_python(monkeypa
     st = _position(2)
     assert S.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
     bot = make_bot("pimc", seed=1, iterations=8, compiled=True)
+    bot.search(st, H.ranked(st, Rng(1))[:2])
+    assert bot.last_iterations == 8
+
+
+def _gated(monkeypatch, tmp_path, code: str):
+    """This process's compiled playout not loaded, its warm-up the program `code` (a Python
+    snippet with GATE, a file path, and os defined)."""
+    import sys
+
+    from cardtable.kombio.heuristics import search as S
+
+    gate = tmp_path / "gate"
+    monkeypatch.setattr(S, "_COMPILED", None)
+    monkeypatch.setattr(S, "_WARMING", None)
+    monkeypatch.setattr(S, "_warm_command", lambda: [
+        sys.executable, "-c", f"import os, sys, time\nGATE = {str(gate)!r}\n{code}"])
+    return S, gate
+
+
+def _decisions(positions, **kw):
+    out = []
+    for st in positions:
+        bot = make_bot("pimc", seed=3, iterations=24, **kw)
+        out.append((bot.search(st, H.ranked(st, Rng(1))[:4]), bot.best.text))
+    return out
+
+
+def test_a_search_does_not_wait_for_the_compiler(monkeypatch, tmp_path):
+    """While the warm-up process compiles, the searches roll out in Python (the same
+    decisions); once it has succeeded, the compiled rollouts are loaded and used."""
+    S, gate = _gated(monkeypatch, tmp_path,
+                     "while not os.path.exists(GATE):\n    time.sleep(0.01)")
+    used = []
+    real = RO.playout
+    monkeypatch.setattr(RO, "playout", lambda *a: used.append(1) or real(*a))
+    positions = [_position(seed) for seed in range(3)]
+    python = _decisions(positions, compiled=False)
+    assert _decisions(positions) == python        # compiled on, the compiler not done
+    assert not used and S._WARMING[1].poll() is None   # one warm-up, still running
+    first = S._WARMING[1]
+    gate.touch()
+    assert S.compiled_playout(wait=True) is not None
+    assert S._WARMING[1] is first                 # started once
+    assert _decisions(positions) == python and used
+
+
+def test_a_failed_warm_up_leaves_the_python_rollouts(monkeypatch, tmp_path):
+    S, _ = _gated(monkeypatch, tmp_path, "sys.exit(3)")
+    assert S.compiled_playout(wait=True) is None
+    st = _position(2)
+    assert S.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
+    assert S._COMPILED is False                   # not tried again
+    bot = make_bot("pimc", seed=1, iterations=8)
     bot.search(st, H.ranked(st, Rng(1))[:2])
     assert bot.last_iterations == 8

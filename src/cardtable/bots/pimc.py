@@ -45,11 +45,11 @@ Game hooks (`cardtable.<game>.heuristics`): `ranked`, `heuristic`, `turn_key`, a
 `horizon`, `determinize`, `features` + `value_family` (learned evaluation), `evaluate`, the
 dict `PIMC` of the game's default settings, and `playout(state, seat, seed, h0, score_weight)`:
 the same rollout compiled (Kombio: kombio/batch/rollout.py), (win, reward) of `seat` or None
-to play it in Python; used, with the setting `compiled` (default off), for rollouts to the
-horizon scored by the game's `evaluate`. Off by default: the first compiled rollout in a
-process whose numba cache is cold compiles for about 50 CPU seconds (a bot's first move after
-an install or an upgrade), and the cache does not yet survive a fresh clone or a new path;
-`--bot-param expert.compiled=true` turns it on for tournaments and benchmarks.
+to play it in Python (also while the game's compiled code is not ready in this process: it
+never waits for the compiler); used, with the setting `compiled` (default on), for rollouts to
+the horizon scored by the game's `evaluate`. Both play the same rollouts to the last bit, so
+the setting changes the time a search takes, not its decisions (`compiled=false` for the
+Python rollouts alone).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ from cardtable.core.rng import Rng
 DEFAULT_ITERATIONS = 400
 _SEED_BITS = 62
 _SETTINGS = {"width": 8, "circles": None, "score_weight": 0.1, "belief": True,
-             "events": False, "trust": 1.0, "learned": True, "anchor": 0.0, "compiled": False}
+             "events": False, "trust": 1.0, "learned": True, "anchor": 0.0, "compiled": True}
 
 
 def _better(a: dict[int, float], b: dict[int, float], z: float) -> bool:
@@ -123,6 +123,8 @@ class PIMCBot(Bot):
     trust         with `events`, the chance that a sample keeps each bound the events give
                   (0 < trust <= 1; 1: every sample keeps them all)
     learned       evaluate stopped rollouts with the learned evaluation (else `evaluate`)
+    compiled      roll out on the game's compiled simulator where it has one (`playout`
+                  above; the same rollouts, faster)
     A setting not given takes the game's default (`PIMC` dict of its heuristics module), else
     the general default. Bad values raise ConfigError.
     """

@@ -245,3 +245,30 @@ def playout(state, seat: int, seed: int, h0: int, score_weight: float):
     if r is None:
         r = _rollers[key] = Roller(*key)
     return r.playout(state, seat, seed, h0, score_weight)
+
+
+def _warm() -> None:
+    """Compile the rollout into numba's cache, or load it from there (one rollout played).
+    One process at a time compiles (a lock file in the cache directory): the others wait for
+    it, then load what it wrote."""
+    from pathlib import Path
+
+    from cardtable import new_game
+    from cardtable.rl.batch.jit import cache_dir
+
+    where = cache_dir(Path(__file__).parent)
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / "warm.lock", "w") as lock:
+        try:
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except ImportError:                          # no fcntl: each compiles on its own
+            pass
+        st = new_game("kombio", players=4, seed=1)
+        if playout(st, 0, 1, st.round_no, 0.1) is None:
+            raise SystemExit("cardtable: the compiled rollout could not play a new game")
+
+
+if __name__ == "__main__":          # kombio/heuristics/search.py `compiled_playout`
+    _warm()
