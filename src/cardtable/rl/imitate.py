@@ -6,9 +6,9 @@ within a CPU-time budget; then the learning curve (PNG), its numbers (JSON) and 
     cardtable tournament --game abluxxen --variant basic --bots learned,greedy,greedy,greedy \
         --duplicate --games 1000 --no-ratings
 
-The learner sits at a random seat of 4-player basic Abluxxen against three bots (`--opponents`,
-default `easy`). Round 0 (behaviour cloning): the teacher plays the learner's seat. Every later
-round (DAgger, Ross et al. 2011): the learner plays that seat with its current policy (the legal
+The learner sits at a random seat of a game (`--game`, `--variant`, `--players`; default
+4-player basic Abluxxen) against bots (`--opponents`, default `easy`). Round 0 (behaviour
+cloning): the teacher plays the learner's seat. Every later round (DAgger, Ross et al. 2011): the learner plays that seat with its current policy (the legal
 action of highest logit, as the bot plays) and the teacher labels every state the learner meets;
 the labelled states of all rounds are kept, and the network is trained on them after each round
 with the masked cross-entropy (illegal actions' logits removed) of the teacher's action.
@@ -241,8 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None,
                     help="policy file (.npz; default: the game's own, learned-VARIANT-Np.npz)")
-    ap.add_argument("--curve", type=Path, default=DOCS / "training-learned-curve.png")
-    ap.add_argument("--log", type=Path, default=DOCS / "training-learned-log.json")
+    ap.add_argument("--curve", type=Path, default=None,
+                    help="learning curve (PNG; default docs/training-learned-GAME-curve.png)")
+    ap.add_argument("--log", type=Path, default=None,
+                    help="its numbers (JSON; default docs/training-learned-GAME-log.json)")
     args = ap.parse_args(argv)
     if args.cpu_minutes <= 0:
         sys.stderr.write("cardtable: error: --cpu-minutes must be positive\n")
@@ -276,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = make_config(args.game, args.variant, args.players)
         args.title = info(cfg.game).title
+        args.curve = args.curve or DOCS / f"training-learned-{cfg.game}-curve.png"
+        args.log = args.log or DOCS / f"training-learned-{cfg.game}-log.json"
         make_bot(args.teacher, 0)
         make_bot(args.opponents, 0)
     except ConfigError as e:
@@ -295,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     net = make_net(codec.obs_size, codec.num_actions, hidden, args.activation)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     data = Data(codec.obs_size, codec.num_actions)
-    meta = {"game": cfg.game, "variant": cfg.variant, "players": cfg.players,
+    meta = {"game": cfg.game, "variant": cfg.variant or info(cfg.game).default_variant,
+            "players": cfg.players,
             "opponents": args.opponents, "teacher": args.teacher,
             "algorithm": "DAgger imitation of the heuristic bot (masked cross-entropy, Adam)",
             "net": hidden, "activation": args.activation, "seed": args.seed, "codec": {}}
