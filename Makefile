@@ -15,7 +15,7 @@ TPY    := $(TVENV)/bin/python
 TSTAMP := $(TVENV)/.installed
 ARGS   ?=
 
-.PHONY: run play test test-full test-batch-full test-train bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train train-learned setup clean
+.PHONY: run play test test-full test-batch-full test-train bench bench-batch bench-bots bench-server bench-review bench-review-accuracy train train-learned train-strong setup clean
 
 # The game server with an embedded SQLite file (./cardtable.db); it prints its address.
 run: $(STAMP)
@@ -130,6 +130,17 @@ train: $(TSTAMP)
 # default; see docs/training.md), at the lowest priority beside other work.
 train-learned: $(TSTAMP)
 	nice -n 19 $(TPY) -m cardtable.rl.imitate $(ARGS)
+
+# Train the bot `learned` above the medium level within one CPU hour (docs/training.md): 10
+# minutes of imitation against the medium level, then 50 of PPO against it on the batched
+# simulator (rl/finetune.py); writes the game's policy file of `learned` and the curves.
+train-strong: $(TSTAMP)
+	mkdir -p out/train-strong
+	nice -n 19 $(TPY) -m cardtable.rl.imitate --cpu-minutes 10 --opponents medium --seed 1 \
+		--out out/train-strong/imitation.npz --curve docs/training-strong-imitation-curve.png \
+		--log docs/training-strong-imitation-log.json
+	nice -n 19 $(TPY) -m cardtable.rl.finetune --init out/train-strong/imitation.npz \
+		--cpu-minutes 50 --seed 1 $(ARGS)
 
 # The training runs end to end with a tiny budget (they need torch: the train environment).
 test-train: $(TSTAMP)
