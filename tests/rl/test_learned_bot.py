@@ -137,9 +137,55 @@ def test_imitation_without_torch_says_so():
     assert "training needs torch" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_finetuning_without_torch_says_so():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("torch is installed here: tests_train/ (make test-train) covers the run")
+    shipped = policy_file("learned", "abluxxen")
+    res = subprocess.run([sys.executable, "-m", "cardtable.rl.finetune", "--init", str(shipped)],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2
+    assert "training needs torch" in res.stderr and "Traceback" not in res.stderr
+
+
 def test_bad_settings_are_refused_in_one_line():
     for args in (["--cpu-minutes", "0"], ["--hidden", "12,x"]):
         res = subprocess.run([sys.executable, "-m", "cardtable.rl.imitate", *args],
                              capture_output=True, text=True, timeout=120)
         assert res.returncode == 2 and "cardtable: error:" in res.stderr
         assert "Traceback" not in res.stderr
+
+
+def test_the_committed_kombio_policy_plays_from_its_view_only():
+    """Kombio's `learned` (its own policy file): at every decision of its seat the legal action
+    of highest logit of its view's tensor, the same when every card it has not seen is dealt
+    again; the game against three easy bots reaches its end."""
+    from cardtable.rl.codec import make_codec
+
+    shipped = policy_file("learned", "kombio")
+    assert shipped is not None and shipped.exists(), "Kombio's learned policy file is missing"
+    meta = MlpPolicy.load(shipped).meta
+    assert (meta["game"], meta["variant"], meta["players"]) == ("kombio", "basic", 4)
+    bot = make_bot("learned", seed=2)
+    others = {s: make_bot("easy", seed=s) for s in (1, 2, 3)}
+    codec = make_codec("kombio", 4)
+    policy = MlpPolicy.load(shipped)
+    state = new_game("kombio", players=4, seed=8)
+    mine = 0
+    while not state.over:
+        seat = state.to_move
+        if seat != 0:
+            state.apply(act(others[seat], state))
+            continue
+        d = bot.choose(state)
+        legal = codec.legal(state, state.view(0))
+        logits = policy.logits(codec.encode(state.view(0)))
+        assert d.text == legal[max(legal, key=lambda i: logits[i])].text
+        twin = state.determinize(0, seed=state.rng.below(2**30))
+        assert bot.choose(twin).text == d.text
+        state.apply(d)
+        mine += 1
+    assert mine > 20

@@ -92,6 +92,7 @@ GAME = GameInfo(
     ui="cardtable.kombio.ui",
     narration="cardtable.kombio.narration",
     heuristics="cardtable.kombio.heuristics",
+    policies="cardtable.kombio.policies",
     codec="cardtable.kombio.codec:KombioCodec",
     batch="cardtable.kombio.batch.env:KombioBatch",
     analytics="cardtable.kombio.analytics",
@@ -105,4 +106,6 @@ GAME = GameInfo(
     windows_collect=True,
     probes=("draw", "snap", "give", "swap 9.9", "replace 0", "take 99", "peek 7.1"),
     lessons="cardtable.kombio.lessons:LESSONS",
+    bots=(("learned", "cardtable.rl.policy:LearnedBot"),),   # imitation (make train-learned)
+    bot_checks=(("learned", "cardtable.bots.trained:learned_plays"),),
 )
