@@ -253,7 +253,7 @@ def _warm() -> None:
     it, then load what it wrote."""
     from pathlib import Path
 
-    from cardtable import new_game
+    from cardtable.kombio import new_game
     from cardtable.rl.batch.jit import cache_dir
 
     where = cache_dir(Path(__file__).parent)
@@ -265,7 +265,7 @@ def _warm() -> None:
             fcntl.flock(lock, fcntl.LOCK_EX)
         except ImportError:                          # no fcntl: each compiles on its own
             pass
-        st = new_game("kombio", players=4, seed=1)
+        st = new_game(players=4, seed=1)
         if playout(st, 0, 1, st.round_no, 0.1) is None:
             raise SystemExit("cardtable: the compiled rollout could not play a new game")
 
