@@ -13,8 +13,9 @@ highest logit (deterministic; `sample=True` samples from the masked softmax with
     cardtable tournament --game abluxxen --bots ppo,greedy,greedy,greedy --duplicate --games 2000
     make_bot("ppo", model="path/to/policy.npz")
 
-The bot `learned` is the same player with `abluxxen/policies/learned-basic-4p.npz`, trained by
-imitating the heuristic bot (`python -m cardtable.rl.imitate`, make train-learned).
+The bot `learned` is the same player with the game's own `learned-*.npz` (Abluxxen's: imitation
+of the heuristic bot, then PPO against the medium level, make train-strong; Kombio's: imitation,
+make train-learned), docs/training.md.
 """
 
 from __future__ import annotations
@@ -152,8 +153,7 @@ class PolicyBot(Bot):
 
 
 class LearnedBot(PolicyBot):
-    """The bot `learned`: the same player as `ppo` (PolicyBot) with the policy that
-    `python -m cardtable.rl.imitate` (make train-learned) trained by imitating the heuristic bot
-    (DAgger, docs/training.md). Settings: `model`, `sample`."""
+    """The bot `learned`: the same player as `ppo` (PolicyBot) with the game's own trained
+    policy (rl/imitate.py, rl/finetune.py; docs/training.md). Settings: `model`, `sample`."""
 
     name = "learned"
