@@ -131,14 +131,14 @@ train: $(TSTAMP)
 train-learned: $(TSTAMP)
 	nice -n 19 $(TPY) -m cardtable.rl.imitate $(ARGS)
 
-# Train the bot `learned` above the medium level within one CPU hour (docs/training.md): 10
-# minutes of imitation against the medium level, then 50 of PPO against it on the batched
-# simulator (rl/finetune.py); writes the game's policy file of `learned` and the curves.
+# Train the bot `learned` above the medium level within one CPU hour (docs/training.md): the
+# 10 minutes of imitation of make train-learned, then 50 of PPO against the medium level on the
+# batched simulator (rl/finetune.py); writes the game's policy file of `learned` and the curves.
 train-strong: $(TSTAMP)
 	mkdir -p out/train-strong
-	nice -n 19 $(TPY) -m cardtable.rl.imitate --cpu-minutes 10 --opponents medium --seed 1 \
-		--out out/train-strong/imitation.npz --curve docs/training-strong-imitation-curve.png \
-		--log docs/training-strong-imitation-log.json
+	nice -n 19 $(TPY) -m cardtable.rl.imitate --cpu-minutes 10 --seed 1 \
+		--out out/train-strong/imitation.npz --curve out/train-strong/imitation-curve.png \
+		--log out/train-strong/imitation-log.json
 	nice -n 19 $(TPY) -m cardtable.rl.finetune --init out/train-strong/imitation.npz \
 		--cpu-minutes 50 --seed 1 $(ARGS)
 
