@@ -30,7 +30,6 @@ status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from cardtable.rl.imitate import DOCS, wilson
+from cardtable.rl.plots import figure, save, write_log
 from cardtable.rl.policy import MlpPolicy, new_policy_file
 from cardtable.rl.train import need
 
@@ -285,18 +285,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"trained {it} iterations on {samples:,} decisions of {games:,} games in "
           f"{cpu():.0f} s CPU; policy: {out}")
     _curve(curve, args, meta)
-    args.log.parent.mkdir(parents=True, exist_ok=True)
-    args.log.write_text(json.dumps({"meta": meta, "curve": curve}, indent=1) + "\n")
+    write_log(args.log, {"meta": meta, "curve": curve})
     return 0
 
 
 def _curve(curve: list[dict], args, meta: dict) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    plt, fig, ax = figure(figsize=(7, 4), dpi=100)
     x = [c["cpu_seconds"] / 60 for c in curve]
     y = [c["win_share"] for c in curve]
     ax.errorbar(x, y, yerr=[[v - c["win_low"] for v, c in zip(y, curve)],
@@ -309,10 +303,7 @@ def _curve(curve: list[dict], args, meta: dict) -> None:
     ax.legend(fontsize=8, loc="lower right")
     fig.suptitle(f"PPO from imitation, {meta['game']} {meta.get('variant')} "
                  f"{meta['players']}p: {meta['cpu_seconds']} s CPU", fontsize=10)
-    fig.tight_layout()
-    args.curve.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.curve, format="png")
-    plt.close(fig)
+    save(plt, fig, args.curve)
 
 
 if __name__ == "__main__":

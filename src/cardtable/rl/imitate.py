@@ -26,7 +26,6 @@ it, a one-line error and exit status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
@@ -35,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardtable.rl.plots import figure, save, write_log
 from cardtable.rl.policy import MlpPolicy, new_policy_file
 from cardtable.rl.train import need
 
@@ -338,19 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"trained {len(rounds)} rounds on {len(data):,} labelled states in {cpu:.0f} s CPU; "
           f"policy: {args.out}")
     _curve(rounds, args, meta)
-    args.log.parent.mkdir(parents=True, exist_ok=True)
-    args.log.write_text(json.dumps({"meta": meta, "rounds": rounds}, indent=1) + "\n")
+    write_log(args.log, {"meta": meta, "rounds": rounds})
     return 0
 
 
 def _curve(rounds: list[dict], args, meta: dict) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     learner = [r for r in rounds if r["player"] == "learner"]
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 6), dpi=100, sharex=True)
+    plt, fig, (a1, a2) = figure(2, 1, figsize=(7, 6), dpi=100, sharex=True)
     x = [r["cpu_seconds"] / 60 for r in learner]
     if learner:
         y = [r["win_share"] for r in learner]
@@ -370,10 +364,7 @@ def _curve(rounds: list[dict], args, meta: dict) -> None:
     a2.set_xlabel("CPU minutes")
     fig.suptitle(f"DAgger from {args.teacher}, {args.title} {meta['variant']} {args.players}p "
                  f"vs 3× {args.opponents}: {meta['cpu_seconds']} s CPU", fontsize=10)
-    fig.tight_layout()
-    args.curve.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.curve, format="png")
-    plt.close(fig)
+    save(plt, fig, args.curve)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardtable.rl.plots import figure, save
 from cardtable.rl.policy import MlpPolicy, new_policy_file
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -179,16 +180,11 @@ def _bins(episodes, size: int = 1000) -> list[dict]:
 
 
 def _curve(episodes, args, meta) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     bins = _bins(episodes)
     if not bins:
         return
     x = [b["timesteps"] for b in bins]
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 6), dpi=100, sharex=True)
+    plt, fig, (a1, a2) = figure(2, 1, figsize=(7, 6), dpi=100, sharex=True)
     a1.plot(x, [b["win_share"] for b in bins], color="#4c72b0")
     a1.axhline(1 / args.players, color="grey", ls="--", lw=1, label=f"fair 1/{args.players}")
     a1.set_ylabel("win share (1,000 games)")
@@ -201,10 +197,7 @@ def _curve(episodes, args, meta) -> None:
     fig.suptitle(f"MaskablePPO, {info(meta['game']).title} {meta['variant'] or ''} "
                  f"{args.players}p vs 3× {args.opponents}: "
                  f"{meta['cpu_seconds']} s CPU", fontsize=10)
-    fig.tight_layout()
-    args.curve.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.curve, format="png")
-    plt.close(fig)
+    save(plt, fig, args.curve)
 
 
 if __name__ == "__main__":
