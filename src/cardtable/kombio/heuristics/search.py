@@ -256,38 +256,40 @@ def playout(state, seat: int, seed: int, h0: int, score_weight: float):
 
 def compiled_playout(wait: bool = False):
     """The compiled playout (kombio/batch/rollout.py) once it is ready in this process, else
-    None. Compiling it costs about 50 CPU seconds where numba's cache is cold (after an install
+    None. Compiling it costs about 20 CPU seconds where numba's cache is cold (after an install
     or a change to the simulator's sources; jit.py), loading it from the cache about a second:
     so the first call starts a separate process that compiles it into the cache or finds it
     there (`python -m cardtable.kombio.batch.rollout`) and answers None; a later call imports
     it once that process has succeeded, so no decision waits for the compiler. With `wait`,
-    waits for that process (tests, benchmarks). False for good where numba is missing or the
+    waits for that process (tests, benchmarks). None for good where numba is missing or the
     warm-up failed."""
     global _COMPILED, _WARMING
+    if _COMPILED is not None:                 # loaded (a forked child keeps it) or not to be
+        return _COMPILED or None
     if _WARMING is not None and _WARMING[0] != os.getpid():    # a forked child: its own
-        _COMPILED, _WARMING = None, None
-    if _COMPILED is None:
-        if _WARMING is None:
-            try:
-                _WARMING = (os.getpid(), subprocess.Popen(
-                    _warm_command(), env=_warm_env(), stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            except OSError:
-                _COMPILED = False
-                return None
-        proc = _WARMING[1]
-        code = proc.wait() if wait else proc.poll()
-        if code is None:
-            return None
-        if code != 0:
+        _WARMING = None
+    if _WARMING is None:
+        try:
+            _WARMING = (os.getpid(), subprocess.Popen(
+                _warm_command(), env=_warm_env(), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        except OSError:
             _COMPILED = False
-        else:
-            try:
-                from cardtable.kombio.batch.rollout import playout as compiled
-            except ImportError:
-                compiled = False
-            _COMPILED = compiled
-    return _COMPILED or None
+            return None
+    proc = _WARMING[1]
+    code = proc.wait() if wait else proc.poll()
+    if code is None:
+        return None
+    if code != 0:
+        _COMPILED = False
+        return None
+    try:
+        from cardtable.kombio.batch.rollout import playout as compiled
+    except ImportError:
+        _COMPILED = False
+        return None
+    _COMPILED = compiled
+    return compiled
 
 
 def _warm_command() -> list[str]:
