@@ -15,7 +15,7 @@ import pytest
 from cardtable import new_game
 from cardtable.bots import act, make_bot
 from cardtable.rl.codec import AbluxxenCodec
-from cardtable.rl.imitate import Data, play_round, teacher_label, wilson
+from cardtable.rl.imitate import Data, play_round, teacher_label
 from cardtable.rl.common import make_config
 from cardtable.bots.trained import policy_file
 from cardtable.rl.policy import MlpPolicy
@@ -116,12 +116,6 @@ def test_a_round_labels_every_state_with_a_legal_action():
     play_round(2, cfg, codec, None, "heuristic", "easy", random.Random(1), only, lambda: False,
                label_others=False)
     assert 0 < len(only) < len(data)                         # the learner's seat alone
-
-
-def test_wilson_interval():
-    lo, hi = wilson(50, 100)
-    assert lo < 0.5 < hi and round(lo, 3) == 0.404 and round(hi, 3) == 0.596
-    assert wilson(0, 0) == (0.0, 1.0)
 
 
 def test_imitation_without_torch_says_so():

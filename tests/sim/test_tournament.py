@@ -203,6 +203,9 @@ def test_wilson_interval():
     assert wilson(0, 10)[0] == 0.0
     lo, hi = wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(50, 100)
+    assert round(lo, 3) == 0.404 and round(hi, 3) == 0.596
+    assert wilson(0, 0) == (0.0, 1.0)
 
 
 # -- duplicate ----------------------------------------------------------------------------------

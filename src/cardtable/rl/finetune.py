@@ -36,7 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cardtable.rl.imitate import DOCS, wilson
+from cardtable.rl.imitate import DOCS
+from cardtable.sim.stats import wilson
 from cardtable.rl.plots import figure, save, write_log
 from cardtable.rl.policy import MlpPolicy, new_policy_file
 from cardtable.rl.train import need

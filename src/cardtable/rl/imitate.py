@@ -26,7 +26,6 @@ it, a one-line error and exit status 2.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -37,23 +36,13 @@ import numpy as np
 from cardtable.rl.plots import figure, save, write_log
 from cardtable.rl.policy import MlpPolicy, new_policy_file
 from cardtable.rl.train import need
+from cardtable.sim.stats import wilson
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 
 def _need():
     need("torch", what="torch", target="train-learned")
-
-
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share k/n (k may be fractional: shared wins)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def teacher_label(teacher, state, codec, legal: dict) -> int:
