@@ -23,7 +23,8 @@ Honesty: the learner sees its seat's tensor only (the batched simulator's observ
 codec's tensor of `state.view(seat)`, tests/rl/test_batch_*.py) and acts through the mask; the
 opponents are the compiled levels, decision for decision the Python bots
 (tests/rl/test_batch_policies.py). The budget is this process's CPU time (torch on one thread,
-the simulator included). Needs torch (the train extra): without it, a one-line error and exit
+the simulator included), the closing evaluation and export inside it: an iteration starts only
+if the longest one so far and an evaluation still fit. Needs torch (the train extra): without it, a one-line error and exit
 status 2.
 """
 
@@ -31,11 +32,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
+from cardtable.rl.budget import CpuBudget
 from cardtable.rl.imitate import DOCS
 from cardtable.sim.stats import wilson
 from cardtable.rl.plots import figure, save, write_log
@@ -180,11 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                            nn.Linear(256, 1))
     pi_opt = torch.optim.Adam(actor.parameters(), lr=args.lr)
     v_opt = torch.optim.Adam(critic.parameters(), lr=args.value_lr)
-    t0 = time.process_time()
-    budget = args.cpu_minutes * 60
-
-    def cpu() -> float:
-        return time.process_time() - t0
+    budget = CpuBudget(args.cpu_minutes * 60)
+    cpu = budget.spent
 
     meta = dict(meta0, algorithm="DAgger imitation, then PPO against the compiled "
                 f"{args.opponents} level (rl/finetune.py)", opponents=args.opponents,
@@ -206,9 +204,15 @@ def main(argv: list[str] | None = None) -> int:
     pending = np.zeros(args.envs, bool)        # the next step only resets that game
     mean = std = None
     it, samples, games = 0, 0, 0
+    e0 = cpu()
     evaluate(0, 0, 0)
+    # an iteration starts only if the longest one so far (with its evaluation) and the closing
+    # evaluation still fit; two (the value network's first fit and a policy step) whatever the
+    # budget
+    budget.reserve(cpu() - e0)
+    budget.restart_stretch()
     T, N = args.horizon, args.envs
-    while cpu() < budget:
+    while not budget.over() or it < 2:
         O = np.zeros((T, N, obs_size), np.float32)
         M = np.zeros((T, N, mask.shape[1]), bool)
         A = np.zeros((T, N), np.int64)

@@ -19,7 +19,8 @@ determinization for that seat (every card the seat cannot see re-dealt), so a la
 depend on hidden cards (tests/rl/test_learned_bot.py checks it on twin deals).
 
 The budget is the CPU time of this process (playing, labelling and training; torch runs on one
-thread), so a busy machine does not shorten the training. Needs torch (the train extra): without
+thread), so a busy machine does not shorten the training; the closing export is inside it (the
+run stops while the longest stretch between two checks and the export still fit). Needs torch (the train extra): without
 it, a one-line error and exit status 2.
 """
 
@@ -33,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cardtable.rl.budget import CpuBudget
 from cardtable.rl.plots import figure, save, write_log
 from cardtable.rl.policy import MlpPolicy, new_policy_file
 from cardtable.rl.train import need
@@ -277,11 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     codec = make_codec(cfg.game, cfg.players)
-    budget = args.cpu_minutes * 60
-    t0 = time.process_time()
-
-    def out_of_time() -> bool:
-        return time.process_time() - t0 >= budget
+    budget = CpuBudget(args.cpu_minutes * 60)
+    t0 = budget.start
+    out_of_time = budget.over
 
     rng = random.Random(args.seed)
     nrng = np.random.default_rng(args.seed)
@@ -304,7 +304,10 @@ def main(argv: list[str] | None = None) -> int:
             mean, std = data.standardizer()       # fixed after round 0 (the teacher's games)
         loss, acc = train_steps(net, opt, data, args.steps, args.batch, nrng, out_of_time,
                                 mean, std)
+        t_export = time.process_time()
         policy = export(net, meta, mean, std)
+        budget.reserve(2 * (time.process_time() - t_export))   # the closing export and its check
+        budget.restart_stretch()
         lo, hi = wilson(res["wins"], res["games"])
         row = {"round": r, "player": "teacher" if r == 0 else "learner",
                "games": res["games"], "states": len(data),
