@@ -168,9 +168,10 @@ def test_states_the_simulator_cannot_hold_are_played_in_python():
 def test_without_the_simulator_installed_the_search_rolls_out_in_python(monkeypatch):
     import sys
 
+    from cardtable.kombio.batch import COMPILED
     from cardtable.kombio.heuristics import search as S
 
-    monkeypatch.setattr(S, "_COMPILED", None)
+    monkeypatch.setattr(COMPILED, "loaded", None)
     monkeypatch.setitem(sys.modules, "cardtable.kombio.batch.rollout", None)   # not importable
     st = _position(2)
     assert S.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
@@ -184,14 +185,15 @@ def _gated(monkeypatch, tmp_path, code: str):
     snippet with GATE, a file path, and os defined)."""
     import sys
 
+    from cardtable.kombio.batch import COMPILED
     from cardtable.kombio.heuristics import search as S
 
     gate = tmp_path / "gate"
-    monkeypatch.setattr(S, "_COMPILED", None)
-    monkeypatch.setattr(S, "_WARMING", None)
-    monkeypatch.setattr(S, "_warm_command", lambda: [
+    monkeypatch.setattr(COMPILED, "loaded", None)
+    monkeypatch.setattr(COMPILED, "warming", None)
+    monkeypatch.setattr(COMPILED, "command", lambda: [
         sys.executable, "-c", f"import os, sys, time\nGATE = {str(gate)!r}\n{code}"])
-    return S, gate
+    return S, COMPILED, gate
 
 
 def _decisions(positions, **kw):
@@ -205,7 +207,7 @@ def _decisions(positions, **kw):
 def test_a_search_does_not_wait_for_the_compiler(monkeypatch, tmp_path):
     """While the warm-up process compiles, the searches roll out in Python (the same
     decisions); once it has succeeded, the compiled rollouts are loaded and used."""
-    S, gate = _gated(monkeypatch, tmp_path,
+    S, W, gate = _gated(monkeypatch, tmp_path,
                      "while not os.path.exists(GATE):\n    time.sleep(0.01)")
     used = []
     real = RO.playout
@@ -213,20 +215,20 @@ def test_a_search_does_not_wait_for_the_compiler(monkeypatch, tmp_path):
     positions = [_position(seed) for seed in range(3)]
     python = _decisions(positions, compiled=False)
     assert _decisions(positions) == python        # compiled on, the compiler not done
-    assert not used and S._WARMING[1].poll() is None   # one warm-up, still running
-    first = S._WARMING[1]
+    assert not used and W.warming[1].poll() is None   # one warm-up, still running
+    first = W.warming[1]
     gate.touch()
     assert S.compiled_playout(wait=True) is not None
-    assert S._WARMING[1] is first                 # started once
+    assert W.warming[1] is first                  # started once
     assert _decisions(positions) == python and used
 
 
 def test_a_failed_warm_up_leaves_the_python_rollouts(monkeypatch, tmp_path):
-    S, _ = _gated(monkeypatch, tmp_path, "sys.exit(3)")
+    S, W, _ = _gated(monkeypatch, tmp_path, "sys.exit(3)")
     assert S.compiled_playout(wait=True) is None
     st = _position(2)
     assert S.playout(st.copy(), 0, 5, st.round_no, 0.1) is None
-    assert S._COMPILED is False                   # not tried again
+    assert W.loaded is False                      # not tried again
     bot = make_bot("pimc", seed=1, iterations=8)
     bot.search(st, H.ranked(st, Rng(1))[:2])
     assert bot.last_iterations == 8

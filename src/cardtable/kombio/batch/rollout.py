@@ -247,28 +247,18 @@ def playout(state, seat: int, seed: int, h0: int, score_weight: float):
     return r.playout(state, seat, seed, h0, score_weight)
 
 
-def _warm() -> None:
-    """Compile the rollout into numba's cache, or load it from there (one rollout played).
-    One process at a time compiles (a lock file in the cache directory): the others wait for
-    it, then load what it wrote."""
+def _warm() -> bool:
+    """One rollout of a new game (rl/batch/warm.py `warm`: compiles this module into numba's
+    cache, or loads it from there)."""
+    from cardtable.kombio import new_game
+
+    st = new_game(players=4, seed=1)
+    return playout(st, 0, 1, st.round_no, 0.1) is not None
+
+
+if __name__ == "__main__":          # the warm-up process (kombio/batch/__init__.py `COMPILED`)
     from pathlib import Path
 
-    from cardtable.kombio import new_game
-    from cardtable.rl.batch.jit import cache_dir
+    from cardtable.rl.batch.warm import warm
 
-    where = cache_dir(Path(__file__).parent)
-    where.mkdir(parents=True, exist_ok=True)
-    with open(where / "warm.lock", "w") as lock:
-        try:
-            import fcntl
-
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        except ImportError:                          # no fcntl: each compiles on its own
-            pass
-        st = new_game(players=4, seed=1)
-        if playout(st, 0, 1, st.round_no, 0.1) is None:
-            raise SystemExit("cardtable: the compiled rollout could not play a new game")
-
-
-if __name__ == "__main__":          # kombio/heuristics/search.py `compiled_playout`
-    _warm()
+    warm(Path(__file__).parent, _warm)

@@ -5,10 +5,6 @@ policy and the pruning `candidates`; the default settings `ISMCTS`."""
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 from cardtable.core.game import Decision
 from cardtable.kombio import cards as C
@@ -242,74 +238,48 @@ def horizon(state):
     return state.round_no
 
 
-def playout(state, seat: int, seed: int, h0: int, score_weight: float):
+def playout(state, seat: int, seed: int, h0: int, score_weight: float,
+            stop_turns: int | None = None, learned: bool = False):
     """The policy-rollout search's rollout (bots/pimc.py) from `state` (a determinization of
     `seat`'s view, a candidate applied), played on the compiled simulator: `heuristic` for every
     seat on `Rng(seed)` until the round is no longer `h0` or the game ends, scored for `seat`
     (`evaluate`, or `outcome` of a finished game); (win, reward). None (the search rolls out in
-    Python: the same play, slower) where the simulator cannot hold the state, where it is not
-    installed (numba comes with the `rl` extra), or while it is not ready yet
+    Python: the same play, slower) for a rollout it does not play (a turn cap `stop_turns`, a
+    `learned` evaluation: Kombio has none), where the simulator cannot hold the state, where it
+    is not installed (numba comes with the `rl` extra), or while it is not ready yet
     (`compiled_playout`)."""
+    if stop_turns is not None or learned:
+        return None
     fn = compiled_playout()
     return None if fn is None else fn(state, seat, seed, h0, score_weight)
 
 
 def compiled_playout(wait: bool = False):
     """The compiled playout (kombio/batch/rollout.py) once it is ready in this process, else
-    None. Compiling it costs about 20 CPU seconds where numba's cache is cold (after an install
-    or a change to the simulator's sources; jit.py), loading it from the cache about a second:
-    so the first call starts a separate process that compiles it into the cache or finds it
-    there (`python -m cardtable.kombio.batch.rollout`) and answers None; a later call imports
-    it once that process has succeeded, so no decision waits for the compiler. With `wait`,
-    waits for that process (tests, benchmarks). None for good where numba is missing or the
-    warm-up failed."""
-    global _COMPILED, _WARMING
-    if _COMPILED is not None:                 # loaded (a forked child keeps it) or not to be
-        return _COMPILED or None
-    if _WARMING is not None and _WARMING[0] != os.getpid():    # a forked child: its own
-        _WARMING = None
-    if _WARMING is None:
+    None: kombio/batch/__init__.py's `COMPILED` (rl/batch/warm.py: the first call starts a
+    separate process that compiles it into numba's cache or finds it there, and a later call
+    imports it once that process has succeeded, so no decision waits for the compiler). With
+    `wait`, waits for that process (tests, benchmarks). None for good where numba is missing
+    or the warm-up failed."""
+    ready = _ready()
+    return ready(wait) if ready else None
+
+
+def _ready():
+    """kombio/batch's `COMPILED` (imported on first use), False without numba."""
+    global _READY
+    if _READY is None:
         try:
-            _WARMING = (os.getpid(), subprocess.Popen(
-                _warm_command(), env=_warm_env(), stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        except OSError:
-            _COMPILED = False
-            return None
-    proc = _WARMING[1]
-    code = proc.wait() if wait else proc.poll()
-    if code is None:
-        return None
-    if code != 0:
-        _COMPILED = False
-        return None
-    try:
-        from cardtable.kombio.batch.rollout import playout as compiled
-    except ImportError:
-        _COMPILED = False
-        return None
-    _COMPILED = compiled
-    return compiled
+            from cardtable.kombio.batch import COMPILED
+        except ImportError:
+            COMPILED = False
+        _READY = COMPILED
+    return _READY
 
 
-def _warm_command() -> list[str]:
-    """The process that compiles the playout into numba's cache (or finds it there)."""
-    return [sys.executable, "-m", "cardtable.kombio.batch.rollout"]
-
-
-def _warm_env() -> dict:
-    """This process's environment, with the folder this package was imported from first on
-    the warm-up's import path."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[3])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    return env
-
-
-#: the compiled playout once imported; False where numba is missing or the warm-up failed
-_COMPILED = None
-#: (pid, the warm-up process) once started
-_WARMING = None
+#: the compiled playout's readiness (kombio/batch/__init__.py `COMPILED`) once imported;
+#: False where the simulator is not installed
+_READY = None
 
 
 def _badness(state, me: int):
