@@ -49,6 +49,10 @@ jokers in an end game (small supply or small hands), optional draws from the dec
 cheap singles on purpose to fish pool cards.
 
 evaluate(state): see the function.
+
+The policy-rollout search's hooks (bots/pimc.py) are at the end: `ranked`, `turn_key`,
+`features` and `value_family` (its learned evaluation), and `playout`, its rollout compiled
+(abluxxen/batch/rollout.py).
 """
 
 from __future__ import annotations
@@ -464,7 +468,8 @@ def evaluate(state) -> list[float]:
 
 
 # ---------------------------------------------------------------------------------------------
-# hooks of the policy-rollout search (bots/pimc.py): ranked, turn_key, features, value_family
+# hooks of the policy-rollout search (bots/pimc.py): ranked, turn_key, features, value_family,
+# the compiled rollout playout
 # ---------------------------------------------------------------------------------------------
 
 #: default settings of the search in Abluxxen (bots/pimc.py)
@@ -534,3 +539,38 @@ def features(state) -> list[list[float]]:
 def value_family(state) -> str:
     """The learned evaluation's family of a state (bots/value.py): the duel or the rest."""
     return "abluxxen-duel" if state.rules.duel else "abluxxen-multi"
+
+
+def playout(state, seat: int, seed: int, h0, score_weight: float,
+            stop_turns: int | None = None, learned: bool = False):
+    """The policy-rollout search's rollout (bots/pimc.py) from `state` (a determinization of
+    `seat`'s view, a candidate applied), played on the compiled simulator
+    (abluxxen/batch/rollout.py): `heuristic` for every seat on `Rng(seed)` until the game ends
+    or the turn has changed `stop_turns` times (`turn_key`), scored for `seat` (`outcome` of a
+    finished game, else the learned evaluation when `learned`, else `evaluate`); (win,
+    reward), the Python rollout's to the last bit. None (the search rolls out in Python: the
+    same play, slower) where the simulator cannot hold the state, where it is not installed
+    (numba comes with the `rl` extra), or while it is not ready yet (`compiled_playout`)."""
+    fn = compiled_playout()
+    return None if fn is None else fn(state, seat, seed, h0, score_weight, stop_turns, learned)
+
+
+def compiled_playout(wait: bool = False):
+    """The compiled playout once it is ready in this process, else None: abluxxen/batch's
+    `COMPILED` (rl/batch/warm.py: the first call starts a separate process that compiles it
+    into numba's cache or finds it there, a later call imports it once that process has
+    succeeded, so no decision waits for the compiler). With `wait`, waits for that process
+    (tests, benchmarks). None for good where numba is missing or the warm-up failed."""
+    global _READY
+    if _READY is None:
+        try:
+            from cardtable.abluxxen.batch import COMPILED
+        except ImportError:
+            COMPILED = False
+        _READY = COMPILED
+    return _READY(wait) if _READY else None
+
+
+#: the compiled playout's readiness (abluxxen/batch/__init__.py `COMPILED`) once imported;
+#: False where the simulator is not installed
+_READY = None

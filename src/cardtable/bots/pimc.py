@@ -43,13 +43,16 @@ After `choose`, `last_stats` maps every legal decision's text (legal order) to
 
 Game hooks (`cardtable.<game>.heuristics`): `ranked`, `heuristic`, `turn_key`, and optional
 `horizon`, `determinize`, `features` + `value_family` (learned evaluation), `evaluate`, the
-dict `PIMC` of the game's default settings, and `playout(state, seat, seed, h0, score_weight)`:
-the same rollout compiled (Kombio: kombio/batch/rollout.py), (win, reward) of `seat` or None
-to play it in Python (also while the game's compiled code is not ready in this process: it
-never waits for the compiler); used, with the setting `compiled` (default on), for rollouts to
-the horizon scored by the game's `evaluate`. Both play the same rollouts to the last bit, so
-the setting changes the time a search takes, not its decisions (`compiled=false` for the
-Python rollouts alone).
+dict `PIMC` of the game's default settings, and
+`playout(state, seat, seed, h0, score_weight, stop_turns, learned)`: the same rollout compiled
+(Kombio: kombio/batch/rollout.py, to the horizon scored by its `evaluate`; Abluxxen:
+abluxxen/batch/rollout.py, to the turn cap `stop_turns` or the end, scored by the learned
+evaluation when `learned`, else by its `evaluate`), (win, reward) of `seat`, or None to play
+it in Python (a rollout the game's simulator does not play, a state it cannot hold, and while
+the game's compiled code is not ready in this process: it never waits for the compiler); used
+with the setting `compiled` (default on). Both play the same rollouts to the last bit, so the
+setting changes the time a search takes, not its decisions (`compiled=false` for the Python
+rollouts alone).
 """
 
 from __future__ import annotations
@@ -228,11 +231,10 @@ class PIMCBot(Bot):
             belief = functools.partial(belief, events=True) if cfg["trust"] >= 1 else \
                 functools.partial(belief, events=True, trust=float(cfg["trust"]))
         stop_turns = None if cfg["circles"] is None else cfg["circles"] * state.players
-        # the game's compiled rollout, where it plays exactly this rollout (the game's own
-        # `evaluate`, to the horizon, no turn cap)
-        fast = hook(game, "playout") if (cfg["compiled"] and stop_turns is None
-                                         and horizon is not None
-                                         and evaluate is hook(game, "evaluate")) else None
+        # the game's compiled rollout: told the turn cap and whether stopped rollouts take the
+        # learned evaluation, it plays exactly this rollout or answers None
+        fast = hook(game, "playout") if cfg["compiled"] else None
+        learned = evaluate is not hook(game, "evaluate")
         sw = cfg["score_weight"]
         seeds = Rng(self.rng.below(2 ** _SEED_BITS))
         k = len(cands)
@@ -271,7 +273,8 @@ class PIMCBot(Bot):
                 for i in alive:
                     d = base.copy()
                     d.apply(cands[i])
-                    got = fast(d, seat, s, h0, sw) if fast is not None else None
+                    got = fast(d, seat, s, h0, sw, stop_turns, learned) \
+                        if fast is not None else None
                     if got is not None:
                         w, v = got
                     else:

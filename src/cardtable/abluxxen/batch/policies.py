@@ -358,8 +358,16 @@ def _match_value(g, h, q):
 
 @njit
 def heuristic(g, R, rs, i, mt, buf):
-    """The `medium` level (heuristics.py `heuristic`) for the seat to move of game row `g`."""
+    """The `medium` level (heuristics.py `heuristic`) for the seat to move of game row `g`:
+    `bots.act`'s draw, then `decide`."""
     act_draw(mt)
+    return decide(g, R, rs, i, mt, buf)
+
+
+@njit
+def decide(g, R, rs, i, mt, buf):
+    """heuristics.py `heuristic(state, rng)` for the seat to move of game row `g`, drawing
+    from `mt` as from `rng` (the policy-rollout search's rollouts, batch/rollout.py)."""
     m = legal_actions(g, R, buf)
     if m == 1:
         return buf[0]
