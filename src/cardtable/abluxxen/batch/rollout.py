@@ -297,7 +297,7 @@ class Roller:
             R = self.R[state.rules] = rules_of(state)
         roll(self.g, R, self.mt, seed, -1 if stop_turns is None else int(stop_turns), self.buf)
         n = state.players
-        row = self.g.tolist()
+        row = self.g[:POOL].tolist()            # the counts the scoring reads (all before POOL)
         if row[OVER]:
             return outcome(row, n, seat, score_weight)
         if net is None:
