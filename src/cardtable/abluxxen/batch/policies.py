@@ -20,7 +20,9 @@ bot) from exactly the bot's stream, `act`'s draw included, so that a game of com
 the engine's game of Python bots decision for decision (`AbluxxenBatch.bot_playouts`;
 tests/rl/test_batch_policies.py compares them). Greedy reads only what its seat sees (its hand,
 the displays, the pool, the counts, the pending layer, the number of decisions so far), so the
-determinization the Python bot is shown changes none of its choices.
+determinization the Python bot is shown changes none of its choices. `decide` is the
+`heuristic` function itself (no `act` draw), as the policy-rollout search's rollouts call it
+on their own `Rng` (batch/rollout.py).
 """
 
 from __future__ import annotations
