@@ -10,10 +10,10 @@ time: one core), the decisions reviewed and the rollouts per decision. The issue
 4-player Abluxxen game in under a minute, Kombio in under three.
 
 Accuracy (`--accuracy`): plays `--games` 4-player games per game (`--game` to pick one),
-each with one expert seat (rotating over the seats) and three medium seats, reviews every seat
-of every game and prints the mean accuracy per level with a 95% interval (a t-free normal
-interval over the per-seat accuracies: the expert has one seat a game, medium three), and the
-mean difference expert - medium per game (paired by game) with its interval. The expert's
+the seats played by `--levels` (default one expert and three medium), rotated a seat each game,
+reviews every seat of every game and prints the mean accuracy per level with a 95% interval (a
+t-free normal interval over the per-seat accuracies), and for every two levels the mean
+difference of their accuracies per game (paired by game) with its interval. The expert's
 rollouts use its own budget unless `--expert-rollouts` is given (the games are its, not the
 review's).
 
@@ -38,16 +38,17 @@ GAMES = ("abluxxen", "kombio")
 LIMITS = {"abluxxen": 60.0, "kombio": 180.0}
 
 
-def play(game: str, seed: int, expert_seat: int | None, expert_budget: int | None) -> dict:
+def play(game: str, seed: int, levels: list[str], expert_budget: int | None = None) -> dict:
+    """One 4-player game, seat s played by the bot `levels[s]` (the expert with
+    `expert_budget` rollouts if given); its record, each seat's level in `seats`."""
     g = new_game(game, players=4, seed=seed)
     budget = {} if expert_budget is None else {"iterations": expert_budget}
-    bots = [make_bot("expert", seed * 10 + s, **budget) if s == expert_seat
-            else make_bot("medium", seed * 10 + s) for s in range(4)]
+    bots = [make_bot(lv, seed * 10 + s, **(budget if lv == "expert" else {}))
+            for s, lv in enumerate(levels)]
     while not g.over:
         g.apply(act(bots[g.to_move], g))
     rec = g.record()
-    rec["seats"] = [{"name": f"S{s}", "bot": "expert" if s == expert_seat else "medium"}
-                    for s in range(4)]
+    rec["seats"] = [{"name": f"S{s}", "bot": lv} for s, lv in enumerate(levels)]
     return rec
 
 
@@ -64,7 +65,7 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
 def timing(args) -> None:
     for game in args.games_list:
         rollouts = args.rollouts or budget_for(game)
-        rec = play(game, args.seed, None, None)
+        rec = play(game, args.seed, ["medium"] * 4)
         for seats, what in (([0], "one seat"), ([0, 1, 2, 3], "all four seats")):
             t0 = time.process_time()
             out = review(rec, seats=seats, rollouts=rollouts, seed=args.seed)
@@ -78,28 +79,53 @@ def timing(args) -> None:
 
 
 def accuracy(args) -> None:
+    levels = args.levels
+    names = list(dict.fromkeys(levels))
     for game in args.games_list:
         rollouts = args.rollouts or budget_for(game)
-        expert, medium, diffs = [], [], []
+        per: dict[str, list[float]] = {lv: [] for lv in names}
+        diffs: dict[tuple[str, str], list[float]] = {
+            (a, b): [] for i, a in enumerate(names) for b in names[i + 1:]}
         t0 = time.process_time()
         for i in range(args.games):
-            seat = i % 4
-            rec = play(game, args.seed + i, seat, args.expert_rollouts)
+            seated = [levels[(s - i) % 4] for s in range(4)]        # rotated each game
+            rec = play(game, args.seed + i, seated, args.expert_rollouts)
             out = review(rec, seats=[0, 1, 2, 3], rollouts=rollouts, seed=args.seed + i)
             acc = {s["seat"]: s["accuracy"] for s in out["seats"] if s["accuracy"] is not None}
-            e = acc.pop(seat)
-            expert.append(e)
-            medium.extend(acc.values())
-            diffs.append(e - sum(acc.values()) / len(acc))
-            print(f"  {game} game {i + 1}/{args.games}: expert (seat {seat}) {e:.1f}, medium "
-                  + ", ".join(f"{a:.1f}" for a in acc.values()), flush=True)
-        (me, he), (mm, hm), (md, hd) = mean_ci(expert), mean_ci(medium), mean_ci(diffs)
+            mean_of = {}
+            for lv in names:
+                got = [acc[s] for s in range(4) if seated[s] == lv and s in acc]
+                per[lv].extend(got)
+                if got:
+                    mean_of[lv] = sum(got) / len(got)
+            for (a, b), d in diffs.items():
+                if a in mean_of and b in mean_of:
+                    d.append(mean_of[a] - mean_of[b])
+            print(f"  {game} game {i + 1}/{args.games}: "
+                  + ", ".join(f"{seated[s]} (seat {s}) {acc[s]:.1f}" for s in sorted(acc)),
+                  flush=True)
         print(f"{game}: {args.games} games, review {rollouts} rollouts/decision, "
               f"{time.process_time() - t0:.0f} s CPU")
-        print(f"  expert accuracy {me:.1f} (95% {me - he:.1f}..{me + he:.1f}, n={len(expert)})")
-        print(f"  medium accuracy {mm:.1f} (95% {mm - hm:.1f}..{mm + hm:.1f}, n={len(medium)})")
-        print(f"  expert - medium per game {md:+.1f} (95% {md - hd:+.1f}..{md + hd:+.1f})",
-              flush=True)
+        for lv in names:
+            m, h = mean_ci(per[lv])
+            print(f"  {lv} accuracy {m:.1f} (95% {m - h:.1f}..{m + h:.1f}, n={len(per[lv])})")
+        for (a, b), d in diffs.items():
+            m, h = mean_ci(d)
+            print(f"  {a} - {b} per game {m:+.1f} (95% {m - h:+.1f}..{m + h:+.1f}, n={len(d)})",
+                  flush=True)
+
+
+def level_list(text: str) -> list[str]:
+    """Four levels, comma-separated (argparse type)."""
+    levels = [x.strip() for x in text.split(",")]
+    if len(levels) != 4 or not all(levels):
+        raise argparse.ArgumentTypeError(f"give four levels, comma-separated, not {text!r}")
+    for lv in levels:
+        try:
+            make_bot(lv, 0)
+        except Exception as e:          # an unknown level: the bots' own message
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return levels
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rollouts", type=int, default=None, help="review rollouts per decision")
     p.add_argument("--expert-rollouts", type=int, default=None,
                    help="the expert player's rollouts (default: its level's own)")
+    p.add_argument("--levels", type=level_list, default=level_list("expert,medium,medium,medium"),
+                   help="the four seats' bots, rotated a seat each game (--accuracy)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     args.games_list = GAMES if args.game == "all" else (args.game,)
