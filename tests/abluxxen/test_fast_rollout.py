@@ -10,6 +10,7 @@ every variant at 2-5 players: a few dozen in `make test`, more in `make test-ful
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 
@@ -24,10 +25,12 @@ from cardtable.abluxxen.batch import rules as L
 from cardtable.abluxxen.codec import AbluxxenCodec
 from cardtable.bots import make_bot
 from cardtable.bots.pimc import _roll
-from cardtable.bots.value import value_fn
+from cardtable.bots.value import ValueNet, load, value_fn
 from cardtable.core.rng import Rng
 
 POSITIONS = sample(150, 30)
+#: the learned evaluation's networks as the search hands them to the playout
+NETS = functools.partial(load, "abluxxen")
 VARIANTS = ("basic", "advanced", "expert", "duel", "classic")
 
 
@@ -110,7 +113,7 @@ def test_the_compiled_features_are_the_engines():
 
 def _both(d, seat, s, stop, learned, sw=0.1):
     """(compiled, Python) rollouts of the same sample."""
-    fast = H.playout(d.copy(), seat, s, None, sw, stop, learned)
+    fast = H.playout(d.copy(), seat, s, None, sw, stop, NETS if learned else None)
     evaluate = value_fn("abluxxen") if learned else H.evaluate
     slow = _roll(d.copy(), seat, s, H.heuristic, evaluate, H.turn_key, None, None, stop, sw)
     return fast, slow
@@ -175,14 +178,15 @@ def test_the_search_decides_with_compiled_rollouts_as_with_python_ones(monkeypat
 
     monkeypatch.setattr(COMPILED, "loaded", RO.playout)
     fast = _searches(positions, level, iterations=iterations)
-    # compiled on by default, told the cap (circles 1: a turn of every player) and the
-    # learned evaluation
-    assert fast and calls and all(stop == n and learned for n, stop, learned in calls)
+    # compiled on by default, told the cap (circles 1: a turn of every player) and handed the
+    # learned evaluation's networks
+    assert fast and calls and all(stop == n and nets("abluxxen-multi") is load(
+        "abluxxen", "abluxxen-multi") for n, stop, nets in calls)
     calls.clear()
     assert _searches(positions, level, iterations=iterations, compiled=False) == fast
     assert not calls                                 # off: Python rollouts alone
     assert _searches(positions, level, iterations=iterations, learned=False)
-    assert calls and not any(learned for _, _, learned in calls)
+    assert calls and all(nets is None for _, _, nets in calls)
     monkeypatch.setattr(H, "playout", None)          # no hook: the same decisions in Python
     assert _searches(positions, level, iterations=iterations) == fast
 
@@ -194,26 +198,23 @@ def test_learned_and_hand_made_evaluations_decide_alike_compiled_or_not():
             _searches(positions, "hard", iterations=16, compiled=False, **kw), kw
 
 
-def test_states_the_simulator_cannot_hold_are_played_in_python(monkeypatch):
+def test_states_the_simulator_cannot_hold_are_played_in_python():
     from dataclasses import replace
 
     from cardtable.abluxxen.rules import VARIANTS
     from cardtable.abluxxen.state import AbluxxenState
 
     six = AbluxxenState(6, "basic", replace(VARIANTS["basic"], max_players=6), 4, 0, None)
-    assert H.playout(six.copy(), 0, 5, None, 0.1, 6, True) is None      # rows hold 5 seats
+    assert H.playout(six.copy(), 0, 5, None, 0.1, 6, NETS) is None      # rows hold 5 seats
     bot = make_bot("pimc", seed=1, iterations=8)
     bot.search(six, H.ranked(six, Rng(1))[:2])           # falls back to the Python rollout
     assert bot.last_iterations == 8
     st = _position(3)
-    net = RO.net_of(H.value_family(st))
-    other = RO.Net({"mean": [0.0] * 3, "std": [1.0] * 3, "w1": [[0.0] * 4] * 3,
-                    "b1": [0.0] * 4, "w2": [0.0] * 4})
-    monkeypatch.setitem(RO._nets, H.value_family(st), other)    # a network of other inputs
-    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, True) is None
-    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, False) is not None
-    monkeypatch.setitem(RO._nets, H.value_family(st), net)
-    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, True) is not None
+    other = ValueNet({"mean": [0.0] * 3, "std": [1.0] * 3, "w1": [[0.0] * 4] * 3,
+                      "b1": [0.0] * 4, "w2": [0.0] * 4})
+    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, lambda family: other) is None  # other inputs
+    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, None) is not None
+    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, NETS) is not None
 
 
 def test_without_the_simulator_installed_the_search_rolls_out_in_python(monkeypatch):
@@ -223,7 +224,7 @@ def test_without_the_simulator_installed_the_search_rolls_out_in_python(monkeypa
     monkeypatch.setitem(sys.modules, "cardtable.abluxxen.batch.rollout", None)   # not importable
     st = _position(2)
     assert H.compiled_playout(wait=True) is None
-    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, True) is None
+    assert H.playout(st.copy(), 0, 5, None, 0.1, 4, NETS) is None
     bot = make_bot("pimc", seed=1, iterations=8)
     bot.search(st, H.ranked(st, Rng(1))[:2])
     assert bot.last_iterations == 8

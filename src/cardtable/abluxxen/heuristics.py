@@ -542,17 +542,18 @@ def value_family(state) -> str:
 
 
 def playout(state, seat: int, seed: int, h0, score_weight: float,
-            stop_turns: int | None = None, learned: bool = False):
+            stop_turns: int | None = None, nets=None):
     """The policy-rollout search's rollout (bots/pimc.py) from `state` (a determinization of
     `seat`'s view, a candidate applied), played on the compiled simulator
     (abluxxen/batch/rollout.py): `heuristic` for every seat on `Rng(seed)` until the game ends
     or the turn has changed `stop_turns` times (`turn_key`), scored for `seat` (`outcome` of a
-    finished game, else the learned evaluation when `learned`, else `evaluate`); (win,
+    finished game, else the learned evaluation's network `nets(value_family(state))` when
+    `nets` is given and has one, else `evaluate`); (win,
     reward), the Python rollout's to the last bit. None (the search rolls out in Python: the
     same play, slower) where the simulator cannot hold the state, where it is not installed
     (numba comes with the `rl` extra), or while it is not ready yet (`compiled_playout`)."""
     fn = compiled_playout()
-    return None if fn is None else fn(state, seat, seed, h0, score_weight, stop_turns, learned)
+    return None if fn is None else fn(state, seat, seed, h0, score_weight, stop_turns, nets)
 
 
 def compiled_playout(wait: bool = False):

@@ -8,7 +8,7 @@
     horizon(state), determinize(state, seat, seed)  where a rollout stops; the belief sampler
     ranked(state, rng), turn_key(state)             the policy-rollout search (PIMC)
     features(state), value_family(state)            the learned value networks
-    playout(state, seat, seed, h0, score_weight, stop_turns, learned)
+    playout(state, seat, seed, h0, score_weight, stop_turns, nets)
                                                     the PIMC rollout compiled (or None)
     ISMCTS, PIMC                                    default settings of the searches
 

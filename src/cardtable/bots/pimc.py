@@ -44,10 +44,11 @@ After `choose`, `last_stats` maps every legal decision's text (legal order) to
 Game hooks (`cardtable.<game>.heuristics`): `ranked`, `heuristic`, `turn_key`, and optional
 `horizon`, `determinize`, `features` + `value_family` (learned evaluation), `evaluate`, the
 dict `PIMC` of the game's default settings, and
-`playout(state, seat, seed, h0, score_weight, stop_turns, learned)`: the same rollout compiled
+`playout(state, seat, seed, h0, score_weight, stop_turns, nets)`: the same rollout compiled
 (Kombio: kombio/batch/rollout.py, to the horizon scored by its `evaluate`; Abluxxen:
 abluxxen/batch/rollout.py, to the turn cap `stop_turns` or the end, scored by the learned
-evaluation when `learned`, else by its `evaluate`), (win, reward) of `seat`, or None to play
+evaluation's networks `nets` (bots/value.py `load` for the game) when given, else by its
+`evaluate`), (win, reward) of `seat`, or None to play
 it in Python (a rollout the game's simulator does not play, a state it cannot hold, and while
 the game's compiled code is not ready in this process: it never waits for the compiler); used
 with the setting `compiled` (default on). Both play the same rollouts to the last bit, so the
@@ -64,7 +65,7 @@ from time import perf_counter
 from cardtable.bots.base import Bot, number, search_budget, whole
 from cardtable.bots.hooks import hook
 from cardtable.bots.ismcts import outcome
-from cardtable.bots.value import value_fn
+from cardtable.bots.value import load, value_fn
 from cardtable.core.errors import ConfigError
 from cardtable.core.game import Decision, GameState
 from cardtable.core.rng import Rng
@@ -231,10 +232,10 @@ class PIMCBot(Bot):
             belief = functools.partial(belief, events=True) if cfg["trust"] >= 1 else \
                 functools.partial(belief, events=True, trust=float(cfg["trust"]))
         stop_turns = None if cfg["circles"] is None else cfg["circles"] * state.players
-        # the game's compiled rollout: told the turn cap and whether stopped rollouts take the
-        # learned evaluation, it plays exactly this rollout or answers None
+        # the game's compiled rollout: told the turn cap and handed the learned evaluation's
+        # networks (if stopped rollouts take it), it plays exactly this rollout or answers None
         fast = hook(game, "playout") if cfg["compiled"] else None
-        learned = evaluate is not hook(game, "evaluate")
+        nets = functools.partial(load, game) if evaluate is not hook(game, "evaluate") else None
         sw = cfg["score_weight"]
         seeds = Rng(self.rng.below(2 ** _SEED_BITS))
         k = len(cands)
@@ -273,7 +274,7 @@ class PIMCBot(Bot):
                 for i in alive:
                     d = base.copy()
                     d.apply(cands[i])
-                    got = fast(d, seat, s, h0, sw, stop_turns, learned) \
+                    got = fast(d, seat, s, h0, sw, stop_turns, nets) \
                         if fast is not None else None
                     if got is not None:
                         w, v = got

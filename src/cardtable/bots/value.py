@@ -10,9 +10,9 @@ set's mean and deviation); the seats' win chances are softmax(u). A state's fami
 `cardtable.<game>.heuristics.value_family(state)`; a family without weights has no learned
 evaluation (`value_fn` returns None, the search then uses the game's `evaluate`).
 
-A game's compiled rollouts score with the same networks in the same numpy operations (Abluxxen:
-abluxxen/batch/rollout.py `Net`, which may not import this package; its tests compare the two
-to the last bit), so a change to `ValueNet` is a change there too.
+A game's compiled rollouts score their stopped states with these same networks: the search
+hands its playout `load` for the game (bots/pimc.py), so the compiled and the Python rollouts
+share one evaluation.
 """
 
 from __future__ import annotations

@@ -10,22 +10,22 @@ a finished game by `bots.ismcts.outcome`, a stopped one by the learned evaluatio
 without it, by heuristics.py `evaluate`.
 
 The rollout and the features run compiled; the scoring of its last state runs here in Python
-with the same operations as the search's (the network by numpy as `ValueNet` computes it, its
-features being the same floats), so a compiled rollout's (win, reward) is the Python
-rollout's to the last bit. tests/abluxxen/test_fast_rollout.py compares a loaded state stepped
-here with the engine, the features with `features`, and these rollouts with the Python ones.
+with the same operations as the search's, and the learned evaluation's network is the search's
+own (`nets`: bots/value.py `load` for the game, handed in by the search), given the same floats
+as its features, so a compiled rollout's (win, reward) is the Python rollout's to the last bit.
+tests/abluxxen/test_fast_rollout.py compares a loaded state stepped here with the engine, the
+features with `features`, and these rollouts with the Python ones.
 
-`playout(state, seat, seed, h0, score_weight, stop_turns, learned)` is the whole thing for one
-rollout (`h0` unused: Abluxxen has no horizon); it answers None (the caller plays the rollout
-in Python) for a state the simulator does not hold (more seats than its rows have, a pool item
-or a display past its slots) or a learned network whose inputs are not `features`.
+`playout(state, seat, seed, h0, score_weight, stop_turns, nets)` is the whole thing for one
+rollout (`h0` unused: Abluxxen has no horizon; `nets(family)` the network of a family or None,
+`nets` None for the hand-made `evaluate`); it answers None (the caller plays the rollout in
+Python) for a state the simulator does not hold (more seats than its rows have, a pool item or
+a display past its slots) or a learned network whose inputs are not `features`.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from importlib import resources
 
 import numpy as np
 
@@ -36,7 +36,6 @@ from cardtable.abluxxen.batch.rules import (
     PCODE, PHASE, POOL, POOL_LEN, POOL_N, PV, R_DUEL, R_N, R_ONES, R_OPTIONAL, R_TIEBREAK, ROW,
     SCORES, SEATS, SHADOW, SHADOW_SIZE, SIZE, TO_MOVE, WIN, apply)
 from cardtable.abluxxen.state import PHASES
-from cardtable.core.registry import info
 from cardtable.rl.batch.jit import njit
 from cardtable.rl.batch.rng import MT_WORDS, mt_seed
 
@@ -203,7 +202,7 @@ def roll(g, R, mt, seed, stop_turns, buf):
     return d
 
 
-# -- scoring: ismcts.py `outcome`, heuristics.py `evaluate`, value.py `ValueNet` -----------------
+# -- scoring: ismcts.py `outcome`, heuristics.py `evaluate` ---------------------------------------
 def outcome(row: list[int], n: int, seat: int, sw: float) -> tuple[float, float]:
     """bots.ismcts `outcome(state, sw)` of the finished row (as a list) for `seat`."""
     winners = [s for s in range(n) if row[WIN + s]]
@@ -237,40 +236,6 @@ def evaluate(row: list[int], n: int, seat: int) -> float:
     return [x / z for x in e][seat]
 
 
-class Net:
-    """A learned evaluation's network (bots/value.py `ValueNet`, the same numpy operations)."""
-
-    def __init__(self, data: dict):
-        self.mean = np.asarray(data["mean"], dtype=float)
-        self.std = np.asarray(data["std"], dtype=float)
-        self.w1 = np.asarray(data["w1"], dtype=float)
-        self.b1 = np.asarray(data["b1"], dtype=float)
-        self.w2 = np.asarray(data["w2"], dtype=float)
-        self.b2 = float(data.get("b2", 0.0))
-
-    def __call__(self, feats) -> list[float]:
-        x = (np.asarray(feats, dtype=float) - self.mean) / self.std
-        u = np.tanh(x @ self.w1 + self.b1) @ self.w2 + self.b2
-        e = np.exp(u - u.max())
-        return (e / e.sum()).tolist()
-
-
-_nets: dict[str, Net | None] = {}
-
-
-def net_of(family: str) -> Net | None:
-    """The network of `family` as bots/value.py `load` finds it (`<family>.json` in the
-    package the game declares as its `values`), None if none is shipped (cached)."""
-    if family not in _nets:
-        package, net = info("abluxxen").values, None
-        if package is not None:
-            path = resources.files(package).joinpath(f"{family}.json")
-            if path.is_file():
-                net = Net(json.loads(path.read_text(encoding="utf-8")))
-        _nets[family] = net
-    return _nets[family]
-
-
 class Roller:
     """One row and its scratch for the rollouts of one player count."""
 
@@ -282,12 +247,12 @@ class Roller:
         self.R: dict = {}
 
     def playout(self, state, seat: int, seed: int, score_weight: float,
-                stop_turns: int | None, learned: bool):
+                stop_turns: int | None, nets):
         """(win, reward) of `seat` after the rollout from `state` (module docstring), None
         if the simulator cannot play it."""
         from cardtable.abluxxen.heuristics import value_family
 
-        net = net_of(value_family(state)) if learned else None
+        net = nets(value_family(state)) if nets else None
         if net is not None and net.w1.shape[0] != FEATURES:
             return None
         if not load(state, self.g):
@@ -312,7 +277,7 @@ _rollers: dict[int, Roller] = {}
 
 
 def playout(state, seat: int, seed: int, h0, score_weight: float,
-            stop_turns: int | None = None, learned: bool = False):
+            stop_turns: int | None = None, nets=None):
     """`Roller.playout` with a row kept per player count (module docstring)."""
     n = state.players
     if n > SEATS:
@@ -320,7 +285,7 @@ def playout(state, seat: int, seed: int, h0, score_weight: float,
     r = _rollers.get(n)
     if r is None:
         r = _rollers[n] = Roller(n)
-    return r.playout(state, seat, seed, score_weight, stop_turns, learned)
+    return r.playout(state, seat, seed, score_weight, stop_turns, nets)
 
 
 def _warm() -> bool:
@@ -329,7 +294,10 @@ def _warm() -> bool:
     from cardtable.abluxxen import new_game
 
     st = new_game(players=4, seed=1)
-    return playout(st, 0, 1, None, 0.1, 4, True) is not None
+    r = Roller(4)
+    ok = r.playout(st, 0, 1, 0.1, 4, None) is not None
+    features(r.g, rules_of(st), r.feats)          # the learned evaluation's inputs as well
+    return ok
 
 
 if __name__ == "__main__":          # the warm-up process (abluxxen/batch/__init__.py `COMPILED`)

@@ -2,7 +2,7 @@
 `heuristic(state, rng)` for the HeuristicBot, and for the searches (`bots.pimc`, `bots.ismcts`,
 game hooks): `evaluate(state)`, `candidates(state)`, `rollout(state, random_)`, `horizon(state)`,
 `bounds(state)` (how high each card can be, read from the round's public events),
-`playout(state, seat, seed, h0, score_weight, stop_turns, learned)` (the policy-rollout search's
+`playout(state, seat, seed, h0, score_weight, stop_turns, nets)` (the policy-rollout search's
 rollout, compiled: to the round's end, scored by `evaluate`; None for a turn cap or a learned
 evaluation),
 `determinize(state, seat, seed, events)` and the default settings `ISMCTS` and `PIMC`.

@@ -239,16 +239,16 @@ def horizon(state):
 
 
 def playout(state, seat: int, seed: int, h0: int, score_weight: float,
-            stop_turns: int | None = None, learned: bool = False):
+            stop_turns: int | None = None, nets=None):
     """The policy-rollout search's rollout (bots/pimc.py) from `state` (a determinization of
     `seat`'s view, a candidate applied), played on the compiled simulator: `heuristic` for every
     seat on `Rng(seed)` until the round is no longer `h0` or the game ends, scored for `seat`
     (`evaluate`, or `outcome` of a finished game); (win, reward). None (the search rolls out in
     Python: the same play, slower) for a rollout it does not play (a turn cap `stop_turns`, a
-    `learned` evaluation: Kombio has none), where the simulator cannot hold the state, where it
+    learned evaluation `nets`: Kombio has none), where the simulator cannot hold the state, where it
     is not installed (numba comes with the `rl` extra), or while it is not ready yet
     (`compiled_playout`)."""
-    if stop_turns is not None or learned:
+    if stop_turns is not None or nets is not None:
         return None
     fn = compiled_playout()
     return None if fn is None else fn(state, seat, seed, h0, score_weight)
