@@ -53,10 +53,11 @@ def test_levels_are_bots_by_name():
     assert make_bot("expert", iterations=7).iterations == 7
     # a bot made for a level says so (the terminal names the level, not the algorithm)
     assert make_bot("expert").level == "expert" and make_bot("pimc").level is None
-    # the expert's Kombio share (rollouts to the round's end cost more); a budget given replaces it
-    assert expert.budget("abluxxen") == expert.iterations
-    assert expert.budget("kombio") == round(0.2 * expert.iterations) == 240
+    # the expert spends its whole budget in both games (Kombio's compiled rollouts); a budget
+    # given replaces the level's, and a share a game declares applies to the level's alone
+    assert expert.budget("abluxxen") == expert.budget("kombio") == expert.iterations == 1200
     assert make_bot("expert", iterations=10).budget("kombio") == 10
+    assert make_bot("pimc", iterations=100, share={"kombio": 0.2}).budget("kombio") == 20
     assert hard.budget("kombio") == hard.budget("abluxxen") == hard.iterations
     assert make_bot("expert", seconds=0.5).iterations is None
     with pytest.raises(ConfigError, match="unknown bot"):

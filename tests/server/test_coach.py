@@ -205,9 +205,9 @@ def test_unknown_codes_count_as_guesses():
                           params={"seat": 0}).json()["error"] == "guessing"
 
 
-def test_the_coach_spends_the_expert_levels_share_in_kombio(app_db):
-    """Without a budget the coach spends what the expert level spends in the game: Kombio's
-    rollouts run to the round's end, so it searches a fifth of the 1,200 (docs/bots.md)."""
+def test_the_coach_spends_the_expert_levels_budget_in_kombio(app_db):
+    """Without a budget the coach spends what the expert level spends in the game: in Kombio,
+    whose rollouts run compiled, the whole 1,200 (docs/bots.md)."""
     client, _ = app_db
     r = client.post("/api/tables", json={"game": "kombio", "players": 2, "public": False,
                                          "name": "Ann", "seats": [{"kind": "human"},
@@ -221,5 +221,5 @@ def test_the_coach_spends_the_expert_levels_share_in_kombio(app_db):
     out = _until(ask, "the seat's turn").json()
     assert out["budget"] == {"rollouts": 1200}
     searched = sum(o["rollouts"] for o in out["options"])
-    # 240 rollouts for the searched options, a tenth of them (at least one each) for the rest
-    assert 240 <= searched <= 240 + max(24, len(out["options"])) + len(out["options"])
+    # 1200 rollouts for the searched options, a tenth of them (at least one each) for the rest
+    assert 1200 <= searched <= 1200 + max(120, len(out["options"])) + len(out["options"])

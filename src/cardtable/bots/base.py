@@ -122,10 +122,10 @@ LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("greedy", {}),
     "medium": ("heuristic", {}),
     "hard": ("pimc", {"iterations": 80, "width": 4}),
-    # A game whose rollouts run long declares a share (Kombio's run to the round's end: there
-    # expert searches hard's four candidates with three times hard's rollouts, a fifth of the
-    # budget; 720 over ten cost minutes of CPU a game, too much for a ladder of 96-game
-    # tournaments and the hints). Kombio: reading what the
+    # A game whose rollouts run long may declare a share of a level's budget
+    # (GameInfo.search_share). Kombio's expert searches hard's four candidates with the whole
+    # 1200 rollouts since they run compiled (2026-11-30; before, a fifth: 240, which won 49.0%
+    # against 3 medium, where 1200 won above 55%: docs/strength.md). Kombio: reading what the
     # others kept (`events`) stays off: with it expert won 29.2% (23.2-36.0%) of 192 games
     # against 3 hard, so "expert beats hard" was not met; its bounds assume medium's play
     # (bench/kombio_bounds.py, docs/bots.md)

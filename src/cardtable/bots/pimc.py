@@ -181,8 +181,8 @@ class PIMCBot(Bot):
                 for k, v in self.given.items()}
 
     def budget(self, game: str) -> int | None:
-        """The rollouts of one search in `game`: `iterations` times the game's `share` (the
-        expert level spends a fifth in Kombio, whose rollouts run to the round's end)."""
+        """The rollouts of one search in `game`: `iterations` times the game's `share` (a
+        game whose rollouts run long may declare one per level: GameInfo.search_share)."""
         if self.iterations is None:
             return None
         return max(1, round(self.iterations * self.share.get(game, 1.0)))

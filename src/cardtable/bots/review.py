@@ -51,9 +51,9 @@ from cardtable.core.record import load_record, read_record, record_seats
 from cardtable.core.registry import info
 from cardtable.core.rng import Rng
 
-#: rollouts per reviewed decision when none are given, times the game's share of the expert
-#: level's budget (GameInfo.search_share: Kombio's rollouts run to the round's end, it spends
-#: a fifth): all four seats of a 4-player Abluxxen game in under a minute, of Kombio in under
+#: rollouts per reviewed decision when none are given, times the game's review share
+#: (GameInfo.search_share "review": Kombio's rollouts run to the round's end, it spends a
+#: fifth): all four seats of a 4-player Abluxxen game in under a minute, of Kombio in under
 #: three, on one core (`make bench-review` measures it)
 DEFAULT_ROLLOUTS = 400
 #: the sensible options searched at most (the chosen one always comes in addition)
@@ -95,8 +95,8 @@ def interval(diffs: list[float]) -> tuple[float, float, float]:
 
 
 def budget_for(game: str) -> int:
-    """The default rollouts per decision in `game` (DEFAULT_ROLLOUTS times its share)."""
-    return max(2, round(DEFAULT_ROLLOUTS * dict(info(game).search_share).get("expert", 1.0)))
+    """The default rollouts per decision in `game` (DEFAULT_ROLLOUTS times its review share)."""
+    return max(2, round(DEFAULT_ROLLOUTS * dict(info(game).search_share).get("review", 1.0)))
 
 
 def human_seats(rec: dict, players: int) -> list[int]:

@@ -104,7 +104,8 @@ class GameInfo:
     #: the prefixes of its rule clauses' ids ("AB" of AB-14): the browser links a clause id with
     #: one of them to this game's rules page; empty: those of its options' clauses
     clauses: tuple[str, ...] = ()
-    #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level)
+    #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level;
+    #: "review": of the review's default budget, bots/review.py)
     search_share: tuple[tuple[str, float], ...] = ()
     #: bots only this game has: name -> "module:Class" (e.g. a trained policy)
     bots: tuple[tuple[str, str], ...] = ()

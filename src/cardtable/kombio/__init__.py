@@ -98,9 +98,10 @@ GAME = GameInfo(
     analytics="cardtable.kombio.analytics",
     web="cardtable.kombio.web",
     catalog="cardtable.kombio",
-    # Kombio's rollouts run to the round's end: there expert searches hard's four candidates
-    # with three times hard's rollouts (a fifth of the budget; bots/base.py LEVELS)
-    search_share=(("expert", 0.2),),
+    # Kombio's rollouts run to the round's end: the review of a whole game spends a fifth of
+    # its default budget (bots/review.py); the expert searches hard's four candidates with its
+    # whole 1200 rollouts, compiled (docs/strength.md)
+    search_share=(("review", 0.2),),
     # KO-10's own reading: several snaps in one window, one drawn by the seeded generator (a
     # turn-based table collects every answer: docs/rules.md, "turn-based tables")
     windows_collect=True,

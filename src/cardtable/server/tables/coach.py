@@ -139,8 +139,8 @@ class Coaching:
         fut = asyncio.get_running_loop().create_future()
         self._asking[rt.id] = (key, fut)
         try:
-            # the expert's own budget: None, so that the level's share per game applies
-            # (Kombio's long rollouts: a fifth, docs/bots.md); a smaller one as asked
+            # the expert's own budget: None, so that a level's share per game would apply
+            # (GameInfo.search_share, docs/bots.md); a smaller one as asked
             options = await self._run(("coach", rt.id), hint,
                                       (state.copy(), seat, None if budget == most else budget,
                                        None, secrets.randbelow(2 ** 62)), RANK_COACH)
