@@ -20,7 +20,9 @@ features with `features`, and these rollouts with the Python ones.
 rollout (`h0` unused: Abluxxen has no horizon; `nets(family)` the network of a family or None,
 `nets` None for the hand-made `evaluate`); it answers None (the caller plays the rollout in
 Python) for a state the simulator does not hold (more seats than its rows have, a pool item or
-a display past its slots) or a learned network whose inputs are not `features`.
+a display past its slots), a learned network whose inputs are not `features`, or a rollout
+still going after `LIMIT` decisions (none does: a guard, as the compiled loop cannot be
+interrupted). Each thread has rows of its own (`rollers`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from cardtable.abluxxen.batch.rules import (
 from cardtable.abluxxen.state import PHASES
 from cardtable.rl.batch.jit import njit
 from cardtable.rl.batch.rng import MT_WORDS, mt_seed
+from cardtable.rl.batch.warm import PerThread
 
 _PHASE = {p: i for i, p in enumerate(PHASES)}          # the codec's AB_PHASES, the same order
 #: the inputs of the learned evaluation per seat (heuristics.py `features`)
@@ -45,6 +48,9 @@ FEATURES = 22
 _ENDED = {"hand": 1, "supply": 2}
 #: the largest int16 (the row's decision counter stops there; the heuristic reads it below 400)
 _I16 = 32767
+#: the decisions a rollout may play before it is given up (answered None): far past any game's
+#: length, a guard against a row that would never end, not a cap on the search
+LIMIT = 20_000
 
 
 def layer_code(layer: tuple) -> int:
@@ -182,10 +188,10 @@ def features(g, R, out):
 
 
 @njit
-def roll(g, R, mt, seed, stop_turns, buf):
+def roll(g, R, mt, seed, stop_turns, buf, limit):
     """From row `g` every seat plays policies.py `decide` on the generator of `seed` (one for
     all seats) until the game ends or the seat whose turn it is has changed `stop_turns` times
-    (-1: no cap); returns the decisions played."""
+    (-1: no cap); returns the decisions played, -1 past `limit` of them (module docstring)."""
     rs = np.zeros(1, np.uint64)
     mt_seed(mt, np.uint64(seed))
     key = g[ACTIVE]
@@ -197,6 +203,8 @@ def roll(g, R, mt, seed, stop_turns, buf):
             turns += 1
             if stop_turns >= 0 and turns >= stop_turns:
                 break
+        if d >= limit:
+            return -1
         apply(g, R, decide(g, R, rs, 0, mt, buf))
         d += 1
     return d
@@ -260,7 +268,9 @@ class Roller:
         R = self.R.get(state.rules)
         if R is None:
             R = self.R[state.rules] = rules_of(state)
-        roll(self.g, R, self.mt, seed, -1 if stop_turns is None else int(stop_turns), self.buf)
+        if roll(self.g, R, self.mt, seed, -1 if stop_turns is None else int(stop_turns),
+                self.buf, LIMIT) < 0:
+            return None
         n = state.players
         row = self.g[:POOL].tolist()            # the counts the scoring reads (all before POOL)
         if row[OVER]:
@@ -273,19 +283,17 @@ class Roller:
         return w, w
 
 
-_rollers: dict[int, Roller] = {}
+#: this thread's row per player count (rl/batch/warm.py `PerThread`)
+rollers = PerThread(Roller)
 
 
 def playout(state, seat: int, seed: int, h0, score_weight: float,
             stop_turns: int | None = None, nets=None):
-    """`Roller.playout` with a row kept per player count (module docstring)."""
+    """`Roller.playout` with a row kept per thread and player count (module docstring)."""
     n = state.players
     if n > SEATS:
         return None
-    r = _rollers.get(n)
-    if r is None:
-        r = _rollers[n] = Roller(n)
-    return r.playout(state, seat, seed, score_weight, stop_turns, nets)
+    return rollers(n).playout(state, seat, seed, score_weight, stop_turns, nets)
 
 
 def _warm() -> bool:

@@ -10,7 +10,9 @@ compares a loaded state stepped here with the engine, and these rollouts with th
 
 `playout(state, seat, seed, h0, score_weight)` is the whole thing for one rollout; it answers
 None (the caller plays the rollout in Python) for a state the simulator does not hold: the
-engine option `max_turns`, a grid past the simulator's slots, or a target past 16 bits.
+engine option `max_turns`, a grid past the simulator's slots, or a target past 16 bits; and for
+a rollout still going after `LIMIT` decisions (none does: a guard, as the compiled loop cannot
+be interrupted). Each thread has rows of its own (`rollers`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from cardtable.kombio.batch.rules import (
     ROUND_START, ROW, R_N, R_TARGET, SEATS, SLOTS, SNAP, SNAPPER, START, TABOO, TOP_SNAPPED,
     TO_MOVE, TOTALS, TURN_NO, TURNS_LEFT, VICTIM_P, VICTIM_S, WIN, params, value_of)
 from cardtable.rl.batch.rng import MT_WORDS, mt_seed
+from cardtable.rl.batch.warm import PerThread
 from cardtable.kombio.codec import KombioCodec
 
 PHASES = ("turn", "drawn", "action", "action_swap", "snap", "give", "hand_over")
@@ -35,6 +38,9 @@ _PHASE = {p: i for i, p in enumerate(PHASES)}
 _M64 = (1 << 64) - 1
 #: the largest target the rows hold (int16 totals; env.py MAX_TARGET)
 MAX_TARGET = 20_000
+#: the decisions a rollout may play before it is given up (answered None): far past any
+#: round's length, a guard against a row that would never end, not a cap on the search
+LIMIT = 20_000
 
 
 def load(state, g, kn, mt) -> bool:
@@ -184,15 +190,18 @@ def outcome(g, R, seat, score_weight, out):
 
 
 @njit
-def roll(g, kn, R, mt, bmt, seed, seat, h0, score_weight, buf, op, os, ov, out):
+def roll(g, kn, R, mt, bmt, seed, seat, h0, score_weight, buf, op, os, ov, out, limit):
     """From row `g` every seat plays medium's `decide` on the generator of `seed` (one for all
     seats) until the game ends or the round is no longer `h0`; out = (win, reward) of `seat`.
-    Returns the decisions played (-1: a grid outgrew the slots, out not set)."""
+    Returns the decisions played (-1: a grid outgrew the slots or the rollout went past
+    `limit` decisions; out not set)."""
     cards = np.zeros(CARDS, np.int16)
     rs = np.zeros(1, np.uint64)
     mt_seed(bmt, np.uint64(seed))
     d = 0
     while g[OVER] == 0 and g[ROUND_NO] == h0:
+        if d >= limit:
+            return -1
         a = decide(g, kn, R, rs, 0, bmt, buf, op, os, ov)
         apply(g, kn, R, mt, cards, a)
         d += 1
@@ -229,22 +238,19 @@ class Roller:
         if not load(state, self.g, self.kn, self.mt):
             return None
         d = roll(self.g, self.kn, self.R, self.mt, self.bmt, seed, seat, h0,
-                 float(score_weight), self.buf, self.op, self.os, self.ov, self.out)
+                 float(score_weight), self.buf, self.op, self.os, self.ov, self.out, LIMIT)
         if d < 0:
             return None
         return float(self.out[0]), float(self.out[1])
 
 
-_rollers: dict[tuple[int, int], Roller] = {}
+#: this thread's row per player count and target (rl/batch/warm.py `PerThread`)
+rollers = PerThread(Roller)
 
 
 def playout(state, seat: int, seed: int, h0: int, score_weight: float):
-    """`Roller.playout` with a row kept per player count and target."""
-    key = (state.players, state.target)
-    r = _rollers.get(key)
-    if r is None:
-        r = _rollers[key] = Roller(*key)
-    return r.playout(state, seat, seed, h0, score_weight)
+    """`Roller.playout` with a row kept per thread, player count and target."""
+    return rollers(state.players, state.target).playout(state, seat, seed, h0, score_weight)
 
 
 def _warm() -> bool:

@@ -10,6 +10,10 @@ calls `warm`), and answers None; a later call imports the module's `playout` onc
 has succeeded, so no decision waits for the compiler. A forked child (a process pool) starts
 its own warm-up rather than polling its parent's process. None for good where numba is
 missing or the warm-up failed.
+
+`PerThread` keeps a rollout's row and scratch once per thread: the server's searches run in
+threads of their own, and two threads writing one row would play a mix of two states (one
+that may never end, and the compiled loop holds the interpreter's lock while it runs).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -76,6 +81,21 @@ class Compiled:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, env.get("PYTHONPATH")) if p)
         return env
+
+
+class PerThread:
+    """`make(*key)` once per thread and key, kept: `rows(*key)` is this thread's."""
+
+    def __init__(self, make: Callable):
+        self.make = make
+        self.local = threading.local()
+
+    def __call__(self, *key):
+        made = self.local.__dict__.setdefault("made", {})
+        obj = made.get(key)
+        if obj is None:
+            obj = made[key] = self.make(*key)
+        return obj
 
 
 def warm(folder: Path, play: Callable[[], bool]) -> None:
