@@ -165,3 +165,32 @@ def _fits(page: Page, selector: str) -> None:
     width = page.viewport_size["width"]
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, \
         (selector, box, width)
+
+
+def test_the_account_button_pressed_while_the_session_is_asked_opens_the_menu(new_page):
+    """A logged-in player who opens the site and presses the header's button before the server
+    has said who is logged in (GET /api/me held back here) gets the account menu once it has,
+    not the log-in dialog."""
+    p = new_page("en", **LAPTOP)
+    p.goto("/")
+    p.wait_for_selector("#create-btn")
+    sign_in(p, "Quirin", signup=True)
+    held = []
+    p.route("**/api/me", lambda route: held.append(route))
+    with p.expect_request("**/api/me"):
+        p.reload()
+    for _ in range(1000):                      # each round trip lets the route's event in
+        if held:
+            break
+        p.evaluate("1")
+    assert len(held) == 1                                    # the session is being asked
+    p.wait_for_selector("#create-btn")
+    expect(p.locator("#account-btn")).to_have_text("Sign in")
+    p.focus("#account-btn")
+    p.keyboard.press("Enter")
+    held[0].continue_()
+    p.unroute("**/api/me")
+    expect(p.locator("#account-list")).to_be_visible()
+    expect(p.locator("#acct-my-games")).to_be_focused()     # the menu's first item
+    expect(p.locator("#signin-dialog")).to_have_count(0)
+    expect(p.locator("#account-btn .acct-name")).to_have_text("Quirin")

@@ -59,8 +59,16 @@ export function onAccount(f) {
   return () => listeners.delete(f);
 }
 
-/** Ask the server who is logged in (only when this browser was, as far as it knows). */
-export async function checkSession() {
+/** Ask the server who is logged in (only when this browser was, as far as it knows). While
+ * it asks, the header's button says "Sign in"; a click on it then waits for the answer (a
+ * logged-in player gets the menu, not the log-in dialog). */
+let checking = null;
+export function checkSession() {
+  checking = askSession().finally(() => { checking = null; });
+  return checking;
+}
+
+async function askSession() {
   if (!hint()) { if (me) setMe(null); return; }
   try {
     const m = await api("GET", "/api/me");
@@ -285,13 +293,17 @@ export function renderAccount(el) {
   if (!me) {
     menuOpen = false;
     el.append(h("button", { type: "button", class: "acct-signin", id: "account-btn",
-      onclick: (e) => openSignIn(e.currentTarget) }, t("acct.sign_in")));
+      onclick: async (e) => {
+        let opener = e.currentTarget;
+        if (checking) { await checking; opener = document.getElementById("account-btn"); }
+        if (me) openMenu(el); else openSignIn(opener);
+      } }, t("acct.sign_in")));
     return;
   }
   const btn = h("button", { type: "button", class: "acct-btn", id: "account-btn", "aria-haspopup": "true",
     "aria-expanded": menuOpen ? "true" : "false", "aria-controls": "account-list",
     "aria-label": t("acct.menu", { name: me.name }),
-    onclick: () => { menuOpen = !menuOpen; renderAccount(el); if (menuOpen) { const f = el.querySelector("#account-list a, #account-list button"); if (f) f.focus(); } } },
+    onclick: () => { if (menuOpen) { menuOpen = false; renderAccount(el); } else openMenu(el); } },
   h("span", { class: "acct-avatar", "aria-hidden": "true" }, [...me.name][0].toUpperCase()),
   h("span", { class: "acct-name" }, me.name), h("span", { class: "acct-caret", "aria-hidden": "true" }, "▾"));
   el.append(btn);
@@ -323,6 +335,13 @@ export function renderAccount(el) {
   item("acct-delete", t("acct.delete"), me.password === false ? openDeleteWithPasskey : openDelete,
     { class: "acct-item acct-danger" }));
   el.append(list);
+}
+
+function openMenu(el) {
+  menuOpen = true;
+  renderAccount(el);
+  const f = el.querySelector("#account-list a, #account-list button");
+  if (f) f.focus();
 }
 
 document.addEventListener("click", (e) => {
