@@ -40,7 +40,7 @@ from cardtable.abluxxen.batch.rules import (
 from cardtable.abluxxen.state import PHASES
 from cardtable.rl.batch.jit import njit
 from cardtable.rl.batch.rng import MT_WORDS, mt_seed
-from cardtable.rl.batch.warm import PerThread
+from cardtable.rl.batch.warm import LIMIT, PerThread
 
 _PHASE = {p: i for i, p in enumerate(PHASES)}          # the codec's AB_PHASES, the same order
 #: the inputs of the learned evaluation per seat (heuristics.py `features`)
@@ -48,9 +48,6 @@ FEATURES = 22
 _ENDED = {"hand": 1, "supply": 2}
 #: the largest int16 (the row's decision counter stops there; the heuristic reads it below 400)
 _I16 = 32767
-#: the decisions a rollout may play before it is given up (answered None): far past any game's
-#: length, a guard against a row that would never end, not a cap on the search
-LIMIT = 20_000
 
 
 def layer_code(layer: tuple) -> int:

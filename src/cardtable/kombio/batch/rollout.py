@@ -30,7 +30,7 @@ from cardtable.kombio.batch.rules import (
     ROUND_START, ROW, R_N, R_TARGET, SEATS, SLOTS, SNAP, SNAPPER, START, TABOO, TOP_SNAPPED,
     TO_MOVE, TOTALS, TURN_NO, TURNS_LEFT, VICTIM_P, VICTIM_S, WIN, params, value_of)
 from cardtable.rl.batch.rng import MT_WORDS, mt_seed
-from cardtable.rl.batch.warm import PerThread
+from cardtable.rl.batch.warm import LIMIT, PerThread
 from cardtable.kombio.codec import KombioCodec
 
 PHASES = ("turn", "drawn", "action", "action_swap", "snap", "give", "hand_over")
@@ -38,9 +38,6 @@ _PHASE = {p: i for i, p in enumerate(PHASES)}
 _M64 = (1 << 64) - 1
 #: the largest target the rows hold (int16 totals; env.py MAX_TARGET)
 MAX_TARGET = 20_000
-#: the decisions a rollout may play before it is given up (answered None): far past any
-#: round's length, a guard against a row that would never end, not a cap on the search
-LIMIT = 20_000
 
 
 def load(state, g, kn, mt) -> bool:

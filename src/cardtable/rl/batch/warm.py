@@ -83,6 +83,12 @@ class Compiled:
         return env
 
 
+#: the decisions a compiled rollout may play before it is given up (its `roll` answers -1, the
+#: search plays that rollout in Python): far past any game's length, a guard against a row that
+#: would never end, not a cap on the search (both games' batch/rollout.py)
+LIMIT = 20_000
+
+
 class PerThread:
     """`make(*key)` once per thread and key, kept: `rows(*key)` is this thread's."""
 
