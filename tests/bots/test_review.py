@@ -226,7 +226,7 @@ def test_accuracy_and_interval():
     assert mean == pytest.approx(0.2) and low < 0.2 < high and high - 0.2 == pytest.approx(
         0.2 - low)
     assert interval([0.5])[1] == -math.inf
-    assert budget_for("abluxxen") == 400 and budget_for("kombio") == 80
+    assert budget_for("abluxxen") == 400 and budget_for("kombio") == 1000
 
 
 def test_errors(played):

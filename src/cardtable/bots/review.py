@@ -52,9 +52,9 @@ from cardtable.core.registry import info
 from cardtable.core.rng import Rng
 
 #: rollouts per reviewed decision when none are given, times the game's review share
-#: (GameInfo.search_share "review": Kombio's rollouts run to the round's end, it spends a
-#: fifth): all four seats of a 4-player Abluxxen game in under a minute, of Kombio in under
-#: three, on one core (`make bench-review` measures it)
+#: (GameInfo.search_share "review": Kombio judges with 2.5 times as many, 1000, whose
+#: accuracies tell its levels apart): all four seats of a 4-player Abluxxen game in under a
+#: minute, of Kombio in under three, on one core (`make bench-review` measures it)
 DEFAULT_ROLLOUTS = 400
 #: the sensible options searched at most (the chosen one always comes in addition)
 WIDTH = 8

@@ -105,7 +105,7 @@ class GameInfo:
     #: one of them to this game's rules page; empty: those of its options' clauses
     clauses: tuple[str, ...] = ()
     #: share of a searching level's rollouts spent in this game (bots.base.LEVELS, per level;
-    #: "review": of the review's default budget, bots/review.py)
+    #: "review": the factor of the review's default budget, bots/review.py, which may exceed 1)
     search_share: tuple[tuple[str, float], ...] = ()
     #: bots only this game has: name -> "module:Class" (e.g. a trained policy)
     bots: tuple[tuple[str, str], ...] = ()

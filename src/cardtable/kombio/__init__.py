@@ -98,10 +98,10 @@ GAME = GameInfo(
     analytics="cardtable.kombio.analytics",
     web="cardtable.kombio.web",
     catalog="cardtable.kombio",
-    # Kombio's rollouts run to the round's end: the review of a whole game spends a fifth of
-    # its default budget (bots/review.py); the expert searches hard's four candidates with its
-    # whole 1200 rollouts, compiled (docs/strength.md)
-    search_share=(("review", 0.2),),
+    # the review judges with 2.5 times the default budget (bots/review.py: 1000 rollouts a
+    # decision, compiled; fewer cannot tell hard from medium and expert: docs/review.md); the
+    # expert searches hard's four candidates with its whole 1200 rollouts (docs/strength.md)
+    search_share=(("review", 2.5),),
     # KO-10's own reading: several snaps in one window, one drawn by the seeded generator (a
     # turn-based table collects every answer: docs/rules.md, "turn-based tables")
     windows_collect=True,
