@@ -77,10 +77,20 @@ class BoardChanged(Exception):
 
 def click_hand_card(page: Page, idx) -> None:
     """Click a hand card where a person would: on its visible edge (the cards of a group are
-    fanned, each covering most of the one before). BoardChanged if the card is gone."""
+    fanned, each covering most of the one before). The board may be drawn again for the same
+    state between finding the card and measuring it (a seat's presence or avatar arriving: the
+    found element is then gone, with no box); the card is looked for again, as a person would
+    find it again. BoardChanged if the card is gone."""
     card = page.locator(f'.hand button.card[data-idx="{idx}"]')
-    box = card.bounding_box()
-    if box is None:
+    for _ in range(5):
+        try:
+            card.wait_for(state="visible", timeout=5000)
+        except PWTimeout:
+            raise BoardChanged(idx) from None
+        box = card.bounding_box()
+        if box is not None:
+            break
+    else:
         raise BoardChanged(idx)
     try:
         card.click(position={"x": 7, "y": box["height"] / 2}, timeout=5000)
