@@ -110,8 +110,9 @@ bench-server: $(DSTAMP)
 bench-review: $(STAMP)
 	$(PY) bench/bench_review.py $(ARGS)
 
-# The review's strength check: expert vs medium games, mean accuracy per level with 95%
-# intervals (ARGS="--games 20 --rollouts 120"; docs/review.md).
+# The review's strength check: games of the levels given, mean accuracy per level and paired
+# differences with 95% intervals (ARGS="--game kombio --games 25 --levels
+# expert,hard,medium,medium"; docs/review.md).
 bench-review-accuracy: $(STAMP)
 	$(PY) bench/bench_review.py --accuracy $(ARGS)
 

@@ -1,11 +1,16 @@
 """The training runs' CPU budget (rl/budget.py) on a clock the test moves: it stops a run early
-enough that the longest step so far and the reserved closing work still fit."""
+enough that the longest step so far and the reserved closing work still fit; and the
+whole-process budget on the process's own clock (the children it waited for included)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from hypothesis import given, strategies as st
 
-from cardtable.rl.budget import CpuBudget
+from cardtable.rl.budget import CLOSING, CpuBudget, process_cpu
 
 
 class Clock:
@@ -59,3 +64,26 @@ def test_a_run_of_steps_no_longer_than_the_first_ends_inside_the_budget(seconds,
     clock.now += tail
     if done >= 2:
         assert b.spent() <= seconds + 1e-9
+
+
+def test_the_whole_process_budget_counts_from_the_process_start_and_keeps_the_closing():
+    """`whole_process` counts the CPU the process spent before the budget was made (imports,
+    warm-up) and stops `CLOSING` seconds earlier than a budget without it would."""
+    spent_before = process_cpu()
+    b = CpuBudget.whole_process(spent_before + 2 * CLOSING)
+    assert b.start == 0.0 and b.spent() >= spent_before
+    assert not b.over()                # spent_before + a tiny stretch + CLOSING < the budget
+    b.seconds = b.spent() + CLOSING
+    assert b.over()                    # only the closing's time is left: stop
+
+
+def test_the_process_clock_counts_the_children_waited_for():
+    def children() -> float:
+        t = os.times()
+        return t.children_user + t.children_system
+
+    c0, p0 = children(), process_cpu()
+    subprocess.run([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"], check=True)
+    grew = children() - c0
+    assert grew > 0
+    assert process_cpu() - p0 >= grew - 1e-9        # (clock ticks of 10 ms, in floats)

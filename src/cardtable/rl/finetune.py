@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, required=True,
                     help="the policy file to start from (rl/imitate.py's, ReLU)")
     ap.add_argument("--cpu-minutes", type=float, default=50.0,
-                    help="CPU time of the run: playing, evaluating, training (default 50)")
+                    help="CPU time of the whole process: its start, playing, evaluating, training, "
+                         "the files (default 50)")
     ap.add_argument("--opponents", default="medium",
                     help="a level compiled into the simulator (default medium)")
     ap.add_argument("--envs", type=int, default=512, help="games played at once")
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                            nn.Linear(256, 1))
     pi_opt = torch.optim.Adam(actor.parameters(), lr=args.lr)
     v_opt = torch.optim.Adam(critic.parameters(), lr=args.value_lr)
-    budget = CpuBudget(args.cpu_minutes * 60)
+    budget = CpuBudget.whole_process(args.cpu_minutes * 60)
     cpu = budget.spent
 
     meta = dict(meta0, algorithm="DAgger imitation, then PPO against the compiled "

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -106,7 +105,7 @@ def play_round(games: int, cfg, codec, policy: MlpPolicy | None, teacher: str,
     obs_l, mask_l, lab_l = [], [], []
     played, wins, score = 0, 0.0, 0.0
     for _ in range(games):
-        if out_of_time():
+        if played and out_of_time():       # a round plays at least one game
             break
         state = cfg.new_state(rng.getrandbits(62))
         seat = rng.randrange(n)
@@ -212,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cpu-minutes", type=float, default=10.0,
-                    help="CPU time of the whole run: playing, labelling, training (default 10)")
+                    help="CPU time of the whole process: its start, playing, labelling, training, "
+                         "the files (default 10)")
     ap.add_argument("--teacher", default="heuristic", help="the bot imitated (default heuristic)")
     ap.add_argument("--opponents", default="easy", help="bot or level of the other seats")
     ap.add_argument("--game", default=None, help="a registered game (default: the first)")
@@ -279,8 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     codec = make_codec(cfg.game, cfg.players)
-    budget = CpuBudget(args.cpu_minutes * 60)
-    t0 = budget.start
+    budget = CpuBudget.whole_process(args.cpu_minutes * 60)
     out_of_time = budget.over
 
     rng = random.Random(args.seed)
@@ -296,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     rounds: list[dict] = []
     policy = None
     r = 0
-    while not out_of_time():
+    while r == 0 or not out_of_time():     # round 0 always: the standardizer comes from it
         games = args.first_games if r == 0 else args.round_games
         res = play_round(games, cfg, codec, policy, args.teacher, args.opponents, rng, data,
                          out_of_time, not args.learner_only)
@@ -304,16 +303,16 @@ def main(argv: list[str] | None = None) -> int:
             mean, std = data.standardizer()       # fixed after round 0 (the teacher's games)
         loss, acc = train_steps(net, opt, data, args.steps, args.batch, nrng, out_of_time,
                                 mean, std)
-        t_export = time.process_time()
+        t_export = budget.clock()
         policy = export(net, meta, mean, std)
-        budget.reserve(2 * (time.process_time() - t_export))   # the closing export and its check
+        budget.reserve(2 * (budget.clock() - t_export))   # the closing export and its check
         budget.restart_stretch()
         lo, hi = wilson(res["wins"], res["games"])
         row = {"round": r, "player": "teacher" if r == 0 else "learner",
                "games": res["games"], "states": len(data),
                "win_share": res["wins"] / max(1, res["games"]), "win_low": lo, "win_high": hi,
                "mean_score": res["score"] / max(1, res["games"]), "loss": loss,
-               "accuracy": acc, "cpu_seconds": round(time.process_time() - t0, 1)}
+               "accuracy": acc, "cpu_seconds": round(budget.spent(), 1)}
         rounds.append(row)
         fit = "not trained (out of time)" if loss is None else \
             f"loss {loss:.3f}, accuracy {acc:.1%}"
@@ -321,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['games']} games, {len(data):,} states, {fit}, "
               f"{row['cpu_seconds']:.0f} s CPU", flush=True)
         r += 1
-    cpu = time.process_time() - t0
+    cpu = budget.spent()
     meta.update(rounds=len(rounds), states=len(data), cpu_seconds=round(cpu))
     policy = export(net, meta, mean, std)
     policy.save(args.out)
