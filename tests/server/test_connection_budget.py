@@ -176,10 +176,11 @@ async def _play(servers: list[ServerProc], db: str) -> None:
             except TimeoutError:
                 pass
 
-    # a pooled connection is let go well before the server's keep-alive (5 s) closes it: on a
-    # busy machine a request on a connection the server was closing met a ReadError
+    # a connection for each request, none kept: on a busy machine the server's keep-alive timer
+    # (5 s from its answer) fired while a request on a kept connection was under way (a
+    # ReadError), even with the client letting its connections go after 1 s
     https = [httpx.AsyncClient(base_url=s.base, trust_env=False, timeout=GUARD,
-                               limits=httpx.Limits(keepalive_expiry=1.0))
+                               limits=httpx.Limits(max_keepalive_connections=0))
              for s in servers]
     sampler = asyncio.create_task(sample())
     try:
