@@ -58,16 +58,22 @@ def wait_moved(page: Page, index: int, timeout: float = 10.0) -> bool:
         return False
 
 
-def click_decision(page: Page, selector: str) -> None:
+def click_decision(page: Page, selector: str, tries: int = 30) -> bool:
     """Click a decision's button. If the game moves on while the click waits for the button
-    (its index changes: the button went with the state it belonged to), the player reads the
-    page again; a button that stays unclickable while nothing moves is a fault of the page."""
+    (its index changes: the button went with the state it belonged to, e.g. a snap window that
+    closed by its timer or a turn the stand-in played), the player reads the page again; a
+    button that stays unclickable while nothing moves is a fault of the page. The click is
+    tried in short steps so that a move is noticed at once, not after the whole wait. True if
+    it was clicked."""
     index = board(page)["index"]
-    try:
-        page.locator(selector).click(timeout=20000)
-    except PWTimeout:
-        if board(page)["index"] == index:
-            raise
+    for _ in range(tries):
+        try:
+            page.locator(selector).click(timeout=2000)
+            return True
+        except PWTimeout:
+            if board(page)["index"] != index:
+                return False
+    raise AssertionError(f"{selector} stayed unclickable at index {index}")
 
 
 class BoardChanged(Exception):
@@ -246,41 +252,41 @@ class KombioPlayer:
                 _click_any(page, snappable, rng)          # one click snaps
                 self.snapped += 1
             else:
-                page.click("#ko-pass")
+                click_decision(page, "#ko-pass")
             return
         if has("#ko-draw"):
             self.turns += 1
             if has("#ko-kombio") and self.turns > self.call_after:
-                page.click("#ko-kombio")
+                click_decision(page, "#ko-kombio")
             elif has("#ko-take") and rng.random() < 0.25:
-                page.click("#ko-take")
-                self.pick_cards(1)
+                if click_decision(page, "#ko-take"):
+                    self.pick_cards(1)
             else:
-                page.click("#ko-draw")
+                click_decision(page, "#ko-draw")
             return
         if has("#ko-discard"):
             if rng.random() < 0.5:
-                page.click("#ko-discard")
+                click_decision(page, "#ko-discard")
             else:
                 self.pick_cards(1)
             return
         if has("#ko-skip"):
             if rng.random() < 0.25:
-                page.click("#ko-skip")
+                click_decision(page, "#ko-skip")
             else:
                 self.pick_cards(2)
             return
         if has("#ko-keep"):
             r = rng.random()
             if r < 0.5:
-                page.click("#ko-keep")
+                click_decision(page, "#ko-keep")
             elif has("#ko-swap"):
-                page.click("#ko-swap")
+                click_decision(page, "#ko-swap")
             else:
                 self.pick_cards(1)
             return
         if has("#ko-hand-over"):
-            page.click("#ko-hand-over" if rng.random() < 0.5 else "#ko-penalty")
+            click_decision(page, "#ko-hand-over" if rng.random() < 0.5 else "#ko-penalty")
             return
         if has("#board .game button.can-pick[data-slot]"):
             self.pick_cards(2)

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from cardtable.core.record import load_record
-from policy import AbluxxenPlayer, KombioPlayer, board, play_to_end, wait_moved, wait_my_turn
+from policy import (AbluxxenPlayer, KombioPlayer, board, click_decision, play_to_end, wait_moved,
+                    wait_my_turn)
 
 TABLE_URL = re.compile(r".*/t/([A-Z0-9]+)$")
 
@@ -361,7 +362,7 @@ def test_kombio_memory_mode(new_page, server, artifacts):
         wait_my_turn(page)
         if page.locator("#ko-draw").count():
             break
-        page.click("#ko-pass")           # a snap window first: let it go
+        click_decision(page, "#ko-pass")  # a snap window first: let it go (or its timer does)
         page.wait_for_function("() => !document.querySelector('#ko-pass')")
     assert page.locator("#ko-draw").count()
     # the cards I know: KO-2's two at the start, fewer if an opponent's swap took one of them
