@@ -126,6 +126,12 @@ def test_the_table_goes_to_the_process_its_players_are_at(request, tmp_path):
         rt = await hb.runtime_by_code(code)               # the players connect to b
         tid = rt.id
         await _until(lambda: tid in da.tasks, "a does not drive the table it started")
+        # a's driver under way: it drives the runtime and its first read is done (the read
+        # holds the runtime's lock). A driver still starting takes a NOTIFY as a read, not
+        # as another process's commit: the handover would come at b's next decision
+        await _until(lambda: tid in ha.rts and ha.rts[tid].driven, "a's driver did not start")
+        async with ha.rts[tid].lock:
+            pass
         seen = _count_notes(ha, tid)
         for seat in (0, 1):
             rt.attach(Watcher(seat))
