@@ -60,6 +60,9 @@ def test_a_reported_guest_spectator_is_muted_by_their_line_wherever_they_write(s
                  if x["id"] == r.json()["id"]]
         assert rep["evidence"]["line"] == sent["seq"]
         assert [x["text"] for x in rep["evidence"]["lines"]] == ["buy cheap coins"]
+        # the line says which spectator wrote it (the queue names them in its reader's language)
+        assert [(x["name"], x["spectator"]) for x in rep["evidence"]["lines"]] == [
+            (None, sent["spectator"])]
         # a player may not mute; the moderator mutes the line's writer
         body = {"line": sent["seq"], "reason": "selling coins", "until": "2h"}
         assert b.call("POST", "/api/mod/mutes", sess["Rea"], json=body).status_code == 403

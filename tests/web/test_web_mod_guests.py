@@ -1,6 +1,7 @@
 """Moderating a guest in the browser, in Chromium against a live server: Gus, a guest
 watching Ann's table, insults the spectators; Rea, an account watching too, reports his line
-from the chat. Mo, a moderator, mutes him from the queue (through the line: the mute holds
+from the chat (the line's report button comes when her session is known, also after the
+chat's log). Mo, a moderator, mutes him from the queue (through the line: the mute holds
 Gus's browser), and Gus's next line is refused with the reason and until when, in his
 language; Rea still chats. Gus then opens a table of his own, and a ban of that seat's guest
 (`cardtable admin ban --seat`) refuses his table page with the reason. One cell in `make
@@ -61,9 +62,18 @@ def test_a_guest_spectator_is_muted_from_a_reported_line_and_banned_by_seat(
     expect(g.locator("#chat-list li", has_text=insult)).to_have_count(1)     # stored
     r = new_page("en", **LAPTOP)                             # Rea: an account, watching
     sign_up(r, rea)
+    held = []                     # (her session is told after the chat's log: held till then)
+    r.route("**/api/me", lambda route: held.append(route))
     r.goto(f"/t/{code}")
     r.click("#chat-toggle")
     line = r.locator("#chat-list li", has_text=insult)
+    expect(line).to_have_count(1)
+    expect(line.locator(".chat-report")).to_have_count(0)      # (no account known yet)
+    assert held
+    for route in held:
+        route.continue_()
+    r.unroute("**/api/me")
+    writer = line.locator(".chat-name").inner_text()           # "Spectator N", as chat names it
     line.locator(".chat-report").click()
     r.click("#report-dialog-submit")
     expect(r.locator("#chat-status")).to_contain_text("Thank you")
@@ -75,6 +85,10 @@ def test_a_guest_spectator_is_muted_from_a_reported_line_and_banned_by_seat(
     card = m.locator(".mq-report", has_text=insult)
     expect(card).to_have_count(1)
     card = m.locator("#" + card.get_attribute("id"))
+    # the queue names the spectator as the chat does, in the moderator's language, in the
+    # report's head and on the line
+    expect(card.locator("h2")).to_contain_text(f"{writer}: ")
+    expect(card.locator(".mq-line-hit strong")).to_have_text(f"{writer}: ")
     card.locator(".mq-claim").click()
     card.locator("[id^=mq-reason-]").fill("beleidigt die Zuschauer")
     card.locator("[id^=mq-mute-]").click()

@@ -208,13 +208,15 @@ async def _evidence(request: Request, req: ReportIn) -> dict:
 
 
 def _lines_around(code: str, line: int):
-    """The table's line `line`, the five before it and the five after, of its channel."""
-    base = ("SELECT c.id, c.seat, c.name, c.kind, c.text, c.at FROM chat c JOIN game_tables t "
+    """The table's line `line`, the five before it and the five after, of its channel (a
+    spectator's line: `name` None, `spectator` its number, named in the reader's language)."""
+    base = ("SELECT c.id, c.seat, c.name, c.kind, c.text, c.at, c.spectator FROM chat c "
+            "JOIN game_tables t "
             "ON t.id = c.table_id WHERE t.code = :c AND c.channel = (SELECT channel FROM chat "
             "WHERE id = :l) AND ")
     before = yield (base + "c.id <= :l ORDER BY c.id DESC LIMIT 6", {"c": code, "l": line})
     after = yield (base + "c.id > :l ORDER BY c.id LIMIT 5", {"c": code, "l": line})
-    return [dict(zip(("id", "seat", "name", "kind", "text", "at"), r))
+    return [dict(zip(("id", "seat", "name", "kind", "text", "at", "spectator"), r))
             for r in before[::-1] + after]
 
 

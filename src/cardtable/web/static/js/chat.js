@@ -14,7 +14,7 @@
 // and its elements: panel, head, list, status, reacts, form's input and sendBtn, mutedBox}.
 import { t, onLang, getLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
-import { account } from "./account.js";
+import { account, onAccount } from "./account.js";
 import { openReport } from "./report.js";
 
 export const REACTIONS = ["thumbs", "laugh", "wow", "oops", "clap", "gg", "wp", "thanks", "sorry", "hello"];
@@ -80,9 +80,10 @@ export function tableChat({ code, send, state, table }) {
   const S = { rows: new Map(), off: false, spectator: null, open: false, unread: 0, error: "", note: "", muted: loadMuted(code), names: {} };
   const C = { S, code, send, state, table, ...chatPanel(() => post(C)) };
   const offLang = onLang(() => redraw(C));
+  const offAccount = onAccount(() => redraw(C));      // (the page's session is known after the log may be)
   redraw(C);
   return { button: () => button(C), panel: C.panel, onMessage: (msg) => onMessage(C, msg), redraw: () => redraw(C),
-    toggle: (open) => toggle(C, open), destroy: offLang };
+    toggle: (open) => toggle(C, open), destroy: () => { offLang(); offAccount(); } };
 }
 
 /** The drawer's elements (drawn by the functions below): its head, the list, the status line,

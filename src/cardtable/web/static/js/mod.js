@@ -8,7 +8,7 @@
 import { t, getLang, onLang } from "./i18n.js";
 import { h, clear, announce } from "./dom.js";
 import { api, apiMessage } from "./api.js";
-import { account } from "./account.js";
+import { account, onAccount } from "./account.js";
 import { reactionText } from "./chat.js";
 
 const DURATIONS = ["30m", "12h", "3d", "2w"];
@@ -25,8 +25,9 @@ export function render(el) {
   el.className = "page-mod";
   draw(P);
   load(P);
-  const off = onLang(() => draw(P));
-  return { destroy: off };
+  const offLang = onLang(() => draw(P));
+  const offAccount = onAccount(() => draw(P));        // (a report I claimed shows its actions)
+  return { destroy: () => { offLang(); offAccount(); } };
 }
 
 async function load(P) {
@@ -52,11 +53,27 @@ function draw(P) {
   if (focusId) { const f = document.getElementById(focusId); if (f) f.focus(); }
 }
 
+/** Who wrote a line of the evidence: the seat's name, or a spectator named in the page's
+ * language ("Spectator 2" as the chat names them; a report made before lines carried the
+ * number: "a spectator"). */
+function writer(l) {
+  if (l.name) return l.name;
+  return typeof l.spectator === "number" ? t("chat.spectator", { n: l.spectator }) : t("modq.spectator");
+}
+
+/** Whom a report is about, in the page's language: the reported line's writer, or the
+ * reported account's name. */
+function target(r) {
+  const ev = r.evidence || {};
+  const hit = (ev.lines || []).find((l) => l.id === ev.line);
+  return hit && !hit.name && typeof hit.spectator === "number" ? writer(hit) : r.name;
+}
+
 /** One report: who reported whom and why, the evidence, its state and what may be done. */
 function card(P, r) {
   const ev = r.evidence || {};
   const box = h("section", { class: "panel mq-report", id: `mq-report-${r.id}`, "aria-labelledby": `mq-h-${r.id}`, data: { id: String(r.id) } },
-    h("h2", { id: `mq-h-${r.id}` }, t("modq.head", { name: r.name, reason: t("mod.reason." + r.reason) })),
+    h("h2", { id: `mq-h-${r.id}` }, t("modq.head", { name: target(r), reason: t("mod.reason." + r.reason) })),
     h("p", { class: "muted small mq-meta" }, t("modq.by", { reporter: r.reporter, at: when(r.created_at) })),
     r.note ? h("blockquote", { class: "mq-note" }, r.note) : null,
     r.profile_line ? h("p", { class: "mq-profile-line small", id: `mq-profile-${r.id}` }, t("modq.profile_line", { line: r.profile_line })) : null,
@@ -92,7 +109,7 @@ function evidence(r, ev) {
       const hit = l.id === ev.line;
       return h("li", { class: "mq-line" + (hit ? " mq-line-hit" : ""), data: { line: String(l.id) } },
         hit ? h("span", { class: "mq-mark" }, "▶ ", h("span", { class: "sr-only" }, t("modq.reported_line"))) : null,
-        h("strong", {}, (l.name || t("modq.spectator")) + ": "),
+        h("strong", {}, writer(l) + ": "),
         h("span", { class: "mq-text" }, l.kind === "react" ? reactionText(l.text) : (l.text || "")));
     })));
   }
@@ -121,23 +138,23 @@ function actions(P, r, ev) {
   const tools = h("div", { class: "mq-tools", role: "group", "aria-label": t("modq.actions") },
     ev.line ? btn("remove", "", async () => {
       const out = await api("POST", `/api/mod/lines/${ev.line}/remove`, { reason: need() });
-      return () => t(out.removed ? "modq.done.removed" : "modq.done.removed_before", { name: out.name });
+      return () => t(out.removed ? "modq.done.removed" : "modq.done.removed_before", { name: target(r) });
     }, null) : null,
     btn("mute", "", async () => {
       const out = await api("POST", "/api/mod/mutes", Object.assign(who(), { reason: need(), until: until.value }));
-      return () => t("modq.done.muted", { name: ev.line ? r.name : out.name, until: when(out.until) });
+      return () => t("modq.done.muted", { name: ev.line ? target(r) : out.name, until: when(out.until) });
     }, "muted"),
     btn("warn", "", async () => {
       await api("POST", "/api/mod/warnings", Object.assign(who(), { text: need() }));
-      return () => t("modq.done.warned", { name });
+      return () => t("modq.done.warned", { name: target(r) });
     }, "warned"),
     btn("suspend", "", async () => {
       const out = await api("POST", "/api/mod/bans", Object.assign(who(), { reason: need(), until: until.value }));
-      return () => t("modq.done.suspended", { name: ev.line ? r.name : out.name, until: when(out.until) });
+      return () => t("modq.done.suspended", { name: ev.line ? target(r) : out.name, until: when(out.until) });
     }, "suspended"),
     btn("ban", "btn-danger", async () => {
       await api("POST", "/api/mod/bans", Object.assign(who(), { reason: need() }));
-      return () => t("modq.done.banned", { name });
+      return () => t("modq.done.banned", { name: target(r) });
     }, "banned"));
   const outcome = keep(h("select", { id: `mq-outcome-${id}` }, OUTCOMES.map((o) => h("option", { value: o, selected: o === (P.outcome[id] || "no_action") }, t("modq.outcome." + o)))), "outcome");
   const note = keep(h("input", { type: "text", id: `mq-note-${id}`, maxlength: 500, autocomplete: "off" }), "note");
