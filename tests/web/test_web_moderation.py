@@ -13,6 +13,15 @@ from a11y import assert_accessible
 from playwright.sync_api import expect
 from test_web_friends import LAPTOP, PHONE, POLLED, open_table, playing, sign_up
 
+def wait_until(page, ready, tries=600):
+    """Let the page's events (a route's handler among them) run until `ready()` holds."""
+    for _ in range(tries):
+        if ready():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the page never got there")
+
+
 FETCH = """([method, path, body]) => fetch(path, {method, body: body ? JSON.stringify(body) : undefined,
     headers: {'Content-Type': 'application/json'}}).then(async (r) => ({status: r.status,
     body: await r.json().catch(() => null)}))"""
@@ -35,9 +44,20 @@ def test_a_blocked_player_cannot_take_a_seat_at_the_blockers_table(new_page, art
     bens = open_table(b, ben)
     expect(b.locator(f'#invite-list .fr-item[data-name="{ann}"]')).to_be_visible(timeout=POLLED)
 
+    # The button waits for Ann's blocks: held back here, it stays disabled, so no click can
+    # come before a read that would answer after it (and show "Block" again).
+    held = []
+    a.route("**/api/me/blocks", lambda route: held.append(route)
+            if route.request.method == "GET" else route.continue_())
     a.goto(f"/players/{ben}")
     button = a.locator("#rt-block")
     expect(button).to_have_text("Block")
+    wait_until(a, lambda: held)
+    expect(button).to_be_disabled()
+    for route in held:
+        route.continue_()
+    a.unroute("**/api/me/blocks")
+    expect(button).to_be_enabled()
     button.click()
     expect(a.locator("#rt-block-note")).to_have_text(
         f"You block {ben}: no lines, requests, invitations or presence of theirs, and they "

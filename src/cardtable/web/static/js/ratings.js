@@ -157,13 +157,15 @@ function actionsSlot(name) {
   return slot;
 }
 
-// Block or unblock this player (logged in, not oneself): private to the one who blocks.
+// Block or unblock this player (logged in, not oneself): private to the one who blocks. The
+// button waits for GET /api/me/blocks (disabled till then), so a read sent before a click
+// cannot answer after it and undo what the click showed.
 function blockButton(name) {
   const me = account();
   if (!me || me.name === name) return null;
   let blocked = false;
   const note = h("p", { class: "muted small", id: "rt-block-note", role: "status" });
-  const btn = h("button", { type: "button", class: "btn btn-small", id: "rt-block", "aria-pressed": "false",
+  const btn = h("button", { type: "button", class: "btn btn-small", id: "rt-block", "aria-pressed": "false", disabled: true,
     onclick: async () => {
       try {
         if (blocked) await api("DELETE", `/api/me/blocks/${encodeURIComponent(name)}`);
@@ -177,7 +179,8 @@ function blockButton(name) {
     btn.setAttribute("aria-pressed", String(blocked));
     note.textContent = blocked ? t("mod.blocked", { name }) : "";
   };
-  api("GET", "/api/me/blocks").then((list) => { blocked = list.some((b) => b.name === name); show(); }).catch(() => {});
+  api("GET", "/api/me/blocks").then((list) => { blocked = list.some((b) => b.name === name); })
+    .catch(() => {}).finally(() => { btn.disabled = false; show(); });
   const report = h("button", { type: "button", class: "btn btn-small", id: "rt-report",
     onclick: (e) => openReport(e.currentTarget, name, { done: () => { note.textContent = t("mod.reported", { name }); } }) }, t("mod.report"));
   return h("div", { class: "rt-block" }, btn, " ", report, note);
