@@ -151,3 +151,26 @@ def test_signals_menu_stays_open_across_game_events(new_page, server):
     expect(menu).to_have_attribute("open", "")
     page.click(".sb-title")
     expect(menu).not_to_have_attribute("open", "")
+
+
+def test_signals_menu_opened_as_the_bar_is_rebuilt_stays_open(new_page, server):
+    """The ♪ menu's toggle event comes a task after the click that opened it; a rebuild of the
+    bar between them (a game event; here the language switch, in the same task as the click)
+    draws the menu open, as the player left it, and closed again the same way."""
+    page = new_page("en")
+    new_table(page, server)
+    wait_my_turn(page)
+    menu = page.locator("#signals")
+    click_then_rebuild = """(lang) => { document.querySelector('#signals summary').click();
+      document.querySelector(`#lang-switch button[data-lang="${lang}"]`).click(); }"""
+    page.evaluate(click_then_rebuild, "de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(menu).to_have_attribute("open", "")
+    expect(page.locator("#pref-sound")).to_be_visible()
+    page.evaluate(click_then_rebuild, "en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(menu).not_to_have_attribute("open", "")
+    # a later rebuild (the language again) keeps it closed
+    page.evaluate("() => document.querySelector('#lang-switch button[data-lang=\"de\"]').click()")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(menu).not_to_have_attribute("open", "")

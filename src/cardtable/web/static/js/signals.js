@@ -64,8 +64,11 @@ export function signalsMenu(S, drawStatus) {
   const prefs = signalPrefs();
   const canNotify = typeof Notification !== "undefined";
   // open until the player closes it (its button, Escape, a click elsewhere): S.signalsOpen
-  // carries it across the bar's rebuilds
-  return h("details", { class: "signals", id: "signals", open: !!S.signalsOpen,
+  // carries it across the bar's rebuilds. The menu drawn last says whether it is open: its
+  // toggle event comes a task after the click, so a rebuild between them (a game event) would
+  // otherwise draw it as it was before the click.
+  if (S.signalsEl) S.signalsOpen = S.signalsEl.open;
+  S.signalsEl = h("details", { class: "signals", id: "signals", open: !!S.signalsOpen,
     ontoggle: (e) => { if (e.currentTarget.isConnected) S.signalsOpen = e.currentTarget.open; } },
     h("summary", { class: "btn btn-small icon-btn" + (prefs.sound || prefs.notify ? " is-on" : ""), id: "signals-btn", "aria-label": t("signals.title"), title: t("signals.title") },
       h("span", { "aria-hidden": "true" }, "♪")),
@@ -89,6 +92,7 @@ export function signalsMenu(S, drawStatus) {
       canNotify && Notification.permission === "denied" ? h("p", { class: "muted small" }, t("signals.denied")) : null,
       pushItem(S, drawStatus),
       leaveItem(S)));
+  return S.signalsEl;
 }
 
 export function closeSignals(S, { focus = false } = {}) {
